@@ -1,0 +1,176 @@
+#include "app/cli_commands.h"
+
+#include <filesystem>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <sstream>
+
+#include "app/cli_progress.h"
+#include "engine/atomic_file.h"
+#include "engine/inspection_io.h"
+#include "engine/training/sweep.h"
+#include "engine/training/trainer.h"
+
+namespace rsalab {
+
+namespace {
+
+std::string format(double v, int precision = 4) {
+  std::ostringstream s;
+  s << std::setprecision(precision) << v;
+  return s.str();
+}
+
+std::string metricsLine(const EvalMetrics& m) {
+  std::ostringstream s;
+  s << m.split << " loss " << format(m.loss, 6);
+  for (const auto& [k, v] : m.values) s << "  " << k << " " << format(v, 6);
+  return s.str();
+}
+
+std::string evalJson(const EvalMetrics& m, const Trainer& trainer) {
+  std::ostringstream s;
+  s << std::setprecision(10) << "{\n  \"split\": \"" << m.split << "\",\n  \"step\": " << m.step
+    << ",\n  \"loss\": " << m.loss << ",\n  \"stop_reason\": \"" << stopReasonName(trainer.stopReason())
+    << "\",\n  \"parameters\": " << trainer.parameterCount();
+  for (const auto& [k, v] : m.values) s << ",\n  \"" << k << "\": " << v;
+  s << "\n}\n";
+  return s.str();
+}
+
+RunConfig loadRunConfig(const std::string& run_dir) {
+  const auto path = (std::filesystem::path(run_dir) / "config.json").string();
+  return runConfigFromJson(readTextFile(path, 1 << 20));
+}
+
+std::unique_ptr<Trainer> restoreTrainer(const std::string& run_dir) {
+  auto trainer = std::make_unique<Trainer>(loadRunConfig(run_dir));
+  const auto checkpoint = (std::filesystem::path(run_dir) / "checkpoint.pt").string();
+  if (!std::filesystem::exists(checkpoint)) throw std::runtime_error("no checkpoint in " + run_dir);
+  trainer->loadCheckpoint(checkpoint);
+  return trainer;
+}
+
+}  // namespace
+
+int runTrain(const TrainCommand& command) {
+  std::filesystem::create_directories(command.out_dir);
+  const std::filesystem::path dir(command.out_dir);
+  Trainer trainer(command.config);
+  writeFileAtomically((dir / "config.json").string(), toJson(trainer.config()));
+  std::cerr << "train: " << trainer.config().model.model << " on " << trainer.data().summary << ", "
+            << trainer.parameterCount() << " parameters, N = " << trainer.data().train.size() << "\n";
+  std::vector<StepMetrics> steps;
+  std::map<int64_t, double> validation;  // step -> validation loss
+  ProgressLine progress("train", trainer.config().trainer.max_steps);
+  trainer.onStep = [&](const StepMetrics& m) {
+    steps.push_back(m);
+    progress.update(m.step, "loss " + format(m.train_loss));
+  };
+  trainer.onEval = [&](const EvalMetrics& m) { validation[m.step] = m.loss; };
+  const auto reason = trainer.run();
+  progress.finish(steps.empty() ? "" : "loss " + format(steps.back().train_loss));
+  std::ostringstream metrics;
+  metrics << std::setprecision(9)
+          << "step,samples,train_loss,learning_rate,grad_norm,seconds,validation_loss\n";
+  for (const auto& m : steps) {
+    metrics << m.step << "," << m.samples_seen << "," << m.train_loss << "," << m.learning_rate
+            << "," << m.grad_norm << "," << m.seconds << ",";
+    if (auto it = validation.find(m.step); it != validation.end()) metrics << it->second;
+    metrics << "\n";
+  }
+  writeFileAtomically((dir / "metrics.csv").string(), metrics.str());
+  trainer.saveCheckpoint((dir / "checkpoint.pt").string());
+  if (reason == StopReason::Diverged) {
+    std::cerr << "error: training diverged at step " << trainer.stepsDone()
+              << " (non-finite loss or gradient); checkpoint holds the last good weights\n";
+    return 3;
+  }
+  trainer.onEval = nullptr;
+  auto test = trainer.evaluate("test");
+  writeFileAtomically((dir / "result.json").string(), evalJson(test, trainer));
+  std::cout << "stopped: " << stopReasonName(reason) << " after " << trainer.stepsDone() << " steps\n"
+            << metricsLine(test) << "\nwrote " << dir.string() << "/{config.json,metrics.csv,checkpoint.pt,result.json}\n";
+  return 0;
+}
+
+int runEval(const std::string& run_dir) {
+  auto trainer = restoreTrainer(run_dir);
+  auto test = trainer->evaluate("test");
+  std::cout << "run " << run_dir << " at step " << trainer->stepsDone() << "\n" << metricsLine(test) << "\n";
+  return 0;
+}
+
+int runInspect(const std::string& run_dir, int64_t sample, const std::string& out_dir) {
+  auto trainer = restoreTrainer(run_dir);
+  auto record = trainer->inspect(sample);
+  const int files = writeInspection(record, out_dir);
+  std::cout << "inspect: " << record.model << ", validation sample " << record.sample << ": wrote "
+            << files << " files to " << out_dir << "\n";
+  for (size_t l = 0; l < record.layers.size(); ++l) {
+    for (size_t h = 0; h < record.layers[l].heads.size(); ++h) {
+      const auto& x = record.layers[l].heads[h];
+      if (!x.has_rem) continue;
+      std::cout << "  layer " << l << " head " << h << ": " << x.rem_kind << " (d=" << x.dilation << ")";
+      if (x.rem_kind == "regular") std::cout << " lambda " << format(x.lambda);
+      else std::cout << " gamma " << format(x.gamma) << " theta " << format(x.theta) << " period "
+                     << format(x.theta != 0 ? 2 * M_PI / x.theta : 0);
+      std::cout << " gate " << format(x.gate) << "\n";
+    }
+    if (record.layers[l].has_alpha) {
+      std::cout << "  layer " << l << ": alpha " << format(record.layers[l].alpha) << " residual "
+                << format(record.layers[l].residual) << "\n";
+    }
+  }
+  return 0;
+}
+
+int runSweepCommand(const SweepCommand& command) {
+  SweepOptions options;
+  options.base = command.config;
+  if (!command.models.empty()) options.models = command.models;
+  if (!command.sizes.empty()) options.sizes = command.sizes;
+  options.seeds = command.seeds;
+  options.parallel = command.parallel;
+  std::filesystem::create_directories(command.out_dir);
+  const std::filesystem::path dir(command.out_dir);
+  writeFileAtomically((dir / "config.json").string(), toJson(options.base));
+  const int64_t total = static_cast<int64_t>(options.models.size() * options.sizes.size()) * options.seeds;
+  std::cerr << "sweep: " << options.models.size() << " models x " << options.sizes.size()
+            << " sizes x " << options.seeds << " seeds = " << total << " runs of "
+            << options.base.trainer.max_steps << " steps on task " << options.base.task.name << "\n";
+  ProgressLine progress("sweep", total);
+  auto result = runSweep(options, [&](int64_t done, int64_t, const SweepRow& row) {
+    progress.update(done, row.model + " N=" + std::to_string(row.size) +
+                              (row.error.empty() ? " test " + format(row.test_loss) : " ERROR " + row.error));
+  });
+  progress.finish("");
+  writeFileAtomically((dir / "sweep.csv").string(), sweepCsv(result));
+  writeFileAtomically((dir / "sweep.json").string(), sweepJson(result));
+  std::cout << "sweep: " << total << " runs in " << format(result.wall_seconds, 4) << " s ("
+            << result.parallel << " concurrent runs x " << result.threads_per_run << " thread(s))\n";
+  std::cout << std::left << std::setw(13) << "model" << "  b (loss ~ a N^-b)   95% CI            R^2\n";
+  for (const auto& f : result.fits) {
+    std::cout << std::left << std::setw(13) << f.model << "  " << std::setw(18) << format(f.b, 4)
+              << "  [" << format(f.b_low, 3) << ", " << format(f.b_high, 3) << "]" << "   "
+              << format(f.r2, 3) << "\n";
+  }
+  int failed = 0;
+  for (const auto& r : result.rows) failed += r.error.empty() ? 0 : 1;
+  std::cout << "wrote " << dir.string() << "/{sweep.csv,sweep.json,config.json}\n";
+  if (failed) std::cerr << "warning: " << failed << " run(s) failed; see the error column\n";
+  return failed ? 1 : 0;
+}
+
+int listTasks() {
+  TaskOptions defaults;
+  std::cout << "tasks (defaults: length " << defaults.length << ", validation " << defaults.validation_size
+            << ", test " << defaults.test_size << ")\n";
+  for (const auto& name : taskNames()) {
+    std::cout << "  " << std::left << std::setw(10) << name << " " << taskDescription(name) << "\n";
+  }
+  return 0;
+}
+
+}  // namespace rsalab

@@ -1,0 +1,435 @@
+#include "app/main_window.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QHBoxLayout>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QStyle>
+#include <QStatusBar>
+#include <QToolBar>
+#include <QVBoxLayout>
+#include <cmath>
+
+#include "app/training_controller.h"
+#include "app/training_worker.h"
+#include "engine/runtime.h"
+#include "engine/tasks/task_options.h"
+#include "widgets/heat_map_grid.h"
+#include "widgets/hyper_parameter_form.h"
+#include "widgets/loss_curve_view.h"
+#include "widgets/run_palette.h"
+#include "widgets/run_setup_panel.h"
+#include "widgets/runs_table.h"
+
+namespace rsalab {
+
+namespace {
+
+QList<QPair<QString, QString>> taskList() {
+  QList<QPair<QString, QString>> out;
+  for (const auto& name : taskNames()) {
+    if (name == "csv") continue;  // needs a file: opened by drag and drop / the CLI
+    out.push_back({QString::fromStdString(name), QString::fromStdString(taskDescription(name))});
+  }
+  return out;
+}
+
+QList<QPair<QString, QString>> modelList() {
+  return {{"rnn", "RNN (tanh)"}, {"lstm", "LSTM"}, {"gru", "GRU"},
+          {"transformer", "Softmax Transformer (baseline)"}, {"rsa", "RSA: self-attention with recurrence"},
+          {"linear", "Linear attention (elu+1)"}, {"starsaber", "StarSaber (fixed-point attention)"}};
+}
+
+QString fmt(double v) { return QString::number(v, 'g', 3); }
+
+}  // namespace
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), controller_(new TrainingController(this)) {
+  setObjectName("MainWindow");
+  setWindowTitle("RSA Lab — untitled session[*]");
+  resize(1400, 900);
+  setDockNestingEnabled(true);
+
+  tabs_ = new QTabWidget(this);
+  auto* inspector = new QWidget(tabs_);
+  auto* inspector_layout = new QVBoxLayout(inspector);
+  grid_caption_ = new QLabel("Start training to see attention maps, REMs and gates of the selected run.", inspector);
+  grid_caption_->setWordWrap(true);
+  grid_ = new HeatMapGrid(inspector);
+  inspector_layout->addWidget(grid_caption_);
+  inspector_layout->addWidget(grid_, 1);
+  tabs_->addTab(inspector, "Attention && REMs");
+  setCentralWidget(tabs_);
+
+  buildActions();
+  buildDocks();
+  buildStatusBar();
+
+  auto* worker = controller_->worker();
+  connect(worker, &TrainingWorker::runsCreated, this, &MainWindow::onRunsCreated);
+  connect(worker, &TrainingWorker::metrics, this, &MainWindow::onMetrics);
+  connect(worker, &TrainingWorker::status, this, &MainWindow::onStatus);
+  connect(worker, &TrainingWorker::snapshot, this, &MainWindow::onSnapshot);
+  connect(worker, &TrainingWorker::log, this, &MainWindow::appendLog);
+  connect(worker, &TrainingWorker::idle, this, [this] { setTrainingState(false, false); });
+
+  RunSetup defaults;
+  defaults.task = "seasonal";
+  defaults.models = {"rnn", "transformer", "rsa"};
+  setup_->setSetup(defaults);
+  default_layout_ = saveState(1);
+  appendLog(QString::fromStdString(initRuntime().summary()));
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildActions() {
+  auto* toolbar = addToolBar("Training");
+  toolbar->setObjectName("TrainingToolBar");
+  toolbar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+  start_action_ = toolbar->addAction(style()->standardIcon(QStyle::SP_MediaPlay), "Start", this, &MainWindow::togglePause);
+  start_action_->setShortcut(QKeySequence(Qt::Key_Space));
+  start_action_->setToolTip("Start / pause / resume (Space)");
+  step_action_ = toolbar->addAction(style()->standardIcon(QStyle::SP_MediaSkipForward), "Step", this, [this] {
+    if (!training_) startTraining();
+    controller_->stepOnce();
+    setTrainingState(true, true);
+  });
+  step_action_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Space));
+  step_action_->setToolTip("One step of every run, then pause (Ctrl+Space)");
+  stop_action_ = toolbar->addAction(style()->standardIcon(QStyle::SP_MediaStop), "Stop", this, [this] { controller_->stop(); });
+  stop_action_->setShortcut(QKeySequence(Qt::Key_Escape));
+  stop_action_->setToolTip("Stop every run (Esc)");
+  reset_action_ = toolbar->addAction(style()->standardIcon(QStyle::SP_BrowserReload), "Reset", this, [this] {
+    controller_->reset();
+    curves_->clear();
+    runs_.clear();
+    statuses_.clear();
+    snapshots_.clear();
+    setTrainingState(false, false);
+  });
+  reset_action_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
+  reset_action_->setToolTip("Drop all runs (Ctrl+Shift+R)");
+  for (auto* a : {start_action_, step_action_, stop_action_, reset_action_}) {
+    a->setShortcutContext(Qt::ApplicationShortcut);
+  }
+  auto* file = menuBar()->addMenu("&File");
+  file->addAction("&Quit", QKeySequence::Quit, this, &QWidget::close);
+  auto* run = menuBar()->addMenu("&Run");
+  run->addActions({start_action_, step_action_, stop_action_, reset_action_});
+}
+
+void MainWindow::buildDocks() {
+  auto dock = [this](const QString& title, const QString& name, QWidget* w, Qt::DockWidgetArea area) {
+    auto* d = new QDockWidget(title, this);
+    d->setObjectName(name);
+    d->setWidget(w);
+    addDockWidget(area, d);
+    return d;
+  };
+  setup_ = new RunSetupPanel(taskList(), modelList(), this);
+  connect(setup_, &RunSetupPanel::startRequested, this, [this] {
+    if (!training_) startTraining();
+  });
+  connect(setup_, &RunSetupPanel::setupChanged, this, [this] {
+    if (training_) appendLog("Run setup changed: it applies at the next Start (the running session is unchanged).");
+    setWindowModified(true);
+  });
+  auto* setup_dock = dock("Run setup", "RunSetupDock", setup_, Qt::LeftDockWidgetArea);
+
+  hyper_ = new HyperParameterForm(trainerHyperParameters(), this);
+  TrainerOptions t;
+  hyper_->setValues({{"learning_rate", t.learning_rate}, {"weight_decay", t.weight_decay},
+                     {"grad_clip", t.grad_clip}, {"snapshot_every", 25}, {"batch_size", t.batch_size},
+                     {"max_steps", 2000}, {"warmup_steps", t.warmup_steps}, {"eval_every", 50},
+                     {"patience", t.patience}, {"max_seconds", t.max_seconds}});
+  hot_ = {t.learning_rate, t.weight_decay, t.grad_clip, 25};
+  connect(hyper_, &HyperParameterForm::hotChanged, this, &MainWindow::onHotChanged);
+  connect(hyper_, &HyperParameterForm::applyAndRestart, this, [this](const QMap<QString, double>&) {
+    appendLog("Applying pending settings: restarting every run.");
+    controller_->stop();
+    startTraining();
+  });
+  auto* hyper_dock = dock("Hyperparameters", "HyperParametersDock", hyper_, Qt::LeftDockWidgetArea);
+  tabifyDockWidget(setup_dock, hyper_dock);
+  setup_dock->raise();
+
+  runs_table_ = new RunsTable(this);
+  connect(runs_table_, &RunsTable::visibilityToggled, this,
+          [this](int id, bool visible) { curves_->setRunVisible(id, visible); });
+  connect(runs_table_, &RunsTable::runSelected, this, [this](int id) {
+    inspected_run_ = id;
+    controller_->requestInspection(id, 0);
+    showSnapshot(id);
+  });
+  auto* runs_dock = dock("Runs", "RunsDock", runs_table_, Qt::BottomDockWidgetArea);
+
+  curves_ = new LossCurveView(this);  // has its own x-axis, smoothing, log-y and fit controls
+  curves_->setSmoothing(0.9);
+  auto* curves_dock = dock("Loss curves", "LossCurvesDock", curves_, Qt::BottomDockWidgetArea);
+
+  log_ = new QPlainTextEdit(this);
+  log_->setReadOnly(true);
+  log_->setMaximumBlockCount(5000);
+  auto* log_dock = dock("Log", "LogDock", log_, Qt::BottomDockWidgetArea);
+  splitDockWidget(runs_dock, curves_dock, Qt::Horizontal);
+  tabifyDockWidget(runs_dock, log_dock);
+  runs_dock->raise();
+
+  resizeDocks({runs_dock, curves_dock}, {620, 780}, Qt::Horizontal);
+  resizeDocks({runs_dock}, {330}, Qt::Vertical);
+  auto* view = menuBar()->addMenu("&View");
+  for (auto* d : findChildren<QDockWidget*>()) view->addAction(d->toggleViewAction());
+  view->addSeparator();
+  view->addAction("Reset layout", this, [this] { restoreState(default_layout_, 1); });
+}
+
+void MainWindow::buildStatusBar() {
+  progress_ = new QProgressBar(this);
+  progress_->setMaximumWidth(220);
+  progress_->setFormat("%p%");
+  eta_label_ = new QLabel("ETA –", this);
+  speed_label_ = new QLabel("– steps/s", this);
+  device_label_ = new QLabel("device: CPU", this);
+  state_label_ = new QLabel("idle", this);
+  statusBar()->addWidget(state_label_);
+  statusBar()->addPermanentWidget(progress_);
+  statusBar()->addPermanentWidget(eta_label_);
+  statusBar()->addPermanentWidget(speed_label_);
+  statusBar()->addPermanentWidget(device_label_);
+}
+
+RunConfig MainWindow::currentConfig() const {
+  const auto s = setup_->setup();
+  const auto v = hyper_->values();
+  RunConfig c;
+  c.task.name = s.task.toStdString();
+  c.task.length = s.length;
+  c.train_size = s.train_size;
+  c.model.d_model = s.d_model;
+  c.model.heads = s.heads;
+  c.model.layers = s.layers;
+  c.model.rem.regular = 1;
+  c.model.rem.cos = s.heads >= 2 ? 1 : 0;
+  c.model.rem.sin = s.heads >= 4 ? 1 : 0;
+  c.trainer.learning_rate = v.value("learning_rate", c.trainer.learning_rate);
+  c.trainer.weight_decay = v.value("weight_decay", c.trainer.weight_decay);
+  c.trainer.grad_clip = v.value("grad_clip", c.trainer.grad_clip);
+  c.trainer.snapshot_every = static_cast<int64_t>(v.value("snapshot_every", 25));
+  c.trainer.batch_size = static_cast<int64_t>(v.value("batch_size", 32));
+  c.trainer.max_steps = s.max_steps;
+  c.trainer.warmup_steps = static_cast<int64_t>(v.value("warmup_steps", 0));
+  c.trainer.eval_every = static_cast<int64_t>(v.value("eval_every", 50));
+  c.trainer.patience = static_cast<int64_t>(v.value("patience", 0));
+  c.trainer.max_seconds = v.value("max_seconds", 0);
+  return c;
+}
+
+void MainWindow::startTraining() {
+  const auto s = setup_->setup();
+  RunConfig c = currentConfig();
+  try {
+    validate(c);
+  } catch (const std::exception& e) {
+    QMessageBox::warning(this, "Cannot start", QString::fromUtf8(e.what()));
+    appendLog(QString("Not started: %1").arg(e.what()));
+    return;
+  }
+  if (s.models.isEmpty()) {
+    appendLog("Not started: select at least one model.");
+    return;
+  }
+  hot_ = {c.trainer.learning_rate, c.trainer.weight_decay, c.trainer.grad_clip, c.trainer.snapshot_every};
+  curves_->clear();
+  snapshots_.clear();
+  inspected_run_ = -1;
+  last_step_ = 0;
+  controller_->start(c, s.models, s.seeds);
+  setTrainingState(true, false);
+  appendLog(QString("Started %1 model(s) × %2 seed(s) on %3, N = %4.")
+                .arg(s.models.size()).arg(s.seeds).arg(s.task).arg(s.train_size));
+}
+
+void MainWindow::togglePause() {
+  if (!training_) {
+    startTraining();
+    return;
+  }
+  paused_ = !paused_;
+  controller_->setPaused(paused_);
+  setTrainingState(true, paused_);
+}
+
+void MainWindow::setTrainingState(bool training, bool paused) {
+  training_ = training;
+  paused_ = paused;
+  start_action_->setText(!training ? "Start" : paused ? "Resume" : "Pause");
+  start_action_->setIcon(style()->standardIcon(training && !paused ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
+  setup_->startButton()->setEnabled(!training);
+  state_label_->setText(!training ? "idle" : paused ? "paused" : "training");
+}
+
+void MainWindow::onRunsCreated(const QVector<RunDescriptor>& runs) {
+  runs_.clear();
+  QVector<RunRow> rows;
+  for (const auto& r : runs) {
+    runs_[r.id] = r;
+    RunRow row;
+    row.id = r.id;
+    row.model = r.model;
+    row.seed = r.seed;
+    row.parameters = r.parameters;
+    row.state = "starting";
+    rows.push_back(row);
+    curves_->addRun(r.id, QString("%1 s%2").arg(r.model).arg(r.seed), runColor(r.id));
+  }
+  runs_table_->setRuns(rows);
+  for (const auto& r : runs) {
+    if (inspected_run_ < 0 && r.model == "rsa") inspected_run_ = r.id;
+  }
+  if (inspected_run_ < 0 && !runs.isEmpty()) inspected_run_ = runs.first().id;
+}
+
+void MainWindow::onMetrics(const MetricsBatch& batch) {
+  for (const auto& m : batch.steps) {
+    curves_->appendTrain(batch.run, static_cast<double>(m.step), static_cast<double>(m.samples_seen), m.train_loss);
+    last_step_ = std::max<qint64>(last_step_, m.step);
+  }
+  for (const auto& e : batch.evals) {
+    if (e.split != "validation") continue;
+    const double samples = static_cast<double>(e.step) * currentConfig().trainer.batch_size;
+    curves_->appendValidation(batch.run, static_cast<double>(e.step), samples, e.loss);
+  }
+}
+
+void MainWindow::onStatus(const RunStatus& s) {
+  statuses_[s.run] = s;
+  const auto d = runs_.value(s.run);
+  RunRow row;
+  row.id = s.run;
+  row.model = d.model;
+  row.seed = d.seed;
+  row.parameters = d.parameters;
+  row.state = runStateName(s.state);
+  row.step = s.step;
+  row.max_steps = s.max_steps;
+  row.train_loss = s.train_loss;
+  row.validation_loss = s.validation_loss;
+  row.steps_per_second = s.steps_per_second;
+  row.message = s.message;
+  runs_table_->updateRun(row);
+  if (s.state == RunState::Failed && !s.message.isEmpty()) statusBar()->showMessage(d.model + ": " + s.message, 8000);
+  updateStatusBar();
+}
+
+void MainWindow::updateStatusBar() {
+  qint64 done = 0, total = 0;
+  double speed = 0;
+  for (const auto& s : statuses_) {
+    done += s.step;
+    total += s.max_steps;
+    if (s.state == RunState::Running) speed += s.steps_per_second;
+  }
+  progress_->setMaximum(static_cast<int>(std::min<qint64>(total, 1 << 30)));
+  progress_->setValue(static_cast<int>(std::min<qint64>(done, 1 << 30)));
+  speed_label_->setText(QString("%1 steps/s").arg(speed, 0, 'f', 1));
+  eta_label_->setText(speed > 0 ? QString("ETA %1 s").arg(std::ceil((total - done) / speed)) : "ETA –");
+}
+
+void MainWindow::onSnapshot(const InspectionSnapshot& snapshot) {
+  snapshots_[snapshot.run] = snapshot;
+  if (snapshot.run == inspected_run_ && grid_->isVisible()) showSnapshot(snapshot.run);
+}
+
+void MainWindow::showSnapshot(int run) {
+  if (!snapshots_.contains(run)) return;
+  const auto& snap = snapshots_[run];
+  const auto& rec = snap.record;
+  const auto model = runs_.value(run).model;
+  if (!rec.gates.empty()) {  // LSTM / GRU: layers × gates, time step × unit
+    int layers = 0, gates = 0;
+    for (const auto& g : rec.gates) layers = std::max<int>(layers, static_cast<int>(g.layer) + 1);
+    gates = static_cast<int>(rec.gates.size()) / std::max(1, layers);
+    grid_->setGridSize(layers, gates);
+    for (size_t k = 0; k < rec.gates.size(); ++k) {
+      const auto& g = rec.gates[k];
+      grid_->setCell(static_cast<int>(g.layer), static_cast<int>(k) % gates, g.values,
+                     QString("L%1 gate %2 (time × unit)").arg(g.layer).arg(QString::fromStdString(g.gate)));
+    }
+  } else if (!rec.layers.empty()) {
+    const int layers = static_cast<int>(rec.layers.size());
+    const int heads = static_cast<int>(rec.layers[0].heads.size());
+    grid_->setGridSize(layers, heads);
+    for (int l = 0; l < layers; ++l) {
+      const auto& layer = rec.layers[static_cast<size_t>(l)];
+      for (int h = 0; h < heads && h < static_cast<int>(layer.heads.size()); ++h) {
+        const auto& head = layer.heads[static_cast<size_t>(h)];
+        QString title = QString("L%1 H%2").arg(l).arg(h);
+        if (head.has_rem) {
+          title += head.rem_kind == "regular"
+                       ? QString(" regular λ=%1").arg(fmt(head.lambda))
+                       : QString(" %1 γ=%2 θ=%3").arg(QString::fromStdString(head.rem_kind), fmt(head.gamma), fmt(head.theta));
+          title += QString(" σ(µ)=%1").arg(fmt(head.gate));
+        } else if (layer.has_alpha) {
+          title += QString(" α=%1").arg(fmt(layer.alpha));
+        }
+        grid_->setCell(l, h, head.attention, title);
+      }
+    }
+  } else {
+    return;
+  }
+  grid_caption_->setText(QString("%1 seed %2 at step %3, validation sample %4: %5")
+                             .arg(model).arg(runs_.value(run).seed).arg(snap.step).arg(rec.sample)
+                             .arg(rec.gates.empty() ? "attention weights (query × key) per layer × head; RSA heads show the gated mix"
+                                                    : "gate activations (time step × unit) per layer × gate"));
+}
+
+void MainWindow::onHotChanged(const QString& name, double value) {
+  double* field = name == "learning_rate" ? &hot_.learning_rate
+                  : name == "weight_decay" ? &hot_.weight_decay
+                  : name == "grad_clip"    ? &hot_.grad_clip
+                                           : nullptr;
+  QString label;
+  if (field) {
+    label = QString("%1 %2 → %3").arg(name == "learning_rate" ? "lr" : name).arg(fmt(*field)).arg(fmt(value));
+    *field = value;
+  } else if (name == "snapshot_every") {
+    label = QString("snapshots every %1").arg(value);
+    hot_.snapshot_every = static_cast<int64_t>(value);
+  } else {
+    return;
+  }
+  if (training_) {
+    controller_->setHot(hot_);
+    curves_->addMarker(static_cast<double>(last_step_), label);
+    appendLog(QString("At step %1: %2 (applies at the next step)").arg(last_step_).arg(label));
+  }
+}
+
+void MainWindow::appendLog(const QString& line) { log_->appendPlainText(line); }
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  if (training_) {
+    int answer = close_answer_;
+    if (answer < 0) {
+      QMessageBox box(QMessageBox::Question, "Training is running",
+                      "Runs are still training. Stop them and quit?", QMessageBox::NoButton, this);
+      auto* quit = box.addButton("Stop && quit", QMessageBox::AcceptRole);
+      box.addButton(QMessageBox::Cancel);
+      box.exec();
+      answer = box.clickedButton() == quit ? 1 : 0;
+    }
+    if (answer == 0) {
+      event->ignore();
+      return;
+    }
+    controller_->stop();
+  }
+  event->accept();
+}
+
+}  // namespace rsalab

@@ -1,0 +1,89 @@
+// RSA Lab's main window: docks (run setup, hyperparameters, runs, loss curves, log) around a
+// central tab area for the inspector views. Thin by design: panels are widgets in widgets/,
+// training lives in the TrainingController's thread; this class only wires signals.
+#pragma once
+
+#include <QLabel>
+#include <QMainWindow>
+#include <QMap>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QTabWidget>
+
+#include "app/run_messages.h"
+
+class QDockWidget;
+
+namespace rsalab {
+
+class TrainingController;
+class RunSetupPanel;
+class HyperParameterForm;
+class RunsTable;
+class LossCurveView;
+class HeatMapGrid;
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+ public:
+  explicit MainWindow(QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  // For tests and scripted screenshots.
+  RunSetupPanel* setupPanel() const { return setup_; }
+  RunsTable* runsTable() const { return runs_table_; }
+  LossCurveView* curves() const { return curves_; }
+  HeatMapGrid* inspectorGrid() const { return grid_; }
+  HyperParameterForm* hyperParameters() const { return hyper_; }
+  bool isTraining() const { return training_; }
+  QAction* startAction() const { return start_action_; }
+  QAction* stepAction() const { return step_action_; }
+  QAction* stopAction() const { return stop_action_; }
+  QAction* resetAction() const { return reset_action_; }
+  // Answer the "stop and quit?" question without a dialog (tests): 1 quit, 0 cancel, -1 ask.
+  void setCloseAnswerForTests(int answer) { close_answer_ = answer; }
+
+ protected:
+  void closeEvent(QCloseEvent* event) override;
+
+ private:
+  void buildActions();
+  void buildDocks();
+  void buildStatusBar();
+  RunConfig currentConfig() const;
+  void startTraining();
+  void togglePause();
+  void setTrainingState(bool training, bool paused);
+  void onRunsCreated(const QVector<RunDescriptor>& runs);
+  void onMetrics(const MetricsBatch& batch);
+  void onStatus(const RunStatus& status);
+  void onSnapshot(const InspectionSnapshot& snapshot);
+  void onHotChanged(const QString& name, double value);
+  void showSnapshot(int run);
+  void appendLog(const QString& line);
+  void updateStatusBar();
+
+  TrainingController* controller_;
+  RunSetupPanel* setup_;
+  HyperParameterForm* hyper_;
+  RunsTable* runs_table_;
+  LossCurveView* curves_;
+  QPlainTextEdit* log_;
+  QTabWidget* tabs_;
+  HeatMapGrid* grid_;
+  QLabel* grid_caption_;
+  QProgressBar* progress_;
+  QLabel *eta_label_, *speed_label_, *device_label_, *state_label_;
+  QAction *start_action_, *step_action_, *stop_action_, *reset_action_;
+  QByteArray default_layout_;
+  bool training_ = false, paused_ = false;
+  int close_answer_ = -1;
+  int inspected_run_ = -1;
+  qint64 last_step_ = 0;
+  QMap<int, RunDescriptor> runs_;
+  QMap<int, RunStatus> statuses_;
+  QMap<int, InspectionSnapshot> snapshots_;  // latest per run
+  HotParameters hot_;
+};
+
+}  // namespace rsalab

@@ -1,0 +1,263 @@
+#include "app/training_worker.h"
+
+#include <QTimer>
+#include <cmath>
+#include <limits>
+#include <map>
+
+#include "engine/tasks/task.h"
+#include "engine/training/trainer.h"
+
+namespace rsalab {
+
+QString runStateName(RunState state) {
+  switch (state) {
+    case RunState::Idle: return "idle";
+    case RunState::Running: return "running";
+    case RunState::Paused: return "paused";
+    case RunState::Finished: return "finished";
+    case RunState::Stopped: return "stopped";
+    case RunState::Failed: return "failed";
+  }
+  return "?";
+}
+
+struct TrainingWorker::Run {
+  RunDescriptor descriptor;
+  std::unique_ptr<Trainer> trainer;
+  RunState state = RunState::Idle;
+  MetricsBatch pending;
+  double last_train = NAN, last_validation = NAN;
+  QElapsedTimer clock;  // for steps/s
+  int64_t steps_at_clock = 0;
+  double steps_per_second = 0;
+  QString message;
+  QElapsedTimer since_snapshot;
+};
+
+TrainingWorker::TrainingWorker(QObject* parent) : QObject(parent) { since_flush_.start(); }
+TrainingWorker::~TrainingWorker() = default;
+
+void TrainingWorker::start(const RunConfig& base, const QStringList& models, int seeds) {
+  runs_.clear();
+  stop_flag_ = false;
+  paused_ = false;
+  steps_to_go_ = -1;
+  QVector<RunDescriptor> created;
+  std::map<uint64_t, std::shared_ptr<const TaskData>> datasets;  // one dataset per seed
+  int id = 0;
+  for (int s = 0; s < seeds; ++s) {
+    for (const auto& model : models) {
+      auto run = std::make_unique<Run>();
+      RunConfig c = base;
+      c.model.model = model.toStdString();
+      c.trainer.seed = base.trainer.seed + static_cast<uint64_t>(s);
+      run->descriptor = {id++, model, c.trainer.seed, 0};
+      try {
+        auto& data = datasets[c.trainer.seed];
+        if (!data) data = std::make_shared<const TaskData>(makeTask(c.task, c.train_size, c.trainer.seed));
+        run->trainer = std::make_unique<Trainer>(c, data);
+        run->descriptor.parameters = run->trainer->parameterCount();
+        run->state = RunState::Running;
+        Run* raw = run.get();
+        run->trainer->onStep = [raw](const StepMetrics& m) { raw->pending.steps.push_back(m); raw->last_train = m.train_loss; };
+        run->trainer->onEval = [raw](const EvalMetrics& m) {
+          raw->pending.evals.push_back(m);
+          if (m.split == "validation") raw->last_validation = m.loss;
+        };
+        emit log(QString("%1 seed %2: %3 parameters on %4")
+                     .arg(model).arg(c.trainer.seed).arg(run->descriptor.parameters)
+                     .arg(QString::fromStdString(data->summary)));
+      } catch (const std::exception& e) {
+        run->state = RunState::Failed;
+        run->message = QString::fromUtf8(e.what());
+        emit log(QString("%1 seed %2: %3").arg(model).arg(c.trainer.seed).arg(run->message));
+      }
+      run->pending.run = run->descriptor.id;
+      run->clock.start();
+      run->since_snapshot.start();
+      created.push_back(run->descriptor);
+      runs_.push_back(std::move(run));
+    }
+  }
+  emit runsCreated(created);
+  for (const auto& r : runs_) emitStatus(*r);
+  scheduleTick();
+}
+
+void TrainingWorker::setPaused(bool paused) {
+  paused_ = paused;
+  steps_to_go_ = -1;
+  for (auto& r : runs_) {
+    if (r->state == RunState::Running || r->state == RunState::Paused) {
+      r->state = paused ? RunState::Paused : RunState::Running;
+      emitStatus(*r);
+      if (paused) emitSnapshot(*r);
+    }
+  }
+  if (!paused) scheduleTick();
+}
+
+void TrainingWorker::stepOnce() {
+  paused_ = false;
+  steps_to_go_ = 1;
+  scheduleTick();
+}
+
+void TrainingWorker::stop() {
+  for (auto& r : runs_) {
+    if (r->state == RunState::Running || r->state == RunState::Paused) {
+      r->state = RunState::Stopped;
+      r->message = "stopped";
+      emitStatus(*r);
+      emitSnapshot(*r);
+    }
+  }
+  flush(true);
+  emit idle();
+}
+
+void TrainingWorker::reset() {
+  stop();
+  runs_.clear();
+  emit runsCreated({});
+}
+
+void TrainingWorker::setHot(const HotParameters& hot) {
+  for (auto& r : runs_) {
+    if (!r->trainer) continue;
+    try {
+      r->trainer->applyHot(hot);
+    } catch (const std::exception& e) {
+      emit log(QString("run %1: %2").arg(r->descriptor.id).arg(e.what()));
+    }
+  }
+}
+
+void TrainingWorker::requestInspection(int run, int sample) {
+  for (auto& r : runs_) {
+    if (r->descriptor.id != run || !r->trainer) continue;
+    try {
+      emit snapshot({run, r->trainer->stepsDone(), r->trainer->inspect(sample)});
+    } catch (const std::exception& e) {
+      emit log(QString("inspect run %1: %2").arg(run).arg(e.what()));
+    }
+  }
+
+}
+
+void TrainingWorker::scheduleTick() {
+  if (tick_pending_) return;
+  tick_pending_ = true;
+  QTimer::singleShot(0, this, &TrainingWorker::tick);
+}
+
+bool TrainingWorker::stepRun(Run& r) {
+  try {
+    r.trainer->advance();
+  } catch (const std::exception& e) {
+    r.state = RunState::Failed;
+    r.message = QString::fromUtf8(e.what());
+    emit log(QString("%1 seed %2 failed: %3").arg(r.descriptor.model).arg(r.descriptor.seed).arg(r.message));
+    return false;
+  }
+  if (r.trainer->done()) {
+    const auto reason = r.trainer->stopReason();
+    r.state = reason == StopReason::Diverged ? RunState::Failed : RunState::Finished;
+    r.message = QString::fromStdString(stopReasonName(reason));
+    emit log(QString("%1 seed %2: %3 at step %4").arg(r.descriptor.model).arg(r.descriptor.seed)
+                 .arg(r.message).arg(r.trainer->stepsDone()));
+  }
+  const int64_t every = r.trainer->hot().snapshot_every, step = r.trainer->stepsDone();
+  // The first step, then every `every` steps, at most 5 per second per run.
+  if (step == 1 || (every > 0 && step % every == 0 && r.since_snapshot.elapsed() >= 200)) {
+    emitSnapshot(r);
+  }
+  return true;
+}
+
+void TrainingWorker::tick() {
+  tick_pending_ = false;
+  if (paused_ && steps_to_go_ < 0) return;
+  QElapsedTimer budget;
+  budget.start();
+  bool any = false;
+  // A few interleaved steps per tick (~15 ms), then back to the event loop for commands.
+  do {
+    any = false;
+    for (auto& r : runs_) {
+      if (stop_flag_.load()) break;
+      if (r->state != RunState::Running && !(steps_to_go_ > 0 && r->state == RunState::Paused)) continue;
+      if (stepRun(*r)) any = true;
+    }
+    if (steps_to_go_ > 0) break;
+  } while (any && budget.elapsed() < 15 && !stop_flag_.load());
+  if (stop_flag_.load()) {
+    stop();
+    return;
+  }
+  if (steps_to_go_ > 0) {
+    steps_to_go_ = -1;
+    paused_ = true;
+    for (auto& r : runs_) {
+      if (r->state == RunState::Running) r->state = RunState::Paused;
+    }
+    flush(true);
+    return;
+  }
+  flush(false);
+  bool active = false;
+  for (auto& r : runs_) active = active || r->state == RunState::Running;
+  if (active) {
+    scheduleTick();
+  } else {
+    flush(true);
+    emit idle();
+  }
+}
+
+void TrainingWorker::emitSnapshot(Run& r) {
+  if (!r.trainer) return;
+  r.since_snapshot.restart();
+  try {
+    emit snapshot({r.descriptor.id, r.trainer->stepsDone(), r.trainer->inspect(0)});
+  } catch (const std::exception& e) {
+    emit log(QString("inspect run %1: %2").arg(r.descriptor.id).arg(e.what()));
+  }
+}
+
+void TrainingWorker::emitStatus(const Run& r) {
+  RunStatus s;
+  s.run = r.descriptor.id;
+  s.state = r.state;
+  s.step = r.trainer ? r.trainer->stepsDone() : 0;
+  s.max_steps = r.trainer ? r.trainer->config().trainer.max_steps : 0;
+  s.train_loss = r.last_train;
+  s.validation_loss = r.last_validation;
+  s.steps_per_second = r.steps_per_second;
+  s.message = r.message;
+  emit status(s);
+}
+
+void TrainingWorker::flush(bool force) {
+  if (!force && since_flush_.elapsed() < 50) return;  // ~20 Hz
+  since_flush_.restart();
+  for (auto& r : runs_) {
+    if (!r->pending.steps.isEmpty() || !r->pending.evals.isEmpty()) {
+      emit metrics(r->pending);
+      r->pending.steps.clear();
+      r->pending.evals.clear();
+    }
+    if (r->trainer) {
+      const double seconds = r->clock.elapsed() / 1000.0;
+      if (seconds > 0.5) {
+        r->steps_per_second = static_cast<double>(r->trainer->stepsDone() - r->steps_at_clock) / seconds;
+        r->steps_at_clock = r->trainer->stepsDone();
+        r->clock.restart();
+      }
+    }
+    emitStatus(*r);
+  }
+}
+
+}  // namespace rsalab

@@ -1,0 +1,75 @@
+// The object that owns the engine in the GUI: every Trainer of the session lives here, in one
+// worker QThread.
+//
+// Thread contract (Qt's threaded Mandelbrot example is the model):
+// - Only the worker thread touches Trainers and tensors. The GUI calls the slots below through
+//   queued connections (arguments copied) and never waits on training.
+// - The worker runs the active runs interleaved, a few steps per tick, and re-posts its tick, so
+//   queued commands (pause, step, stop, hot edits) are seen between steps.
+// - Results leave only as queued signals carrying plain values already on the CPU, throttled to
+//   about 20 Hz; every metric point is sent (batched), never dropped.
+// - stopRequested() is also readable across threads (atomic) so a Stop lands within one step.
+// - The destructor of the owner stops the thread and waits (see TrainingController).
+#pragma once
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QStringList>
+#include <atomic>
+#include <memory>
+#include <vector>
+
+#include "app/run_messages.h"
+
+namespace rsalab {
+
+class TrainingWorker : public QObject {
+  Q_OBJECT
+ public:
+  explicit TrainingWorker(QObject* parent = nullptr);
+  ~TrainingWorker() override;
+  std::atomic<bool>& stopFlag() { return stop_flag_; }
+
+ public slots:
+  // Builds one run per model × seed (the task is built once per seed and shared) and starts.
+  void start(const rsalab::RunConfig& base, const QStringList& models, int seeds);
+  void setPaused(bool paused);
+  void stepOnce();  // one step of every unfinished run, then paused
+  void stop();      // every run stops and saves nothing; state Stopped
+  void reset();     // drops all runs
+  void setHot(const rsalab::HotParameters& hot);
+  void requestInspection(int run, int sample);
+
+ signals:
+  /// Runs of a new session; consumed by the runs table and the curve view.
+  void runsCreated(const QVector<rsalab::RunDescriptor>& runs);
+  /// New metric points of one run (all of them, batched at ~20 Hz); consumed by curves and table.
+  void metrics(const rsalab::MetricsBatch& batch);
+  /// State/progress of one run; consumed by the runs table and the status bar.
+  void status(const rsalab::RunStatus& status);
+  /// Inspection record at a step; consumed by the inspector views.
+  void snapshot(const rsalab::InspectionSnapshot& snapshot);
+  /// A line for the log dock.
+  void log(const QString& line);
+  /// Every run has finished, stopped or failed.
+  void idle();
+
+ private slots:
+  void tick();
+
+ private:
+  struct Run;
+  void scheduleTick();
+  void flush(bool force);
+  bool stepRun(Run& run);
+  void emitStatus(const Run& run);
+  void emitSnapshot(Run& run);
+  std::vector<std::unique_ptr<Run>> runs_;
+  bool paused_ = false;
+  bool tick_pending_ = false;
+  int steps_to_go_ = -1;  // >= 0: single-stepping
+  std::atomic<bool> stop_flag_{false};
+  QElapsedTimer since_flush_;
+};
+
+}  // namespace rsalab

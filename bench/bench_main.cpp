@@ -1,0 +1,850 @@
+// rsalab-bench: the performance suite of docs/PERFORMANCE.md. Headless, LibTorch only.
+//   gemm        float32 n×n matmul peak (GFLOP/s) and the BLAS actually loaded
+//   train       forward + backward + AdamW per model × {tiny, small, large}: steps/s, tokens/s, MFU
+//   rsa         RSA ÷ softmax step time (paired rounds) and the cost of building the REMs alone
+//   attention   one attention layer's forward time vs T, and the fitted log-log exponent
+//   generation  per-token time near T = 2048: linear (S, z) vs softmax KV cache vs recompute
+//   sweep       wall time of `rsalab-cli sweep` with defaults (only with --with-sweep)
+// Every figure is a median over repeats with min–max and quartiles; every ratio is taken within
+// this run (MFU against this run's GEMM peak, RSA ÷ softmax from interleaved steps).
+#include <sys/utsname.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "bench/flops.h"
+#include "engine/models/linear_attention.h"
+#include "engine/models/model_factory.h"
+#include "engine/models/rem_builder.h"
+#include "engine/models/rsa_attention.h"
+#include "engine/models/softmax_attention.h"
+#include "engine/models/transformer.h"
+#include "engine/runtime.h"
+#include "engine/torch_api.h"
+
+namespace rsalab::bench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+template <class F>
+double timeOnce(F&& f) {
+  const auto start = Clock::now();
+  f();
+  return since(start);
+}
+
+// ---------------------------------------------------------------- statistics
+
+struct Stats {
+  std::vector<double> samples;
+  double median = 0, min = 0, max = 0, q1 = 0, q3 = 0;
+  bool empty() const { return samples.empty(); }
+};
+
+double quantile(const std::vector<double>& sorted, double q) {
+  if (sorted.empty()) return 0;
+  const double pos = q * static_cast<double>(sorted.size() - 1);
+  const auto lo = static_cast<size_t>(std::floor(pos));
+  const auto hi = std::min(sorted.size() - 1, lo + 1);
+  return sorted[lo] + (pos - static_cast<double>(lo)) * (sorted[hi] - sorted[lo]);
+}
+
+Stats summarize(std::vector<double> v) {
+  Stats s;
+  s.samples = v;
+  if (v.empty()) return s;
+  std::sort(v.begin(), v.end());
+  s.min = v.front();
+  s.max = v.back();
+  s.median = quantile(v, 0.5);
+  s.q1 = quantile(v, 0.25);
+  s.q3 = quantile(v, 0.75);
+  return s;
+}
+
+// f(x) applied to every sample (for monotone f: the stats of f(samples)).
+Stats mapStats(const Stats& s, const std::function<double(double)>& f) {
+  std::vector<double> v;
+  for (double x : s.samples) v.push_back(f(x));
+  return summarize(v);
+}
+
+// How long to measure: warm-up calls, then repeats until max_reps, or until the budget is spent
+// once min_reps are in.
+struct Plan {
+  int warmup = 1;
+  int min_reps = 3;
+  int max_reps = 10;
+  double budget_s = 10;
+};
+
+template <class F>
+Stats measure(F&& f, const Plan& plan) {
+  for (int i = 0; i < plan.warmup; ++i) f();
+  std::vector<double> t;
+  const auto start = Clock::now();
+  while (static_cast<int>(t.size()) < plan.max_reps &&
+         (static_cast<int>(t.size()) < plan.min_reps || since(start) < plan.budget_s)) {
+    t.push_back(timeOnce(f));
+  }
+  return summarize(t);
+}
+
+// Least-squares slope of log y on log x.
+double logLogSlope(const std::vector<double>& x, const std::vector<double>& y) {
+  const auto n = static_cast<double>(x.size());
+  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  for (size_t i = 0; i < x.size(); ++i) {
+    const double lx = std::log(x[i]), ly = std::log(y[i]);
+    sx += lx;
+    sy += ly;
+    sxx += lx * lx;
+    sxy += lx * ly;
+  }
+  return (n * sxy - sx * sy) / (n * sxx - sx * sx);
+}
+
+// ---------------------------------------------------------------- output
+
+std::string fmt(double v, int precision = 3) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*g", precision, v);
+  return buf;
+}
+
+// "median (min–max)" in the given unit scale.
+std::string spread(const Stats& s, double scale = 1, int precision = 3) {
+  return fmt(s.median * scale, precision) + " (" + fmt(s.min * scale, precision) + "-" +
+         fmt(s.max * scale, precision) + ")";
+}
+
+std::string jsonString(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      out += ' ';
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+std::string jsonNumber(double v) {
+  if (!std::isfinite(v)) return "null";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+// A JSON object built field by field; values are already-serialised JSON.
+class JsonObject {
+ public:
+  JsonObject& raw(const std::string& key, const std::string& json) {
+    fields_.emplace_back(key, json);
+    return *this;
+  }
+  JsonObject& str(const std::string& key, const std::string& v) { return raw(key, jsonString(v)); }
+  JsonObject& num(const std::string& key, double v) { return raw(key, jsonNumber(v)); }
+  JsonObject& boolean(const std::string& key, bool v) { return raw(key, v ? "true" : "false"); }
+  JsonObject& stats(const std::string& key, const Stats& s, double scale = 1) {
+    JsonObject o;
+    o.num("median", s.median * scale).num("min", s.min * scale).num("max", s.max * scale);
+    o.num("q1", s.q1 * scale).num("q3", s.q3 * scale).num("n", static_cast<double>(s.samples.size()));
+    return raw(key, o.dump());
+  }
+  std::string dump() const {
+    std::string out = "{";
+    for (size_t i = 0; i < fields_.size(); ++i) {
+      out += (i ? ", " : "") + jsonString(fields_[i].first) + ": " + fields_[i].second;
+    }
+    return out + "}";
+  }
+
+ private:
+  std::vector<std::pair<std::string, std::string>> fields_;
+};
+
+std::string jsonArray(const std::vector<std::string>& items) {
+  std::string out = "[";
+  for (size_t i = 0; i < items.size(); ++i) out += (i ? ",\n    " : "\n    ") + items[i];
+  return out + (items.empty() ? "]" : "\n  ]");
+}
+
+void heading(const std::string& title) { std::cout << "\n== " << title << " ==\n" << std::flush; }
+
+// ---------------------------------------------------------------- options
+
+struct Options {
+  std::string json_path;
+  std::set<std::string> sections = {"gemm", "train", "rsa", "attention", "generation"};
+  std::vector<std::string> configs = {"tiny", "small", "large"};
+  std::vector<std::string> models = {"rnn", "lstm", "gru", "transformer", "rsa", "linear", "starsaber"};
+  bool with_sweep = false;
+  std::string cli = "build/app/rsalab-cli";
+  double scale = 1;  // --quick: 0.3 of the repeats and budgets
+};
+
+std::vector<std::string> splitList(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream in(s);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    if (!item.empty()) out.push_back(item);
+  }
+  return out;
+}
+
+Plan scaled(Plan p, const Options& o) {
+  p.min_reps = std::max(1, static_cast<int>(std::lround(p.min_reps * std::min(1.0, o.scale))));
+  p.max_reps = std::max(p.min_reps, static_cast<int>(std::lround(p.max_reps * o.scale)));
+  p.budget_s *= o.scale;
+  return p;
+}
+
+// ---------------------------------------------------------------- machine
+
+std::string firstLineWith(const std::string& path, const std::string& key) {
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind(key, 0) == 0) {
+      auto pos = line.find_first_of(":=", key.size());
+      auto v = pos == std::string::npos ? line : line.substr(pos + 1);
+      v.erase(0, v.find_first_not_of(" \t\""));
+      while (!v.empty() && (v.back() == '"' || v.back() == ' ')) v.pop_back();
+      return v;
+    }
+  }
+  return "?";
+}
+
+std::string utcNow() {
+  const std::time_t now = std::time(nullptr);
+  char buf[64];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S UTC", std::gmtime(&now));
+  return buf;
+}
+
+double loadAverage() {
+  std::ifstream in("/proc/loadavg");
+  double one = -1;
+  in >> one;
+  return one;
+}
+
+// ---------------------------------------------------------------- 1. GEMM peak
+
+struct GemmResult {
+  int64_t n;
+  Stats gflops;
+};
+
+std::vector<GemmResult> benchGemm(const Options& o) {
+  heading("1. GEMM peak: float32 n x n matmul through LibTorch");
+  std::vector<GemmResult> out;
+  for (int64_t n : {1024, 2048}) {
+    auto a = torch::randn({n, n}), b = torch::randn({n, n}), c = torch::empty({n, n});
+    const double flops = 2.0 * static_cast<double>(n * n * n);
+    Plan plan{/*warmup=*/2, /*min_reps=*/5, /*max_reps=*/n <= 1024 ? 30 : 12, /*budget_s=*/4};
+    auto t = measure([&] { torch::mm_out(c, a, b); }, scaled(plan, o));
+    GemmResult r{n, mapStats(t, [&](double s) { return flops / s / 1e9; })};
+    std::printf("  n = %-5lld %s GFLOP/s   (%zu repeats, IQR %s-%s)\n", static_cast<long long>(n),
+                spread(r.gflops).c_str(), r.gflops.samples.size(), fmt(r.gflops.q1).c_str(),
+                fmt(r.gflops.q3).c_str());
+    out.push_back(r);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- 2./3. training steps
+
+struct TrainConfig {
+  std::string name;
+  int64_t d, h, L, B, T;
+};
+
+const std::vector<TrainConfig>& trainConfigs() {
+  static const std::vector<TrainConfig> configs = {
+      {"tiny", 32, 2, 2, 8, 32}, {"small", 64, 4, 2, 32, 128}, {"large", 128, 8, 4, 16, 512}};
+  return configs;
+}
+
+// RSA heads that fit H: the default (regular, cos, sin) + plain heads for H ≥ 3; regular + cos
+// for H = 2.
+RemHeadCounts remCountsFor(int64_t heads) {
+  RemHeadCounts c;
+  if (heads < 3) {
+    c.regular = 1;
+    c.cos = heads >= 2 ? 1 : 0;
+    c.sin = 0;
+  }
+  return c;
+}
+
+ModelOptions modelOptions(const std::string& model, int64_t d, int64_t h, int64_t L) {
+  ModelOptions o;
+  o.model = model;
+  o.d_model = d;
+  o.heads = h;
+  o.layers = L;
+  o.rem = remCountsFor(h);
+  return o;
+}
+
+// One model training on fixed random data: real-valued input (F = 1), per-position MSE.
+struct TrainCase {
+  std::string model;
+  SequenceModel net;
+  std::unique_ptr<torch::optim::AdamW> optimizer;
+  torch::Tensor x, y;
+  int max_reps = 0;
+  std::vector<double> times;
+
+  TrainCase(const std::string& m, const TrainConfig& c) : model(m) {
+    torch::manual_seed(0);
+    ModelIO io;
+    io.input_dim = 1;
+    io.output_dim = 1;
+    net = makeSequenceModel(modelOptions(m, c.d, c.h, c.L), io);
+    net->train();
+    // As the Trainer: weight decay on matrices only.
+    std::vector<torch::Tensor> decay, no_decay;
+    for (const auto& p : net->parameters()) (p.dim() >= 2 ? decay : no_decay).push_back(p);
+    std::vector<torch::optim::OptimizerParamGroup> groups;
+    groups.emplace_back(decay, std::make_unique<torch::optim::AdamWOptions>(
+                                   torch::optim::AdamWOptions(1e-3).weight_decay(0.01)));
+    groups.emplace_back(no_decay, std::make_unique<torch::optim::AdamWOptions>(
+                                      torch::optim::AdamWOptions(1e-3).weight_decay(0)));
+    optimizer = std::make_unique<torch::optim::AdamW>(groups);
+    x = torch::randn({c.B, c.T, 1});
+    y = torch::randn({c.B, c.T, 1});
+  }
+
+  void step() {
+    optimizer->zero_grad();
+    auto loss = torch::mse_loss(net->forward(x), y);
+    loss.backward();
+    optimizer->step();
+  }
+};
+
+struct TrainResult {
+  std::string config, model;
+  int64_t tokens = 0;
+  double flops = 0;  // per step
+  Stats seconds;
+  std::string note;
+};
+
+struct PairedRatio {
+  std::string config;
+  Stats ratio;  // RSA step ÷ softmax step, per round
+};
+
+// Round-robin: every round runs one step of each model still measuring, so drifting load on the
+// shared machine hits all models alike and RSA ÷ softmax can be taken per round.
+std::vector<TrainResult> benchTrain(const Options& o, double peak_flops,
+                                    std::vector<PairedRatio>* ratios) {
+  heading("2. Training step (forward + backward + AdamW), MFU vs this run's GEMM peak");
+  std::printf("  peak used for MFU: %s GFLOP/s\n", fmt(peak_flops / 1e9).c_str());
+  std::vector<TrainResult> out;
+  for (const auto& c : trainConfigs()) {
+    if (std::find(o.configs.begin(), o.configs.end(), c.name) == o.configs.end()) continue;
+    const bool large = c.name == "large";
+    Plan plan = scaled(large ? Plan{1, 3, 7, 90} : c.name == "small" ? Plan{2, 5, 25, 25}
+                                                                      : Plan{3, 10, 60, 8},
+                       o);
+    std::vector<std::unique_ptr<TrainCase>> cases;
+    for (const auto& m : o.models) {
+      cases.push_back(std::make_unique<TrainCase>(m, c));
+      const bool recurrent = m == "rnn" || m == "lstm" || m == "gru";
+      // Recurrent models at T = 512 run 2048 sequential cell steps per pass: 2 repeats.
+      cases.back()->max_reps = large && recurrent ? std::min(2, plan.max_reps) : plan.max_reps;
+    }
+    std::printf("  %s: d%lld h%lld L%lld B%lld T%lld (warm-up %d step(s) each)\n", c.name.c_str(),
+                static_cast<long long>(c.d), static_cast<long long>(c.h),
+                static_cast<long long>(c.L), static_cast<long long>(c.B),
+                static_cast<long long>(c.T), plan.warmup);
+    for (auto& tc : cases) {
+      for (int i = 0; i < plan.warmup; ++i) tc->step();
+    }
+    const auto start = Clock::now();
+    for (int round = 0;; ++round) {
+      bool any = false;
+      for (auto& tc : cases) {
+        if (static_cast<int>(tc->times.size()) >= tc->max_reps) continue;
+        const bool needed = static_cast<int>(tc->times.size()) < std::min(plan.min_reps, tc->max_reps);
+        if (!needed && since(start) > plan.budget_s) continue;
+        tc->times.push_back(timeOnce([&] { tc->step(); }));
+        any = true;
+      }
+      if (!any) break;
+    }
+    std::printf("  %-12s %-22s %10s %12s %10s %8s\n", "model", "step ms (min-max)", "steps/s",
+                "tokens/s", "GFLOP/s", "MFU");
+    for (auto& tc : cases) {
+      TrainResult r;
+      r.config = c.name;
+      r.model = tc->model;
+      r.tokens = c.B * c.T;
+      StepShape shape{c.B, c.T, c.d, c.h, c.L};
+      shape.rem_heads = tc->model == "rsa" ? remCountsFor(c.h).total() : 0;
+      r.flops = trainStepFlops(tc->model, shape);
+      r.seconds = summarize(tc->times);
+      if (static_cast<int>(tc->times.size()) < plan.min_reps) {
+        r.note = std::to_string(tc->times.size()) + " repeat(s): sequential over T, slow";
+      }
+      const double sec = r.seconds.median;
+      std::printf("  %-12s %-22s %10s %12s %10s %7s%%%s\n", r.model.c_str(),
+                  spread(r.seconds, 1e3).c_str(), fmt(1 / sec).c_str(),
+                  fmt(static_cast<double>(r.tokens) / sec).c_str(),
+                  fmt(r.flops / sec / 1e9).c_str(), fmt(100 * r.flops / sec / peak_flops).c_str(),
+                  r.note.empty() ? "" : ("  [" + r.note + "]").c_str());
+      out.push_back(r);
+    }
+    // RSA ÷ softmax per round.
+    const TrainCase *rsa = nullptr, *softmax = nullptr;
+    for (auto& tc : cases) {
+      if (tc->model == "rsa") rsa = tc.get();
+      if (tc->model == "transformer") softmax = tc.get();
+    }
+    if (rsa && softmax && ratios) {
+      std::vector<double> r;
+      for (size_t i = 0; i < std::min(rsa->times.size(), softmax->times.size()); ++i) {
+        r.push_back(rsa->times[i] / softmax->times[i]);
+      }
+      ratios->push_back({c.name, summarize(r)});
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- 3. REM building
+
+struct RemResult {
+  std::string config;
+  int64_t T, R, layers;
+  Stats seconds;        // one build + backward
+  double softmax_step;  // median softmax step of this run (0 if not measured)
+};
+
+std::vector<RemResult> benchRems(const Options& o, const std::vector<TrainResult>& train,
+                                 const std::vector<PairedRatio>& ratios) {
+  heading("3. RSA / softmax step time, and the REMs alone (build(T) with grad, fwd+bwd)");
+  std::printf("  %-7s %-30s\n", "config", "RSA step / softmax step: median (min-max) over paired rounds");
+  for (const auto& r : ratios) {
+    std::printf("  %-7s %s  (IQR %s-%s, %zu rounds)\n", r.config.c_str(), spread(r.ratio).c_str(),
+                fmt(r.ratio.q1).c_str(), fmt(r.ratio.q3).c_str(), r.ratio.samples.size());
+  }
+  std::vector<RemResult> out;
+  std::printf("  %-7s %5s %3s %-24s %s\n", "config", "T", "R", "ms per build+bwd", "x L layers / softmax step");
+  for (const auto& c : trainConfigs()) {
+    if (std::find(o.configs.begin(), o.configs.end(), c.name) == o.configs.end()) continue;
+    const auto counts = remCountsFor(c.h);
+    torch::manual_seed(0);
+    RemBuilder rems(assignRemHeads(counts, {2}), RemInit{}, /*causal=*/true);
+    auto t = measure(
+        [&] {
+          rems->zero_grad();
+          rems->build(c.T).sum().backward();
+        },
+        scaled(Plan{2, 5, 40, 2}, o));
+    double softmax_step = 0;
+    for (const auto& r : train) {
+      if (r.config == c.name && r.model == "transformer") softmax_step = r.seconds.median;
+    }
+    RemResult r{c.name, c.T, counts.total(), c.L, t, softmax_step};
+    std::printf("  %-7s %5lld %3lld %-24s %s\n", c.name.c_str(), static_cast<long long>(c.T),
+                static_cast<long long>(r.R), spread(t, 1e3).c_str(),
+                softmax_step > 0 ? (fmt(100 * t.median * static_cast<double>(c.L) / softmax_step) + "%").c_str()
+                                 : "-");
+    out.push_back(r);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- 4. attention vs T
+
+struct ScalingResult {
+  std::string kind;
+  std::vector<int64_t> T;
+  std::vector<Stats> seconds;
+  double slope = 0, slope_upper = 0;  // all T; T ≥ 512
+};
+
+std::vector<ScalingResult> benchAttention(const Options& o) {
+  const int64_t B = 4, D = 128, H = 8;
+  heading("4. One attention layer, forward (no grad), B=4 D=128 H=8, causal");
+  const std::vector<int64_t> lengths = {128, 256, 512, 1024, 2048};
+  std::vector<ScalingResult> out;
+  for (const std::string kind : {"softmax", "rsa", "linear"}) {
+    torch::manual_seed(0);
+    ModelOptions mo = modelOptions(kind, D, H, 1);
+    SelfAttention attn = makeSelfAttention(kind, mo, /*causal=*/true);
+    attn->eval();
+    torch::NoGradGuard no_grad;
+    ScalingResult r;
+    r.kind = kind;
+    std::vector<double> x, y, xu, yu;
+    for (int64_t T : lengths) {
+      auto input = torch::randn({B, T, D});
+      Plan plan = T <= 512 ? Plan{2, 5, 20, 1.5} : Plan{1, 3, 7, 3};
+      auto t = measure([&] { attn->forward(input, nullptr, 0); }, scaled(plan, o));
+      r.T.push_back(T);
+      r.seconds.push_back(t);
+      x.push_back(static_cast<double>(T));
+      y.push_back(t.median);
+      if (T >= 512) {
+        xu.push_back(static_cast<double>(T));
+        yu.push_back(t.median);
+      }
+    }
+    r.slope = logLogSlope(x, y);
+    r.slope_upper = logLogSlope(xu, yu);
+    out.push_back(r);
+  }
+  std::printf("  %-8s", "T");
+  for (int64_t T : lengths) std::printf(" %-20lld", static_cast<long long>(T));
+  std::printf(" %s\n", "slope (all T; T>=512)");
+  for (const auto& r : out) {
+    std::printf("  %-8s", r.kind.c_str());
+    for (const auto& s : r.seconds) std::printf(" %-20s", (spread(s, 1e3) + "ms").c_str());
+    std::printf(" %s; %s\n", fmt(r.slope).c_str(), fmt(r.slope_upper).c_str());
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- 5. generation
+
+struct GenerationResult {
+  std::string method;
+  Stats seconds;  // per token near position T
+};
+
+std::vector<GenerationResult> benchGeneration(const Options& o) {
+  const int64_t T = 2048, timed = std::max<int64_t>(16, std::lround(64 * std::min(1.0, o.scale)));
+  heading("5. Generation per token near position 2048 (d128 h8 L4, B=1)");
+  std::vector<GenerationResult> out;
+  ModelIO io;
+  io.input_dim = 1;
+  io.output_dim = 1;
+  torch::NoGradGuard no_grad;
+  auto x = torch::randn({1, T, 1});
+  for (const std::string model : {"linear", "transformer", "rsa"}) {
+    torch::manual_seed(0);
+    TransformerModelImpl net(modelOptions(model, 128, 8, 4), io);
+    net.eval();
+    GenerationState state;
+    for (int64_t t = 0; t < T - timed; ++t) net.step(x.narrow(1, t, 1), state);
+    std::vector<double> times;
+    for (int64_t t = T - timed; t < T; ++t) {
+      times.push_back(timeOnce([&] { net.step(x.narrow(1, t, 1), state); }));
+    }
+    const std::string name = model == "linear" ? "linear (S, z) step"
+                             : model == "rsa"  ? "rsa KV cache step"
+                                               : "softmax KV cache step";
+    out.push_back({name, summarize(times)});
+  }
+  {
+    torch::manual_seed(0);
+    TransformerModelImpl net(modelOptions("transformer", 128, 8, 4), io);
+    net.eval();
+    std::vector<double> times;
+    const int64_t recompute = std::max<int64_t>(3, std::lround(8 * std::min(1.0, o.scale)));
+    net.forward(x.narrow(1, 0, T - recompute - 1));  // warm-up
+    for (int64_t t = T - recompute; t < T; ++t) {
+      times.push_back(timeOnce([&] { net.forward(x.narrow(1, 0, t + 1)); }));
+    }
+    out.push_back({"softmax recompute prefix", summarize(times)});
+  }
+  for (const auto& r : out) {
+    std::printf("  %-26s %s ms per token (%zu tokens, IQR %s-%s)\n", r.method.c_str(),
+                spread(r.seconds, 1e3).c_str(), r.seconds.samples.size(),
+                fmt(r.seconds.q1 * 1e3).c_str(), fmt(r.seconds.q3 * 1e3).c_str());
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- 7. sweep
+
+struct SweepTiming {
+  bool ran = false;
+  int exit_code = 0;
+  double seconds = 0;
+  std::string command;
+};
+
+SweepTiming benchSweep(const Options& o) {
+  heading("7. Default sweep wall time");
+  SweepTiming s;
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("rsalab-bench-sweep-" + std::to_string(::getpid()));
+  s.command = o.cli + " sweep --out " + dir.string();
+  std::printf("  %s  (log: %s/sweep.log)\n", s.command.c_str(), dir.string().c_str());
+  std::fflush(stdout);
+  std::filesystem::create_directories(dir);
+  const auto start = Clock::now();
+  const int rc = std::system((s.command + " > " + dir.string() + "/sweep.log 2>&1").c_str());
+  s.seconds = since(start);
+  s.exit_code = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+  s.ran = true;
+  std::printf("  wall %s s, exit code %d\n", fmt(s.seconds, 4).c_str(), s.exit_code);
+  return s;
+}
+
+// ---------------------------------------------------------------- main
+
+int usage() {
+  std::cout << "rsalab-bench [--json PATH] [--sections gemm,train,rsa,attention,generation]\n"
+               "             [--configs tiny,small,large] [--models rnn,lstm,...] [--quick]\n"
+               "             [--with-sweep [--cli build/app/rsalab-cli]]\n";
+  return 2;
+}
+
+int run(int argc, char** argv) {
+  const RuntimeInfo& runtime = initRuntime();
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) throw std::invalid_argument(a + " needs a value");
+      return argv[++i];
+    };
+    if (a == "--json") {
+      o.json_path = value();
+    } else if (a == "--sections") {
+      auto v = splitList(value());
+      o.sections = {v.begin(), v.end()};
+    } else if (a == "--configs") {
+      o.configs = splitList(value());
+    } else if (a == "--models") {
+      o.models = splitList(value());
+    } else if (a == "--quick") {
+      o.scale = 0.3;
+    } else if (a == "--with-sweep") {
+      o.with_sweep = true;
+    } else if (a == "--cli") {
+      o.cli = value();
+    } else if (a == "--help" || a == "-h") {
+      return usage();
+    } else {
+      std::cerr << "unknown argument " << a << "\n";
+      return usage();
+    }
+  }
+  const auto wall_start = Clock::now();
+  utsname uts{};
+  uname(&uts);
+  const std::string cpu = firstLineWith("/proc/cpuinfo", "model name");
+  const std::string os = firstLineWith("/etc/os-release", "PRETTY_NAME");
+  const double load_before = loadAverage();
+  std::cout << "rsalab-bench " << RSALAB_VERSION << "  " << utcNow() << "\n"
+            << "machine: " << cpu << ", " << std::thread::hardware_concurrency() << " cores, " << os
+            << ", kernel " << uts.release << ", LibTorch " << TORCH_VERSION << "\n"
+            << runtime.summary() << "\n"
+            << "load average before: " << fmt(load_before) << "\n";
+
+  JsonObject root;
+  root.str("date", utcNow()).str("version", RSALAB_VERSION);
+  root.raw("machine", JsonObject()
+                          .str("cpu", cpu)
+                          .num("cores", std::thread::hardware_concurrency())
+                          .str("os", os)
+                          .str("kernel", uts.release)
+                          .str("libtorch", TORCH_VERSION)
+                          .str("runtime", runtime.summary())
+                          .str("blas", runtime.blas_kind)
+                          .str("blas_path", runtime.blas_path)
+                          .num("threads", runtime.threads)
+                          .num("load_average_before", load_before)
+                          .dump());
+  std::vector<std::string> targets;
+  auto target = [&](const std::string& name, double value, const std::string& op, double threshold) {
+    const bool met = std::isfinite(value) && (op == "<=" ? value <= threshold : value >= threshold);
+    std::printf("  %-52s %8s %s %-6s %s\n", name.c_str(), fmt(value).c_str(), op.c_str(),
+                fmt(threshold).c_str(), met ? "MET" : "NOT MET");
+    targets.push_back(JsonObject()
+                          .str("name", name)
+                          .num("value", value)
+                          .str("op", op)
+                          .num("threshold", threshold)
+                          .boolean("met", met)
+                          .dump());
+  };
+
+  // 1. GEMM: needed for MFU whenever training runs.
+  double peak = 0;
+  if (o.sections.count("gemm") || o.sections.count("train")) {
+    auto gemm = benchGemm(o);
+    std::vector<std::string> items;
+    for (const auto& g : gemm) {
+      peak = std::max(peak, g.gflops.median * 1e9);
+      items.push_back(JsonObject().num("n", static_cast<double>(g.n)).stats("gflops", g.gflops).dump());
+    }
+    std::printf("  peak (max of the medians): %s GFLOP/s; BLAS: %s\n", fmt(peak / 1e9).c_str(),
+                runtime.blas_kind.c_str());
+    root.raw("gemm", JsonObject().raw("sizes", jsonArray(items)).num("peak_gflops", peak / 1e9).dump());
+  }
+
+  std::vector<TrainResult> train;
+  std::vector<PairedRatio> ratios;
+  if (o.sections.count("train")) {
+    train = benchTrain(o, peak, &ratios);
+    std::vector<std::string> items;
+    for (const auto& r : train) {
+      JsonObject j;
+      j.str("config", r.config).str("model", r.model).num("tokens_per_step", static_cast<double>(r.tokens));
+      j.num("flops_per_step", r.flops).stats("step_seconds", r.seconds);
+      j.num("steps_per_s", 1 / r.seconds.median).num("tokens_per_s", r.tokens / r.seconds.median);
+      j.num("gflops", r.flops / r.seconds.median / 1e9);
+      j.num("mfu", r.flops / r.seconds.median / peak);
+      j.num("mfu_min", r.flops / r.seconds.max / peak).num("mfu_max", r.flops / r.seconds.min / peak);
+      if (!r.note.empty()) j.str("note", r.note);
+      items.push_back(j.dump());
+    }
+    root.raw("train", jsonArray(items));
+  }
+
+  if (o.sections.count("rsa")) {
+    auto rems = benchRems(o, train, ratios);
+    std::vector<std::string> items, ritems;
+    for (const auto& r : ratios) ritems.push_back(JsonObject().str("config", r.config).stats("rsa_over_softmax", r.ratio).dump());
+    for (const auto& r : rems) {
+      items.push_back(JsonObject()
+                          .str("config", r.config)
+                          .num("T", static_cast<double>(r.T))
+                          .num("rem_heads", static_cast<double>(r.R))
+                          .stats("build_backward_seconds", r.seconds)
+                          .num("layers", static_cast<double>(r.layers))
+                          .num("fraction_of_softmax_step",
+                               r.softmax_step > 0 ? r.seconds.median * static_cast<double>(r.layers) / r.softmax_step
+                                                  : NAN)
+                          .dump());
+    }
+    root.raw("rsa_over_softmax", jsonArray(ritems));
+    root.raw("rem_build", jsonArray(items));
+  }
+
+  std::vector<ScalingResult> scaling;
+  if (o.sections.count("attention")) {
+    scaling = benchAttention(o);
+    std::vector<std::string> items;
+    for (const auto& r : scaling) {
+      std::vector<std::string> pts;
+      for (size_t i = 0; i < r.T.size(); ++i) {
+        pts.push_back(JsonObject().num("T", static_cast<double>(r.T[i])).stats("seconds", r.seconds[i]).dump());
+      }
+      items.push_back(JsonObject()
+                          .str("kind", r.kind)
+                          .raw("points", jsonArray(pts))
+                          .num("slope", r.slope)
+                          .num("slope_T_ge_512", r.slope_upper)
+                          .dump());
+    }
+    root.raw("attention_scaling", jsonArray(items));
+  }
+
+  std::vector<GenerationResult> gen;
+  if (o.sections.count("generation")) {
+    gen = benchGeneration(o);
+    std::vector<std::string> items;
+    for (const auto& g : gen) items.push_back(JsonObject().str("method", g.method).stats("seconds_per_token", g.seconds).dump());
+    root.raw("generation", JsonObject().num("T", 2048).raw("methods", jsonArray(items)).dump());
+  }
+
+  if (o.with_sweep) {
+    auto s = benchSweep(o);
+    root.raw("sweep", JsonObject()
+                          .str("command", s.command)
+                          .num("wall_seconds", s.seconds)
+                          .num("exit_code", s.exit_code)
+                          .dump());
+  }
+
+  heading("Targets (ratios measured in this run)");
+  auto median = [&](const std::string& config, const std::string& model) {
+    for (const auto& r : train) {
+      if (r.config == config && r.model == model) return r.seconds.median;
+    }
+    return static_cast<double>(NAN);
+  };
+  auto flops = [&](const std::string& config, const std::string& model) {
+    for (const auto& r : train) {
+      if (r.config == config && r.model == model) return r.flops;
+    }
+    return static_cast<double>(NAN);
+  };
+  for (const auto& r : ratios) {
+    if (r.config == "large") target("RSA step / softmax step (large)", r.ratio.median, "<=", 1.10);
+  }
+  if (!train.empty()) {
+    target("MFU softmax (large)", flops("large", "transformer") / median("large", "transformer") / peak, ">=", 0.35);
+    target("MFU RSA (large)", flops("large", "rsa") / median("large", "rsa") / peak, ">=", 0.35);
+  }
+  if (!gen.empty()) {
+    auto g = [&](const std::string& m) {
+      for (const auto& r : gen) {
+        if (r.method == m) return r.seconds.median;
+      }
+      return static_cast<double>(NAN);
+    };
+    target("softmax recompute / linear step per token (T=2048)",
+           g("softmax recompute prefix") / g("linear (S, z) step"), ">=", 20);
+    target("softmax KV step / linear step per token (T=2048)",
+           g("softmax KV cache step") / g("linear (S, z) step"), ">=", 1);
+  }
+  root.raw("targets", jsonArray(targets));
+  const double wall = since(wall_start);
+  root.num("wall_seconds", wall).num("load_average_after", loadAverage());
+  std::printf("\nbench wall time %s s; load average after: %s\n", fmt(wall, 4).c_str(),
+              fmt(loadAverage()).c_str());
+
+  if (!o.json_path.empty()) {
+    const std::filesystem::path path(o.json_path);
+    if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
+    std::ofstream out(path);
+    out << root.dump() << "\n";
+    if (!out) {
+      std::cerr << "cannot write " << o.json_path << "\n";
+      return 1;
+    }
+    std::cout << "wrote " << o.json_path << "\n";
+  }
+  return 0;
+}
+
+}  // namespace
+}  // namespace rsalab::bench
+
+int main(int argc, char** argv) {
+  try {
+    return rsalab::bench::run(argc, argv);
+  } catch (const std::exception& e) {
+    std::cerr << "rsalab-bench: " << e.what() << "\n";
+    return 1;
+  }
+}

@@ -1,0 +1,60 @@
+// Analytic FLOPs of one training step of each model, for MFU = achieved FLOP/s ÷ GEMM peak.
+// Counted: matrix products only (2·m·n·k each) plus the linear-attention state updates, which
+// are that model's real work. Elementwise ops (softmax, GELU, LayerNorm, gates, REM building)
+// are left out, as in PaLM's MFU. Attention products are counted in full (T × T per head, causal
+// or not), so any saving from causality shows up as a higher MFU, never as less "work".
+// One training step = forward + backward, backward = 2 × forward (a grad for the input and one
+// for the weight of each product), so step = 3 × forward. The AdamW update is O(params): left out.
+//
+// With N = B·T tokens, D width, H heads, Dh = D/H, L layers, f = ff_mult, R = REM heads, G = gate
+// blocks of a recurrent cell (RNN 1, GRU 3, LSTM 4), F_in/F_out input/output features:
+//   io          2·N·D·(F_in + F_out)
+//   transformer L·[(8 + 4f)·N·D² + 4·B·T²·D]      QKV 6ND², output 2ND², FFN 2·2f·ND²,
+//                                                  QKᵀ 2BT²D, A·V 2BT²D
+//   rsa         transformer + L·2·R·B·T²·Dh        + P·V for the R REM heads (P shared over batch)
+//   linear      L·[(8 + 4f)·N·D² + 4·N·D·Dh]       φ(K)⊗V (N·D·Dh), cumsum (N·D·Dh), φ(Q)·S (2·N·D·Dh)
+//   starsaber   L·[8·N·D² + 6·B·T²·D]              W, U, Q, V 8ND²; scores 2BT²D; G_past·U, G_future·Q 4BT²D
+//               (gated: + 4·N·D² for W_z, V_z)
+//   rnn/gru/lstm L·4·G·N·D²                         x·W_ihᵀ and h·W_hhᵀ, each 2·N·D·G·D
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace rsalab::bench {
+
+struct StepShape {
+  int64_t B = 1, T = 1, D = 1, H = 1, L = 1;
+  int64_t ff_mult = 4;
+  int64_t rem_heads = 0;  // RSA: R
+  int64_t in_features = 1, out_features = 1;
+  bool gated = false;     // StarSaber gated variant
+};
+
+inline double forwardFlops(const std::string& model, const StepShape& s) {
+  const double B = static_cast<double>(s.B), T = static_cast<double>(s.T),
+               D = static_cast<double>(s.D), L = static_cast<double>(s.L),
+               f = static_cast<double>(s.ff_mult), R = static_cast<double>(s.rem_heads);
+  const double Dh = D / static_cast<double>(s.H);
+  const double N = B * T;
+  const double io = 2 * N * D * static_cast<double>(s.in_features + s.out_features);
+  const double dense = (8 + 4 * f) * N * D * D;  // QKV, output projection, FFN
+  const double attention = 4 * B * T * T * D;    // QKᵀ and A·V over all heads
+  if (model == "transformer") return io + L * (dense + attention);
+  if (model == "rsa") return io + L * (dense + attention + 2 * R * B * T * T * Dh);
+  if (model == "linear") return io + L * (dense + 4 * N * D * Dh);
+  if (model == "starsaber") {
+    return io + L * ((s.gated ? 12 : 8) * N * D * D + 6 * B * T * T * D);
+  }
+  double G = 0;
+  if (model == "rnn") G = 1;
+  if (model == "gru") G = 3;
+  if (model == "lstm") G = 4;
+  return io + L * 4 * G * N * D * D;
+}
+
+inline double trainStepFlops(const std::string& model, const StepShape& s) {
+  return 3 * forwardFlops(model, s);
+}
+
+}  // namespace rsalab::bench

@@ -1,0 +1,73 @@
+#include "engine/model_options.h"
+
+#include <algorithm>
+#include <sstream>
+#include <stdexcept>
+
+namespace rsalab {
+namespace {
+
+void require(bool ok, const std::string& field, const std::string& range, double value) {
+  if (ok) return;
+  std::ostringstream s;
+  s << field << " = " << value << " is out of range: " << range;
+  throw std::invalid_argument(s.str());
+}
+
+const std::vector<std::string> kModels = {"rnn",    "lstm",      "gru",   "transformer",
+                                          "rsa",    "linear",    "starsaber", "encdec"};
+
+}  // namespace
+
+void validate(const ModelOptions& o) {
+  if (std::find(kModels.begin(), kModels.end(), o.model) == kModels.end()) {
+    throw std::invalid_argument("model '" + o.model +
+                                "' is unknown: use rnn, lstm, gru, transformer, rsa, linear, "
+                                "starsaber or encdec");
+  }
+  require(o.d_model >= 1 && o.d_model <= 8192, "d_model", "1..8192", o.d_model);
+  require(o.heads >= 1 && o.heads <= 256, "heads", "1..256", o.heads);
+  if (o.d_model % o.heads != 0) {
+    std::ostringstream s;
+    s << "d_model = " << o.d_model << " is not divisible by heads = " << o.heads;
+    throw std::invalid_argument(s.str());
+  }
+  require(o.layers >= 1 && o.layers <= 64, "layers", "1..64", o.layers);
+  require(o.ff_mult >= 1 && o.ff_mult <= 16, "ff_mult", "1..16", o.ff_mult);
+  require(o.decoder_layers >= 0 && o.decoder_layers <= 64, "decoder_layers", "0..64",
+          o.decoder_layers);
+  const RemHeadCounts& r = o.rem;
+  for (int64_t c : {r.regular, r.cos, r.sin, r.dilated_regular, r.dilated_cos, r.dilated_sin}) {
+    require(c >= 0, "rem head count", ">= 0", c);
+  }
+  if (o.model == "rsa" || o.encoder_attention == "rsa") {
+    if (r.total() > o.heads) {
+      std::ostringstream s;
+      s << "REM head counts sum to " << r.total() << " but there are only heads = " << o.heads;
+      throw std::invalid_argument(s.str());
+    }
+    const int64_t dilated = r.dilated_regular + r.dilated_cos + r.dilated_sin;
+    if (dilated > 0 && o.dilations.empty()) {
+      throw std::invalid_argument("dilations is empty but dilated REM heads are requested");
+    }
+    for (int64_t d : o.dilations) require(d >= 1 && d <= 1024, "dilation", "1..1024", d);
+  }
+  if (o.encoder_attention != "softmax" && o.encoder_attention != "rsa" &&
+      o.encoder_attention != "linear") {
+    throw std::invalid_argument("encoder_attention '" + o.encoder_attention +
+                                "' is unknown: use softmax, rsa or linear");
+  }
+  require(o.rem_init.eta_min <= o.rem_init.eta_max, "rem_init.eta_min", "<= eta_max",
+          o.rem_init.eta_min);
+  require(o.rem_init.nu_min <= o.rem_init.nu_max, "rem_init.nu_min", "<= nu_max",
+          o.rem_init.nu_min);
+}
+
+void validate(const ModelIO& io) {
+  require(io.input_dim >= 1 && io.input_dim <= 65536, "input_dim", "1..65536", io.input_dim);
+  require(io.vocab >= 0 && io.vocab <= 1000000, "vocab", "0..1000000", io.vocab);
+  require(io.output_dim >= 1 && io.output_dim <= 1000000, "output_dim", "1..1000000",
+          io.output_dim);
+}
+
+}  // namespace rsalab

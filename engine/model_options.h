@@ -1,0 +1,62 @@
+// Options of every model, as plain data that is saved as JSON beside each run.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace rsalab {
+
+// How many attention heads carry each REM type, in this order; heads beyond the sum are plain
+// softmax heads. Seed: rsa-encoding-recurrence-into-transformers.txt; spec "RSA attention".
+struct RemHeadCounts {
+  int64_t regular = 1;
+  int64_t cos = 1;
+  int64_t sin = 1;
+  int64_t dilated_regular = 0;
+  int64_t dilated_cos = 0;
+  int64_t dilated_sin = 0;
+  int64_t total() const {
+    return regular + cos + sin + dilated_regular + dilated_cos + dilated_sin;
+  }
+};
+
+struct RemInit {
+  double eta_min = 1.0, eta_max = 2.0;  // |η| ~ U(eta_min, eta_max), random sign
+  double nu_min = 1.0, nu_max = 2.0;    // ν ~ U(nu_min, nu_max)
+  double mu = 0.0;                      // gate logit; σ(0) = 0.5
+  bool learn_gate = true;               // false: µ stays at its init (e.g. held open, µ = 20)
+  // θ of the k-th cyclical head (k = 1..) is π/(k+1) unless theta is given (one per head).
+  std::vector<double> theta;
+};
+
+struct ModelOptions {
+  std::string model = "rsa";  // rnn, lstm, gru, transformer, rsa, linear, starsaber, encdec
+  int64_t d_model = 64;       // width D
+  int64_t heads = 4;          // H; D must be divisible by H
+  int64_t layers = 2;         // L (encoder layers for encdec; stacked cells for RNNs)
+  int64_t ff_mult = 4;        // FFN width = ff_mult·D
+  bool causal = true;         // false: bidirectional attention / REMs
+  RemHeadCounts rem;          // RSA head assignment
+  std::vector<int64_t> dilations = {2};  // factors for dilated heads, used in turn
+  RemInit rem_init;
+  bool starsaber_gated = false;           // highway-gated StarSaber variant
+  std::string encoder_attention = "softmax";  // encdec self-attention kind: softmax|rsa|linear
+  int64_t decoder_layers = 0;                 // 0: same as layers
+  bool linear_cumulative = true;  // causal linear attention: cumulative form (else masked parallel)
+};
+
+// What goes in and comes out: real-valued features or tokens; per position or pooled.
+struct ModelIO {
+  int64_t input_dim = 1;   // features per position (real input)
+  int64_t vocab = 0;       // > 0: inputs are token ids in [0, vocab)
+  int64_t output_dim = 1;  // regression targets or classes per output
+  bool pooled = false;     // true: mean over positions -> one output per sequence
+  int64_t pad_token = -1;  // >= 0: token inputs equal to it are padding, left out of the mean
+};
+
+// Throws std::invalid_argument naming the field and its allowed range.
+void validate(const ModelOptions& options);
+void validate(const ModelIO& io);
+
+}  // namespace rsalab

@@ -1,0 +1,55 @@
+// Self-attention interface shared by the softmax, RSA and linear kinds, so a Transformer block
+// can swap only the attention (spec "Softmax Transformer": same block, PE and heads).
+// Shapes: B batch, T length, D width, H heads, Dh = D/H.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "engine/inspection.h"
+#include "engine/models/inspection_copy.h"
+#include "engine/torch_api.h"
+
+namespace rsalab {
+
+// Generation state of one attention layer: a KV cache for softmax/RSA, (S, z) for linear.
+struct AttentionState {
+  torch::Tensor k, v;    // (B, H, capacity, Dh), filled up to `length`
+  int64_t length = 0;    // positions seen so far
+  torch::Tensor S, z;    // linear attention: (B, H, Dh, Dh) and (B, H, Dh), float32
+};
+
+class SelfAttentionImpl : public torch::nn::Module {
+ public:
+  SelfAttentionImpl(int64_t d_model, int64_t heads, bool causal);
+  ~SelfAttentionImpl() override = default;
+
+  // (B, T, D) -> (B, T, D). With `record`, fills its heads for batch element `sample`.
+  virtual torch::Tensor forward(const torch::Tensor& x, LayerInspection* record,
+                                int64_t sample) = 0;
+  // One new position for generation (causal only): (B, 1, D) -> (B, 1, D).
+  virtual torch::Tensor step(const torch::Tensor& x_t, AttentionState& state) = 0;
+  virtual std::string kind() const = 0;
+
+  bool causal() const { return causal_; }
+  int64_t heads() const { return heads_; }
+
+ protected:
+  torch::Tensor splitHeads(const torch::Tensor& x) const;  // (B, T, D) -> (B, H, T, Dh)
+  torch::Tensor mergeHeads(const torch::Tensor& x) const;  // (B, H, T, Dh) -> (B, T, D)
+  // q, k, v of x, each (B, H, T, Dh).
+  std::tuple<torch::Tensor, torch::Tensor, torch::Tensor> projectQkv(const torch::Tensor& x);
+
+  int64_t d_model_, heads_, head_dim_;
+  bool causal_;
+  torch::nn::Linear qkv_{nullptr}, out_{nullptr};
+};
+
+using SelfAttention = std::shared_ptr<SelfAttentionImpl>;
+
+// Appends k_t, v_t (B, H, 1, Dh) to the cache, growing it by doubling; returns the filled views.
+std::pair<torch::Tensor, torch::Tensor> appendToCache(AttentionState& state,
+                                                      const torch::Tensor& k_t,
+                                                      const torch::Tensor& v_t);
+
+}  // namespace rsalab

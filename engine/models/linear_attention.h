@@ -1,0 +1,39 @@
+// Linear attention with the elu+1 feature map; its causal form is an RNN with state (S, z).
+// Seed: linear-attention-transformers-are-rnns-note.txt; spec models.md "Linear attention".
+// Tensors below are per head: q, k, v (B, H, T, Dh).
+#pragma once
+
+#include "engine/models/attention.h"
+
+namespace rsalab {
+
+constexpr double kLinearAttentionEps = 1e-6;
+
+torch::Tensor eluFeatureMap(const torch::Tensor& x);  // φ(x) = elu(x) + 1
+
+// V'_i = φ(Q_i)ᵀ Σ_j φ(K_j) V_jᵀ / (φ(Q_i)ᵀ Σ_j φ(K_j) + eps); causal: j ≤ i via the masked
+// T × T matrix φ(Q)φ(K)ᵀ (quadratic, "parallel" form).
+torch::Tensor linearAttentionParallel(const torch::Tensor& q, const torch::Tensor& k,
+                                      const torch::Tensor& v, bool causal);
+// Causal, by cumulative sums of φ(K_j)V_jᵀ and φ(K_j) over j ≤ i: O(T·Dh²) memory, no T × T.
+torch::Tensor linearAttentionCumulative(const torch::Tensor& q, const torch::Tensor& k,
+                                        const torch::Tensor& v);
+// One recurrent step: S += φ(k)vᵀ, z += φ(k), out = φ(q)ᵀS / (φ(q)ᵀz + eps).
+// q, k, v: (B, H, 1, Dh); S (B, H, Dh, Dh), z (B, H, Dh) updated in place (created if empty).
+torch::Tensor linearAttentionStep(const torch::Tensor& q, const torch::Tensor& k,
+                                  const torch::Tensor& v, torch::Tensor& S, torch::Tensor& z);
+// The implied attention matrix for the inspector: row-normalised φ(Q)φ(K)ᵀ (masked if causal).
+torch::Tensor linearAttentionWeights(const torch::Tensor& q, const torch::Tensor& k, bool causal);
+
+class LinearAttentionImpl : public SelfAttentionImpl {
+ public:
+  LinearAttentionImpl(int64_t d_model, int64_t heads, bool causal, bool cumulative);
+  torch::Tensor forward(const torch::Tensor& x, LayerInspection* record, int64_t sample) override;
+  torch::Tensor step(const torch::Tensor& x_t, AttentionState& state) override;
+  std::string kind() const override { return "linear"; }
+
+ private:
+  bool cumulative_;
+};
+
+}  // namespace rsalab

@@ -1,0 +1,35 @@
+// RNN (tanh), LSTM and GRU baselines, multi-layer, on torch::nn's modules, plus a cell-by-cell
+// path over the same weights that records the gates for the inspector.
+// Seed: lecture-rnn-vs-transformer.txt; spec models.md "RNN, LSTM, GRU" (PyTorch's equations).
+// Shapes: B batch, T length, D = hidden width = options.d_model.
+#pragma once
+
+#include <vector>
+
+#include "engine/models/sequence_model.h"
+
+namespace rsalab {
+
+class RecurrentModelImpl : public SequenceModelImpl {
+ public:
+  // options.model: "rnn", "lstm" or "gru".
+  RecurrentModelImpl(const ModelOptions& options, const ModelIO& io);
+  // With a record, runs the cell-by-cell path (same numbers) and records the gates.
+  torch::Tensor forward(const torch::Tensor& x, InspectionRecord* record = nullptr) override;
+  bool causal() const override { return true; }
+
+  // The stack on (B, T, D) inputs -> top-layer states (B, T, D).
+  torch::Tensor runModule(const torch::Tensor& input);
+  // The same, one time step and one layer at a time; gates of batch element `sample` appended to
+  // `gates` (LSTM i, f, g, o; GRU r, z, n) when given.
+  torch::Tensor runCells(const torch::Tensor& input, std::vector<GateTrace>* gates,
+                         int64_t sample);
+
+ private:
+  torch::Tensor weight(const std::string& name, int64_t layer) const;
+  torch::nn::RNN rnn_{nullptr};
+  torch::nn::LSTM lstm_{nullptr};
+  torch::nn::GRU gru_{nullptr};
+};
+
+}  // namespace rsalab

@@ -1,0 +1,55 @@
+#include "engine/models/sequence_model.h"
+
+#include <cmath>
+
+namespace rsalab {
+
+SequenceModelImpl::SequenceModelImpl(ModelOptions options, ModelIO io)
+    : options_(std::move(options)), io_(io) {
+  validate(options_);
+  validate(io_);
+}
+
+void SequenceModelImpl::registerIoLayers(int64_t width) {
+  if (io_.vocab > 0) {
+    token_embed_ = register_module("token_embed", torch::nn::Embedding(io_.vocab, width));
+  } else {
+    input_proj_ = register_module("input_proj", torch::nn::Linear(io_.input_dim, width));
+  }
+  output_ = register_module("output", torch::nn::Linear(width, io_.output_dim));
+}
+
+torch::Tensor SequenceModelImpl::embed(const torch::Tensor& x) {
+  if (io_.vocab > 0) return token_embed_->forward(x);  // (B, T, D)
+  return input_proj_->forward(x);                      // (B, T, D)
+}
+
+torch::Tensor SequenceModelImpl::head(const torch::Tensor& h, const torch::Tensor& x) {
+  if (!io_.pooled) return output_->forward(h);  // (B, T, O)
+  if (io_.vocab > 0 && io_.pad_token >= 0) {
+    auto keep = x.ne(io_.pad_token).unsqueeze(-1).to(h.scalar_type());               // (B, T, 1)
+    return output_->forward((h * keep).sum(1) / keep.sum(1).clamp_min(1.0));         // (B, O)
+  }
+  return output_->forward(h.mean(1));  // (B, O)
+}
+
+int64_t SequenceModelImpl::parameterCount() const {
+  int64_t n = 0;
+  for (const auto& p : parameters()) n += p.numel();
+  return n;
+}
+
+// PE[t, 2i] = sin(t / 10000^(2i/D)), PE[t, 2i+1] = cos(t / 10000^(2i/D))
+torch::Tensor sinusoidalEncoding(int64_t T, int64_t D, int64_t offset,
+                                 const torch::TensorOptions& options) {
+  auto opts = options.dtype(torch::kFloat64);
+  auto pos = torch::arange(offset, offset + T, opts).unsqueeze(1);                 // (T, 1)
+  auto i = torch::arange(0, D, 2, opts);                                           // (⌈D/2⌉)
+  auto angle = pos * torch::exp(i * (-std::log(10000.0) / static_cast<double>(D)));  // (T, ⌈D/2⌉)
+  auto pe = torch::zeros({T, D}, opts);
+  pe.slice(1, 0, D, 2).copy_(torch::sin(angle));
+  pe.slice(1, 1, D, 2).copy_(torch::cos(angle).narrow(1, 0, D / 2));
+  return pe.to(options.dtype());  // (T, D)
+}
+
+}  // namespace rsalab

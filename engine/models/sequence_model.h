@@ -1,0 +1,48 @@
+// The interface every trainable sequence model shares, and the input/output layers around it.
+// x: (B, T, F) float features, or (B, T) int64 token ids when io.vocab > 0.
+// y: (B, T, O) per position, or (B, O) when io.pooled (mean over positions, then Linear).
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "engine/inspection.h"
+#include "engine/model_options.h"
+#include "engine/torch_api.h"
+
+namespace rsalab {
+
+class SequenceModelImpl : public torch::nn::Module {
+ public:
+  SequenceModelImpl(ModelOptions options, ModelIO io);
+  ~SequenceModelImpl() override = default;
+
+  // With `record`, also fills it for batch element record->sample.
+  virtual torch::Tensor forward(const torch::Tensor& x, InspectionRecord* record = nullptr) = 0;
+  // True when output t depends only on inputs 0..t.
+  virtual bool causal() const = 0;
+
+  const ModelOptions& options() const { return options_; }
+  const ModelIO& io() const { return io_; }
+  int64_t parameterCount() const;
+
+ protected:
+  torch::Tensor embed(const torch::Tensor& x);  // (B, T, F) | (B, T) -> (B, T, D)
+  // (B, T, D) -> (B, T, O) | (B, O); pooled: mean over the positions of x that are not padding.
+  torch::Tensor head(const torch::Tensor& h, const torch::Tensor& x);
+  void registerIoLayers(int64_t width);
+
+  ModelOptions options_;
+  ModelIO io_;
+  torch::nn::Linear input_proj_{nullptr};
+  torch::nn::Embedding token_embed_{nullptr};
+  torch::nn::Linear output_{nullptr};
+};
+
+using SequenceModel = std::shared_ptr<SequenceModelImpl>;
+
+// Sinusoidal positional encoding rows for positions offset..offset+T−1: (T, D).
+torch::Tensor sinusoidalEncoding(int64_t T, int64_t D, int64_t offset,
+                                 const torch::TensorOptions& options);
+
+}  // namespace rsalab

@@ -1,0 +1,54 @@
+// Softmax multi-head self-attention, the baseline RSA is compared with.
+// Seed: lecture-rnn-vs-transformer.txt; spec models.md "Softmax Transformer".
+#pragma once
+
+#include "engine/models/attention.h"
+
+namespace rsalab {
+
+// softmax(q kᵀ·scale + causal mask)·v without materialising the (B, H, T, T) weights: the heads
+// are split over the threads and query rows taken in blocks whose scores fit in L2; causal blocks
+// skip the keys after their last row; the backward recomputes the weights block by block
+// (FlashAttention's recomputation, with LibTorch's own matmuls). Same values as
+// softmax(q kᵀ·scale + mask)·v up to rounding. q, k, v (B, H, T, Dh) -> (B, H, T, Dh).
+torch::Tensor blockedSoftmaxAttention(const torch::Tensor& q, const torch::Tensor& k,
+                                      const torch::Tensor& v, double scale, bool causal);
+
+class SoftmaxAttentionImpl : public SelfAttentionImpl {
+ public:
+  SoftmaxAttentionImpl(int64_t d_model, int64_t heads, bool causal);
+
+  // out = softmax(Q Kᵀ/√Dh + mask) V, per head. With a record: through the (B, H, T, T) weights
+  // (probabilities + attend); without: blockedSoftmaxAttention, then mixRecurrence.
+  torch::Tensor forward(const torch::Tensor& x, LayerInspection* record, int64_t sample) override;
+  torch::Tensor step(const torch::Tensor& x_t, AttentionState& state) override;
+  std::string kind() const override { return "softmax"; }
+
+ protected:
+  // Applies the attention weights: probs (B, H, Tq, Tk), v (B, H, Tk, Dh) -> (B, H, Tq, Dh).
+  // Query row i sits at position query_offset + i. RSA overrides this to mix in its REMs.
+  virtual torch::Tensor attend(const torch::Tensor& probs, const torch::Tensor& v,
+                               int64_t query_offset, LayerInspection* record, int64_t sample);
+  // The fast path's hook: y = softmax·V of every head (B, H, Tq, Dh), v (B, H, Tk, Dh) -> the
+  // heads' outputs. RSA mixes its REM heads in here; softmax returns y.
+  virtual torch::Tensor mixRecurrence(const torch::Tensor& y, const torch::Tensor& v,
+                                      int64_t query_offset);
+  // softmax(q kᵀ/√Dh + causal mask): (B, H, Tq, Tk).
+  torch::Tensor probabilities(const torch::Tensor& q, const torch::Tensor& k, bool mask) const;
+};
+
+// Softmax cross-attention of decoder queries over encoder memory (encoder–decoder).
+class CrossAttentionImpl : public torch::nn::Module {
+ public:
+  CrossAttentionImpl(int64_t d_model, int64_t heads);
+  // x (B, Tt, D) attends to memory (B, Ts, D) -> (B, Tt, D); record gets per-head Tt × Ts maps.
+  torch::Tensor forward(const torch::Tensor& x, const torch::Tensor& memory,
+                        std::vector<Matrix>* record, int64_t sample);
+
+ private:
+  int64_t d_model_, heads_, head_dim_;
+  torch::nn::Linear q_{nullptr}, kv_{nullptr}, out_{nullptr};
+};
+TORCH_MODULE(CrossAttention);
+
+}  // namespace rsalab

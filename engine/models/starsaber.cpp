@@ -1,0 +1,90 @@
+#include "engine/models/starsaber.h"
+
+#include <cmath>
+#include <limits>
+
+#include "engine/models/attention.h"
+
+namespace rsalab {
+
+StarSaberLayerImpl::StarSaberLayerImpl(int64_t d_model, int64_t heads, bool causal, bool gated)
+    : d_model_(d_model), heads_(heads), head_dim_(d_model / heads), causal_(causal), gated_(gated) {
+  auto no_bias = [&](int64_t in) { return torch::nn::LinearOptions(in, d_model).bias(false); };
+  W_ = register_module("W", torch::nn::Linear(no_bias(d_model)));  // bilinear graph
+  U_ = register_module("U", torch::nn::Linear(no_bias(d_model)));  // past (i < n)
+  Q_ = register_module("Q", torch::nn::Linear(no_bias(d_model)));  // present and future (i ≥ n)
+  V_ = register_module("V", torch::nn::Linear(d_model, d_model));  // direct input path
+  alpha = register_parameter("alpha", torch::ones({1}));
+  if (gated_) {
+    Wz_ = register_module("Wz", torch::nn::Linear(no_bias(d_model)));
+    Vz_ = register_module("Vz", torch::nn::Linear(d_model, d_model));
+  }
+}
+
+torch::Tensor StarSaberLayerImpl::splitHeads(const torch::Tensor& t) const {
+  return t.view({t.size(0), t.size(1), heads_, head_dim_}).transpose(1, 2);  // (B, H, T, Dh)
+}
+
+// h^{l+1}_n = h^l_n + α_l·tanh(A^l_n + V^l x_n),
+// A^l_n = Σ_{i<n} G_ni U h_i + Σ_{i≥n} G_ni Q h_i,  G = softmax_i(h_nᵀ W h_i / √Dh) per head.
+// (The seed's √d is the width of the compared vectors: Dh per head.)
+torch::Tensor StarSaberLayerImpl::forward(const torch::Tensor& h, const torch::Tensor& x,
+                                          LayerInspection* record, int64_t sample) {
+  const auto B = h.size(0), T = h.size(1);
+  auto hw = splitHeads(W_->forward(h));                                   // (B, H, T, Dh)
+  auto hh = splitHeads(h);                                                // (B, H, T, Dh)
+  auto scores = torch::matmul(hw, hh.transpose(-2, -1)) *
+                (1.0 / std::sqrt(static_cast<double>(head_dim_)));        // (B, H, T, T)
+  if (causal_) {
+    auto upper = torch::ones({T, T}, scores.options().dtype(torch::kBool)).triu(1);
+    scores.masked_fill_(upper, -std::numeric_limits<double>::infinity());
+  }
+  auto G = torch::softmax(scores, -1);                                    // (B, H, T, T)
+  auto past = G.tril(-1);                                                 // i < n
+  auto future = G.triu(0);                                                // i ≥ n
+  auto A = torch::matmul(past, splitHeads(U_->forward(h))) +
+           torch::matmul(future, splitHeads(Q_->forward(h)));             // (B, H, T, Dh)
+  A = A.transpose(1, 2).contiguous().view({B, T, d_model_});              // (B, T, D)
+  auto update = torch::tanh(A + V_->forward(x));                          // (B, T, D)
+  torch::Tensor next;
+  if (gated_) {
+    auto z = torch::sigmoid(Wz_->forward(h) + Vz_->forward(x));           // (B, T, D)
+    next = (1 - z) * h + z * update;
+  } else {
+    next = h + alpha * update;
+  }
+  if (record) {
+    record->heads.resize(static_cast<size_t>(heads_));
+    for (int64_t k = 0; k < heads_; ++k) record->heads[static_cast<size_t>(k)].attention = toMatrix(G[sample][k]);
+    record->has_alpha = true;
+    record->alpha = alpha.item<double>();
+    auto before = h[sample].detach();
+    record->residual = ((next[sample].detach() - before).norm() / (before.norm() + 1e-12)).item<double>();
+  }
+  return next;
+}
+
+StarSaberModelImpl::StarSaberModelImpl(const ModelOptions& options, const ModelIO& io)
+    : SequenceModelImpl(options, io) {
+  registerIoLayers(options_.d_model);
+  for (int64_t l = 0; l < options_.layers; ++l) {
+    layers_.push_back(register_module(
+        "layer" + std::to_string(l),
+        StarSaberLayer(options_.d_model, options_.heads, options_.causal, options_.starsaber_gated)));
+  }
+}
+
+torch::Tensor StarSaberModelImpl::forward(const torch::Tensor& input, InspectionRecord* record) {
+  auto x = embed(input);  // (B, T, D): h^0 = x, and the direct path of every layer
+  auto h = x;
+  if (record) {
+    record->model = options_.model;
+    record->layers.assign(layers_.size(), LayerInspection{});
+  }
+  for (size_t l = 0; l < layers_.size(); ++l) {
+    h = layers_[l]->forward(h, x, record ? &record->layers[l] : nullptr, record ? record->sample : 0);
+  }
+  return head(h, input);  // (B, T, O) | (B, O)
+}
+
+}  // namespace rsalab

@@ -1,0 +1,38 @@
+// StarSaber: attention as a fixed-point iteration of a bidirectional RNN, one layer per
+// iteration, separate past/future matrices, a direct path from the input, no FFN, no PE.
+// Seed: starsaber-fixed-point-attention.txt (§3.2–3.3); spec models.md "StarSaber".
+// Shapes: B batch, T length, D width, H heads, Dh = D/H.
+#pragma once
+
+#include "engine/models/sequence_model.h"
+
+namespace rsalab {
+
+class StarSaberLayerImpl : public torch::nn::Module {
+ public:
+  StarSaberLayerImpl(int64_t d_model, int64_t heads, bool causal, bool gated);
+  // h (B, T, D) at iteration l, x (B, T, D) the layer-0 input projection -> h^{l+1} (B, T, D).
+  torch::Tensor forward(const torch::Tensor& h, const torch::Tensor& x, LayerInspection* record,
+                        int64_t sample);
+  torch::Tensor alpha;  // α_l, init 1
+
+ private:
+  torch::Tensor splitHeads(const torch::Tensor& t) const;  // (B, T, D) -> (B, H, T, Dh)
+  int64_t d_model_, heads_, head_dim_;
+  bool causal_, gated_;
+  torch::nn::Linear W_{nullptr}, U_{nullptr}, Q_{nullptr}, V_{nullptr};
+  torch::nn::Linear Wz_{nullptr}, Vz_{nullptr};  // gated variant
+};
+TORCH_MODULE(StarSaberLayer);
+
+class StarSaberModelImpl : public SequenceModelImpl {
+ public:
+  StarSaberModelImpl(const ModelOptions& options, const ModelIO& io);
+  torch::Tensor forward(const torch::Tensor& x, InspectionRecord* record = nullptr) override;
+  bool causal() const override { return options_.causal; }
+
+ private:
+  std::vector<StarSaberLayer> layers_;
+};
+
+}  // namespace rsalab

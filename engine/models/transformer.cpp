@@ -1,0 +1,107 @@
+#include "engine/models/transformer.h"
+
+#include <stdexcept>
+
+#include "engine/models/linear_attention.h"
+#include "engine/models/rsa_attention.h"
+#include "engine/models/softmax_attention.h"
+
+namespace rsalab {
+
+SelfAttention makeSelfAttention(const std::string& kind, const ModelOptions& o, bool causal) {
+  if (kind == "softmax" || kind == "transformer") {
+    return std::make_shared<SoftmaxAttentionImpl>(o.d_model, o.heads, causal);
+  }
+  if (kind == "rsa") {
+    return std::make_shared<RsaAttentionImpl>(o.d_model, o.heads, causal, o.rem, o.dilations,
+                                              o.rem_init);
+  }
+  if (kind == "linear") {
+    return std::make_shared<LinearAttentionImpl>(o.d_model, o.heads, causal, o.linear_cumulative);
+  }
+  throw std::invalid_argument("attention kind '" + kind + "' is unknown: softmax, rsa or linear");
+}
+
+FeedForwardImpl::FeedForwardImpl(int64_t d_model, int64_t ff_mult) {
+  ln_ = register_module("ln", torch::nn::LayerNorm(torch::nn::LayerNormOptions({d_model})));
+  fc1_ = register_module("fc1", torch::nn::Linear(d_model, ff_mult * d_model));
+  fc2_ = register_module("fc2", torch::nn::Linear(ff_mult * d_model, d_model));
+}
+
+torch::Tensor FeedForwardImpl::forward(const torch::Tensor& x) {
+  return x + fc2_->forward(torch::gelu(fc1_->forward(ln_->forward(x))));  // (B, T, D)
+}
+
+TransformerBlockImpl::TransformerBlockImpl(const std::string& attention_kind,
+                                           const ModelOptions& o, bool causal) {
+  const int64_t D = o.d_model;
+  ln1_ = register_module("ln1", torch::nn::LayerNorm(torch::nn::LayerNormOptions({D})));
+  attention_ = register_module("attention", makeSelfAttention(attention_kind, o, causal));
+  ffn_ = register_module("ffn", FeedForward(D, o.ff_mult));
+}
+
+torch::Tensor TransformerBlockImpl::forward(const torch::Tensor& x, LayerInspection* record,
+                                            int64_t sample) {
+  auto h = x + attention_->forward(ln1_->forward(x), record, sample);  // (B, T, D)
+  return ffn_->forward(h);
+}
+
+torch::Tensor TransformerBlockImpl::step(const torch::Tensor& x_t, AttentionState& state) {
+  auto h = x_t + attention_->step(ln1_->forward(x_t), state);  // (B, 1, D)
+  return ffn_->forward(h);
+}
+
+namespace {
+std::string attentionKindOf(const std::string& model) {
+  return model == "transformer" ? "softmax" : model;
+}
+}  // namespace
+
+TransformerModelImpl::TransformerModelImpl(const ModelOptions& options, const ModelIO& io)
+    : SequenceModelImpl(options, io) {
+  registerIoLayers(options_.d_model);
+  const auto kind = attentionKindOf(options_.model);
+  for (int64_t l = 0; l < options_.layers; ++l) {
+    blocks_.push_back(register_module("block" + std::to_string(l),
+                                      TransformerBlock(kind, options_, options_.causal)));
+  }
+  ln_f_ = register_module(
+      "ln_f", torch::nn::LayerNorm(torch::nn::LayerNormOptions({options_.d_model})));
+}
+
+torch::Tensor TransformerModelImpl::positional(int64_t T, int64_t offset, const torch::Tensor& like) {
+  const int64_t needed = offset + T;
+  if (!pe_cache_.defined() || pe_cache_.size(0) < needed || pe_cache_.device() != like.device() ||
+      pe_cache_.scalar_type() != like.scalar_type()) {
+    const int64_t rows = std::max<int64_t>(needed, pe_cache_.defined() ? 2 * pe_cache_.size(0) : 0);
+    pe_cache_ = sinusoidalEncoding(rows, options_.d_model, 0, like.options());
+  }
+  return pe_cache_.narrow(0, offset, T);  // (T, D)
+}
+
+torch::Tensor TransformerModelImpl::forward(const torch::Tensor& x, InspectionRecord* record) {
+  auto h = embed(x);                                   // (B, T, D)
+  h = h + positional(h.size(1), 0, h);                 // (B, T, D)
+  if (record) {
+    record->model = options_.model;
+    record->layers.assign(blocks_.size(), LayerInspection{});
+  }
+  for (size_t l = 0; l < blocks_.size(); ++l) {
+    h = blocks_[l]->forward(h, record ? &record->layers[l] : nullptr, record ? record->sample : 0);
+  }
+  return head(ln_f_->forward(h), x);                      // (B, T, O) | (B, O)
+}
+
+torch::Tensor TransformerModelImpl::step(const torch::Tensor& x_t, GenerationState& state) {
+  if (!options_.causal || io_.pooled) {
+    throw std::logic_error("step() needs a causal model with per-position outputs");
+  }
+  if (state.layers.size() != blocks_.size()) state.layers.assign(blocks_.size(), AttentionState{});
+  auto h = embed(x_t);                                 // (B, 1, D)
+  h = h + positional(1, state.position, h);
+  for (size_t l = 0; l < blocks_.size(); ++l) h = blocks_[l]->step(h, state.layers[l]);
+  state.position += 1;
+  return output_->forward(ln_f_->forward(h));          // (B, 1, O)
+}
+
+}  // namespace rsalab

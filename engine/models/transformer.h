@@ -1,0 +1,67 @@
+// Pre-LN Transformer with a swappable attention: softmax (the baseline), RSA or linear.
+// Seed: lecture-rnn-vs-transformer.txt; spec models.md "Softmax Transformer". The same block,
+// the same sinusoidal PE and the same heads for all three, so comparisons isolate the attention.
+#pragma once
+
+#include <vector>
+
+#include "engine/models/attention.h"
+#include "engine/models/sequence_model.h"
+
+namespace rsalab {
+
+// "softmax" | "rsa" | "linear" attention of width D with options' heads and REM settings.
+SelfAttention makeSelfAttention(const std::string& kind, const ModelOptions& options, bool causal);
+
+// x + FFN(LN(x)), FFN = Linear(D, ff_mult·D)·GELU·Linear(ff_mult·D, D)
+class FeedForwardImpl : public torch::nn::Module {
+ public:
+  FeedForwardImpl(int64_t d_model, int64_t ff_mult);
+  torch::Tensor forward(const torch::Tensor& x);  // (B, T, D) -> (B, T, D)
+
+ private:
+  torch::nn::LayerNorm ln_{nullptr};
+  torch::nn::Linear fc1_{nullptr}, fc2_{nullptr};
+};
+TORCH_MODULE(FeedForward);
+
+class TransformerBlockImpl : public torch::nn::Module {
+ public:
+  TransformerBlockImpl(const std::string& attention_kind, const ModelOptions& options, bool causal);
+  // x + MHA(LN(x)), then x + FFN(LN(x)), FFN = Linear(D, 4D)·GELU·Linear(4D, D)
+  torch::Tensor forward(const torch::Tensor& x, LayerInspection* record, int64_t sample);
+  torch::Tensor step(const torch::Tensor& x_t, AttentionState& state);
+  SelfAttention attention() const { return attention_; }
+
+ private:
+  torch::nn::LayerNorm ln1_{nullptr};
+  SelfAttention attention_;
+  FeedForward ffn_{nullptr};
+};
+TORCH_MODULE(TransformerBlock);
+
+// Generation state: one AttentionState per layer plus the next position.
+struct GenerationState {
+  std::vector<AttentionState> layers;
+  int64_t position = 0;
+};
+
+class TransformerModelImpl : public SequenceModelImpl {
+ public:
+  // options.model selects the attention: "transformer" (softmax), "rsa" or "linear".
+  TransformerModelImpl(const ModelOptions& options, const ModelIO& io);
+  torch::Tensor forward(const torch::Tensor& x, InspectionRecord* record = nullptr) override;
+  bool causal() const override { return options_.causal; }
+  // One position of generation (causal models, per-position heads): x_t (B, 1, F) or (B, 1)
+  // -> (B, 1, O). Equals forward() on the whole prefix, by KV cache (softmax, RSA) or (S, z).
+  torch::Tensor step(const torch::Tensor& x_t, GenerationState& state);
+  const std::vector<TransformerBlock>& blocks() const { return blocks_; }
+
+ private:
+  torch::Tensor positional(int64_t T, int64_t offset, const torch::Tensor& like);
+  std::vector<TransformerBlock> blocks_;
+  torch::nn::LayerNorm ln_f_{nullptr};
+  torch::Tensor pe_cache_;  // (T, D) rows for positions 0..T−1
+};
+
+}  // namespace rsalab

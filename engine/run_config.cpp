@@ -1,0 +1,140 @@
+#include "engine/run_config.h"
+
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+namespace rsalab {
+
+using nlohmann::json;
+
+namespace {
+
+// Reads key into field if present, with a typed, named error on mismatch.
+template <typename T>
+void readField(const json& object, const char* section, const char* key, T& field) {
+  auto it = object.find(key);
+  if (it == object.end()) return;
+  try {
+    field = it->get<T>();
+  } catch (const json::exception&) {
+    throw std::invalid_argument(std::string(section) + "." + key + " has the wrong type (" +
+                                it->type_name() + ")");
+  }
+}
+
+void rejectUnknown(const json& object, const char* section, std::initializer_list<const char*> keys) {
+  if (!object.is_object()) throw std::invalid_argument(std::string(section) + " must be an object");
+  for (auto it = object.begin(); it != object.end(); ++it) {
+    bool known = false;
+    for (const char* k : keys) known = known || it.key() == k;
+    if (!known) throw std::invalid_argument(std::string("unknown key ") + section + "." + it.key());
+  }
+}
+
+#define RSALAB_FIELDS_TASK(X) X(name) X(length) X(validation_size) X(test_size) X(ar_poles) \
+  X(periods) X(dampings) X(noise) X(horizon) X(teacher_kinds) X(teacher_bases) X(teacher_thetas) \
+  X(min_length) X(max_length) X(test_max_length) X(symbols) X(text_path) X(csv_path)
+#define RSALAB_FIELDS_MODEL(X) X(model) X(d_model) X(heads) X(layers) X(ff_mult) X(causal) \
+  X(dilations) X(starsaber_gated) X(encoder_attention) X(decoder_layers) X(linear_cumulative)
+#define RSALAB_FIELDS_REM(X) X(regular) X(cos) X(sin) X(dilated_regular) X(dilated_cos) X(dilated_sin)
+#define RSALAB_FIELDS_REM_INIT(X) X(eta_min) X(eta_max) X(nu_min) X(nu_max) X(mu) X(learn_gate) X(theta)
+#define RSALAB_FIELDS_TRAINER(X) X(optimizer) X(learning_rate) X(weight_decay) X(grad_clip) \
+  X(snapshot_every) X(batch_size) X(max_steps) X(warmup_steps) X(cosine) X(eval_every) \
+  X(patience) X(max_seconds) X(seed)
+
+#define RSALAB_WRITE(f) out[#f] = value.f;
+#define RSALAB_KEY(f) #f,
+
+json toJsonObject(const TaskOptions& value) { json out; RSALAB_FIELDS_TASK(RSALAB_WRITE) return out; }
+json toJsonObject(const RemHeadCounts& value) { json out; RSALAB_FIELDS_REM(RSALAB_WRITE) return out; }
+json toJsonObject(const RemInit& value) { json out; RSALAB_FIELDS_REM_INIT(RSALAB_WRITE) return out; }
+json toJsonObject(const ModelOptions& value) {
+  json out;
+  RSALAB_FIELDS_MODEL(RSALAB_WRITE)
+  out["rem"] = toJsonObject(value.rem);
+  out["rem_init"] = toJsonObject(value.rem_init);
+  return out;
+}
+json toJsonObject(const TrainerOptions& value) { json out; RSALAB_FIELDS_TRAINER(RSALAB_WRITE) return out; }
+
+void overlay(const json& j, TaskOptions& value) {
+  rejectUnknown(j, "task", {RSALAB_FIELDS_TASK(RSALAB_KEY)});
+#define RSALAB_READ(f) readField(j, "task", #f, value.f);
+  RSALAB_FIELDS_TASK(RSALAB_READ)
+#undef RSALAB_READ
+}
+void overlay(const json& j, ModelOptions& value) {
+  rejectUnknown(j, "model", {RSALAB_FIELDS_MODEL(RSALAB_KEY) "rem", "rem_init"});
+#define RSALAB_READ(f) readField(j, "model", #f, value.f);
+  RSALAB_FIELDS_MODEL(RSALAB_READ)
+#undef RSALAB_READ
+  if (j.contains("rem")) {
+    rejectUnknown(j["rem"], "model.rem", {RSALAB_FIELDS_REM(RSALAB_KEY)});
+#define RSALAB_READ(f) readField(j["rem"], "model.rem", #f, value.rem.f);
+    RSALAB_FIELDS_REM(RSALAB_READ)
+#undef RSALAB_READ
+  }
+  if (j.contains("rem_init")) {
+    rejectUnknown(j["rem_init"], "model.rem_init", {RSALAB_FIELDS_REM_INIT(RSALAB_KEY)});
+#define RSALAB_READ(f) readField(j["rem_init"], "model.rem_init", #f, value.rem_init.f);
+    RSALAB_FIELDS_REM_INIT(RSALAB_READ)
+#undef RSALAB_READ
+  }
+}
+void overlay(const json& j, TrainerOptions& value) {
+  rejectUnknown(j, "trainer", {RSALAB_FIELDS_TRAINER(RSALAB_KEY)});
+#define RSALAB_READ(f) readField(j, "trainer", #f, value.f);
+  RSALAB_FIELDS_TRAINER(RSALAB_READ)
+#undef RSALAB_READ
+}
+
+}  // namespace
+
+void validate(const RunConfig& c) {
+  validate(c.model);
+  validate(c.trainer);
+  if (c.train_size < 1 || c.train_size > 100000000) {
+    throw std::invalid_argument("train_size = " + std::to_string(c.train_size) +
+                                " is out of range: 1..100000000");
+  }
+  if (c.task.length < 1 || c.task.length > 100000) {
+    throw std::invalid_argument("task.length = " + std::to_string(c.task.length) +
+                                " is out of range: 1..100000");
+  }
+  const auto& d = c.device;
+  if (!(d == "cpu" || d == "auto" || d.rfind("cuda", 0) == 0)) {
+    throw std::invalid_argument("device '" + d + "' is unknown: use cpu, cuda, cuda:N or auto");
+  }
+}
+
+std::string toJson(const RunConfig& c) {
+  json out;
+  out["task"] = toJsonObject(c.task);
+  out["model"] = toJsonObject(c.model);
+  out["trainer"] = toJsonObject(c.trainer);
+  out["train_size"] = c.train_size;
+  out["device"] = c.device;
+  return out.dump(2);
+}
+
+RunConfig mergeRunConfigJson(const RunConfig& base, const std::string& text) {
+  json j;
+  try {
+    j = json::parse(text, nullptr, /*allow_exceptions=*/true, /*ignore_comments=*/true);
+  } catch (const json::parse_error& e) {
+    throw std::invalid_argument(std::string("config is not valid JSON: ") + e.what());
+  }
+  RunConfig c = base;
+  rejectUnknown(j, "config", {"task", "model", "trainer", "train_size", "device"});
+  if (j.contains("task")) overlay(j["task"], c.task);
+  if (j.contains("model")) overlay(j["model"], c.model);
+  if (j.contains("trainer")) overlay(j["trainer"], c.trainer);
+  readField(j, "config", "train_size", c.train_size);
+  readField(j, "config", "device", c.device);
+  validate(c);
+  return c;
+}
+
+RunConfig runConfigFromJson(const std::string& text) { return mergeRunConfigJson(RunConfig{}, text); }
+
+}  // namespace rsalab

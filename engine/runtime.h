@@ -1,0 +1,25 @@
+// Process-wide runtime settings every RSA Lab binary applies before training:
+// malloc kept from unmapping big blocks, intra-op threads set to the cores, and a report of the
+// BLAS library actually loaded (read from /proc/self/maps).
+#pragma once
+
+#include <string>
+
+namespace rsalab {
+
+struct RuntimeInfo {
+  int threads = 1;              // LibTorch intra-op threads in use
+  std::string blas_path;        // shared object the loader mapped for BLAS, or "" if none seen
+  std::string blas_kind;        // "OpenBLAS (OpenMP)", "OpenBLAS (pthread)", "reference BLAS", ...
+  bool reference_blas = false;  // true: matmul runs ~30x slower than with OpenBLAS
+  bool malloc_tuned = false;    // mallopt(M_MMAP_MAX, 0) and a high M_TRIM_THRESHOLD applied
+  std::string summary() const;  // one line for logs and `rsalab-cli --version`
+};
+
+// Idempotent; every main() calls it first. Threads: RSALAB_THREADS if set, else all cores.
+const RuntimeInfo& initRuntime();
+
+// The loaded BLAS as seen in /proc/self/maps (exposed for tests).
+RuntimeInfo detectBlas();
+
+}  // namespace rsalab

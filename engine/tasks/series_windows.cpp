@@ -1,0 +1,67 @@
+#include "engine/tasks/series_windows.h"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace rsalab {
+
+void fitTrainNormalisation(SeriesLayout& layout) {
+  if (layout.train_end < 1) throw std::invalid_argument("the train part of the series is empty");
+  auto train = layout.values.narrow(0, 0, layout.train_end);  // (Ltr, C)
+  auto mean = train.mean(0);                                  // (C)
+  auto var = (train - mean).pow(2).mean(0);                   // (C) population variance
+  layout.mean.assign(static_cast<size_t>(layout.columns()), 0.0);
+  layout.stddev.assign(static_cast<size_t>(layout.columns()), 1.0);
+  for (int64_t c = 0; c < layout.columns(); ++c) {
+    const double sd = std::sqrt(var[c].item<double>());
+    layout.mean[static_cast<size_t>(c)] = mean[c].item<double>();
+    // A constant column stays constant (0 after centring) instead of dividing by zero.
+    layout.stddev[static_cast<size_t>(c)] = sd > 1e-12 ? sd : 1.0;
+  }
+}
+
+DataSplit cutWindows(const SeriesLayout& layout, const std::vector<int64_t>& starts, int64_t T,
+                     int64_t H) {
+  const int64_t C = layout.columns();
+  auto f64 = torch::TensorOptions().dtype(torch::kFloat64);
+  auto mean = torch::tensor(layout.mean, f64);   // (C)
+  auto std = torch::tensor(layout.stddev, f64);  // (C)
+  DataSplit split;
+  if (starts.empty()) {
+    split.x = torch::zeros({0, T, C});
+    split.y = torch::zeros({0, T, H * C});
+    return split;
+  }
+  std::vector<torch::Tensor> windows;
+  windows.reserve(starts.size());
+  for (int64_t s : starts) {
+    if (s < 0 || s + T + H > layout.length()) {
+      throw std::logic_error("series window out of bounds");  // a generator bug, not user input
+    }
+    windows.push_back(layout.values.narrow(0, s, T + H));  // (T+H, C)
+  }
+  auto w = (torch::stack(windows) - mean) / std;                 // (N, T+H, C) normalised
+  split.x = w.narrow(1, 0, T).to(torch::kFloat32).contiguous();  // (N, T, C)
+  std::vector<torch::Tensor> ahead;
+  for (int64_t h = 0; h < H; ++h) ahead.push_back(w.narrow(1, 1 + h, T));  // (N, T, C) each
+  split.y = torch::cat(ahead, 2).to(torch::kFloat32).contiguous();         // (N, T, H·C)
+  return split;
+}
+
+std::vector<int64_t> evenlySpacedStarts(int64_t first, int64_t last, int64_t count) {
+  std::vector<int64_t> starts;
+  if (last < first || count < 1) return starts;
+  const int64_t available = last - first + 1;
+  if (available <= count) {
+    for (int64_t s = first; s <= last; ++s) starts.push_back(s);
+    return starts;
+  }
+  if (count == 1) return {last};
+  for (int64_t k = 0; k < count; ++k) {
+    // Integer arithmetic: exact and strictly increasing because available > count.
+    starts.push_back(first + (k * (available - 1)) / (count - 1));
+  }
+  return starts;
+}
+
+}  // namespace rsalab

@@ -1,0 +1,165 @@
+#include "engine/tasks/synthetic_series.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "engine/tasks/task_support.h"
+
+namespace rsalab {
+namespace {
+
+using namespace task_support;
+
+struct Component {
+  bool cyclic = false;
+  double lambda = 0;            // AR(1) pole
+  double gamma = 0, theta = 0;  // damped oscillator
+  double period = 0;
+};
+
+std::vector<Component> components(const TaskOptions& o) {
+  std::vector<Component> out;
+  for (size_t i = 0; i < o.ar_poles.size(); ++i) {
+    const double l = o.ar_poles[i];
+    requireReal(std::abs(l) < 1, indexed("ar_poles", i), l, "(-1, 1)");
+    out.push_back({false, l, 0, 0, 0});
+  }
+  if (o.name == "seasonal") {
+    if (!o.periods.empty() && o.dampings.size() != 1 && o.dampings.size() != o.periods.size()) {
+      throw std::invalid_argument("dampings has " + std::to_string(o.dampings.size()) +
+                                  " values but periods has " + std::to_string(o.periods.size()) +
+                                  ": give one damping per period, or one for all");
+    }
+    for (size_t i = 0; i < o.periods.size(); ++i) {
+      const double p = o.periods[i];
+      requireReal(p >= 2 && p <= 1e6, indexed("periods", i), p, "[2, 1000000]");
+      const size_t d = o.dampings.size() == 1 ? 0 : i;
+      const double g = o.dampings[d];
+      requireReal(g >= 0 && g < 1, indexed("dampings", d), g, "[0, 1)");
+      out.push_back({true, 0, g, 2 * M_PI / p, p});
+    }
+  }
+  if (out.empty()) {
+    throw std::invalid_argument(o.name == "ar"
+                                    ? "ar_poles is empty: the ar task needs at least one pole"
+                                    : "ar_poles and periods are both empty: the seasonal task "
+                                      "needs at least one component");
+  }
+  return out;
+}
+
+// Innovation std giving unit stationary variance.
+double innovationStd(const Component& c) {
+  if (!c.cyclic) return std::sqrt(1 - c.lambda * c.lambda);
+  const double p1 = 2 * c.gamma * std::cos(c.theta), p2 = -c.gamma * c.gamma;
+  // AR(2): Var = σ² (1 − φ2) / ((1 + φ2)((1 − φ2)² − φ1²))
+  const double ratio = (1 - p2) / ((1 + p2) * ((1 - p2) * (1 - p2) - p1 * p1));
+  return 1 / std::sqrt(ratio);
+}
+
+// Adds one component to s on rows [0, L): a stationary start at rows v0, v0+1, forwards from
+// there and backwards in time before v0. An AR(1) is the AR(2) recursion with φ1 = λ, φ2 = 0.
+void addComponent(const Component& c, int64_t v0, int64_t L, uint64_t fwd_seed, uint64_t bwd_seed,
+                  std::vector<double>& s) {
+  const double p1 = c.cyclic ? 2 * c.gamma * std::cos(c.theta) : c.lambda;
+  const double p2 = c.cyclic ? -c.gamma * c.gamma : 0.0;
+  const double rho1 = p1 / (1 - p2);  // stationary lag-1 correlation
+  const double sigma = innovationStd(c);
+  auto at = [&](int64_t t) -> double& { return s[static_cast<size_t>(t)]; };
+  TaskRng fwd(fwd_seed), bwd(bwd_seed);
+  const double a0 = fwd.normal();  // unit variance, lag-1 correlation ρ1: the stationary law
+  const double a1 = rho1 * a0 + std::sqrt(std::max(0.0, 1 - rho1 * rho1)) * fwd.normal();
+  at(v0) += a0;
+  at(v0 + 1) += a1;
+  double back2 = a0, back1 = a1;  // a_{t−2}, a_{t−1}
+  for (int64_t t = v0 + 2; t < L; ++t) {
+    const double a = p1 * back1 + p2 * back2 + sigma * fwd.normal();
+    at(t) += a;
+    back2 = back1;
+    back1 = a;
+  }
+  double ahead1 = a0, ahead2 = a1;  // a_{t+1}, a_{t+2}
+  for (int64_t t = v0 - 1; t >= 0; --t) {
+    const double a = p1 * ahead1 + p2 * ahead2 + sigma * bwd.normal();
+    at(t) += a;
+    ahead2 = ahead1;
+    ahead1 = a;
+  }
+}
+
+}  // namespace
+
+bool isSyntheticSeriesTask(const std::string& name) { return name == "seasonal" || name == "ar"; }
+
+SeriesLayout makeSyntheticSeriesLayout(const TaskOptions& o, int64_t train_size, uint64_t seed) {
+  const auto comps = components(o);
+  requireReal(o.noise >= 0 && o.noise <= 1000, "noise", o.noise, "[0, 1000]");
+  requireRange("horizon", o.horizon, 1, 1024);
+  const int64_t span = o.length + o.horizon;  // rows one window covers
+  const int64_t train_rows = std::max(train_size * span, kMinTrainPeriod);
+  const int64_t v0 = train_rows;
+  const int64_t L = v0 + (o.validation_size + o.test_size) * span;
+
+  std::vector<double> s(static_cast<size_t>(L), 0.0);
+  for (size_t k = 0; k < comps.size(); ++k) {
+    addComponent(comps[k], v0, L, streamSeed(seed, kForwardStream, k),
+                 streamSeed(seed, kBackwardStream, k), s);
+  }
+  TaskRng fwd(streamSeed(seed, kForwardStream, comps.size()));
+  TaskRng bwd(streamSeed(seed, kBackwardStream, comps.size()));
+  for (int64_t t = v0; t < L; ++t) s[static_cast<size_t>(t)] += o.noise * fwd.normal();
+  for (int64_t t = v0 - 1; t >= 0; --t) s[static_cast<size_t>(t)] += o.noise * bwd.normal();
+
+  SeriesLayout layout;
+  layout.values = torch::tensor(s, torch::TensorOptions().dtype(torch::kFloat64)).view({L, 1});
+  layout.train_end = v0;
+  layout.validation_end = v0 + o.validation_size * span;
+  for (int64_t k = 0; k < train_size; ++k)
+    layout.train_starts.push_back(v0 - (train_size - k) * span);
+  for (int64_t j = 0; j < o.validation_size; ++j) layout.validation_starts.push_back(v0 + j * span);
+  for (int64_t j = 0; j < o.test_size; ++j) {
+    layout.test_starts.push_back(layout.validation_end + j * span);
+  }
+  fitTrainNormalisation(layout);
+  return layout;
+}
+
+GroundTruth syntheticSeriesTruth(const TaskOptions& o) {
+  GroundTruth truth;
+  std::string d;
+  for (const auto& c : components(o)) {
+    if (!d.empty()) d += " + ";
+    if (c.cyclic) {
+      truth.gammas.push_back(c.gamma);
+      truth.thetas.push_back(c.theta);
+      d += "season P=" + fmt(c.period) + " γ=" + fmt(c.gamma);
+    } else {
+      truth.lambdas.push_back(c.lambda);
+      d += "AR(1) λ=" + fmt(c.lambda);
+    }
+  }
+  truth.description = d + " + noise " + fmt(o.noise);
+  return truth;
+}
+
+TaskData makeSyntheticSeriesTask(const TaskOptions& o, int64_t train_size, uint64_t seed) {
+  TaskData data;
+  data.name = o.name;
+  data.objective = Objective::Regression;
+  data.truth = syntheticSeriesTruth(o);
+  const auto layout = makeSyntheticSeriesLayout(o, train_size, seed);
+  data.train = cutWindows(layout, layout.train_starts, o.length, o.horizon);
+  data.validation = cutWindows(layout, layout.validation_starts, o.length, o.horizon);
+  data.test = cutWindows(layout, layout.test_starts, o.length, o.horizon);
+  data.io.input_dim = 1;
+  data.io.output_dim = o.horizon;
+  data.columns = {"value"};
+  data.summary = o.name + ": " + std::to_string(data.train.size()) + "/" +
+                 std::to_string(data.validation.size()) + "/" + std::to_string(data.test.size()) +
+                 " train/validation/test windows, T=" + std::to_string(o.length) + ", horizon " +
+                 std::to_string(o.horizon) + "; " + data.truth.description;
+  return data;
+}
+
+}  // namespace rsalab

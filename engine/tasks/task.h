@@ -1,0 +1,59 @@
+// Tasks: datasets with known structure, materialised as tensors (train / validation / test),
+// plus what the model needs (ModelIO) and, where the task has one, its ground truth.
+// Every task is deterministic for a (options, train_size, seed).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/model_options.h"
+#include "engine/tasks/task_options.h"
+#include "engine/torch_api.h"
+
+namespace rsalab {
+
+enum class Objective {
+  Regression,      // x (N, T, F) float, y (N, T, O) float; MSE / MAE
+  Classification,  // x (N, T) int64 right-padded with io.pad_token, y (N) int64; accuracy / CE
+  LanguageModel,   // x (N, T) int64, y (N, T) int64 next tokens; CE, bits per character
+  Seq2Seq,         // x (N, Ts) int64 source, y (N, Tt) int64 target, target_in (N, Tt)
+};
+std::string objectiveName(Objective objective);
+
+// Recurrence the data was generated with, drawn beside the learned REM parameters.
+struct GroundTruth {
+  std::vector<double> lambdas;  // real poles λ
+  std::vector<double> gammas;   // damping γ of cyclical components (paired with thetas)
+  std::vector<double> thetas;   // angular frequency θ = 2π / period
+  std::string description;      // one line, e.g. "AR(1) λ=0.8 + season P=12 γ=0.95"
+  bool empty() const { return lambdas.empty() && gammas.empty(); }
+};
+
+struct DataSplit {
+  torch::Tensor x;
+  torch::Tensor y;
+  torch::Tensor target_in;  // Seq2Seq only: BOS followed by y without its last token
+  int64_t size() const { return x.defined() ? x.size(0) : 0; }
+};
+
+struct TaskData {
+  std::string name;
+  Objective objective = Objective::Regression;
+  ModelIO io;
+  DataSplit train, validation, test;
+  GroundTruth truth;
+  double mlm_probability = 0;  // > 0: MLM; the trainer corrupts inputs anew every epoch
+  int64_t bos = -1;            // Seq2Seq decoder start token
+  std::vector<std::string> vocabulary;  // token labels for the inspector (token tasks)
+  std::vector<std::string> columns;     // feature names (series tasks)
+  std::string summary;                  // one line for logs
+};
+
+
+// Builds the task with `train_size` training sequences (or windows). Throws std::invalid_argument
+// (bad options) or std::runtime_error (unreadable / malformed files) with a message naming the
+// field, or the file, line and column.
+TaskData makeTask(const TaskOptions& options, int64_t train_size, uint64_t seed);
+
+}  // namespace rsalab

@@ -1,0 +1,44 @@
+// Task settings as plain data (no LibTorch), so configs, the CLI and the GUI can use them.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace rsalab {
+
+struct TaskOptions {
+  // seasonal | ar | teacher | parity | dyck1 | tomita1 .. tomita7 | charlm | copy | reverse |
+  // mlm | csv
+  std::string name = "seasonal";
+  int64_t length = 64;            // T (series windows, LM context, seq2seq length)
+  int64_t validation_size = 256;  // sequences / windows
+  int64_t test_size = 512;
+  // Synthetic series: Σ AR poles + damped seasons (period P, damping γ) + noise.
+  std::vector<double> ar_poles = {0.8};
+  std::vector<double> periods = {12};
+  std::vector<double> dampings = {0.97};
+  double noise = 0.1;
+  int64_t horizon = 1;  // series and CSV: predict the next `horizon` values from every position
+  // Linear-recurrence teacher: y_t = Σ_{s<t} Σ_terms w·base^(t−s)·{1 | cos θ(t−s)} x_s.
+  std::vector<std::string> teacher_kinds = {"regular"};  // per term: regular | cos
+  std::vector<double> teacher_bases = {0.8};             // λ (regular) or γ (cos)
+  std::vector<double> teacher_thetas = {0.0};            // θ per term (cos terms)
+  // Regular languages: train lengths in [min_length, max_length]; validation and test strings
+  // are longer, in [max_length + 1, test_max_length] (length generalisation).
+  int64_t min_length = 2;
+  int64_t max_length = 16;
+  int64_t test_max_length = 32;
+  // Seq2seq and MLM symbol count (excluding specials).
+  int64_t symbols = 10;
+  // Character LM: a UTF-8/ASCII text file; empty = the bundled public-domain text.
+  std::string text_path;
+  // CSV series: a file with one or more numeric columns, optional header and time column.
+  std::string csv_path;
+};
+
+// Every task name, in the order `rsalab-cli tasks` lists them.
+const std::vector<std::string>& taskNames();
+std::string taskDescription(const std::string& name);
+
+}  // namespace rsalab

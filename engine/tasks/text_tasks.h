@@ -1,0 +1,37 @@
+// Tasks on a text, one byte per token: "charlm" (next-character language modelling) and "mlm"
+// (StarSaber's masked-LM pretraining objective on the same windows).
+//
+// The text is options.text_path, else the bundled public-domain text
+// resources/text/us_founding_documents.txt, looked up under $RSALAB_RESOURCES first and then
+// under the source tree's resources/ (compiled in as RSALAB_RESOURCE_DIR).
+// Vocabulary: the distinct bytes of the whole text, sorted; token id = rank. The text is cut into
+// contiguous parts — first 80% train, next 10% validation, last 10% test — and every window lies
+// inside one part, at an offset drawn uniformly with the split's own random stream.
+//   charlm: x (N, T) = text[s, s+T), y (N, T) = text[s+1, s+T+1)   Objective::LanguageModel
+//   mlm:    x = y = text[s, s+T) (clean); mlm_probability = 0.3: the trainer corrupts x every
+//           epoch with corruptForMlm (engine/tasks/mlm_corruption.h) and scores every position.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "engine/tasks/task.h"
+
+namespace rsalab {
+
+constexpr const char* kBundledText = "text/us_founding_documents.txt";
+constexpr int64_t kMaxTextBytes = int64_t{64} << 20;
+constexpr double kMlmProbability = 0.3;  // StarSaber seed: masking probability per position
+
+bool isTextTask(const std::string& name);  // charlm | mlm
+
+// Path of a file under resources/ ($RSALAB_RESOURCES, then RSALAB_RESOURCE_DIR); throws
+// std::runtime_error listing the places tried when it is in neither.
+std::string resourcePath(const std::string& relative);
+
+// The whole file as bytes; std::runtime_error when unreadable, empty or over kMaxTextBytes.
+std::string readTextFile(const std::string& path);
+
+TaskData makeTextTask(const TaskOptions& options, int64_t train_size, uint64_t seed);
+
+}  // namespace rsalab

@@ -1,0 +1,29 @@
+// What training reports, as plain data (no LibTorch): per-step and evaluation metrics.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+namespace rsalab {
+
+struct StepMetrics {
+  int64_t step = 0;          // steps done, 1-based after the first step
+  int64_t samples_seen = 0;  // sequences consumed
+  double train_loss = 0;
+  double learning_rate = 0;
+  double grad_norm = 0;      // before clipping
+  double seconds = 0;        // training wall time so far
+};
+
+struct EvalMetrics {
+  int64_t step = 0;
+  std::string split;                     // validation | test
+  double loss = 0;                       // the objective's loss (MSE, cross-entropy)
+  std::map<std::string, double> values;  // mse, mae | accuracy, cross_entropy | bits_per_char
+};
+
+enum class StopReason { None, MaxSteps, EarlyStop, WallTime, Requested, Diverged };
+std::string stopReasonName(StopReason reason);
+
+}  // namespace rsalab

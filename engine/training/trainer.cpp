@@ -1,0 +1,348 @@
+#include "engine/training/trainer.h"
+
+#include <chrono>
+#include <cmath>
+#include <sstream>
+#include <thread>
+#include <stdexcept>
+
+#include "engine/atomic_file.h"
+#include "engine/models/model_factory.h"
+#include "engine/tasks/mlm_corruption.h"
+
+namespace rsalab {
+
+std::string stopReasonName(StopReason reason) {
+  switch (reason) {
+    case StopReason::None: return "running";
+    case StopReason::MaxSteps: return "max steps";
+    case StopReason::EarlyStop: return "early stop (validation plateau)";
+    case StopReason::WallTime: return "wall-time budget";
+    case StopReason::Requested: return "stopped";
+    case StopReason::Diverged: return "diverged (non-finite loss or gradient)";
+  }
+  return "?";
+}
+
+void TrainingControl::setHot(const HotParameters& hot) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  pending_ = hot;
+}
+
+std::optional<HotParameters> TrainingControl::takeHot() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto out = pending_;
+  pending_.reset();
+  return out;
+}
+
+struct Trainer::State {
+  SequenceModel sequence;          // all objectives but Seq2Seq
+  EncoderDecoder seq2seq{nullptr};
+  std::unique_ptr<torch::optim::Optimizer> optimizer;
+  at::Generator sampler;           // batch order and MLM corruption
+  torch::Tensor order;             // current epoch's permutation of the training set
+  int64_t cursor = 0;
+  HotParameters hot;
+  torch::nn::Module& module() { return sequence ? static_cast<torch::nn::Module&>(*sequence) : *seq2seq; }
+};
+
+Trainer::Trainer(RunConfig config, std::shared_ptr<const TaskData> data)
+    : config_(std::move(config)), data_(std::move(data)), state_(std::make_unique<State>()) {
+  validate(config_);
+  if (!data_) data_ = std::make_shared<const TaskData>(makeTask(config_.task, config_.train_size, config_.trainer.seed));
+  const bool seq2seq = data_->objective == Objective::Seq2Seq;
+  if (seq2seq != (config_.model.model == "encdec")) {
+    throw std::invalid_argument(seq2seq ? "task '" + data_->name + "' is sequence-to-sequence: use --model encdec"
+                                        : "model encdec needs a sequence-to-sequence task (copy or reverse)");
+  }
+  if (data_->mlm_probability > 0) config_.model.causal = false;  // MLM sees both sides
+  torch::manual_seed(config_.trainer.seed);
+  if (seq2seq) {
+    state_->seq2seq = makeEncoderDecoder(config_.model, data_->io.vocab, data_->io.output_dim);
+  } else {
+    state_->sequence = makeSequenceModel(config_.model, data_->io);
+  }
+  const auto& t = config_.trainer;
+  // Weight decay only on matrices (as nanoGPT): never on biases, norms, REM scalars or gates,
+  // which it would pull towards 0 (λ = tanh(η) → 0).
+  std::vector<torch::Tensor> decay, no_decay;
+  for (const auto& p : state_->module().parameters()) (p.dim() >= 2 ? decay : no_decay).push_back(p);
+  std::vector<torch::optim::OptimizerParamGroup> groups;
+  if (t.optimizer == "adamw") {
+    groups.emplace_back(decay, std::make_unique<torch::optim::AdamWOptions>(
+                                   torch::optim::AdamWOptions(t.learning_rate).weight_decay(t.weight_decay)));
+    groups.emplace_back(no_decay, std::make_unique<torch::optim::AdamWOptions>(
+                                      torch::optim::AdamWOptions(t.learning_rate).weight_decay(0)));
+    state_->optimizer = std::make_unique<torch::optim::AdamW>(groups);
+  } else {
+    groups.emplace_back(decay, std::make_unique<torch::optim::AdamOptions>(
+                                   torch::optim::AdamOptions(t.learning_rate).weight_decay(t.weight_decay)));
+    groups.emplace_back(no_decay, std::make_unique<torch::optim::AdamOptions>(
+                                      torch::optim::AdamOptions(t.learning_rate).weight_decay(0)));
+    state_->optimizer = std::make_unique<torch::optim::Adam>(groups);
+  }
+  state_->sampler = at::detail::createCPUGenerator(t.seed + 0x9E3779B97F4A7C15ULL);
+  state_->hot = {t.learning_rate, t.weight_decay, t.grad_clip, t.snapshot_every};
+}
+
+Trainer::~Trainer() = default;
+
+int64_t Trainer::parameterCount() const {
+  int64_t n = 0;
+  for (const auto& p : state_->module().parameters()) n += p.numel();
+  return n;
+}
+
+void Trainer::applyHot(const HotParameters& hot) {
+  TrainerOptions probe = config_.trainer;
+  probe.learning_rate = hot.learning_rate;
+  probe.weight_decay = hot.weight_decay;
+  probe.grad_clip = hot.grad_clip;
+  probe.snapshot_every = hot.snapshot_every;
+  validate(probe);
+  state_->hot = hot;
+  config_.trainer = probe;
+}
+
+HotParameters Trainer::hot() const { return state_->hot; }
+
+double Trainer::scheduledLearningRate() const {
+  const auto& t = config_.trainer;
+  const double base = state_->hot.learning_rate;
+  const auto s = static_cast<double>(step_ + 1);
+  if (t.warmup_steps > 0 && s <= t.warmup_steps) return base * s / static_cast<double>(t.warmup_steps);
+  if (!t.cosine) return base;
+  const double span = std::max<double>(1.0, static_cast<double>(t.max_steps - t.warmup_steps));
+  const double progress = std::min(1.0, (s - static_cast<double>(t.warmup_steps)) / span);
+  return base * (0.1 + 0.9 * 0.5 * (1 + std::cos(M_PI * progress)));
+}
+
+// Loss of the batch split[index]; fills metric sums (as means over the batch) when asked.
+double Trainer::lossOn(const DataSplit& split, const torch::Tensor& index, EvalMetrics* metrics,
+                       bool training) {
+  auto x = split.x.index_select(0, index);
+  auto y = split.y.index_select(0, index);
+  if (training && data_->mlm_probability > 0) {
+    x = corruptForMlm(x, data_->mlm_probability, data_->io.vocab, state_->sampler);
+  }
+  torch::Tensor loss;
+  switch (data_->objective) {
+    case Objective::Regression: {
+      auto out = state_->sequence->forward(x);                       // (B, T, O)
+      loss = torch::mse_loss(out, y);
+      if (metrics) {
+        metrics->values["mse"] += loss.item<double>() * index.size(0);
+        metrics->values["mae"] += torch::l1_loss(out, y).item<double>() * index.size(0);
+      }
+      break;
+    }
+    case Objective::Classification: {
+      auto logits = state_->sequence->forward(x);                    // (B, C)
+      loss = torch::cross_entropy_loss(logits, y);
+      if (metrics) {
+        metrics->values["cross_entropy"] += loss.item<double>() * index.size(0);
+        metrics->values["accuracy"] += logits.argmax(-1).eq(y).sum().item<double>();
+      }
+      break;
+    }
+    case Objective::LanguageModel:
+    case Objective::Seq2Seq: {
+      torch::Tensor logits;
+      if (data_->objective == Objective::Seq2Seq) {
+        logits = state_->seq2seq->forward(x, split.target_in.index_select(0, index));  // (B, T, V)
+      } else {
+        logits = state_->sequence->forward(x);                                         // (B, T, V)
+      }
+      const auto V = logits.size(-1);
+      loss = torch::cross_entropy_loss(logits.reshape({-1, V}), y.reshape({-1}));
+      if (metrics) {
+        const double ce = loss.item<double>();
+        metrics->values["cross_entropy"] += ce * index.size(0);
+        metrics->values["bits_per_char"] += ce / std::log(2.0) * index.size(0);
+        metrics->values["accuracy"] += logits.argmax(-1).eq(y).to(torch::kFloat64).mean().item<double>() * index.size(0);
+      }
+      break;
+    }
+  }
+  if (training) {
+    loss.backward();
+  }
+  return loss.item<double>();
+}
+
+StepMetrics Trainer::step() {
+  const auto start = std::chrono::steady_clock::now();
+  auto& st = *state_;
+  const auto& split = data_->train;
+  const int64_t N = split.size();
+  const int64_t B = std::min<int64_t>(config_.trainer.batch_size, N);
+  if (!st.order.defined() || st.cursor + B > N) {
+    st.order = torch::randperm(N, st.sampler, torch::kInt64);
+    st.cursor = 0;
+  }
+  auto index = st.order.narrow(0, st.cursor, B);
+  st.cursor += B;
+
+  const double lr = scheduledLearningRate();
+  auto& groups = st.optimizer->param_groups();
+  for (size_t g = 0; g < groups.size(); ++g) {
+    groups[g].options().set_lr(lr);
+    const double decay = g == 0 ? st.hot.weight_decay : 0.0;  // group 0: matrices
+    if (auto* w = dynamic_cast<torch::optim::AdamWOptions*>(&groups[g].options())) w->weight_decay(decay);
+    if (auto* a = dynamic_cast<torch::optim::AdamOptions*>(&groups[g].options())) a->weight_decay(decay);
+  }
+  st.module().train();
+  st.optimizer->zero_grad();
+  const double loss = lossOn(split, index, nullptr, /*training=*/true);
+  double grad_norm = 0;
+  {
+    torch::NoGradGuard no_grad;
+    std::vector<torch::Tensor> norms;
+    for (const auto& p : st.module().parameters()) {
+      if (p.grad().defined()) norms.push_back(p.grad().norm());
+    }
+    if (!norms.empty()) grad_norm = torch::stack(norms).norm().item<double>();
+  }
+  StepMetrics m;
+  if (!std::isfinite(loss) || !std::isfinite(grad_norm)) {
+    stop_reason_ = StopReason::Diverged;  // the optimiser step is skipped: weights stay good
+  } else {
+    if (st.hot.grad_clip > 0) torch::nn::utils::clip_grad_norm_(st.module().parameters(), st.hot.grad_clip);
+    st.optimizer->step();
+  }
+  ++step_;
+  samples_ += B;
+  seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  m.step = step_;
+  m.samples_seen = samples_;
+  m.train_loss = loss;
+  m.learning_rate = lr;
+  m.grad_norm = grad_norm;
+  m.seconds = seconds_;
+  if (onStep) onStep(m);
+  if (onSnapshot && st.hot.snapshot_every > 0 && step_ % st.hot.snapshot_every == 0) {
+    onSnapshot(step_, inspect(0));
+  }
+  if (stop_reason_ == StopReason::None) {
+    if (step_ >= config_.trainer.max_steps) stop_reason_ = StopReason::MaxSteps;
+    if (config_.trainer.max_seconds > 0 && seconds_ >= config_.trainer.max_seconds) stop_reason_ = StopReason::WallTime;
+  }
+  return m;
+}
+
+EvalMetrics Trainer::evaluate(const std::string& which) {
+  const DataSplit& split = which == "test" ? data_->test : data_->validation;
+  EvalMetrics m;
+  m.step = step_;
+  m.split = which;
+  const int64_t N = split.size();
+  if (N == 0) throw std::runtime_error("the " + which + " split is empty");
+  torch::NoGradGuard no_grad;
+  state_->module().eval();
+  const int64_t chunk = 256;
+  for (int64_t i = 0; i < N; i += chunk) {
+    auto index = torch::arange(i, std::min(N, i + chunk), torch::kInt64);
+    lossOn(split, index, &m, /*training=*/false);
+  }
+  for (auto& [key, value] : m.values) value /= static_cast<double>(N);
+  m.loss = data_->objective == Objective::Regression ? m.values["mse"] : m.values["cross_entropy"];
+  if (data_->objective == Objective::Seq2Seq) {
+    auto decoded = state_->seq2seq->greedyDecode(split.x, data_->bos, split.y.size(1));
+    m.values["exact_match"] = decoded.eq(split.y).all(1).to(torch::kFloat64).mean().item<double>();
+  }
+  if (onEval) onEval(m);
+  return m;
+}
+
+StepMetrics Trainer::advance() {
+  const auto& t = config_.trainer;
+  auto m = step();
+  if (stop_reason_ == StopReason::Diverged) return m;
+  if (step_ % t.eval_every == 0 || done()) {
+    auto v = evaluate("validation");
+    if (v.loss < best_validation_ - 1e-12) {
+      best_validation_ = v.loss;
+      evals_without_improvement_ = 0;
+    } else if (t.patience > 0 && ++evals_without_improvement_ >= t.patience && !done()) {
+      stop_reason_ = StopReason::EarlyStop;
+    }
+  }
+  return m;
+}
+
+StopReason Trainer::run(TrainingControl* control) {
+  while (!done()) {
+    if (control) {
+      if (control->stop.load()) {
+        stop_reason_ = StopReason::Requested;
+        break;
+      }
+      if (auto hot = control->takeHot()) applyHot(*hot);
+      if (control->pause.load()) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        continue;
+      }
+    }
+    advance();
+  }
+  return stop_reason_;
+}
+
+InspectionRecord Trainer::inspect(int64_t sample) {
+  const DataSplit& split = data_->validation.size() > 0 ? data_->validation : data_->train;
+  sample = std::clamp<int64_t>(sample, 0, split.size() - 1);
+  InspectionRecord record;
+  record.sample = 0;
+  torch::NoGradGuard no_grad;
+  auto x = split.x.narrow(0, sample, 1);
+  if (state_->seq2seq) {
+    state_->seq2seq->forward(x, split.target_in.narrow(0, sample, 1), &record);
+  } else {
+    state_->sequence->forward(x, &record);
+  }
+  record.sample = sample;
+  return record;
+}
+
+void Trainer::saveCheckpoint(const std::string& path) const {
+  torch::serialize::OutputArchive root, model, optimizer;
+  state_->module().save(model);
+  state_->optimizer->save(optimizer);
+  root.write("model", model);
+  root.write("optimizer", optimizer);
+  root.write("counters", torch::tensor({step_, samples_, state_->cursor}, torch::kInt64));
+  root.write("seconds", torch::tensor(seconds_, torch::kFloat64));
+  root.write("sampler", state_->sampler.get_state());
+  if (state_->order.defined()) root.write("order", state_->order);
+  // Written to a temporary file and renamed: a kill mid-save leaves the previous checkpoint.
+  std::ostringstream bytes;
+  root.save_to(bytes);
+  writeFileAtomically(path, bytes.str());
+}
+
+void Trainer::loadCheckpoint(const std::string& path) {
+  torch::serialize::InputArchive root, model, optimizer;
+  try {
+    root.load_from(path);
+  } catch (const c10::Error& e) {
+    throw std::runtime_error("cannot read checkpoint " + path + ": not a RSA Lab checkpoint or truncated");
+  }
+  root.read("model", model);
+  root.read("optimizer", optimizer);
+  state_->module().load(model);
+  state_->optimizer->load(optimizer);
+  torch::Tensor counters, seconds, sampler, order;
+  root.read("counters", counters);
+  root.read("seconds", seconds);
+  root.read("sampler", sampler);
+  step_ = counters[0].item<int64_t>();
+  samples_ = counters[1].item<int64_t>();
+  state_->cursor = counters[2].item<int64_t>();
+  seconds_ = seconds.item<double>();
+  state_->sampler.set_state(sampler);
+  if (root.try_read("order", order)) state_->order = order;
+  stop_reason_ = StopReason::None;
+}
+
+}  // namespace rsalab

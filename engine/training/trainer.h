@@ -1,0 +1,86 @@
+// Trains one model on one task: seeded batches, Adam/AdamW, warm-up + cosine, clipping,
+// validation with early stopping, test evaluation, checkpoints, inspection snapshots.
+// Thread contract: a Trainer is used by one thread at a time. Other threads talk to it only
+// through TrainingControl (atomics + a mutex-guarded hot-parameter slot), checked between steps.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include "engine/inspection.h"
+#include "engine/run_config.h"
+#include "engine/tasks/task.h"
+#include "engine/training/metrics.h"
+
+namespace rsalab {
+
+
+// Cross-thread commands, checked once per step by run().
+struct TrainingControl {
+  std::atomic<bool> stop{false};
+  std::atomic<bool> pause{false};
+  void setHot(const HotParameters& hot);
+  std::optional<HotParameters> takeHot();
+
+ private:
+  std::mutex mutex_;
+  std::optional<HotParameters> pending_;
+};
+
+class Trainer {
+ public:
+  // Builds the task (unless `data` is given, so several models can share one dataset) and the
+  // model. Throws std::invalid_argument for bad configs.
+  explicit Trainer(RunConfig config, std::shared_ptr<const TaskData> data = nullptr);
+  ~Trainer();
+
+  StepMetrics step();                   // one optimisation step
+  // step(), then the validation evaluation and early-stop bookkeeping when due (what run() does
+  // per iteration; for callers that drive the loop themselves, like the GUI worker).
+  StepMetrics advance();
+  EvalMetrics evaluate(const std::string& split);  // "validation" or "test"
+  // Steps until done or control->stop; evaluates every eval_every steps; returns why it stopped.
+  StopReason run(TrainingControl* control = nullptr);
+  bool done() const { return stop_reason_ != StopReason::None; }
+  StopReason stopReason() const { return stop_reason_; }
+
+  void applyHot(const HotParameters& hot);
+  HotParameters hot() const;
+  // Inspection record of validation sample `sample` (plain data on the CPU).
+  InspectionRecord inspect(int64_t sample = 0);
+
+  // Model, optimiser, step and sampler state; written to a temp file and renamed.
+  void saveCheckpoint(const std::string& path) const;
+  void loadCheckpoint(const std::string& path);
+
+  std::function<void(const StepMetrics&)> onStep;
+  std::function<void(const EvalMetrics&)> onEval;
+  std::function<void(int64_t step, const InspectionRecord&)> onSnapshot;
+
+  const RunConfig& config() const { return config_; }
+  const TaskData& data() const { return *data_; }
+  int64_t stepsDone() const { return step_; }
+  int64_t parameterCount() const;
+  double bestValidationLoss() const { return best_validation_; }
+
+ private:
+  struct State;
+  double lossOn(const DataSplit& split, const torch::Tensor& index, EvalMetrics* metrics,
+                bool training);
+  double scheduledLearningRate() const;
+  RunConfig config_;
+  std::shared_ptr<const TaskData> data_;
+  std::unique_ptr<State> state_;
+  int64_t step_ = 0, samples_ = 0;
+  double seconds_ = 0;
+  double best_validation_ = 1e300;
+  int64_t evals_without_improvement_ = 0;
+  StopReason stop_reason_ = StopReason::None;
+};
+
+}  // namespace rsalab

@@ -1,0 +1,88 @@
+// Causal masks leak nothing: changing x_t changes no output before t, exactly.
+#include "engine/models/model_factory.h"
+#include "support/test_support.h"
+
+using namespace rsalab;
+
+namespace {
+
+ModelOptions smallOptions(const std::string& model) {
+  ModelOptions o;
+  o.model = model;
+  o.d_model = 16;
+  o.heads = 4;
+  o.layers = 2;
+  o.causal = true;
+  o.rem.dilated_cos = 1;  // all REM kinds, one dilated: 4 REM heads
+  o.dilations = {2};
+  return o;
+}
+
+}  // namespace
+
+class TestCausality : public QObject {
+  Q_OBJECT
+ private slots:
+  void futureInputsDoNotReachPastOutputs_data() {
+    QTest::addColumn<QString>("model");
+    QTest::addColumn<bool>("gated");
+    for (const char* m : {"rnn", "lstm", "gru", "transformer", "rsa", "linear", "starsaber"}) {
+      QTest::newRow(m) << QString(m) << false;
+    }
+    QTest::newRow("starsaber-gated") << QString("starsaber") << true;
+  }
+  void futureInputsDoNotReachPastOutputs() {
+    QFETCH(QString, model);
+    QFETCH(bool, gated);
+    torch::manual_seed(11);
+    auto o = smallOptions(model.toStdString());
+    o.starsaber_gated = gated;
+    auto net = makeSequenceModel(o, ModelIO{3, 0, 2, false});
+    QVERIFY(net->causal());
+    torch::NoGradGuard no_grad;
+    const int64_t T = 24;
+    auto x = torch::randn({2, T, 3});
+    auto y = net->forward(x);
+    for (int64_t t : {int64_t{0}, int64_t{5}, int64_t{13}, T - 1}) {
+      auto x2 = x.clone();
+      x2.select(1, t).add_(torch::randn({2, 3}) * 3);
+      auto y2 = net->forward(x2);
+      QVERIFY2(torch::equal(y.narrow(1, 0, t), y2.narrow(1, 0, t)),
+               qPrintable(QString("%1: output before %2 changed").arg(model).arg(t)));
+      QVERIFY2(!torch::equal(y.select(1, t), y2.select(1, t)),
+               qPrintable(QString("%1: output at %2 ignores its input").arg(model).arg(t)));
+    }
+  }
+  void encoderDecoderTargetIsCausal() {
+    torch::manual_seed(12);
+    for (const char* kind : {"softmax", "rsa", "linear"}) {
+      auto o = smallOptions("encdec");
+      o.encoder_attention = kind;
+      auto net = makeEncoderDecoder(o, 10, 10);
+      torch::NoGradGuard no_grad;
+      auto src = torch::randint(0, 10, {2, 9}, torch::kInt64);
+      auto tgt = torch::randint(0, 10, {2, 11}, torch::kInt64);
+      auto y = net->forward(src, tgt);
+      auto tgt2 = tgt.clone();
+      tgt2.select(1, 6).copy_((tgt.select(1, 6) + 1).remainder(10));
+      auto y2 = net->forward(src, tgt2);
+      QVERIFY2(torch::equal(y.narrow(1, 0, 6), y2.narrow(1, 0, 6)), kind);
+    }
+  }
+  void bidirectionalModelsDoSeeTheFuture() {
+    for (const char* m : {"transformer", "rsa", "linear", "starsaber"}) {
+      auto o = smallOptions(m);
+      o.causal = false;
+      auto net = makeSequenceModel(o, ModelIO{3, 0, 2, false});
+      QVERIFY(!net->causal());
+      torch::NoGradGuard no_grad;
+      auto x = torch::randn({1, 10, 3});
+      auto x2 = x.clone();
+      x2.select(1, 9).add_(1.0);
+      QVERIFY2(!torch::equal(net->forward(x).select(1, 0), net->forward(x2).select(1, 0)), m);
+    }
+  }
+};
+
+RSALAB_TEST_MAIN(TestCausality)
+#include "test_causality.moc"

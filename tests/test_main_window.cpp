@@ -1,0 +1,127 @@
+// The desktop app, offscreen: default launch, live training of three models side by side,
+// pause/step/stop/reset, hot edits with curve markers, the inspector, and closing while training.
+#include <QAction>
+#include <QApplication>
+#include <QDockWidget>
+#include <QtTest>
+
+#include "app/main_window.h"
+#include "engine/runtime.h"
+#include "widgets/heat_map_grid.h"
+#include "widgets/hyper_parameter_form.h"
+#include "widgets/loss_curve_view.h"
+#include "widgets/run_setup_panel.h"
+#include "widgets/runs_table.h"
+
+using namespace rsalab;
+
+namespace {
+QString stateOf(RunsTable* t, int row) {
+  auto* item = t->item(row, RunsTable::kState);
+  return item ? item->text() : QString();
+}
+qint64 stepOf(RunsTable* t, int row) {
+  auto* item = t->item(row, RunsTable::kStep);
+  return item ? item->text().section(' ', 0, 0).toLongLong() : -1;
+}
+}  // namespace
+
+class TestMainWindow : public QObject {
+  Q_OBJECT
+ private slots:
+  void opensOnTheBuiltInTaskWithThreeModels() {
+    MainWindow w;
+    w.show();
+    const auto s = w.setupPanel()->setup();
+    QCOMPARE(s.task, QString("seasonal"));
+    QCOMPARE(s.models, (QStringList{"rnn", "rsa", "transformer"}));
+    for (const char* name : {"RunSetupDock", "HyperParametersDock", "RunsDock", "LossCurvesDock", "LogDock"}) {
+      QVERIFY2(w.findChild<QDockWidget*>(name), name);
+    }
+  }
+  void startTrainsAllThreeLiveAndControlsWork() {
+    MainWindow w;
+    w.show();
+    auto s = w.setupPanel()->setup();
+    s.max_steps = 100000;
+    s.length = 32;
+    s.d_model = 16;
+    s.train_size = 256;
+    w.setupPanel()->setSetup(s);
+    w.startAction()->trigger();
+    QVERIFY(w.isTraining());
+    auto* table = w.runsTable();
+    QTRY_COMPARE_WITH_TIMEOUT(table->rowCount(), 3, 20000);
+    // All three advance, interleaved, while the GUI thread keeps running this loop.
+    QTRY_VERIFY_WITH_TIMEOUT(stepOf(table, 0) > 5 && stepOf(table, 1) > 5 && stepOf(table, 2) > 5, 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(w.curves()->drawnPointCount() > 0, 5000);
+    QCOMPARE(stateOf(table, 0), QString("running"));
+
+    // Hot edit: reaches the runs and drops a marker on the curves.
+    const int markers = w.curves()->markerCount();
+    emit w.hyperParameters()->hotChanged("learning_rate", 1e-3);
+    QCOMPARE(w.curves()->markerCount(), markers + 1);
+
+    // Pause: steps stop advancing.
+    w.startAction()->trigger();
+    QTRY_COMPARE_WITH_TIMEOUT(stateOf(table, 0), QString("paused"), 5000);
+    const qint64 paused_at = stepOf(table, 0);
+    QTest::qWait(400);
+    QCOMPARE(stepOf(table, 0), paused_at);
+    // Step: exactly one more step.
+    w.stepAction()->trigger();
+    QTRY_COMPARE_WITH_TIMEOUT(stepOf(table, 0), paused_at + 1, 5000);
+    QTest::qWait(300);
+    QCOMPARE(stepOf(table, 0), paused_at + 1);
+    // Resume, then stop.
+    w.startAction()->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(stepOf(table, 0) > paused_at + 3, 10000);
+    w.stopAction()->trigger();
+    QTRY_COMPARE_WITH_TIMEOUT(stateOf(table, 0), QString("stopped"), 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(!w.isTraining(), 5000);
+    // The inspector shows real matrices of the RSA run.
+    QTRY_VERIFY_WITH_TIMEOUT(w.inspectorGrid()->layerCount() > 0, 10000);
+    // Reset drops the runs.
+    w.resetAction()->trigger();
+    QTRY_COMPARE_WITH_TIMEOUT(table->rowCount(), 0, 5000);
+  }
+  void badSetupShowsAMessageAndDoesNotStart() {
+    MainWindow w;
+    auto s = w.setupPanel()->setup();
+    s.d_model = 30;  // not divisible by 4 heads
+    w.setupPanel()->setSetup(s);
+    QTimer::singleShot(200, [] {
+      for (auto* top : QApplication::topLevelWidgets()) {
+        if (top->inherits("QMessageBox")) top->close();
+      }
+    });
+    w.startAction()->trigger();
+    QVERIFY(!w.isTraining());
+  }
+  void closingWhileTrainingAsksAndCancelKeepsTraining() {
+    MainWindow w;
+    w.show();
+    auto s = w.setupPanel()->setup();
+    s.max_steps = 100000;
+    s.d_model = 16;
+    w.setupPanel()->setSetup(s);
+    w.startAction()->trigger();
+    QTRY_COMPARE_WITH_TIMEOUT(w.runsTable()->rowCount(), 3, 20000);
+    w.setCloseAnswerForTests(0);
+    QVERIFY(!w.close());
+    QVERIFY(w.isTraining());
+    w.setCloseAnswerForTests(1);
+    QElapsedTimer timer;
+    timer.start();
+    QVERIFY(w.close());
+    qInfo("close while training took %lld ms", static_cast<long long>(timer.elapsed()));
+  }
+};
+
+int main(int argc, char** argv) {
+  rsalab::initRuntime();
+  QApplication app(argc, argv);
+  TestMainWindow test;
+  return QTest::qExec(&test, argc, argv);
+}
+#include "test_main_window.moc"

@@ -1,0 +1,86 @@
+// Sample-efficiency sweeps: one row per (model, N, seed), CSV/JSON output, power-law fit.
+#include <cmath>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <random>
+#include <set>
+
+#include "engine/training/sweep.h"
+#include "support/test_support.h"
+
+using namespace rsalab;
+
+class TestSweep : public QObject {
+  Q_OBJECT
+ private slots:
+  void powerLawFitRecoversAKnownSlope() {
+    std::mt19937 rng(4);
+    std::normal_distribution<double> noise(0.0, 0.05);
+    std::vector<double> n, loss;
+    for (double size : {16.0, 64.0, 256.0, 1024.0, 4096.0}) {
+      for (int seed = 0; seed < 3; ++seed) {
+        n.push_back(size);
+        loss.push_back(2.5 * std::pow(size, -0.45) * std::exp(noise(rng)));
+      }
+    }
+    auto fit = fitPowerLaw(n, loss);
+    qInfo("b = %.4f [%.4f, %.4f], a = %.3f, R2 = %.4f", fit.b, fit.b_low, fit.b_high, fit.a, fit.r2);
+    QVERIFY(std::abs(fit.b - 0.45) < 0.03);
+    QVERIFY(fit.b_low < 0.45 && 0.45 < fit.b_high);
+    QVERIFY(fit.b_high - fit.b_low < 0.1);
+    QVERIFY(std::abs(fit.a - 2.5) / 2.5 < 0.2);
+    QCOMPARE(fit.points, int64_t{15});
+    // Exact data: zero-width interval.
+    auto exact = fitPowerLaw({10, 100, 1000}, {1.0, 0.1, 0.01});
+    QVERIFY(std::abs(exact.b - 1.0) < 1e-12 && std::abs(exact.b_high - exact.b_low) < 1e-9);
+  }
+  void sweepWritesOneRowPerRun() {
+    SweepOptions o;
+    o.base.task.name = "seasonal";
+    o.base.task.length = 16;
+    o.base.task.validation_size = 32;
+    o.base.task.test_size = 32;
+    o.base.model.d_model = 8;
+    o.base.model.heads = 4;
+    o.base.model.layers = 1;
+    o.base.trainer.max_steps = 4;
+    o.base.trainer.eval_every = 2;
+    o.base.trainer.batch_size = 4;
+    o.models = {"gru", "rsa", "starsaber"};
+    o.sizes = {8, 32};
+    o.seeds = 2;
+    int64_t calls = 0;
+    auto result = runSweep(o, [&](int64_t done, int64_t total, const SweepRow&) {
+      ++calls;
+      QCOMPARE(total, int64_t{12});
+      QVERIFY(done <= total);
+    });
+    QCOMPARE(calls, int64_t{12});
+    QCOMPARE(result.rows.size(), size_t{12});
+    std::set<std::tuple<std::string, int64_t, uint64_t>> keys;
+    for (const auto& r : result.rows) {
+      QVERIFY2(r.error.empty(), r.error.c_str());
+      QVERIFY(std::isfinite(r.test_loss) && r.test_loss > 0);
+      QCOMPARE(r.steps, int64_t{4});
+      keys.insert({r.model, r.size, r.seed});
+    }
+    QCOMPARE(keys.size(), size_t{12});
+    const auto csv = QString::fromStdString(sweepCsv(result));
+    QCOMPARE(csv.trimmed().split('\n').size(), 13);  // header + 12 rows
+    QVERIFY(csv.startsWith("model,size,seed,test_loss"));
+    QCOMPARE(result.fits.size(), size_t{3});
+    const auto json = QJsonDocument::fromJson(QByteArray::fromStdString(sweepJson(result)));
+    QCOMPARE(json["runs"].toArray().size(), 12);
+    QCOMPARE(json["fits"].toArray().size(), 3);
+  }
+  void badModelFailsBeforeTraining() {
+    SweepOptions o;
+    o.models = {"gru", "nosuchmodel"};
+    o.sizes = {8};
+    o.seeds = 1;
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, runSweep(o));
+  }
+};
+
+RSALAB_TEST_MAIN(TestSweep)
+#include "test_sweep.moc"

@@ -1,0 +1,175 @@
+// HyperParameterForm: hot edits apply at once, cold edits wait for "Apply & restart", ranges are
+// enforced in the spin boxes and in setValues.
+#include <QDoubleSpinBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSlider>
+#include <QtTest>
+#include <cmath>
+
+#include "widgets/hyper_parameter_form.h"
+
+using namespace rsalab;
+
+namespace {
+
+// The trainer's list (engine/training/trainer_options.cpp), copied: widget tests link no engine.
+std::vector<HyperParameterInfo> parameters() {
+  return {
+      {"learning_rate", "Learning rate", "", 1e-6, 1.0, true, true},
+      {"weight_decay", "Weight decay", "", 0.0, 1.0, false, true},
+      {"grad_clip", "Gradient clip (max norm, 0 = off)", "", 0.0, 1e3, false, true},
+      {"batch_size", "Batch size", "sequences", 1, 4096, true, false},
+      {"max_steps", "Max steps", "steps", 1, 1e8, true, false},
+      {"max_seconds", "Wall-time budget (0 = none)", "s", 0, 1e7, false, false},
+  };
+}
+
+QMap<QString, double> defaults() {
+  return {{"learning_rate", 3e-3}, {"weight_decay", 0.01}, {"grad_clip", 1.0},
+          {"batch_size", 32},      {"max_steps", 1000},    {"max_seconds", 0}};
+}
+
+// Types text into a spin box the way a user does: select all, type, press Enter.
+void typeInto(QDoubleSpinBox* spin, const QString& text) {
+  spin->setFocus();
+  spin->findChild<QLineEdit*>()->selectAll();
+  QTest::keyClicks(spin, text);
+  QTest::keyClick(spin, Qt::Key_Return);
+}
+
+void saveShot(QWidget* w, const QString& name) {
+  const QString dir = qEnvironmentVariable("RSALAB_WIDGET_SHOTS");
+  if (dir.isEmpty()) return;
+  QDir().mkpath(dir);
+  QTest::qWait(50);  // let posted layout requests settle before grabbing
+  QVERIFY(w->grab().save(dir + "/" + name + ".png"));
+}
+
+}  // namespace
+
+class TestHyperParameterForm : public QObject {
+  Q_OBJECT
+ private slots:
+  void buildsLabelledFieldsWithBadges() {
+    HyperParameterForm form(parameters());
+    QCOMPARE(form.fieldNames().size(), 6);
+    QVERIFY(form.isHot("learning_rate"));
+    QVERIFY(!form.isHot("batch_size"));
+    QCOMPARE(form.badge("learning_rate")->text(), QString("applies now"));
+    QCOMPARE(form.badge("batch_size")->text(), QString("restart"));
+    bool unit_label = false;
+    for (auto* l : form.findChildren<QLabel*>())
+      unit_label |= l->text() == "Batch size (sequences)";
+    QVERIFY(unit_label);
+    QVERIFY(form.spinBox("learning_rate")->toolTip().contains("1e-06"));
+    QVERIFY(form.logSlider("learning_rate"));  // log scale: slider in log10 space
+    QVERIFY(!form.logSlider("weight_decay"));
+    QVERIFY(form.isIntegral("batch_size"));  // a count unit
+    QVERIFY(!form.isIntegral("max_seconds"));
+    QVERIFY(!form.applyButton()->isEnabled());
+  }
+  void hotEditEmitsHotChanged() {
+    HyperParameterForm form(parameters());
+    form.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&form));
+    form.setValues(defaults());
+    QSignalSpy hot(&form, &HyperParameterForm::hotChanged);
+    QSignalSpy cold(&form, &HyperParameterForm::coldPending);
+    typeInto(form.spinBox("learning_rate"), "1e-4");
+    QCOMPARE(hot.count(), 1);
+    QCOMPARE(hot[0][0].toString(), QString("learning_rate"));
+    QVERIFY(std::abs(hot[0][1].toDouble() - 1e-4) < 1e-15);
+    QCOMPARE(cold.count(), 0);
+    QVERIFY(!form.applyButton()->isEnabled());
+    // The log slider follows, and moving it edits in log10 space: the middle of 1e-6..1 is 1e-3.
+    form.logSlider("learning_rate")->setValue(500);
+    QCOMPARE(hot.count(), 2);
+    QVERIFY(std::abs(hot[1][1].toDouble() - 1e-3) < 1e-12);
+  }
+  void coldEditEnablesApplyAndRestart() {
+    HyperParameterForm form(parameters());
+    form.setValues(defaults());
+    QSignalSpy hot(&form, &HyperParameterForm::hotChanged);
+    QSignalSpy cold(&form, &HyperParameterForm::coldPending);
+    QSignalSpy apply(&form, &HyperParameterForm::applyAndRestart);
+    form.spinBox("batch_size")->setValue(64);
+    QCOMPARE(hot.count(), 0);
+    QCOMPARE(cold.count(), 1);
+    QCOMPARE(cold[0][0].toStringList(), QStringList{"batch_size"});
+    QVERIFY(form.applyButton()->isEnabled());
+    QCOMPARE(form.badge("batch_size")->text(), QString("restart pending"));
+    QTest::mouseClick(form.applyButton(), Qt::LeftButton);
+    QCOMPARE(apply.count(), 1);
+    const auto applied = apply[0][0].value<QMap<QString, double>>();
+    QCOMPARE(applied.value("batch_size"), 64.0);
+    QCOMPARE(applied.value("learning_rate"), 3e-3);
+    QCOMPARE(applied.size(), 6);
+    QVERIFY(!form.applyButton()->isEnabled());
+    QCOMPARE(cold.last()[0].toStringList(), QStringList{});
+  }
+  void coldEditBackToBaselineIsNotPending() {
+    HyperParameterForm form(parameters());
+    form.setValues(defaults());
+    QSignalSpy cold(&form, &HyperParameterForm::coldPending);
+    form.spinBox("max_steps")->setValue(2000);
+    QCOMPARE(form.pendingColdFields(), QStringList{"max_steps"});
+    form.spinBox("max_steps")->setValue(1000);
+    QVERIFY(form.pendingColdFields().isEmpty());
+    QVERIFY(!form.applyButton()->isEnabled());
+    form.spinBox("max_steps")->setValue(5);
+    form.revertCold();
+    QCOMPARE(form.value("max_steps"), 1000.0);
+    QVERIFY(form.pendingColdFields().isEmpty());
+  }
+  void rangesEnforced() {
+    HyperParameterForm form(parameters());
+    form.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&form));
+    form.setValues(defaults());
+    // Typing past the maximum cannot produce an out-of-range value.
+    typeInto(form.spinBox("batch_size"), "50000");
+    QVERIFY(form.value("batch_size") <= 4096);
+    form.spinBox("weight_decay")->setValue(7);
+    QCOMPARE(form.value("weight_decay"), 1.0);
+    // setValues clamps and reports.
+    QSignalSpy invalid(&form, &HyperParameterForm::invalidValue);
+    QSignalSpy hot(&form, &HyperParameterForm::hotChanged);
+    form.setValues({{"learning_rate", 5.0}, {"grad_clip", -1.0}, {"no_such_field", 1.0}});
+    QCOMPARE(invalid.count(), 3);
+    QCOMPARE(form.value("learning_rate"), 1.0);
+    QCOMPARE(form.value("grad_clip"), 0.0);
+    // QMap order: grad_clip, learning_rate, no_such_field.
+    QCOMPARE(invalid[1][0].toString(), QString("learning_rate"));
+    const QString message = invalid[1][1].toString();
+    QVERIFY2(message.contains("outside") && message.endsWith("using 1"), qPrintable(message));
+    QCOMPARE(invalid[2][0].toString(), QString("no_such_field"));
+    QCOMPARE(hot.count(), 0);  // pushed values are not edits
+    // A valid setValues reports nothing.
+    form.setValues({{"learning_rate", 0.01}});
+    QCOMPARE(invalid.count(), 3);
+    QCOMPARE(form.value("learning_rate"), 0.01);
+  }
+  void logStepsAreMultiplicative() {
+    HyperParameterForm form(parameters());
+    form.setValues(defaults());
+    form.spinBox("batch_size")->stepBy(1);
+    QCOMPARE(form.value("batch_size"), 64.0);
+    form.spinBox("learning_rate")->setValue(1e-3);
+    form.spinBox("learning_rate")->stepBy(10);  // ten steps of 10^0.1: one decade
+    QVERIFY(std::abs(form.value("learning_rate") - 1e-2) < 1e-4);
+  }
+  void screenshot() {
+    HyperParameterForm form(parameters());
+    form.setValues(defaults());
+    form.resize(520, 300);
+    form.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&form));
+    form.spinBox("batch_size")->setValue(64);
+    saveShot(&form, "hyper_parameter_form");
+  }
+};
+
+QTEST_MAIN(TestHyperParameterForm)
+#include "test_widget_hyper_parameter_form.moc"

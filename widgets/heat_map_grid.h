@@ -1,0 +1,102 @@
+// HeatMapGrid: small multiples of one matrix per (layer, head) — rows are layers, columns heads —
+// each with a caller-supplied title ("L0 H1 cos γ=0.91 θ=0.52 σ(µ)=0.43"). Clicking a cell emits
+// cellActivated so the caller can open it large in a HeatMapView.
+//
+// Cheap by construction: all cells live in one QCustomPlot (one replot for the whole grid), the
+// cells are rebuilt only when the grid size changes, each cell is block-averaged to at most
+// kMaxCellSide per axis for drawing, and updates are drawn by one ~40 ms timer (style item 6).
+// By default all cells share one colour scale (comparable colours across heads).
+#pragma once
+
+#include <QString>
+#include <QTimer>
+#include <QWidget>
+#include <vector>
+
+#include "engine/inspection.h"
+#include "widgets/heat_map_support.h"
+
+class QCustomPlot;
+class QCPAxisRect;
+class QCPColorMap;
+class QCPColorScale;
+class QCPTextElement;
+class QMouseEvent;
+
+namespace rsalab {
+
+class HeatMapGrid : public QWidget {
+  Q_OBJECT
+
+ public:
+  static constexpr int kMaxCellSide = 128;
+  static constexpr int kMinCellPixels = 90;  // below this the grid scrolls instead of shrinking
+  static constexpr int kRepaintIntervalMs = 40;
+
+  explicit HeatMapGrid(QWidget* parent = nullptr);
+
+  // Rebuilds the cells only when the size changes; cell data is kept otherwise.
+  void setGridSize(int layers, int heads);
+  int layerCount() const { return layers_; }
+  int headCount() const { return heads_; }
+  void setCell(int layer, int head, const Matrix& m, const QString& title);
+  const Matrix& cellMatrix(int layer, int head) const;
+  QString cellTitle(int layer, int head) const;
+
+  void setColorMode(ColorMode mode);
+  ColorMode resolvedColorMode() const { return mode_; }
+  void setSharedScale(bool shared);  // false: each cell scales to its own data, no colour bar
+  bool sharedScale() const { return shared_; }
+  double colorValueLower() const { return range_.lower; }  // shared range
+  double colorValueUpper() const { return range_.upper; }
+
+  // (layer, head) under a widget-local position as QPoint(head, layer); (-1, -1) if none.
+  QPoint cellAt(const QPoint& widget_pos) const;
+  // Widget-local rectangle of a cell's map (after a flush), for tests and overlays.
+  QRect cellRect(int layer, int head) const;
+  // "L0 H1 — row r, col c: value" for a matrix cell of one grid cell.
+  QString tooltipFor(int layer, int head, int row, int col) const;
+  // How many times the cells were (re)built; unchanged by setCell or same-size setGridSize.
+  int rebuildCount() const { return rebuild_count_; }
+
+  void flush();  // draw pending data now (tests, grabs)
+
+ signals:
+  /// A cell was clicked; the caller enlarges (layer, head) in a HeatMapView.
+  void cellActivated(int layer, int head);
+
+ protected:
+  void showEvent(QShowEvent* event) override;
+
+ private:
+  struct Cell {
+    Matrix matrix;
+    QString title;
+    QCPAxisRect* rect = nullptr;
+    QCPColorMap* map = nullptr;
+    QCPTextElement* title_element = nullptr;
+    bool dirty = false;
+  };
+  Cell* cell(int layer, int head);
+  const Cell* cell(int layer, int head) const;
+  void rebuild();
+  void markDirty();
+  void applyPending();
+  void onMouseMove(QMouseEvent* event);
+  void onMousePress(QMouseEvent* event);
+
+  QCustomPlot* plot_ = nullptr;
+  QCPColorScale* scale_ = nullptr;
+  QTimer repaint_timer_;
+  std::vector<Cell> cells_;  // layer-major
+  int layers_ = 0, heads_ = 0;
+  ColorMode requested_mode_ = ColorMode::kAuto;
+  ColorMode mode_ = ColorMode::kSequential;
+  QCPRange range_{0, 1};
+  bool shared_ = true;
+  bool dirty_ = false;
+  bool scale_dirty_ = false;
+  int rebuild_count_ = 0;
+};
+
+}  // namespace rsalab

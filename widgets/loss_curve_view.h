@@ -1,0 +1,142 @@
+// LossCurveView: training and validation curves of any number of runs, one colour per run.
+//
+// Data model: every appended point is kept (CurveSeries per run and curve); drawing uses at most
+// two points per pixel column of the visible range (min/max decimation), so 10⁶ points draw as
+// fast as 10³. Training curves are EMA-smoothed (slider 0..0.999) with the raw curve faint behind;
+// validation curves are drawn as measured, dashed. Appends only mark the view dirty; one ~40 ms
+// timer redraws (house style item 6), so append at any rate from queued trainer signals.
+// Interaction: wheel zoom, drag pan, double-click (or "Fit") fits everything and follows new data
+// again; clicking a legend entry toggles that run.
+#pragma once
+
+#include <QColor>
+#include <QString>
+#include <QTimer>
+#include <QWidget>
+#include <map>
+#include <vector>
+
+#include "widgets/curve_series.h"
+
+class QCustomPlot;
+class QCPGraph;
+class QCPRange;
+class QCPItemStraightLine;
+class QCPItemText;
+class QCPLegend;
+class QCPAbstractLegendItem;
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QMouseEvent;
+class QSlider;
+
+namespace rsalab {
+
+class LossCurveView : public QWidget {
+  Q_OBJECT
+
+ public:
+  enum class Curve { kTrain, kValidation };
+  enum class XAxisMode { kStep, kSamplesSeen };
+  static constexpr int kRepaintIntervalMs = 40;
+
+  explicit LossCurveView(QWidget* parent = nullptr);
+
+  // An invalid colour means runColor(run_id). Appending to an unknown run adds it as "run N".
+  void addRun(int run_id, const QString& name, const QColor& color = QColor());
+  void removeRun(int run_id);
+  bool hasRun(int run_id) const { return runs_.count(run_id) > 0; }
+  std::vector<int> runIds() const;
+
+  void append(int run_id, Curve curve, double step, double samples_seen, double loss);
+  void appendTrain(int run_id, double step, double samples_seen, double loss) {
+    append(run_id, Curve::kTrain, step, samples_seen, loss);
+  }
+  void appendValidation(int run_id, double step, double samples_seen, double loss) {
+    append(run_id, Curve::kValidation, step, samples_seen, loss);
+  }
+  // Every stored point of a curve (never decimated); nullptr for an unknown run.
+  const CurveSeries* series(int run_id, Curve curve) const;
+
+  void setXAxisMode(XAxisMode mode);
+  XAxisMode xAxisMode() const { return x_mode_; }
+  void setSmoothing(double alpha);  // EMA factor, clamped to [0, 0.999]
+  double smoothing() const { return smoothing_; }
+  void setLogY(bool log_y);
+  bool logY() const { return log_y_; }
+  void setRunVisible(int run_id, bool visible);
+  bool isRunVisible(int run_id) const;
+
+  // A labelled vertical line at a training step ("lr 3e-3 → 1e-3"), in the run's colour when
+  // run_id names a run (hidden with it), grey otherwise. In samples-seen mode the step is placed
+  // by the run's (or the first run's) step → samples mapping.
+  void addMarker(double step, const QString& label, int run_id = -1);
+  int markerCount() const { return int(markers_.size()); }
+  void clearMarkers();
+  void clear();  // all runs and markers
+
+  void setXRange(double lower, double upper);  // stops following new data, like a user zoom
+  void fitAll();  // fit every visible point and follow new data again (also: double-click)
+  void flush();   // redraw pending changes now (tests, grabs)
+
+  // Points handed to QCustomPlot at the last redraw: over all graphs, or one curve's main graph
+  // (smoothed training curve / validation curve).
+  int drawnPointCount() const;
+  int drawnPointCount(int run_id, Curve curve) const;
+  int plotWidthPixels() const;  // width of the data area, the decimation's column count
+
+ signals:
+  /// A run was shown or hidden (legend click or setRunVisible); the run table mirrors it.
+  void runVisibilityChanged(int run_id, bool visible);
+
+ protected:
+  void showEvent(QShowEvent* event) override;
+
+ private:
+  struct Run {
+    QString name;
+    QColor color;
+    bool visible = true;
+    CurveSeries train, validation;
+    QCPGraph* train_raw = nullptr;         // faint, behind
+    QCPGraph* train_smooth = nullptr;      // solid, in the legend
+    QCPGraph* validation_graph = nullptr;  // dashed, in the legend once it has points
+  };
+  struct Marker {
+    double step = 0;
+    QString label;
+    int run_id = -1;
+    QCPItemStraightLine* line = nullptr;
+    QCPItemText* text = nullptr;
+  };
+
+  Run& ensureRun(int run_id);
+  const std::vector<double>& xs(const CurveSeries& s) const;
+  double markerX(const Marker& m) const;  // NaN when it cannot be placed
+  void markDirty();
+  void redraw();
+  void decimateAll(const QCPRange& x_range, int columns);  // graphs and markers
+  void fitRanges();
+  void updateLegendItem(const Run& run);
+  void onRangeChanged();
+  void onLegendClick(QCPLegend* legend, QCPAbstractLegendItem* item, QMouseEvent* event);
+
+  QCustomPlot* plot_ = nullptr;
+  QComboBox* x_mode_box_ = nullptr;
+  QSlider* smoothing_slider_ = nullptr;
+  QLabel* smoothing_label_ = nullptr;
+  QCheckBox* log_box_ = nullptr;
+  QTimer repaint_timer_;
+
+  std::map<int, Run> runs_;
+  std::vector<Marker> markers_;
+  XAxisMode x_mode_ = XAxisMode::kStep;
+  double smoothing_ = 0.9;  // per-step losses are noisy; TensorBoard's 0.6 barely shows a trend
+  bool log_y_ = false;
+  bool follow_ = true;           // fit ranges to the data on every redraw until the user zooms
+  bool setting_ranges_ = false;  // our own setRange calls are not user zooms
+  bool dirty_ = false;
+};
+
+}  // namespace rsalab

@@ -1,0 +1,115 @@
+#include "widgets/run_setup_panel.h"
+
+#include <QFormLayout>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QStyle>
+#include <QVBoxLayout>
+
+namespace rsalab {
+
+namespace {
+QSpinBox* spin(int lo, int hi, int value, const QString& tip, QWidget* parent) {
+  auto* s = new QSpinBox(parent);
+  s->setRange(lo, hi);
+  s->setValue(value);
+  s->setToolTip(tip + QString(" (%1–%2)").arg(lo).arg(hi));
+  s->setAccelerated(true);
+  return s;
+}
+}  // namespace
+
+RunSetupPanel::RunSetupPanel(const QList<QPair<QString, QString>>& tasks,
+                             const QList<QPair<QString, QString>>& models, QWidget* parent)
+    : QWidget(parent), tasks_(tasks) {
+  auto* layout = new QVBoxLayout(this);
+  auto* form = new QFormLayout;
+  task_ = new QComboBox(this);
+  for (const auto& t : tasks) task_->addItem(t.first);
+  task_description_ = new QLabel(this);
+  task_description_->setWordWrap(true);
+  task_description_->setStyleSheet("color: palette(mid);");
+  form->addRow("Task", task_);
+  form->addRow("", task_description_);
+  train_size_ = spin(1, 1000000, 1024, "training-set size N: sequences or windows", this);
+  form->addRow("Training set N", train_size_);
+  length_ = spin(2, 4096, 64, "sequence length T", this);
+  form->addRow("Length T", length_);
+  seeds_ = spin(1, 10, 1, "seeds per model", this);
+  form->addRow("Seeds", seeds_);
+  steps_ = spin(1, 10000000, 2000, "training steps per run", this);
+  form->addRow("Max steps", steps_);
+  d_model_ = spin(4, 1024, 32, "width D (divisible by heads)", this);
+  form->addRow("Width D", d_model_);
+  heads_ = spin(1, 64, 4, "attention heads H", this);
+  form->addRow("Heads H", heads_);
+  layers_ = spin(1, 24, 2, "layers L", this);
+  form->addRow("Layers L", layers_);
+  layout->addLayout(form);
+
+  auto* box = new QGroupBox("Models", this);
+  auto* grid = new QGridLayout(box);
+  int i = 0;
+  for (const auto& m : models) {
+    auto* check = new QCheckBox(m.first, box);
+    check->setToolTip(m.second);
+    models_[m.first] = check;
+    grid->addWidget(check, i / 2, i % 2);
+    ++i;
+    connect(check, &QCheckBox::toggled, this, &RunSetupPanel::setupChanged);
+  }
+  layout->addWidget(box);
+  start_ = new QPushButton(style()->standardIcon(QStyle::SP_MediaPlay), "Start", this);
+  start_->setMinimumHeight(36);
+  start_->setStyleSheet("QPushButton { font-weight: bold; font-size: 14px; }");
+  start_->setToolTip("Start training every selected model (Space)");
+  layout->addWidget(start_);
+  layout->addStretch(1);
+
+  auto describe = [this] {
+    const int k = task_->currentIndex();
+    task_description_->setText(k >= 0 && k < tasks_.size() ? tasks_[k].second : QString());
+  };
+  describe();
+  connect(task_, &QComboBox::currentIndexChanged, this, [this, describe] {
+    describe();
+    emit setupChanged();
+  });
+  for (auto* s : {seeds_, train_size_, steps_, length_, d_model_, heads_, layers_}) {
+    connect(s, &QSpinBox::valueChanged, this, &RunSetupPanel::setupChanged);
+  }
+  connect(start_, &QPushButton::clicked, this, &RunSetupPanel::startRequested);
+}
+
+RunSetup RunSetupPanel::setup() const {
+  RunSetup s;
+  s.task = task_->currentText();
+  for (auto it = models_.begin(); it != models_.end(); ++it) {
+    if (it.value()->isChecked()) s.models << it.key();
+  }
+  s.seeds = seeds_->value();
+  s.train_size = train_size_->value();
+  s.max_steps = steps_->value();
+  s.length = length_->value();
+  s.d_model = d_model_->value();
+  s.heads = heads_->value();
+  s.layers = layers_->value();
+  return s;
+}
+
+void RunSetupPanel::setSetup(const RunSetup& s) {
+  const QSignalBlocker block(this);
+  task_->setCurrentText(s.task);
+  for (auto it = models_.begin(); it != models_.end(); ++it) it.value()->setChecked(s.models.contains(it.key()));
+  seeds_->setValue(s.seeds);
+  train_size_->setValue(static_cast<int>(s.train_size));
+  steps_->setValue(static_cast<int>(s.max_steps));
+  length_->setValue(s.length);
+  d_model_->setValue(s.d_model);
+  heads_->setValue(s.heads);
+  layers_->setValue(s.layers);
+  const int k = task_->currentIndex();
+  task_description_->setText(k >= 0 && k < tasks_.size() ? tasks_[k].second : QString());
+}
+
+}  // namespace rsalab

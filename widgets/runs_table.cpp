@@ -1,0 +1,96 @@
+#include "widgets/runs_table.h"
+
+#include <QHeaderView>
+#include <cmath>
+
+#include "widgets/run_palette.h"
+
+namespace rsalab {
+
+namespace {
+QString lossText(double v) { return std::isfinite(v) ? QString::number(v, 'g', 4) : QString("–"); }
+
+QTableWidgetItem* readOnly(const QString& text) {
+  auto* item = new QTableWidgetItem(text);
+  item->setFlags(item->flags() & ~Qt::ItemIsEditable);
+  return item;
+}
+}  // namespace
+
+RunsTable::RunsTable(QWidget* parent) : QTableWidget(0, kColumns, parent) {
+  setHorizontalHeaderLabels({"", "Show", "Model", "Seed", "State", "Step", "Train loss",
+                             "Val loss", "Params", "Steps/s"});
+  horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  horizontalHeader()->setStretchLastSection(true);
+  verticalHeader()->setVisible(false);
+  setSelectionBehavior(QAbstractItemView::SelectRows);
+  setSelectionMode(QAbstractItemView::SingleSelection);
+  setSortingEnabled(false);
+  connect(this, &QTableWidget::itemChanged, this, [this](QTableWidgetItem* item) {
+    if (filling_ || item->column() != kVisible) return;
+    const int row = item->row();
+    if (row >= 0 && row < ids_.size()) emit visibilityToggled(ids_[row], item->checkState() == Qt::Checked);
+  });
+  connect(this, &QTableWidget::itemSelectionChanged, this, [this] {
+    const int id = selectedRun();
+    if (id >= 0) emit runSelected(id);
+  });
+}
+
+void RunsTable::setRuns(const QVector<RunRow>& rows) {
+  filling_ = true;
+  setRowCount(0);
+  ids_.clear();
+  setRowCount(rows.size());
+  for (int i = 0; i < rows.size(); ++i) {
+    ids_.push_back(rows[i].id);
+    auto* swatch = readOnly("");
+    swatch->setBackground(runColor(rows[i].id));
+    setItem(i, kSwatch, swatch);
+    auto* visible = readOnly("");
+    visible->setFlags(Qt::ItemIsUserCheckable | Qt::ItemIsEnabled | Qt::ItemIsSelectable);
+    visible->setCheckState(Qt::Checked);
+    setItem(i, kVisible, visible);
+    fill(i, rows[i]);
+  }
+  filling_ = false;
+}
+
+void RunsTable::updateRun(const RunRow& r) {
+  const int row = rowOf(r.id);
+  if (row < 0) return;
+  filling_ = true;
+  fill(row, r);
+  filling_ = false;
+}
+
+void RunsTable::fill(int row, const RunRow& r) {
+  setItem(row, kModel, readOnly(r.model));
+  setItem(row, kSeed, readOnly(QString::number(r.seed)));
+  auto* state = readOnly(r.state);
+  state->setToolTip(r.message);
+  if (r.state == "failed") state->setForeground(QColor(200, 30, 30));
+  setItem(row, kState, state);
+  setItem(row, kStep, readOnly(r.max_steps > 0 ? QString("%1 / %2").arg(r.step).arg(r.max_steps)
+                                               : QString::number(r.step)));
+  setItem(row, kTrain, readOnly(lossText(r.train_loss)));
+  setItem(row, kValidation, readOnly(lossText(r.validation_loss)));
+  setItem(row, kParams, readOnly(QString::number(r.parameters)));
+  setItem(row, kSpeed, readOnly(r.steps_per_second > 0 ? QString::number(r.steps_per_second, 'f', 1) : "–"));
+}
+
+int RunsTable::rowOf(int id) const { return static_cast<int>(ids_.indexOf(id)); }
+
+bool RunsTable::isRunVisible(int id) const {
+  const int row = rowOf(id);
+  return row >= 0 && item(row, kVisible) && item(row, kVisible)->checkState() == Qt::Checked;
+}
+
+int RunsTable::selectedRun() const {
+  const auto rows = selectionModel() ? selectionModel()->selectedRows() : QModelIndexList{};
+  if (rows.isEmpty()) return -1;
+  const int row = rows.first().row();
+  return row < ids_.size() ? ids_[row] : -1;
+}
+
+}  // namespace rsalab

@@ -1,0 +1,48 @@
+// The runs table: one row per model × seed with its colour swatch (the same colour in every
+// view), a visibility checkbox, state, step, losses, parameter count and speed. Plain data in.
+#pragma once
+
+#include <QTableWidget>
+#include <QVector>
+
+namespace rsalab {
+
+struct RunRow {
+  int id = 0;
+  QString model;
+  quint64 seed = 0;
+  qint64 parameters = 0;
+  QString state;
+  qint64 step = 0;
+  qint64 max_steps = 0;
+  double train_loss = qQNaN();
+  double validation_loss = qQNaN();
+  double steps_per_second = 0;
+  QString message;  // error or stop reason, shown as the state's tooltip
+};
+
+class RunsTable : public QTableWidget {
+  Q_OBJECT
+ public:
+  enum Column { kSwatch, kVisible, kModel, kSeed, kState, kStep, kTrain, kValidation, kParams, kSpeed, kColumns };
+  explicit RunsTable(QWidget* parent = nullptr);
+
+  void setRuns(const QVector<RunRow>& rows);  // replaces all rows
+  void updateRun(const RunRow& row);          // by id; ignores unknown ids
+  int rowOf(int id) const;
+  bool isRunVisible(int id) const;
+  int selectedRun() const;                    // -1 when none
+
+ signals:
+  /// The user ticked or cleared a run's checkbox; consumed by the curve view.
+  void visibilityToggled(int id, bool visible);
+  /// The user selected a run; consumed by the inspector.
+  void runSelected(int id);
+
+ private:
+  void fill(int row, const RunRow& r);
+  QVector<int> ids_;
+  bool filling_ = false;
+};
+
+}  // namespace rsalab
