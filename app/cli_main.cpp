@@ -48,9 +48,8 @@ class RunFlags {
     cmd->add_flag("--bidirectional", bidirectional_, "bidirectional attention and REMs");
   }
 
-  RunConfig resolve() const {
-    RunConfig c;
-    c.trainer.max_steps = 500;
+  // `defaults` are the command's own (train and sweep differ); then --config, then flags.
+  RunConfig resolve(RunConfig c) const {
     if (!config_path_.empty()) c = mergeRunConfigJson(c, readTextFile(config_path_, 1 << 20));
     for (const auto& apply : appliers_) apply(c);
     if (cosine_) c.trainer.cosine = true;
@@ -78,6 +77,23 @@ class RunFlags {
   int64_t train_size_ = 1024;
   std::vector<std::function<void(RunConfig&)>> appliers_;
 };
+
+// The default sweep (the benchmark the performance issue times): the built-in seasonal series,
+// small models, 300 steps per run; models, sizes and seeds are SweepOptions' defaults.
+RunConfig defaultSweepConfig() {
+  RunConfig c;
+  c.task.name = "seasonal";
+  c.task.length = 48;
+  c.task.validation_size = 256;
+  c.task.test_size = 512;
+  c.model.d_model = 32;
+  c.model.heads = 4;
+  c.model.layers = 2;
+  c.trainer.max_steps = 300;
+  c.trainer.batch_size = 32;
+  c.trainer.eval_every = 100;
+  return c;
+}
 
 }  // namespace
 
@@ -154,11 +170,13 @@ int main(int argc, char** argv) {
     if (*tasks) return listTasks();
     if (*demo) return runDemo(demo_options, std::cout);
     if (*train) {
-      train_command.config = train_flags.resolve();
+      RunConfig defaults;
+      defaults.trainer.max_steps = 500;
+      train_command.config = train_flags.resolve(defaults);
       return runTrain(train_command);
     }
     if (*sweep) {
-      sweep_command.config = sweep_flags.resolve();
+      sweep_command.config = sweep_flags.resolve(defaultSweepConfig());
       return runSweepCommand(sweep_command);
     }
     if (*eval) return runEval(run_dir);

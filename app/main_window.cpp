@@ -86,6 +86,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), controller_(new T
 
 MainWindow::~MainWindow() = default;
 
+TrainingWorker* MainWindow::controllerWorker() const { return controller_->worker(); }
+
 void MainWindow::buildActions() {
   auto* toolbar = addToolBar("Training");
   toolbar->setObjectName("TrainingToolBar");

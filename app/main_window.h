@@ -17,6 +17,7 @@ class QDockWidget;
 namespace rsalab {
 
 class TrainingController;
+class TrainingWorker;
 class RunSetupPanel;
 class HyperParameterForm;
 class RunsTable;
@@ -36,6 +37,7 @@ class MainWindow : public QMainWindow {
   HeatMapGrid* inspectorGrid() const { return grid_; }
   HyperParameterForm* hyperParameters() const { return hyper_; }
   bool isTraining() const { return training_; }
+  TrainingWorker* controllerWorker() const;
   QAction* startAction() const { return start_action_; }
   QAction* stepAction() const { return step_action_; }
   QAction* stopAction() const { return stop_action_; }

@@ -4,10 +4,14 @@
 //   rsa         RSA ÷ softmax step time (paired rounds) and the cost of building the REMs alone
 //   attention   one attention layer's forward time vs T, and the fitted log-log exponent
 //   generation  per-token time near T = 2048: linear (S, z) vs softmax KV cache vs recompute
+//   levers      each speed lever before/after (interleaved A/B)
 //   sweep       wall time of `rsalab-cli sweep` with defaults (only with --with-sweep)
 // Every figure is a median over repeats with min–max and quartiles; every ratio is taken within
 // this run (MFU against this run's GEMM peak, RSA ÷ softmax from interleaved steps).
+#include <malloc.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -19,10 +23,12 @@
 #include <fstream>
 #include <functional>
 #include <iostream>
+#include <limits>
 #include <map>
 #include <set>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "bench/flops.h"
@@ -200,7 +206,7 @@ void heading(const std::string& title) { std::cout << "\n== " << title << " ==\n
 
 struct Options {
   std::string json_path;
-  std::set<std::string> sections = {"gemm", "train", "rsa", "attention", "generation"};
+  std::set<std::string> sections = {"gemm", "train", "rsa", "attention", "generation", "levers"};
   std::vector<std::string> configs = {"tiny", "small", "large"};
   std::vector<std::string> models = {"rnn", "lstm", "gru", "transformer", "rsa", "linear", "starsaber"};
   bool with_sweep = false;
@@ -589,6 +595,194 @@ std::vector<GenerationResult> benchGeneration(const Options& o) {
   return out;
 }
 
+// ---------------------------------------------------------------- levers
+
+// Each lever as A/B within this run, interleaved round by round; the "before" side is the code
+// as it was before the performance work, kept here (not in the engine) only to be measured.
+struct LeverResult {
+  std::string lever, variant;
+  Stats seconds;
+};
+
+// Runs the variants round-robin (warm-up each first) and returns one Stats per variant.
+std::vector<Stats> interleave(const std::vector<std::function<void()>>& variants, const Plan& plan) {
+  std::vector<std::vector<double>> t(variants.size());
+  for (int w = 0; w < plan.warmup; ++w) {
+    for (const auto& f : variants) f();
+  }
+  const auto start = Clock::now();
+  for (int r = 0; r < plan.max_reps && (r < plan.min_reps || since(start) < plan.budget_s); ++r) {
+    for (size_t i = 0; i < variants.size(); ++i) t[i].push_back(timeOnce(variants[i]));
+  }
+  std::vector<Stats> out;
+  for (auto& v : t) out.push_back(summarize(v));
+  return out;
+}
+
+// Before: softmax(matmul(q, kᵀ)·scale, bool triu mask built and masked_fill_ed) · v.
+torch::Tensor originalAttention(const torch::Tensor& q, const torch::Tensor& k,
+                                const torch::Tensor& v, double scale) {
+  auto scores = torch::matmul(q, k.transpose(-2, -1)) * scale;  // (B, H, T, T)
+  const auto T = scores.size(-1);
+  auto upper = torch::ones({T, T}, scores.options().dtype(torch::kBool)).triu(1);
+  scores.masked_fill_(upper, -std::numeric_limits<double>::infinity());
+  return torch::matmul(torch::softmax(scores, -1), v);  // (B, H, T, Dh)
+}
+
+// Before: the REMs evaluated elementwise over all (R, Tq, Tk) entries.
+torch::Tensor originalRemBuild(RemBuilder& rems, int64_t T) {
+  const int64_t R = rems->size();
+  auto lag = lagMatrix(T, torch::kCPU);
+  std::vector<int64_t> dil;
+  std::vector<float> sel;
+  for (const auto& s : rems->specs()) {
+    dil.push_back(s.dilation);
+    sel.insert(sel.end(), {s.kind == RemKind::Regular ? 1.f : 0.f, s.kind == RemKind::Cos ? 1.f : 0.f,
+                           s.kind == RemKind::Sin ? 1.f : 0.f});
+  }
+  auto d = torch::tensor(dil).view({R, 1, 1});
+  auto selector = torch::tensor(sel).view({R, 3});
+  auto valid = lag.gt(0).unsqueeze(0) & (lag.unsqueeze(0).remainder(d) == 0);
+  auto k = torch::div(lag.unsqueeze(0), d, "floor").masked_fill(valid.logical_not(), 1).to(torch::kFloat32);
+  auto powers = rems->base().view({R, 1, 1}).pow(k);
+  auto angle = rems->theta().view({R, 1, 1}) * k;
+  auto trig = selector.select(1, 0).view({R, 1, 1}) +
+              selector.select(1, 1).view({R, 1, 1}) * torch::cos(angle) +
+              selector.select(1, 2).view({R, 1, 1}) * torch::sin(angle);
+  return torch::where(valid, powers * trig, torch::zeros({}, powers.options()));
+}
+
+// Before: the linear-attention step with an outer product, (B, H) kept as dimensions.
+torch::Tensor originalLinearStep(const torch::Tensor& q, const torch::Tensor& k,
+                                 const torch::Tensor& v, torch::Tensor& S, torch::Tensor& z) {
+  auto fq = eluFeatureMap(q).squeeze(2), fk = eluFeatureMap(k).squeeze(2), vt = v.squeeze(2);
+  if (!S.defined()) {
+    S = torch::zeros({fk.size(0), fk.size(1), fk.size(2), vt.size(2)}, fk.options());
+    z = torch::zeros_like(fk);
+  }
+  S = S + fk.unsqueeze(-1) * vt.unsqueeze(-2);
+  z = z + fk;
+  auto num = torch::matmul(fq.unsqueeze(-2), S).squeeze(-2);
+  auto denom = (fq * z).sum(-1, true) + kLinearAttentionEps;
+  return (num / denom).unsqueeze(2);
+}
+
+std::vector<LeverResult> benchLevers(const Options& o) {
+  heading("Levers: before / after, interleaved in this run");
+  std::vector<LeverResult> out;
+  auto report = [&](const std::string& lever, const std::vector<std::string>& names,
+                    const std::vector<Stats>& stats, double unit, const char* unit_name) {
+    std::printf("  %s\n", lever.c_str());
+    for (size_t i = 0; i < names.size(); ++i) {
+      std::printf("    %-58s %s %s  (x%s vs first)\n", names[i].c_str(), spread(stats[i], unit).c_str(),
+                  unit_name, fmt(stats[0].median / stats[i].median).c_str());
+      out.push_back({lever, names[i], stats[i]});
+    }
+  };
+  const int64_t B = 16, H = 8, T = 512, Dh = 16, R = 3;
+  const double scale = 1.0 / std::sqrt(static_cast<double>(Dh));
+  torch::manual_seed(0);
+  {
+    auto q = torch::randn({B, H, T, Dh}, torch::requires_grad());
+    auto k = torch::randn({B, H, T, Dh}, torch::requires_grad());
+    auto v = torch::randn({B, H, T, Dh}, torch::requires_grad());
+    auto grad = torch::randn({B, H, T, Dh});
+    auto mask = torch::full({T, T}, -std::numeric_limits<double>::infinity()).triu(1);
+    std::vector<std::function<torch::Tensor()>> fns = {
+        [&] { return originalAttention(q, k, v, scale); },
+        [&] {
+          auto q3 = (q * scale).reshape({B * H, T, Dh}), k3 = k.reshape({B * H, T, Dh});
+          auto w = torch::softmax(torch::baddbmm(mask, q3, k3.transpose(1, 2)), -1);
+          return torch::bmm(w, v.reshape({B * H, T, Dh})).view({B, H, T, Dh});
+        },
+        [&] { return blockedSoftmaxAttention(q, k, v, scale, /*causal=*/true); }};
+    std::vector<std::function<void()>> train, infer;
+    for (auto& f : fns) {
+      train.push_back([&] { f().backward(grad); });
+      infer.push_back([&] { torch::NoGradGuard ng; f(); });
+    }
+    const std::vector<std::string> names = {
+        "original: matmul, x scale, bool triu mask + masked_fill_",
+        "scale folded into q, cached additive mask (baddbmm)",
+        "blocked, recomputing backward (engine now)"};
+    report("attention core fwd+bwd, B16 H8 T512 Dh16 causal", names,
+           interleave(train, scaled(Plan{1, 5, 15, 12}, o)), 1e3, "ms");
+    report("attention core forward only (no grad)", names,
+           interleave(infer, scaled(Plan{1, 5, 15, 6}, o)), 1e3, "ms");
+  }
+  {
+    // RSA mixing on given weights W (B, H, T, T) and REMs P (R, T, T), fwd+bwd.
+    auto w = torch::softmax(torch::randn({B, H, T, T}), -1).requires_grad_();
+    auto P = torch::randn({R, T, T}).tril(-1).mul_(0.1).requires_grad_();
+    auto v = torch::randn({B, H, T, Dh}, torch::requires_grad());
+    auto mu = torch::zeros({R}, torch::requires_grad());
+    auto grad = torch::randn({B, H, T, Dh});
+    std::vector<std::function<void()>> fns = {
+        [&] {
+          auto g = torch::sigmoid(mu).view({1, R, 1, 1});
+          auto mixed = ((1 - g) * w.narrow(1, 0, R) + g * P.unsqueeze(0));  // (B, R, T, T)
+          auto a = torch::cat({mixed, w.narrow(1, R, H - R)}, 1);
+          torch::matmul(a, v).backward(grad);
+        },
+        [&] {
+          auto y = torch::matmul(w, v);  // (B, H, T, Dh)
+          auto v_rem = v.narrow(1, 0, R).permute({1, 2, 0, 3}).reshape({R, T, B * Dh});
+          auto pv = torch::bmm(P, v_rem).view({R, T, B, Dh}).permute({2, 0, 1, 3});
+          auto g = torch::sigmoid(mu).view({1, R, 1, 1});
+          auto mixed = (1 - g) * y.narrow(1, 0, R) + g * pv;
+          torch::cat({mixed, y.narrow(1, R, H - R)}, 1).backward(grad);
+        }};
+    report("RSA mixing fwd+bwd (weights given), R=3 of H=8",
+           {"mix probabilities: ((1-s)W + sP) V, one matmul",
+            "mix outputs: W V for all heads + P V as one bmm (engine)"},
+           interleave(fns, scaled(Plan{1, 5, 12, 10}, o)), 1e3, "ms");
+  }
+  {
+    RemBuilder rems(assignRemHeads(RemHeadCounts{}, {2}), RemInit{}, /*causal=*/true);
+    std::vector<std::function<void()>> fns = {
+        [&] { rems->zero_grad(); originalRemBuild(rems, T).sum().backward(); },
+        [&] { rems->zero_grad(); rems->build(T).sum().backward(); }};
+    report("REM build(512) fwd+bwd, R=3", {"elementwise over (R, T, T)", "per lag, then gathered (engine)"},
+           interleave(fns, scaled(Plan{2, 10, 40, 4}, o)), 1e3, "ms");
+  }
+  {
+    torch::NoGradGuard ng;
+    auto q = torch::randn({1, 8, 1, 16}), k = torch::randn({1, 8, 1, 16}), v = torch::randn({1, 8, 1, 16});
+    torch::Tensor S0, z0, S1, z1;
+    const int calls = 200;
+    std::vector<std::function<void()>> fns = {
+        [&] { for (int i = 0; i < calls; ++i) originalLinearStep(q, k, v, S0, z0); },
+        [&] { for (int i = 0; i < calls; ++i) linearAttentionStep(q, k, v, S1, z1); }};
+    report("linear-attention recurrent step, B1 H8 Dh16 (per call)",
+           {"outer product + matmul over (B, H, ...)", "heads folded into baddbmm/bmm (engine)"},
+           interleave(fns, scaled(Plan{2, 10, 30, 3}, o)), 1e6 / calls, "us");
+  }
+  {
+    TrainConfig c{"large", 128, 8, 4, 16, 512};
+    TrainCase tc("transformer", c);
+    const int threads = torch::get_num_threads();
+    std::vector<std::function<void()>> fns = {
+        [&] { torch::set_num_threads(1); tc.step(); torch::set_num_threads(threads); },
+        [&] { tc.step(); }};
+    report("threads: softmax Transformer large training step",
+           {"1 thread", std::to_string(threads) + " threads (= cores, initRuntime)"},
+           interleave(fns, scaled(Plan{1, 3, 5, 20}, o)), 1e3, "ms");
+    std::vector<std::function<void()>> malloc_fns = {
+        [&] {
+          mallopt(M_MMAP_MAX, 65536);             // glibc defaults (the mmap threshold was never
+          mallopt(M_TRIM_THRESHOLD, 128 * 1024);  // set, so it still adapts as by default)
+          tc.step();
+          mallopt(M_MMAP_MAX, 0);                 // back to initRuntime's settings
+          mallopt(M_TRIM_THRESHOLD, 1 << 30);
+        },
+        [&] { tc.step(); }};
+    report("malloc: softmax Transformer large training step",
+           {"glibc defaults (mmap for big blocks, trim 128 KiB)", "mmap off, trim 1 GiB (initRuntime)"},
+           interleave(malloc_fns, scaled(Plan{1, 3, 5, 20}, o)), 1e3, "ms");
+  }
+  return out;
+}
+
 // ---------------------------------------------------------------- 7. sweep
 
 struct SweepTiming {
@@ -619,7 +813,7 @@ SweepTiming benchSweep(const Options& o) {
 // ---------------------------------------------------------------- main
 
 int usage() {
-  std::cout << "rsalab-bench [--json PATH] [--sections gemm,train,rsa,attention,generation]\n"
+  std::cout << "rsalab-bench [--json PATH] [--sections gemm,train,rsa,attention,generation,levers]\n"
                "             [--configs tiny,small,large] [--models rnn,lstm,...] [--quick]\n"
                "             [--with-sweep [--cli build/app/rsalab-cli]]\n";
   return 2;
@@ -774,6 +968,15 @@ int run(int argc, char** argv) {
     std::vector<std::string> items;
     for (const auto& g : gen) items.push_back(JsonObject().str("method", g.method).stats("seconds_per_token", g.seconds).dump());
     root.raw("generation", JsonObject().num("T", 2048).raw("methods", jsonArray(items)).dump());
+  }
+
+  if (o.sections.count("levers")) {
+    auto levers = benchLevers(o);
+    std::vector<std::string> items;
+    for (const auto& l : levers) {
+      items.push_back(JsonObject().str("lever", l.lever).str("variant", l.variant).stats("seconds", l.seconds).dump());
+    }
+    root.raw("levers", jsonArray(items));
   }
 
   if (o.with_sweep) {

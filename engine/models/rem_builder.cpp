@@ -95,22 +95,25 @@ torch::Tensor RemBuilderImpl::theta() const {
   return all.index_select(0, head_index_.to(all.device()));  // (R)
 }
 
-// REM: P_h[i,j] = base_h^k · {1 | cos(θ_h k) | sin(θ_h k)}, k = lag/d_h where valid, else 0.
+// REM: P_h[i,j] = f_h(dist[i,j]), f_h(m) = base_h^k · {1 | cos(θ_h k) | sin(θ_h k)} with
+// k = m/d_h where d_h divides m > 0, else 0. P depends on (i, j) only through the lag, so f_h is
+// evaluated once per lag (R × (max lag + 1) values) and gathered into (R, Tq, Tk): one pass over
+// the T × T entries forward and one (a scatter-add) backward, instead of one per elementwise op.
 torch::Tensor RemBuilderImpl::build(const torch::Tensor& lag) const {
   const int64_t R = size();
-  auto d = dilation_.to(lag.device()).view({R, 1, 1});
-  auto dist = causal_ ? lag : lag.abs();                                      // (Tq, Tk)
-  auto valid = (causal_ ? dist.gt(0) : dist.ne(0)).unsqueeze(0) &
-               (dist.unsqueeze(0).remainder(d) == 0);                        // (R, Tq, Tk)
-  auto k = torch::div(dist.unsqueeze(0), d, "floor")
-               .masked_fill(valid.logical_not(), 1)
-               .to(eta.scalar_type());                                        // (R, Tq, Tk)
-  auto powers = base().view({R, 1, 1}).pow(k);                                // (R, Tq, Tk)
-  auto angle = theta().view({R, 1, 1}) * k;                                   // (R, Tq, Tk)
+  auto dist = (causal_ ? lag : lag.abs()).clamp_min(0);  // (Tq, Tk); future lags (< 0) -> 0
+  const int64_t max_lag = dist.numel() > 0 ? dist.max().item<int64_t>() : 0;
+  auto m = torch::arange(max_lag + 1, lag.options()).unsqueeze(0);              // (1, M)
+  auto d = dilation_.to(lag.device()).view({R, 1});
+  auto valid = m.gt(0) & (m.remainder(d) == 0);                                // (R, M)
+  auto k = torch::div(m, d, "floor").masked_fill(valid.logical_not(), 1).to(eta.scalar_type());  // (R, M)
+  auto powers = base().view({R, 1}).pow(k);                                    // (R, M)
+  auto angle = theta().view({R, 1}) * k;                                       // (R, M)
   auto sel = selector_.to(eta.device(), eta.scalar_type());
-  auto trig = sel.select(1, 0).view({R, 1, 1}) + sel.select(1, 1).view({R, 1, 1}) * torch::cos(angle) +
-              sel.select(1, 2).view({R, 1, 1}) * torch::sin(angle);           // (R, Tq, Tk)
-  return torch::where(valid, powers * trig, torch::zeros({}, powers.options()));
+  auto trig = sel.select(1, 0).view({R, 1}) + sel.select(1, 1).view({R, 1}) * torch::cos(angle) +
+              sel.select(1, 2).view({R, 1}) * torch::sin(angle);              // (R, M)
+  auto values = torch::where(valid, powers * trig, torch::zeros({}, powers.options()));  // (R, M)
+  return values.index_select(1, dist.flatten()).view({R, lag.size(0), lag.size(1)});  // (R, Tq, Tk)
 }
 
 torch::Tensor RemBuilderImpl::build(int64_t T) {
