@@ -60,7 +60,8 @@ int runTrain(const TrainCommand& command) {
   Trainer trainer(command.config);
   writeFileAtomically((dir / "config.json").string(), toJson(trainer.config()));
   std::cerr << "train: " << trainer.config().model.model << " on " << trainer.data().summary << ", "
-            << trainer.parameterCount() << " parameters, N = " << trainer.data().train.size() << "\n";
+            << trainer.parameterCount() << " parameters, N = " << trainer.data().train.size()
+            << ", device " << trainer.deviceName() << "\n";
   std::vector<StepMetrics> steps;
   std::map<int64_t, double> validation;  // step -> validation loss
   ProgressLine progress("train", trainer.config().trainer.max_steps);

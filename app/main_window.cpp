@@ -7,10 +7,15 @@
 #include <QHBoxLayout>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPushButton>
+#include <QSignalBlocker>
+#include <QSlider>
+#include <QTimer>
 #include <QStyle>
 #include <QStatusBar>
 #include <QToolBar>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
 
 #include "app/training_controller.h"
@@ -19,7 +24,9 @@
 #include "engine/tasks/task_options.h"
 #include "widgets/heat_map_grid.h"
 #include "widgets/hyper_parameter_form.h"
+#include "widgets/linear_rnn_rem_panel.h"
 #include "widgets/loss_curve_view.h"
+#include "widgets/rem_parameter_view.h"
 #include "widgets/run_palette.h"
 #include "widgets/run_setup_panel.h"
 #include "widgets/runs_table.h"
@@ -61,8 +68,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), controller_(new T
   grid_ = new HeatMapGrid(inspector);
   inspector_layout->addWidget(grid_caption_);
   inspector_layout->addWidget(grid_, 1);
+  buildScrubber(inspector, inspector_layout);
   tabs_->addTab(inspector, "Attention && REMs");
+  rem_view_ = new RemParameterView(tabs_);
+  tabs_->addTab(rem_view_, "REM parameters");
+  tabs_->addTab(new LinearRnnRemPanel(tabs_), "Why REMs (linear RNN)");
   setCentralWidget(tabs_);
+  // The grid is refreshed only while visible; catch up when its tab comes back.
+  connect(tabs_, &QTabWidget::currentChanged, this, [this] { refreshScrubber(); });
 
   buildActions();
   buildDocks();
@@ -111,6 +124,9 @@ void MainWindow::buildActions() {
     runs_.clear();
     statuses_.clear();
     snapshots_.clear();
+    history_.clear();
+    rebuildRemView();
+    refreshScrubber();
     setTrainingState(false, false);
   });
   reset_action_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
@@ -166,6 +182,9 @@ void MainWindow::buildDocks() {
     inspected_run_ = id;
     controller_->requestInspection(id, 0);
     showSnapshot(id);
+    follow_latest_ = true;
+    refreshScrubber();
+    rebuildRemView();
   });
   auto* runs_dock = dock("Runs", "RunsDock", runs_table_, Qt::BottomDockWidgetArea);
 
@@ -247,6 +266,10 @@ void MainWindow::startTraining() {
   hot_ = {c.trainer.learning_rate, c.trainer.weight_decay, c.trainer.grad_clip, c.trainer.snapshot_every};
   curves_->clear();
   snapshots_.clear();
+  history_.clear();
+  follow_latest_ = true;
+  rebuildRemView();
+  refreshScrubber();
   inspected_run_ = -1;
   last_step_ = 0;
   controller_->start(c, s.models, s.seeds);
@@ -343,13 +366,101 @@ void MainWindow::updateStatusBar() {
 
 void MainWindow::onSnapshot(const InspectionSnapshot& snapshot) {
   snapshots_[snapshot.run] = snapshot;
-  if (snapshot.run == inspected_run_ && grid_->isVisible()) showSnapshot(snapshot.run);
+  history_.insert(snapshot.run, snapshot.step, snapshot.record);
+  if (snapshot.run != inspected_run_) return;
+  if (snapshot.step > rem_view_step_) {
+    rem_view_->append(snapshot.step, snapshot.record);
+    rem_view_step_ = snapshot.step;
+  } else {
+    rebuildRemView();  // a step recorded again (e.g. after resuming): redraw from the history
+  }
+  refreshScrubber();  // shows the newest snapshot unless the user scrubbed back
+}
+
+// ---- Step scrubber: a slider over the inspected run's recorded steps, with Play/Pause.
+
+void MainWindow::buildScrubber(QWidget* inspector, QVBoxLayout* layout) {
+  auto* row = new QHBoxLayout();
+  play_button_ = new QPushButton("Play", inspector);
+  play_button_->setToolTip("Step through the recorded snapshots");
+  step_slider_ = new QSlider(Qt::Horizontal, inspector);
+  step_slider_->setRange(0, 0);
+  step_slider_->setEnabled(false);
+  step_label_ = new QLabel("step –", inspector);
+  step_label_->setMinimumWidth(step_label_->fontMetrics().horizontalAdvance("step 00000000"));
+  row->addWidget(play_button_);
+  row->addWidget(step_slider_, 1);
+  row->addWidget(step_label_);
+  layout->addLayout(row);
+  play_timer_ = new QTimer(this);
+  play_timer_->setInterval(150);
+  connect(step_slider_, &QSlider::valueChanged, this, &MainWindow::onScrubbed);
+  connect(play_button_, &QPushButton::clicked, this, [this] {
+    if (play_timer_->isActive()) {
+      play_timer_->stop();
+    } else {
+      if (step_slider_->value() >= step_slider_->maximum()) step_slider_->setValue(0);
+      play_timer_->start();
+    }
+    play_button_->setText(play_timer_->isActive() ? "Pause" : "Play");
+  });
+  connect(play_timer_, &QTimer::timeout, this, [this] {
+    if (step_slider_->value() < step_slider_->maximum()) {
+      step_slider_->setValue(step_slider_->value() + 1);
+    } else {
+      play_timer_->stop();
+      play_button_->setText("Play");
+    }
+  });
+}
+
+void MainWindow::refreshScrubber() {
+  scrub_steps_ = history_.steps(inspected_run_);
+  const int last = static_cast<int>(scrub_steps_.size()) - 1;
+  int index = last;
+  if (!follow_latest_ && shown_step_ >= 0) {  // stay on the step the user chose
+    const auto it = std::upper_bound(scrub_steps_.begin(), scrub_steps_.end(), shown_step_);
+    index = std::max(0, static_cast<int>(it - scrub_steps_.begin()) - 1);
+  }
+  {
+    const QSignalBlocker block(step_slider_);
+    step_slider_->setRange(0, std::max(0, last));
+    step_slider_->setValue(std::max(0, index));
+  }
+  step_slider_->setEnabled(last > 0);
+  if (last < 0) {
+    shown_step_ = -1;
+    step_label_->setText("step –");
+    return;
+  }
+  if (grid_->isVisible() && (scrub_steps_[static_cast<size_t>(index)] != shown_step_ || follow_latest_)) {
+    const qint64 step = scrub_steps_[static_cast<size_t>(index)];
+    if (const InspectionRecord* rec = history_.at(inspected_run_, step)) showRecord(inspected_run_, step, *rec);
+  }
+}
+
+void MainWindow::onScrubbed(int index) {
+  if (index < 0 || index >= static_cast<int>(scrub_steps_.size())) return;
+  follow_latest_ = index == static_cast<int>(scrub_steps_.size()) - 1;
+  const qint64 step = scrub_steps_[static_cast<size_t>(index)];
+  if (const InspectionRecord* rec = history_.at(inspected_run_, step)) showRecord(inspected_run_, step, *rec);
+}
+
+void MainWindow::rebuildRemView() {
+  rem_view_->setRecords(history_.records(inspected_run_));
+  const auto steps = history_.steps(inspected_run_);
+  rem_view_step_ = steps.empty() ? -1 : steps.back();
 }
 
 void MainWindow::showSnapshot(int run) {
   if (!snapshots_.contains(run)) return;
   const auto& snap = snapshots_[run];
-  const auto& rec = snap.record;
+  showRecord(run, snap.step, snap.record);
+}
+
+void MainWindow::showRecord(int run, qint64 step, const InspectionRecord& rec) {
+  shown_step_ = step;
+  if (step_label_) step_label_->setText(QString("step %1").arg(step));
   const auto model = runs_.value(run).model;
   if (!rec.gates.empty()) {  // LSTM / GRU: layers × gates, time step × unit
     int layers = 0, gates = 0;
@@ -385,7 +496,7 @@ void MainWindow::showSnapshot(int run) {
     return;
   }
   grid_caption_->setText(QString("%1 seed %2 at step %3, validation sample %4: %5")
-                             .arg(model).arg(runs_.value(run).seed).arg(snap.step).arg(rec.sample)
+                             .arg(model).arg(runs_.value(run).seed).arg(step).arg(rec.sample)
                              .arg(rec.gates.empty() ? "attention weights (query × key) per layer × head; RSA heads show the gated mix"
                                                     : "gate activations (time step × unit) per layer × gate"));
 }

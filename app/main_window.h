@@ -11,8 +11,13 @@
 #include <QTabWidget>
 
 #include "app/run_messages.h"
+#include "widgets/snapshot_history.h"
 
 class QDockWidget;
+class QPushButton;
+class QSlider;
+class QTimer;
+class QVBoxLayout;
 
 namespace rsalab {
 
@@ -23,6 +28,7 @@ class HyperParameterForm;
 class RunsTable;
 class LossCurveView;
 class HeatMapGrid;
+class RemParameterView;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -36,6 +42,12 @@ class MainWindow : public QMainWindow {
   LossCurveView* curves() const { return curves_; }
   HeatMapGrid* inspectorGrid() const { return grid_; }
   HyperParameterForm* hyperParameters() const { return hyper_; }
+  RemParameterView* remParameters() const { return rem_view_; }
+  // Step scrubber of the inspector tab: the slider indexes the inspected run's recorded steps.
+  QSlider* stepSlider() const { return step_slider_; }
+  const SnapshotHistory& snapshotHistory() const { return history_; }
+  int inspectedRun() const { return inspected_run_; }
+  qint64 shownStep() const { return shown_step_; }  // step of the record in the grid, -1: none
   bool isTraining() const { return training_; }
   TrainingWorker* controllerWorker() const;
   QAction* startAction() const { return start_action_; }
@@ -62,6 +74,11 @@ class MainWindow : public QMainWindow {
   void onSnapshot(const InspectionSnapshot& snapshot);
   void onHotChanged(const QString& name, double value);
   void showSnapshot(int run);
+  void showRecord(int run, qint64 step, const InspectionRecord& rec);
+  void buildScrubber(QWidget* inspector, QVBoxLayout* layout);
+  void refreshScrubber();    // slider range from the history; follows the newest step if asked
+  void onScrubbed(int index);
+  void rebuildRemView();     // REM parameter curves of the inspected run from the history
   void appendLog(const QString& line);
   void updateStatusBar();
 
@@ -85,6 +102,16 @@ class MainWindow : public QMainWindow {
   QMap<int, RunDescriptor> runs_;
   QMap<int, RunStatus> statuses_;
   QMap<int, InspectionSnapshot> snapshots_;  // latest per run
+  SnapshotHistory history_;                  // every run's records by step, thinned
+  QSlider* step_slider_ = nullptr;
+  QLabel* step_label_ = nullptr;
+  QPushButton* play_button_ = nullptr;
+  QTimer* play_timer_ = nullptr;
+  RemParameterView* rem_view_ = nullptr;
+  std::vector<qint64> scrub_steps_;  // the slider's index → step
+  bool follow_latest_ = true;        // false once the user moves the slider back
+  qint64 shown_step_ = -1;
+  qint64 rem_view_step_ = -1;        // newest step drawn in rem_view_
   HotParameters hot_;
 };
 

@@ -13,6 +13,7 @@
 #include "widgets/heat_map_grid.h"
 #include "widgets/hyper_parameter_form.h"
 #include "widgets/loss_curve_view.h"
+#include "widgets/rem_parameter_view.h"
 #include "widgets/run_setup_panel.h"
 #include "widgets/runs_table.h"
 
@@ -125,6 +126,19 @@ class TestMainWindow : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(!w.isTraining(), 5000);
     // The inspector shows real matrices of the RSA run.
     QTRY_VERIFY_WITH_TIMEOUT(w.inspectorGrid()->layerCount() > 0, 10000);
+    // The step scrubber: choosing the first recorded step shows that step's snapshot in the grid,
+    // and the REM parameter tab has curves for the RSA run.
+    const int inspected = w.inspectedRun();
+    QTRY_VERIFY_WITH_TIMEOUT(w.stepSlider()->maximum() >= 1, 10000);  // step 1, pause, stop, ...
+    const auto recorded = w.snapshotHistory().steps(inspected);
+    w.stepSlider()->setValue(0);
+    QCOMPARE(w.shownStep(), recorded.front());
+    const InspectionRecord* first = w.snapshotHistory().at(inspected, recorded.front());
+    QVERIFY(first && !first->layers.empty() && !first->layers[0].heads.empty());
+    QVERIFY(w.inspectorGrid()->cellMatrix(0, 0).values == first->layers[0].heads[0].attention.values);
+    w.stepSlider()->setValue(w.stepSlider()->maximum());
+    QCOMPARE(w.shownStep(), recorded.back());
+    QVERIFY(w.remParameters()->graphCount() > 0);
     // Reset drops the runs.
     w.resetAction()->trigger();
     QTRY_COMPARE_WITH_TIMEOUT(table->rowCount(), 0, 5000);

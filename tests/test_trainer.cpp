@@ -2,6 +2,7 @@
 // "REM learns the truth" on the linear-recurrence teacher task.
 #include <cmath>
 
+#include "engine/device.h"
 #include "engine/run_config.h"
 #include "engine/training/trainer.h"
 #include "support/test_support.h"
@@ -158,6 +159,26 @@ class TestTrainer : public QObject {
     QVERIFY(message(R"({"model": {"d_model": 30, "heads": 4}})").contains("not divisible"));
     QVERIFY(message(R"({"trainer": {"learning_rate": 0}})").contains("learning_rate"));
     QVERIFY(message("{not json").contains("not valid JSON"));
+  }
+  void deviceSelectionResolvesOrExplains() {
+    QVERIFY(resolveDevice("cpu").is_cpu());
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, resolveDevice("tpu"));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, resolveDevice("cuda:x"));
+    if (!torch::cuda::is_available()) {
+      QVERIFY(resolveDevice("auto").is_cpu());
+      try {
+        resolveDevice("cuda");
+        QFAIL("cuda without a GPU must throw");
+      } catch (const std::invalid_argument& e) {
+        QVERIFY(QString(e.what()).contains("no CUDA"));
+      }
+    }
+    auto c = smallRun("rsa", 1);
+    c.device = "auto";
+    Trainer t(c);
+    t.step();
+    QCOMPARE(QString::fromStdString(t.deviceName()),
+             QString(torch::cuda::is_available() ? "CUDA:0" : "CPU"));
   }
   void seq2seqNeedsTheEncoderDecoder() {
     auto c = smallRun("transformer", 1);

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "engine/atomic_file.h"
+#include "engine/device.h"
 #include "engine/models/model_factory.h"
 #include "engine/tasks/mlm_corruption.h"
 
@@ -40,7 +41,8 @@ struct Trainer::State {
   SequenceModel sequence;          // all objectives but Seq2Seq
   EncoderDecoder seq2seq{nullptr};
   std::unique_ptr<torch::optim::Optimizer> optimizer;
-  at::Generator sampler;           // batch order and MLM corruption
+  torch::Device device{torch::kCPU};  // model and batches; the datasets stay on the CPU
+  at::Generator sampler;           // batch order and MLM corruption (CPU)
   torch::Tensor order;             // current epoch's permutation of the training set
   int64_t cursor = 0;
   HotParameters hot;
@@ -57,12 +59,14 @@ Trainer::Trainer(RunConfig config, std::shared_ptr<const TaskData> data)
                                         : "model encdec needs a sequence-to-sequence task (copy or reverse)");
   }
   if (data_->mlm_probability > 0) config_.model.causal = false;  // MLM sees both sides
+  state_->device = resolveDevice(config_.device);
   torch::manual_seed(config_.trainer.seed);
   if (seq2seq) {
     state_->seq2seq = makeEncoderDecoder(config_.model, data_->io.vocab, data_->io.output_dim);
   } else {
     state_->sequence = makeSequenceModel(config_.model, data_->io);
   }
+  state_->module().to(state_->device);
   const auto& t = config_.trainer;
   // Weight decay only on matrices (as nanoGPT): never on biases, norms, REM scalars or gates,
   // which it would pull towards 0 (λ = tanh(η) → 0).
@@ -87,6 +91,8 @@ Trainer::Trainer(RunConfig config, std::shared_ptr<const TaskData> data)
 }
 
 Trainer::~Trainer() = default;
+
+std::string Trainer::deviceName() const { return rsalab::deviceName(state_->device); }
 
 int64_t Trainer::parameterCount() const {
   int64_t n = 0;
@@ -122,10 +128,11 @@ double Trainer::scheduledLearningRate() const {
 double Trainer::lossOn(const DataSplit& split, const torch::Tensor& index, EvalMetrics* metrics,
                        bool training) {
   auto x = split.x.index_select(0, index);
-  auto y = split.y.index_select(0, index);
+  auto y = split.y.index_select(0, index).to(state_->device);
   if (training && data_->mlm_probability > 0) {
     x = corruptForMlm(x, data_->mlm_probability, data_->io.vocab, state_->sampler);
   }
+  x = x.to(state_->device);
   torch::Tensor loss;
   switch (data_->objective) {
     case Objective::Regression: {
@@ -150,7 +157,8 @@ double Trainer::lossOn(const DataSplit& split, const torch::Tensor& index, EvalM
     case Objective::Seq2Seq: {
       torch::Tensor logits;
       if (data_->objective == Objective::Seq2Seq) {
-        logits = state_->seq2seq->forward(x, split.target_in.index_select(0, index));  // (B, T, V)
+        logits = state_->seq2seq->forward(
+            x, split.target_in.index_select(0, index).to(state_->device));  // (B, T, V)
       } else {
         logits = state_->sequence->forward(x);                                         // (B, T, V)
       }
@@ -248,8 +256,8 @@ EvalMetrics Trainer::evaluate(const std::string& which) {
   for (auto& [key, value] : m.values) value /= static_cast<double>(N);
   m.loss = data_->objective == Objective::Regression ? m.values["mse"] : m.values["cross_entropy"];
   if (data_->objective == Objective::Seq2Seq) {
-    auto decoded = state_->seq2seq->greedyDecode(split.x, data_->bos, split.y.size(1));
-    m.values["exact_match"] = decoded.eq(split.y).all(1).to(torch::kFloat64).mean().item<double>();
+    auto decoded = state_->seq2seq->greedyDecode(split.x.to(state_->device), data_->bos, split.y.size(1));
+    m.values["exact_match"] = decoded.cpu().eq(split.y).all(1).to(torch::kFloat64).mean().item<double>();
   }
   if (onEval) onEval(m);
   return m;
@@ -295,9 +303,9 @@ InspectionRecord Trainer::inspect(int64_t sample) {
   InspectionRecord record;
   record.sample = 0;
   torch::NoGradGuard no_grad;
-  auto x = split.x.narrow(0, sample, 1);
+  auto x = split.x.narrow(0, sample, 1).to(state_->device);
   if (state_->seq2seq) {
-    state_->seq2seq->forward(x, split.target_in.narrow(0, sample, 1), &record);
+    state_->seq2seq->forward(x, split.target_in.narrow(0, sample, 1).to(state_->device), &record);
   } else {
     state_->sequence->forward(x, &record);
   }
@@ -324,7 +332,7 @@ void Trainer::saveCheckpoint(const std::string& path) const {
 void Trainer::loadCheckpoint(const std::string& path) {
   torch::serialize::InputArchive root, model, optimizer;
   try {
-    root.load_from(path);
+    root.load_from(path, state_->device);
   } catch (const c10::Error& e) {
     throw std::runtime_error("cannot read checkpoint " + path + ": not a RSA Lab checkpoint or truncated");
   }

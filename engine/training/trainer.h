@@ -66,6 +66,7 @@ class Trainer {
   const TaskData& data() const { return *data_; }
   int64_t stepsDone() const { return step_; }
   int64_t parameterCount() const;
+  std::string deviceName() const;  // "CPU" or "CUDA:N"
   double bestValidationLoss() const { return best_validation_; }
 
  private:
