@@ -2,9 +2,12 @@
 //   gemm        float32 n×n matmul peak (GFLOP/s) and the BLAS actually loaded
 //   train       forward + backward + AdamW per model × {tiny, small, large}: steps/s, tokens/s, MFU
 //   rsa         RSA ÷ softmax step time (paired rounds) and the cost of building the REMs alone
+//   breakdown   where the large softmax step's time goes: its dense products, its attention
+//               core and the rest, each timed alone; the MFU ceiling those parts set
 //   attention   one attention layer's forward time vs T, and the fitted log-log exponent
 //   generation  per-token time near T = 2048: linear (S, z) vs softmax KV cache vs recompute
-//   levers      each speed lever before/after (interleaved A/B)
+//   levers      each speed lever before/after (interleaved A/B); the OpenBLAS flavour is
+//               measured in a child process started with the pthread build on its library path
 //   sweep       wall time of `rsalab-cli sweep` with defaults (only with --with-sweep)
 // Every figure is a median over repeats with min–max and quartiles; every ratio is taken within
 // this run (MFU against this run's GEMM peak, RSA ÷ softmax from interleaved steps).
@@ -206,7 +209,7 @@ void heading(const std::string& title) { std::cout << "\n== " << title << " ==\n
 
 struct Options {
   std::string json_path;
-  std::set<std::string> sections = {"gemm", "train", "rsa", "attention", "generation", "levers"};
+  std::set<std::string> sections = {"gemm", "train", "breakdown", "rsa", "attention", "generation", "levers"};
   std::vector<std::string> configs = {"tiny", "small", "large"};
   std::vector<std::string> models = {"rnn", "lstm", "gru", "transformer", "rsa", "linear", "starsaber"};
   bool with_sweep = false;
@@ -709,6 +712,18 @@ std::vector<LeverResult> benchLevers(const Options& o) {
            interleave(train, scaled(Plan{1, 5, 15, 12}, o)), 1e3, "ms");
     report("attention core forward only (no grad)", names,
            interleave(infer, scaled(Plan{1, 5, 15, 6}, o)), 1e3, "ms");
+    // Block size of the blocked kernel: scores per block (engine default kAttentionBlockValues).
+    std::vector<int64_t> sizes = {16 * 1024, kAttentionBlockValues, 256 * 1024, 1024 * 1024};
+    std::vector<std::function<void()>> blocked;
+    std::vector<std::string> block_names;
+    for (int64_t values : sizes) {
+      blocked.push_back([&, values] { blockedSoftmaxAttention(q, k, v, scale, true, values).backward(grad); });
+      block_names.push_back(std::to_string(values / 1024) + " Ki scores per block (" +
+                            std::to_string(values * 4 / 1024) + " KB)" +
+                            (values == kAttentionBlockValues ? " (engine default)" : ""));
+    }
+    report("attention block size, blocked fwd+bwd, B16 H8 T512 Dh16 causal", block_names,
+           interleave(blocked, scaled(Plan{1, 5, 15, 12}, o)), 1e3, "ms");
   }
   {
     // RSA mixing on given weights W (B, H, T, T) and REMs P (R, T, T), fwd+bwd.
@@ -783,6 +798,156 @@ std::vector<LeverResult> benchLevers(const Options& o) {
   return out;
 }
 
+// ---------------------------------------------------------------- 2b. where the step's time goes
+
+// The large softmax Transformer step against its own parts, each timed alone with the step's
+// shapes: the dense products (every Linear, forward + both backward products), the attention
+// core (blocked, fwd + bwd) and the rest (LayerNorm, GELU, reshapes, loss, AdamW). The parts'
+// FLOP/s say how close each kind of work gets to the GEMM peak, and the MFU the step could reach
+// if the rest cost nothing is the ceiling that the products themselves set.
+struct Breakdown {
+  std::string part;
+  double flops = 0;  // per step
+  Stats seconds;
+};
+
+std::vector<Breakdown> benchBreakdown(const Options& o, double peak) {
+  heading("2b. Where the large softmax step's time goes (d128 h8 L4 B16 T512), parts timed alone");
+  const TrainConfig c{"large", 128, 8, 4, 16, 512};
+  const int64_t N = c.B * c.T, D = c.d, Dh = c.d / c.h, F = 4 * c.d;
+  torch::manual_seed(0);
+  // Dense: per layer QKV (D→3D), output (D→D), FFN (D→4D, 4D→D); each Linear = 3 products.
+  struct Dense {
+    torch::Tensor x, w, grad;
+  };
+  std::vector<Dense> dense;
+  for (int64_t l = 0; l < c.L; ++l) {
+    for (auto [in, out] : {std::pair<int64_t, int64_t>{D, 3 * D}, {D, D}, {D, F}, {F, D}}) {
+      dense.push_back({torch::randn({N, in}, torch::requires_grad()),
+                       torch::randn({out, in}, torch::requires_grad()).mul(0.05).detach().requires_grad_(),
+                       torch::randn({N, out})});
+    }
+  }
+  double dense_flops = 0;
+  for (const auto& d : dense) dense_flops += 3 * 2.0 * N * d.x.size(1) * d.w.size(0);
+  auto q = torch::randn({c.B, c.h, c.T, Dh}, torch::requires_grad());
+  auto k = torch::randn({c.B, c.h, c.T, Dh}, torch::requires_grad());
+  auto v = torch::randn({c.B, c.h, c.T, Dh}, torch::requires_grad());
+  auto grad = torch::randn({c.B, c.h, c.T, Dh});
+  const double scale = 1.0 / std::sqrt(static_cast<double>(Dh));
+  const double attention_flops = c.L * 3 * 4.0 * c.B * c.T * c.T * D;  // counted in full, as MFU
+  TrainCase step("transformer", c);
+  std::vector<std::function<void()>> fns = {
+      [&] { step.step(); },
+      [&] {
+        for (auto& d : dense) torch::linear(d.x, d.w).backward(d.grad);
+      },
+      [&] {
+        for (int64_t l = 0; l < c.L; ++l) blockedSoftmaxAttention(q, k, v, scale, true).backward(grad);
+      }};
+  const auto t = interleave(fns, scaled(Plan{1, 3, 7, 40}, o));
+  StepShape shape{c.B, c.T, c.d, c.h, c.L};
+  const double step_flops = trainStepFlops("transformer", shape);
+  std::vector<Breakdown> out = {{"whole step", step_flops, t[0]},
+                                {"dense products (every Linear, fwd + 2 bwd)", dense_flops, t[1]},
+                                {"attention core (blocked, fwd + bwd) x L", attention_flops, t[2]}};
+  std::vector<double> rest;
+  for (size_t i = 0; i < t[0].samples.size(); ++i) {
+    rest.push_back(std::max(0.0, t[0].samples[i] - t[1].samples[i] - t[2].samples[i]));
+  }
+  out.push_back({"the rest (norms, GELU, copies, loss, AdamW)", 0, summarize(rest)});
+  std::printf("  %-46s %-24s %8s %10s %8s\n", "part", "ms (min-max)", "share", "GFLOP/s", "of peak");
+  for (const auto& b : out) {
+    const double sec = b.seconds.median;
+    std::printf("  %-46s %-24s %7s%% %10s %7s%%\n", b.part.c_str(), spread(b.seconds, 1e3).c_str(),
+                fmt(100 * sec / t[0].median).c_str(), b.flops > 0 ? fmt(b.flops / sec / 1e9).c_str() : "-",
+                b.flops > 0 ? fmt(100 * b.flops / sec / peak).c_str() : "-");
+  }
+  const double ceiling = step_flops / (t[1].median + t[2].median) / peak;
+  std::printf("  MFU if the rest were free (dense + attention time only): %s%%; measured step: %s%%\n",
+              fmt(100 * ceiling).c_str(), fmt(100 * step_flops / t[0].median / peak).c_str());
+  return out;
+}
+
+// The BLAS levers need a fresh process: the loader picks the OpenBLAS build at start-up, and the
+// runtime picks OpenBLAS's kernels before main(). The parent starts itself with
+// `--sections blas-child` under each setting, alternating, and reads the child's median step:
+//   build:   the pthread build first on LD_LIBRARY_PATH vs the OpenMP build scripts/setup.sh selects
+//   kernels: OPENBLAS_CORETYPE=Haswell kept (these machines' environment) vs the runtime's choice
+constexpr const char* kPthreadOpenBlasDir = "/usr/lib/x86_64-linux-gnu/openblas-pthread";
+
+void blasChild() {
+  const TrainConfig c{"large", 128, 8, 4, 16, 512};
+  TrainCase tc("transformer", c);
+  const auto t = measure([&] { tc.step(); }, Plan{1, 3, 3, 60});
+  const auto& rt = initRuntime();
+  std::printf("blas-child %s, kernels %s|%.6f\n", rt.blas_kind.c_str(), rt.blas_core.c_str(), t.median);
+}
+
+struct ChildStep {
+  std::string blas;
+  double seconds = NAN;
+};
+
+ChildStep runBlasChild(const std::string& env) {
+  const std::string cmd = env + " /proc/self/exe --sections blas-child 2>/dev/null";
+  ChildStep r;
+  FILE* pipe = ::popen(cmd.c_str(), "r");
+  if (!pipe) return r;
+  char line[512];
+  while (std::fgets(line, sizeof line, pipe)) {
+    std::string s(line);
+    if (s.rfind("blas-child ", 0) != 0) continue;
+    const auto bar = s.find_last_of('|');
+    r.blas = s.substr(11, bar - 11);
+    r.seconds = std::atof(s.c_str() + bar + 1);
+  }
+  ::pclose(pipe);
+  return r;
+}
+
+std::vector<LeverResult> benchBlasLevers(const Options& o) {
+  std::vector<LeverResult> out;
+  struct Lever {
+    std::string name, before_env, before_name, after_name;
+  };
+  std::vector<Lever> levers;
+  if (std::filesystem::exists(kPthreadOpenBlasDir)) {
+    levers.push_back({"OpenBLAS build: softmax Transformer large training step",
+                      std::string("LD_LIBRARY_PATH=") + kPthreadOpenBlasDir, "pthread build",
+                      "OpenMP build (scripts/setup.sh)"});
+  }
+  if (cpuHasAvx512Kernels() && !initRuntime().blas_core.empty()) {
+    levers.push_back({"OpenBLAS kernels: softmax Transformer large training step",
+                      "RSALAB_BLAS_KERNELS=keep OPENBLAS_CORETYPE=Haswell", "AVX2 Haswell kernels (pinned)",
+                      "AVX-512 kernels (runtime's pick)"});
+  }
+  const int rounds = o.scale < 1 ? 1 : 2;
+  for (const auto& l : levers) {
+    std::vector<double> before_t, after_t;
+    std::string before_blas, after_blas;
+    for (int r = 0; r < rounds; ++r) {
+      auto a = runBlasChild(l.before_env), b = runBlasChild("");
+      before_blas = a.blas, after_blas = b.blas;
+      if (std::isfinite(a.seconds)) before_t.push_back(a.seconds);
+      if (std::isfinite(b.seconds)) after_t.push_back(b.seconds);
+    }
+    if (before_t.empty() || after_t.empty()) {
+      std::printf("  %s: a child run failed, skipped\n", l.name.c_str());
+      continue;
+    }
+    const auto p = summarize(before_t), m = summarize(after_t);
+    std::printf("  %s (child processes, median of 3 steps each)\n", l.name.c_str());
+    std::printf("    %-58s %s ms  (x1 vs first)\n    %-58s %s ms  (x%s vs first)\n",
+                (l.before_name + ": " + before_blas).substr(0, 58).c_str(), spread(p, 1e3).c_str(),
+                (l.after_name + ": " + after_blas).substr(0, 58).c_str(), spread(m, 1e3).c_str(),
+                fmt(p.median / m.median).c_str());
+    out.push_back({l.name, l.before_name, p});
+    out.push_back({l.name, l.after_name, m});
+  }
+  return out;
+}
+
 // ---------------------------------------------------------------- 7. sweep
 
 struct SweepTiming {
@@ -813,7 +978,7 @@ SweepTiming benchSweep(const Options& o) {
 // ---------------------------------------------------------------- main
 
 int usage() {
-  std::cout << "rsalab-bench [--json PATH] [--sections gemm,train,rsa,attention,generation,levers]\n"
+  std::cout << "rsalab-bench [--json PATH] [--sections gemm,train,breakdown,rsa,attention,generation,levers]\n"
                "             [--configs tiny,small,large] [--models rnn,lstm,...] [--quick]\n"
                "             [--with-sweep [--cli build/app/rsalab-cli]]\n";
   return 2;
@@ -850,6 +1015,10 @@ int run(int argc, char** argv) {
       return usage();
     }
   }
+  if (o.sections.count("blas-child")) {  // internal: see benchBlasLever
+    blasChild();
+    return 0;
+  }
   const auto wall_start = Clock::now();
   utsname uts{};
   uname(&uts);
@@ -872,6 +1041,7 @@ int run(int argc, char** argv) {
                           .str("libtorch", TORCH_VERSION)
                           .str("runtime", runtime.summary())
                           .str("blas", runtime.blas_kind)
+                          .str("blas_kernels", runtime.blas_core)
                           .str("blas_path", runtime.blas_path)
                           .num("threads", runtime.threads)
                           .num("load_average_before", load_before)
@@ -892,15 +1062,15 @@ int run(int argc, char** argv) {
 
   // 1. GEMM: needed for MFU whenever training runs.
   double peak = 0;
-  if (o.sections.count("gemm") || o.sections.count("train")) {
+  if (o.sections.count("gemm") || o.sections.count("train") || o.sections.count("breakdown")) {
     auto gemm = benchGemm(o);
     std::vector<std::string> items;
     for (const auto& g : gemm) {
       peak = std::max(peak, g.gflops.median * 1e9);
       items.push_back(JsonObject().num("n", static_cast<double>(g.n)).stats("gflops", g.gflops).dump());
     }
-    std::printf("  peak (max of the medians): %s GFLOP/s; BLAS: %s\n", fmt(peak / 1e9).c_str(),
-                runtime.blas_kind.c_str());
+    std::printf("  peak (max of the medians): %s GFLOP/s; BLAS: %s, kernels %s\n", fmt(peak / 1e9).c_str(),
+                runtime.blas_kind.c_str(), runtime.blas_core.c_str());
     root.raw("gemm", JsonObject().raw("sizes", jsonArray(items)).num("peak_gflops", peak / 1e9).dump());
   }
 
@@ -921,6 +1091,14 @@ int run(int argc, char** argv) {
       items.push_back(j.dump());
     }
     root.raw("train", jsonArray(items));
+  }
+
+  if (o.sections.count("breakdown")) {
+    std::vector<std::string> items;
+    for (const auto& b : benchBreakdown(o, peak)) {
+      items.push_back(JsonObject().str("part", b.part).num("flops", b.flops).stats("seconds", b.seconds).dump());
+    }
+    root.raw("breakdown", jsonArray(items));
   }
 
   if (o.sections.count("rsa")) {
@@ -972,6 +1150,7 @@ int run(int argc, char** argv) {
 
   if (o.sections.count("levers")) {
     auto levers = benchLevers(o);
+    for (auto& l : benchBlasLevers(o)) levers.push_back(l);
     std::vector<std::string> items;
     for (const auto& l : levers) {
       items.push_back(JsonObject().str("lever", l.lever).str("variant", l.variant).stats("seconds", l.seconds).dump());
@@ -979,8 +1158,10 @@ int run(int argc, char** argv) {
     root.raw("levers", jsonArray(items));
   }
 
+  SweepTiming sweep;
   if (o.with_sweep) {
-    auto s = benchSweep(o);
+    sweep = benchSweep(o);
+    const auto& s = sweep;
     root.raw("sweep", JsonObject()
                           .str("command", s.command)
                           .num("wall_seconds", s.seconds)
@@ -1019,6 +1200,9 @@ int run(int argc, char** argv) {
            g("softmax recompute prefix") / g("linear (S, z) step"), ">=", 20);
     target("softmax KV step / linear step per token (T=2048)",
            g("softmax KV cache step") / g("linear (S, z) step"), ">=", 1);
+  }
+  if (sweep.ran) {
+    target("default sweep wall time, s (2 cores: 300 s)", sweep.exit_code == 0 ? sweep.seconds : NAN, "<=", 300);
   }
   root.raw("targets", jsonArray(targets));
   const double wall = since(wall_start);

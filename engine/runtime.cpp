@@ -1,5 +1,6 @@
 #include "engine/runtime.h"
 
+#include <dlfcn.h>
 #include <malloc.h>
 
 #include <cstdlib>
@@ -25,9 +26,70 @@ bool tuneMalloc() {
   }();
   return done;
 }
-__attribute__((constructor(101))) void tuneMallocEarly() { tuneMalloc(); }
+// OpenBLAS picks its kernels once, when it loads (DYNAMIC_ARCH), from the CPU or from
+// OPENBLAS_CORETYPE. Environments that pin an AVX2 set (OPENBLAS_CORETYPE=Haswell, as these
+// machines do) lose about half of the float32 GEMM throughput on AVX-512 CPUs (measured:
+// docs/PERFORMANCE.md, "OpenBLAS kernels"). Unless RSALAB_BLAS_KERNELS=keep, an AVX2-or-older set
+// on an AVX-512 CPU is replaced, before any BLAS call, by what OpenBLAS detects for the CPU itself
+// (SkylakeX if it detects nothing better), through OpenBLAS's own exported hooks
+// gotoblas_dynamic_quit/init. The choice is written back to OPENBLAS_CORETYPE so child processes
+// match, and the runtime summary says what happened. Without OpenBLAS nothing happens.
+struct BlasCoreChoice {
+  std::string core, note;
+};
+
+bool isAvx512KernelSet(const std::string& core) {
+  return core == "SkylakeX" || core == "Cooperlake" || core == "SapphireRapids";
+}
+
+BlasCoreChoice selectBlasKernels() {
+  using CoreName = char* (*)();
+  using Hook = void (*)();
+  auto corename = reinterpret_cast<CoreName>(dlsym(RTLD_DEFAULT, "openblas_get_corename"));
+  if (!corename) return {};
+  const std::string loaded = corename();
+  const char* pinned = std::getenv("OPENBLAS_CORETYPE");
+  const std::string origin = pinned ? "set by OPENBLAS_CORETYPE" : "detected by OpenBLAS";
+  const char* mode = std::getenv("RSALAB_BLAS_KERNELS");
+  if (mode && std::string(mode) == "keep") return {loaded, origin + ", kept: RSALAB_BLAS_KERNELS=keep"};
+  if (!cpuHasAvx512Kernels() || isAvx512KernelSet(loaded)) return {loaded, origin};
+  auto quit = reinterpret_cast<Hook>(dlsym(RTLD_DEFAULT, "gotoblas_dynamic_quit"));
+  auto init = reinterpret_cast<Hook>(dlsym(RTLD_DEFAULT, "gotoblas_dynamic_init"));
+  if (!quit || !init) return {loaded, origin + " (no DYNAMIC_ARCH hooks to change it)"};
+  ::unsetenv("OPENBLAS_CORETYPE");  // let OpenBLAS detect the CPU itself
+  quit();
+  init();
+  std::string chosen = corename();
+  if (!isAvx512KernelSet(chosen)) {
+    ::setenv("OPENBLAS_CORETYPE", "SkylakeX", 1);
+    quit();
+    init();
+    chosen = corename();
+  }
+  ::setenv("OPENBLAS_CORETYPE", chosen.c_str(), 1);
+  return {chosen, "AVX-512 CPU: replaces " + loaded + " (" + origin +
+                      "); RSALAB_BLAS_KERNELS=keep keeps it"};
+}
+
+BlasCoreChoice& blasCoreChoice() {
+  static BlasCoreChoice choice = selectBlasKernels();
+  return choice;
+}
+
+// Before main(): so that static initialisers benefit too, and no BLAS call precedes the choice.
+__attribute__((constructor(101))) void tuneRuntimeEarly() {
+  tuneMalloc();
+  blasCoreChoice();
+}
 
 }  // namespace
+
+bool cpuHasAvx512Kernels() {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512cd") &&
+         __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
+         __builtin_cpu_supports("avx512vl");
+}
 
 RuntimeInfo detectBlas() {
   RuntimeInfo info;
@@ -62,6 +124,7 @@ std::string RuntimeInfo::summary() const {
   std::ostringstream s;
   s << "runtime: " << threads << " intra-op thread(s); BLAS: " << blas_kind;
   if (!blas_path.empty()) s << " [" << blas_path << "]";
+  if (!blas_core.empty()) s << ", kernels " << blas_core << " (" << blas_core_note << ")";
   s << "; malloc: " << (malloc_tuned ? "mmap off, trim 1 GiB" : "glibc defaults");
   return s.str();
 }
@@ -80,6 +143,8 @@ const RuntimeInfo& initRuntime() {
     torch::set_num_threads(threads);
     info = detectBlas();
     info.malloc_tuned = tuned;
+    info.blas_core = blasCoreChoice().core;
+    info.blas_core_note = blasCoreChoice().note;
     info.threads = torch::get_num_threads();
     if (info.reference_blas) {
       std::cerr << "WARNING: LibTorch is using the reference BLAS (" << info.blas_path

@@ -1,6 +1,7 @@
 // Process-wide runtime settings every RSA Lab binary applies before training:
-// malloc kept from unmapping big blocks, intra-op threads set to the cores, and a report of the
-// BLAS library actually loaded (read from /proc/self/maps).
+// malloc kept from unmapping big blocks, OpenBLAS's AVX-512 kernels where the CPU has them,
+// intra-op threads set to the cores, and a report of the BLAS library actually loaded (read from
+// /proc/self/maps).
 #pragma once
 
 #include <string>
@@ -13,6 +14,8 @@ struct RuntimeInfo {
   std::string blas_kind;        // "OpenBLAS (OpenMP)", "OpenBLAS (pthread)", "reference BLAS", ...
   bool reference_blas = false;  // true: matmul runs ~30x slower than with OpenBLAS
   bool malloc_tuned = false;    // mallopt(M_MMAP_MAX, 0) and a high M_TRIM_THRESHOLD applied
+  std::string blas_core;        // OpenBLAS kernel set in use ("SkylakeX", "Haswell"), "" if n/a
+  std::string blas_core_note;   // how it was chosen (detected, selected for AVX-512, environment)
   std::string summary() const;  // one line for logs and `rsalab-cli --version`
 };
 
@@ -21,5 +24,8 @@ const RuntimeInfo& initRuntime();
 
 // The loaded BLAS as seen in /proc/self/maps (exposed for tests).
 RuntimeInfo detectBlas();
+
+// True when the CPU has the AVX-512 subsets OpenBLAS's SkylakeX kernels use (F, CD, BW, DQ, VL).
+bool cpuHasAvx512Kernels();
 
 }  // namespace rsalab

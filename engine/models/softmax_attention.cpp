@@ -10,18 +10,17 @@ namespace {
 
 // Blocked attention on heads folded into one dimension: q (scaled), k, v, out (BH, T, Dh).
 // A block is g heads × `rows` query rows × `keys` keys; its scores (g·rows·keys values) are kept
-// near kBlockValues so that they, and their gradient in the backward, stay in L2 (256 KB float).
-constexpr int64_t kBlockValues = 64 * 1024;
-
+// near block_values so that they, and their gradient in the backward, stay in cache (64 Ki
+// floats = 256 KB by default); bigger blocks mean fewer, larger LibTorch calls.
 struct BlockPlan {
   int64_t T, rows, group;
   bool causal;
   int64_t keys(int64_t r0, int64_t n) const { return causal ? r0 + n : T; }
 };
 
-BlockPlan planBlocks(int64_t T, bool causal) {
-  BlockPlan p{T, std::clamp<int64_t>(kBlockValues / T, 16, T), 1, causal};
-  p.group = std::max<int64_t>(1, kBlockValues / (p.rows * T));
+BlockPlan planBlocks(int64_t T, bool causal, int64_t block_values) {
+  BlockPlan p{T, std::clamp<int64_t>(block_values / T, 16, T), 1, causal};
+  p.group = std::max<int64_t>(1, block_values / (p.rows * T));
   return p;
 }
 
@@ -89,13 +88,15 @@ class BlockedAttentionFunction : public torch::autograd::Function<BlockedAttenti
  public:
   // q (already scaled), k, v: (BH, T, Dh) contiguous -> (BH, T, Dh).
   static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& q,
-                               const torch::Tensor& k, const torch::Tensor& v, bool causal) {
-    const auto p = planBlocks(q.size(1), causal);
+                               const torch::Tensor& k, const torch::Tensor& v, bool causal,
+                               int64_t block_values) {
+    const auto p = planBlocks(q.size(1), causal, block_values);
     auto mask = causal ? diagonalMask(p.rows, q.options()) : torch::Tensor();
     auto out = torch::empty_like(q);
     forEachHeadRange(q.size(0), p, [&](int64_t b, int64_t e) { blockedForward(q, k, v, mask, p, out, b, e); });
     ctx->save_for_backward({q, k, v, out});
     ctx->saved_data["causal"] = causal;
+    ctx->saved_data["block_values"] = block_values;
     return out;
   }
 
@@ -104,21 +105,22 @@ class BlockedAttentionFunction : public torch::autograd::Function<BlockedAttenti
     const auto saved = ctx->get_saved_variables();
     const auto &q = saved[0], &k = saved[1], &v = saved[2], &out = saved[3];
     const bool causal = ctx->saved_data["causal"].toBool();
-    const auto p = planBlocks(q.size(1), causal);
+    const auto p = planBlocks(q.size(1), causal, ctx->saved_data["block_values"].toInt());
     auto mask = causal ? diagonalMask(p.rows, q.options()) : torch::Tensor();
     auto d_out = grads[0].contiguous();
     auto dq = torch::empty_like(q), dk = torch::zeros_like(k), dv = torch::zeros_like(v);
     forEachHeadRange(q.size(0), p, [&](int64_t b, int64_t e) {
       blockedBackward(q, k, v, out, d_out, mask, p, dq, dk, dv, b, e);
     });
-    return {dq, dk, dv, torch::Tensor()};
+    return {dq, dk, dv, torch::Tensor(), torch::Tensor()};
   }
 };
 
 }  // namespace
 
 torch::Tensor blockedSoftmaxAttention(const torch::Tensor& q, const torch::Tensor& k,
-                                      const torch::Tensor& v, double scale, bool causal) {
+                                      const torch::Tensor& v, double scale, bool causal,
+                                      int64_t block_values) {
   const auto B = q.size(0), H = q.size(1), T = q.size(2), Dh = q.size(3);
   auto q3 = (q * scale).reshape({B * H, T, Dh}).contiguous();  // (BH, T, Dh)
   auto k3 = k.reshape({B * H, T, Dh}).contiguous();            // (BH, T, Dh)
@@ -126,9 +128,9 @@ torch::Tensor blockedSoftmaxAttention(const torch::Tensor& q, const torch::Tenso
   torch::Tensor y;
   if (torch::GradMode::is_enabled() &&
       (q3.requires_grad() || k3.requires_grad() || v3.requires_grad())) {
-    y = BlockedAttentionFunction::apply(q3, k3, v3, causal);
+    y = BlockedAttentionFunction::apply(q3, k3, v3, causal, block_values);
   } else {
-    const auto p = planBlocks(T, causal);
+    const auto p = planBlocks(T, causal, block_values);
     auto mask = causal ? diagonalMask(p.rows, q3.options()) : torch::Tensor();
     y = torch::empty_like(q3);
     forEachHeadRange(B * H, p, [&](int64_t b, int64_t e) { blockedForward(q3, k3, v3, mask, p, y, b, e); });

@@ -11,8 +11,12 @@ namespace rsalab {
 // skip the keys after their last row; the backward recomputes the weights block by block
 // (FlashAttention's recomputation, with LibTorch's own matmuls). Same values as
 // softmax(q kᵀ·scale + mask)·v up to rounding. q, k, v (B, H, T, Dh) -> (B, H, T, Dh).
+// block_values: scores per block (heads × rows × keys); the default was chosen with
+// rsalab-bench's "attention block size" lever (docs/PERFORMANCE.md).
+constexpr int64_t kAttentionBlockValues = 64 * 1024;
 torch::Tensor blockedSoftmaxAttention(const torch::Tensor& q, const torch::Tensor& k,
-                                      const torch::Tensor& v, double scale, bool causal);
+                                      const torch::Tensor& v, double scale, bool causal,
+                                      int64_t block_values = kAttentionBlockValues);
 
 class SoftmaxAttentionImpl : public SelfAttentionImpl {
  public:
