@@ -70,7 +70,9 @@ const HeatMapGrid::Cell* HeatMapGrid::cell(int layer, int head) const {
   return const_cast<HeatMapGrid*>(this)->cell(layer, head);
 }
 
-void HeatMapGrid::setCell(int layer, int head, const Matrix& m, const QString& title) {
+void HeatMapGrid::setCell(int layer, int head, const Matrix& m, const QString& title,
+                          const QStringList& row_labels, const QStringList& col_labels,
+                          const QString& name) {
   Cell* c = cell(layer, head);
   if (!c) return;
   if (m.values.size() != size_t(std::max<int64_t>(m.rows, 0) * std::max<int64_t>(m.cols, 0))) {
@@ -80,6 +82,9 @@ void HeatMapGrid::setCell(int layer, int head, const Matrix& m, const QString& t
   }
   c->matrix = m;
   c->title = title;
+  c->name = name;
+  c->row_labels = row_labels;
+  c->col_labels = col_labels;
   c->dirty = true;
   scale_dirty_ = true;
   markDirty();
@@ -240,11 +245,9 @@ QRect HeatMapGrid::cellRect(int layer, int head) const {
 QString HeatMapGrid::tooltipFor(int layer, int head, int row, int col) const {
   const Cell* c = cell(layer, head);
   if (!c || row < 0 || col < 0 || row >= c->matrix.rows || col >= c->matrix.cols) return QString();
-  return QStringLiteral("L%1 H%2 — row %3, col %4: %5")
-      .arg(layer)
-      .arg(head)
-      .arg(row)
-      .arg(col)
+  const QString name = c->name.isEmpty() ? QStringLiteral("L%1 H%2").arg(layer).arg(head) : c->name;
+  return QStringLiteral("%1 — row %2, col %3: %4")
+      .arg(name, positionText(row, c->row_labels), positionText(col, c->col_labels))
       .arg(double(c->matrix.at(row, col)), 0, 'g', 6);
 }
 

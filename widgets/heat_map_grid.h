@@ -39,7 +39,11 @@ class HeatMapGrid : public QWidget {
   void setGridSize(int layers, int heads);
   int layerCount() const { return layers_; }
   int headCount() const { return heads_; }
-  void setCell(int layer, int head, const Matrix& m, const QString& title);
+  // Optional hover labels for the matrix rows / columns (tokens, positions) and a name for the
+  // cell in tooltips (default "L<layer> H<head>", the grid position).
+  void setCell(int layer, int head, const Matrix& m, const QString& title,
+               const QStringList& row_labels = {}, const QStringList& col_labels = {},
+               const QString& name = {});
   const Matrix& cellMatrix(int layer, int head) const;
   QString cellTitle(int layer, int head) const;
 
@@ -54,7 +58,7 @@ class HeatMapGrid : public QWidget {
   QPoint cellAt(const QPoint& widget_pos) const;
   // Widget-local rectangle of a cell's map (after a flush), for tests and overlays.
   QRect cellRect(int layer, int head) const;
-  // "L0 H1 — row r, col c: value" for a matrix cell of one grid cell.
+  // "L0 H1 — row r (label), col c (label): value" for a matrix cell of one grid cell.
   QString tooltipFor(int layer, int head, int row, int col) const;
   // How many times the cells were (re)built; unchanged by setCell or same-size setGridSize.
   int rebuildCount() const { return rebuild_count_; }
@@ -72,6 +76,8 @@ class HeatMapGrid : public QWidget {
   struct Cell {
     Matrix matrix;
     QString title;
+    QString name;
+    QStringList row_labels, col_labels;
     QCPAxisRect* rect = nullptr;
     QCPColorMap* map = nullptr;
     QCPTextElement* title_element = nullptr;
