@@ -58,6 +58,7 @@ GateView::GateView(QWidget* parent) : QWidget(parent) {
   split->setStretchFactor(0, 1);
   split->setStretchFactor(1, 4);
   split->setStretchFactor(2, 2);
+  split->setSizes({1000, 4000, 2000});
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(caption_);

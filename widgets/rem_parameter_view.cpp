@@ -52,8 +52,8 @@ RemParameterView::RemParameterView(QWidget* parent) : QWidget(parent) {
   cursor_->setVisible(false);
 
   table_ = new QTableWidget(0, kColumnCount, this);
-  table_->setHorizontalHeaderLabels({tr("head"), tr("REM"), tr("learned"), tr("σ(µ)"),
-                                     tr("sim. to truth"), tr("closest true")});
+  table_->setHorizontalHeaderLabels({tr("head"), tr("sim. to truth"), tr("learned"), tr("σ(µ)"),
+                                     tr("REM"), tr("closest true")});
   table_->horizontalHeaderItem(kSimilarity)->setToolTip(
       tr("Cosine similarity between the REM built from the learned parameters and the REM of the "
          "closest true component, at the task's length T (1 = same matrix up to scale)"));
@@ -69,11 +69,13 @@ RemParameterView::RemParameterView(QWidget* parent) : QWidget(parent) {
   side->addWidget(rem_grid_);
   side->setStretchFactor(0, 1);
   side->setStretchFactor(1, 2);
+  side->setSizes({1000, 2000});  // proportions; the splitter scales them to its height
   auto* split = new QSplitter(Qt::Horizontal, this);
   split->addWidget(plot_);
   split->addWidget(side);
   split->setStretchFactor(0, 3);
   split->setStretchFactor(1, 2);
+  split->setSizes({3000, 2000});
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(split);

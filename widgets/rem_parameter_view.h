@@ -39,7 +39,7 @@ class RemParameterView : public QWidget {
  public:
   enum class Quantity { kLambda, kGamma, kTheta, kGate };
   static constexpr int kRepaintIntervalMs = 40;
-  enum Column { kHead, kKind, kLearned, kGate, kSimilarity, kMatched, kColumnCount };
+  enum Column { kHead, kSimilarity, kLearned, kGate, kKind, kMatched, kColumnCount };
 
   explicit RemParameterView(QWidget* parent = nullptr);
 
