@@ -12,6 +12,7 @@
 #include "widgets/attention_view.h"
 #include "widgets/gate_view.h"
 #include "widgets/heat_map_grid.h"
+#include "widgets/heat_map_view.h"
 
 using namespace rsalab;
 
@@ -85,6 +86,16 @@ class TestAttentionView : public QObject {
     view.show();
     grid->flush();
     QCOMPARE(view.samplePicker()->maximum(), 9);
+    // A click enlarges a panel in its own view, which keeps the labels and follows new records.
+    grid->enlarge(0, AttentionView::kRemPanel);
+    HeatMapView* big = grid->enlargedView();
+    QVERIFY(big && big->isVisible());
+    QVERIFY(big->matrix().values == h.rem.values);
+    QVERIFY(big->tooltipFor(2, 1).startsWith("row 2 (x=2), col 1 (x=-1)"));
+    InspectionRecord later = rec;
+    later.layers[0].heads[0].rem = filled(4, 4, 0.7f);
+    view.setRecord(41, later, seriesInput());
+    QVERIFY(big->matrix().values == later.layers[0].heads[0].rem.values);
   }
   void samplePickerAsksForTheSample() {
     AttentionView view;

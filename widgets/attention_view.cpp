@@ -48,6 +48,7 @@ AttentionView::AttentionView(QWidget* parent) : QWidget(parent) {
   caption_ = new QLabel(tr("Start training to see the attention maps of the selected run."), this);
   caption_->setWordWrap(true);
   grid_ = new HeatMapGrid(this);
+  grid_->setEnlargeOnClick(true);
   auto* top = new QHBoxLayout;
   top->addWidget(picker_);
   top->addWidget(caption_, 1);

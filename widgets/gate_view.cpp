@@ -39,6 +39,7 @@ GateView::GateView(QWidget* parent) : QWidget(parent) {
   input_plot_->xAxis->setLabel(tr("time step"));
   input_plot_->yAxis->setLabel(tr("input"));
   grid_ = new HeatMapGrid(this);
+  grid_->setEnlargeOnClick(true);
   fixed_point_plot_ = new QCustomPlot(this);
   fixed_point_plot_->setMinimumHeight(120);
   fixed_point_plot_->xAxis->setLabel(tr("step"));

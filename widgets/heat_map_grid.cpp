@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "widgets/heat_map_view.h"
+
 namespace rsalab {
 
 namespace {
@@ -52,6 +54,10 @@ HeatMapGrid::HeatMapGrid(QWidget* parent) : QWidget(parent) {
   rebuild();
 }
 
+HeatMapGrid::~HeatMapGrid() { delete enlarged_.data(); }
+
+HeatMapView* HeatMapGrid::enlargedView() const { return enlarged_.data(); }
+
 void HeatMapGrid::setGridSize(int layers, int heads) {
   layers = std::max(layers, 0);
   heads = std::max(heads, 0);
@@ -88,6 +94,28 @@ void HeatMapGrid::setCell(int layer, int head, const Matrix& m, const QString& t
   c->dirty = true;
   scale_dirty_ = true;
   markDirty();
+  if (enlarged_ && layer == enlarged_layer_ && head == enlarged_head_) {
+    enlarged_->setMatrix(m, row_labels, col_labels);
+    enlarged_->setTitle(title);
+  }
+}
+
+void HeatMapGrid::enlarge(int layer, int head) {
+  const Cell* c = cell(layer, head);
+  if (!c || c->matrix.empty()) return;
+  if (!enlarged_) {
+    enlarged_ = new HeatMapView;  // a top-level window, deleted when closed
+    enlarged_->setAttribute(Qt::WA_DeleteOnClose);
+    enlarged_->resize(640, 600);
+  }
+  enlarged_layer_ = layer;
+  enlarged_head_ = head;
+  enlarged_->setWindowTitle(c->name.isEmpty() ? c->title : c->name);
+  enlarged_->setTitle(c->title);
+  enlarged_->setAxisLabels(tr("key / column"), tr("query / row"));
+  enlarged_->setMatrix(c->matrix, c->row_labels, c->col_labels);
+  enlarged_->show();
+  enlarged_->raise();
 }
 
 const Matrix& HeatMapGrid::cellMatrix(int layer, int head) const {
@@ -273,7 +301,9 @@ void HeatMapGrid::onMouseMove(QMouseEvent* event) {
 void HeatMapGrid::onMousePress(QMouseEvent* event) {
   if (event->button() != Qt::LeftButton) return;
   const QPoint lh = cellAt(plot_->mapTo(this, event->pos()));
-  if (lh.x() >= 0) emit cellActivated(lh.y(), lh.x());
+  if (lh.x() < 0) return;
+  emit cellActivated(lh.y(), lh.x());
+  if (enlarge_on_click_) enlarge(lh.y(), lh.x());
 }
 
 }  // namespace rsalab

@@ -8,6 +8,7 @@
 // By default all cells share one colour scale (comparable colours across heads).
 #pragma once
 
+#include <QPointer>
 #include <QString>
 #include <QTimer>
 #include <QWidget>
@@ -25,6 +26,8 @@ class QMouseEvent;
 
 namespace rsalab {
 
+class HeatMapView;
+
 class HeatMapGrid : public QWidget {
   Q_OBJECT
 
@@ -34,6 +37,7 @@ class HeatMapGrid : public QWidget {
   static constexpr int kRepaintIntervalMs = 40;
 
   explicit HeatMapGrid(QWidget* parent = nullptr);
+  ~HeatMapGrid() override;  // closes the enlarged window
 
   // Rebuilds the cells only when the size changes; cell data is kept otherwise.
   void setGridSize(int layers, int heads);
@@ -64,6 +68,12 @@ class HeatMapGrid : public QWidget {
   int rebuildCount() const { return rebuild_count_; }
 
   void flush();  // draw pending data now (tests, grabs)
+
+  // Clicking a cell also opens it large in its own HeatMapView window (one, reused), with the
+  // cell's hover labels; that window follows later setCell calls for the same cell.
+  void setEnlargeOnClick(bool enlarge) { enlarge_on_click_ = enlarge; }
+  HeatMapView* enlargedView() const;
+  void enlarge(int layer, int head);
 
  signals:
   /// A cell was clicked; the caller enlarges (layer, head) in a HeatMapView.
@@ -103,6 +113,9 @@ class HeatMapGrid : public QWidget {
   bool dirty_ = false;
   bool scale_dirty_ = false;
   int rebuild_count_ = 0;
+  bool enlarge_on_click_ = false;
+  QPointer<HeatMapView> enlarged_;
+  int enlarged_layer_ = -1, enlarged_head_ = -1;
 };
 
 }  // namespace rsalab

@@ -64,6 +64,7 @@ RemParameterView::RemParameterView(QWidget* parent) : QWidget(parent) {
   table_->horizontalHeader()->setStretchLastSection(true);
 
   rem_grid_ = new HeatMapGrid(this);
+  rem_grid_->setEnlargeOnClick(true);
   auto* side = new QSplitter(Qt::Vertical, this);
   side->addWidget(table_);
   side->addWidget(rem_grid_);
