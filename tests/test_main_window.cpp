@@ -99,7 +99,7 @@ class TestMainWindow : public QObject {
     edited = true;
     emit w.hyperParameters()->hotChanged("learning_rate", 1e-3);
     QCOMPARE(w.curves()->markerCount(), markers + 1);
-    QTRY_VERIFY_WITH_TIMEOUT(rates_after.size() > 6, 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(rates_after.size() > 6, 30000);  // slow when the machine is loaded
     // Steps already queued before the edit may still report the old rate; then only the new one.
     QCOMPARE(rates_after.back(), 1e-3);
     disconnect(connection);

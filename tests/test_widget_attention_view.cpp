@@ -167,11 +167,20 @@ class TestAttentionView : public QObject {
     HeatMapGrid* grid = view.grid();
     QCOMPARE(grid->layerCount(), 2);
     QCOMPARE(grid->headCount(), 3);  // i, f, o; the candidate g is not a gate
-    QVERIFY(grid->cellMatrix(0, 0).values == r.gates[0].values.values);  // L0 i
-    QVERIFY(grid->cellMatrix(0, 2).values == r.gates[3].values.values);  // L0 o
-    QVERIFY(grid->cellMatrix(1, 1).values == r.gates[5].values.values);  // L1 f
+    // Drawn unit × time (time left to right under the input): cell (u, t) is the record's (t, u).
+    auto same = [&](int layer, int col, const GateTrace& g) {
+      const Matrix& m = grid->cellMatrix(layer, col);
+      if (m.rows != g.values.cols || m.cols != g.values.rows) return false;
+      for (int64_t t = 0; t < g.values.rows; ++t)
+        for (int64_t u = 0; u < g.values.cols; ++u)
+          if (m.at(u, t) != g.values.at(t, u)) return false;
+      return true;
+    };
+    QVERIFY(same(0, 0, r.gates[0]));  // L0 i
+    QVERIFY(same(0, 2, r.gates[3]));  // L0 o
+    QVERIFY(same(1, 1, r.gates[5]));  // L1 f
     QVERIFY(grid->cellTitle(1, 1).contains("forget"));
-    QCOMPARE(grid->tooltipFor(0, 1, 2, 0).section(':', 0, 0), QString("L0 forget gate f — row 2 (x=2), col 0"));
+    QCOMPARE(grid->tooltipFor(0, 1, 0, 2).section(':', 0, 0), QString("L0 forget gate f — row 0, col 2 (x=2)"));
     // The input strip holds the sample's values at the gate maps' time steps.
     QCPGraph* input = view.inputPlot()->graph(0);
     QVERIFY(input);

@@ -28,6 +28,16 @@ QString gateName(const std::string& gate) {
   return QString::fromStdString(gate);
 }
 
+Matrix transposed(const Matrix& m) {
+  Matrix t;
+  t.rows = m.cols;
+  t.cols = m.rows;
+  t.values.resize(m.values.size());
+  for (int64_t r = 0; r < m.rows; ++r)
+    for (int64_t c = 0; c < m.cols; ++c) t.values[size_t(c * m.rows + r)] = m.values[size_t(r * m.cols + c)];
+  return t;
+}
+
 }  // namespace
 
 GateView::GateView(QWidget* parent) : QWidget(parent) {
@@ -38,6 +48,7 @@ GateView::GateView(QWidget* parent) : QWidget(parent) {
   input_plot_->setMinimumHeight(90);
   input_plot_->xAxis->setLabel(tr("time step"));
   input_plot_->yAxis->setLabel(tr("input"));
+  input_plot_->yAxis->ticker()->setTickCount(3);
   grid_ = new HeatMapGrid(this);
   grid_->setEnlargeOnClick(true);
   fixed_point_plot_ = new QCustomPlot(this);
@@ -104,8 +115,9 @@ void GateView::setRecord(qint64 step, const InspectionRecord& record, const Samp
   for (const GateTrace* g : shown) {
     const int col = column[g->layer]++;
     const QString name = QString("L%1 %2").arg(g->layer).arg(gateName(g->gate));
-    grid_->setCell(static_cast<int>(g->layer), col, g->values, name + " (time × unit)", positions,
-                   {}, name);
+    // Drawn unit × time, so time runs left to right under the input strip.
+    grid_->setCell(static_cast<int>(g->layer), col, transposed(g->values), name + " (unit × time)", {},
+                   positions, name);
   }
   grid_->setVisible(!shown.empty());
   bool alpha = false;
@@ -113,7 +125,8 @@ void GateView::setRecord(qint64 step, const InspectionRecord& record, const Samp
   fixed_point_plot_->setVisible(alpha || !fixed_point_graphs_.empty());
   QString what;
   if (!shown.empty()) {
-    what = tr("gate activations σ(·) ∈ [0, 1], rows = time steps (input above), columns = units");
+    what = tr("gate activations σ(·) ∈ [0, 1] per layer × gate, rows = units, columns = time steps "
+              "(aligned with the input above)");
   } else if (alpha) {
     what = tr("StarSaber: α per layer and the fixed-point residual over training steps");
   } else {

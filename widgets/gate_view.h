@@ -1,9 +1,10 @@
 // GateView: what the recurrent gates and StarSaber's fixed-point layers do.
 // - Top: the chosen sample's input sequence (one line per feature for series, the tokens as tick
 //   labels for token tasks), its time axis matching the gate maps' rows.
-// - Middle: LSTM i/f/o and GRU r/z gate activations, one map per layer × gate, time step × unit
-//   (rows are time steps, hover labels name the input at that step). The candidate activations
-//   (LSTM g, GRU n) are not gates and are left out.
+// - Middle: LSTM i/f/o and GRU r/z gate activations, one map per layer × gate. The record holds
+//   time step × unit; the maps are drawn transposed (rows = units, columns = time steps) so time
+//   runs left to right under the input strip; hover labels name the input at that step. The
+//   candidate activations (LSTM g, GRU n) are not gates and are left out.
 // - Bottom: StarSaber α per layer and its fixed-point residual ‖h^{l+1} − h^l‖ / ‖h^l‖ over training
 //   steps (log-scale right axis), from the snapshot history.
 // Parts the record has nothing for are hidden, with a caption saying so.

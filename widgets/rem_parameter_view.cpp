@@ -45,6 +45,7 @@ RemParameterView::RemParameterView(QWidget* parent) : QWidget(parent) {
   QFont legend_font = font();
   legend_font.setPointSizeF(legend_font.pointSizeF() * 0.85);
   plot_->legend->setFont(legend_font);
+  plot_->legend->setRowSpacing(0);  // many entries (4 per head): keep the box compact
   plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
   cursor_ = new QCPItemStraightLine(plot_);
   for (QCPItemPosition* p : {cursor_->point1, cursor_->point2}) p->setType(QCPItemPosition::ptPlotCoords);
@@ -171,12 +172,12 @@ void RemParameterView::setCurrentRecord(qint64 step, const InspectionRecord& rec
       const HeadInspection& head = record.layers[l].heads[h];
       if (!head.has_rem) continue;
       const QString name = QString("L%1 H%2").arg(l).arg(h);
-      const QString params = head.rem_kind == "regular"
-                                 ? QString("λ=%1").arg(head.lambda, 0, 'g', 3)
-                                 : QString("γ=%1 θ=%2").arg(head.gamma, 0, 'g', 3).arg(head.theta, 0, 'g', 3);
-      rem_grid_->setCell(static_cast<int>(l), col++, head.rem,
-                         QString("%1 %2 %3").arg(name, QString::fromStdString(head.rem_kind), params), {}, {},
-                         name + " REM");
+      // Short titles: the cells are narrow. The kind is implied by the parameters for regular.
+      const QString title = head.rem_kind == "regular"
+                                ? QString("%1 λ=%2").arg(name).arg(head.lambda, 0, 'g', 3)
+                                : QString("%1 %2\nγ=%3 θ=%4").arg(name, QString::fromStdString(head.rem_kind))
+                                      .arg(head.gamma, 0, 'g', 3).arg(head.theta, 0, 'g', 3);
+      rem_grid_->setCell(static_cast<int>(l), col++, head.rem, title, {}, {}, name + " REM");
     }
   }
   for (auto& layer : current_.layers) {  // the table needs the scalars only
