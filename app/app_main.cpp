@@ -1,12 +1,50 @@
 // rsalab: the desktop app. Opens on a built-in seasonal task with RNN, Transformer and RSA
 // selected. --screenshot PATH [--after SECONDS] starts training, saves a PNG of the window and
-// quits (for docs and checks under Xvfb/offscreen).
+// quits (for docs and checks under Xvfb/offscreen). The setup flags (--task, --models, --heads,
+// --length, --steps, --teacher) choose what trains; --shots TAB:MODEL,... saves one PNG per entry
+// instead (PATH-TAB-MODEL.png), TAB one of attention, rem, gates, linear-rnn, after inspecting the
+// first run of MODEL.
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QTabWidget>
 #include <QTimer>
+#include <cstdio>
+#include <functional>
+#include <memory>
 
 #include "app/main_window.h"
 #include "engine/runtime.h"
+#include "widgets/run_setup_panel.h"
+
+namespace {
+
+// "regular:0.8,cos:0.9:0.5236" → teacher terms; false with a message naming the term when bad.
+bool parseTeacher(const QString& text, rsalab::TaskOptions& task, QString& error) {
+  task.teacher_kinds.clear();
+  task.teacher_bases.clear();
+  task.teacher_thetas.clear();
+  for (const QString& term : text.split(',', Qt::SkipEmptyParts)) {
+    const QStringList p = term.split(':');
+    bool ok_base = p.size() >= 2, ok_theta = true;
+    const double base = ok_base ? p[1].toDouble(&ok_base) : 0;
+    const double theta = p.size() >= 3 ? p[2].toDouble(&ok_theta) : 0;
+    if (!ok_base || !ok_theta || (p[0] != "regular" && p[0] != "cos") || (p[0] == "cos" && p.size() != 3)) {
+      error = QString("--teacher term '%1': use regular:BASE or cos:GAMMA:THETA").arg(term);
+      return false;
+    }
+    task.teacher_kinds.push_back(p[0].toStdString());
+    task.teacher_bases.push_back(base);
+    task.teacher_thetas.push_back(theta);
+  }
+  return true;
+}
+
+int tabIndex(const QString& name) {
+  const QStringList tabs = {"attention", "rem", "gates", "linear-rnn"};
+  return int(tabs.indexOf(name));
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   rsalab::initRuntime();
@@ -20,18 +58,67 @@ int main(int argc, char** argv) {
   parser.addVersionOption();
   QCommandLineOption screenshot("screenshot", "Start training, save a PNG of the window, quit.", "path");
   QCommandLineOption after("after", "Seconds of training before the screenshot.", "seconds", "8");
-  parser.addOptions({screenshot, after});
+  QCommandLineOption shots("shots", "Screenshots TAB:MODEL,... (tabs: attention, rem, gates, linear-rnn).", "list");
+  QCommandLineOption task("task", "Task of the run setup.", "name");
+  QCommandLineOption models("models", "Models, comma separated.", "list");
+  QCommandLineOption heads("heads", "Attention heads.", "n");
+  QCommandLineOption length("length", "Sequence length T.", "n");
+  QCommandLineOption steps("steps", "Maximum steps per run.", "n");
+  QCommandLineOption teacher("teacher", "Teacher terms, e.g. regular:0.8,cos:0.9:0.5236.", "terms");
+  parser.addOptions({screenshot, after, shots, task, models, heads, length, steps, teacher});
   parser.process(app);
 
   rsalab::MainWindow window;
+  auto setup = window.setupPanel()->setup();
+  if (parser.isSet(task)) setup.task = parser.value(task);
+  if (parser.isSet(models)) setup.models = parser.value(models).split(',', Qt::SkipEmptyParts);
+  if (parser.isSet(heads)) setup.heads = parser.value(heads).toInt();
+  if (parser.isSet(length)) setup.length = parser.value(length).toInt();
+  if (parser.isSet(steps)) setup.max_steps = parser.value(steps).toLongLong();
+  window.setupPanel()->setSetup(setup);
+  if (parser.isSet(teacher)) {
+    rsalab::TaskOptions t;
+    QString error;
+    if (!parseTeacher(parser.value(teacher), t, error)) {
+      std::fprintf(stderr, "%s\n", qPrintable(error));
+      return 2;
+    }
+    window.setTaskDefaults(t);
+  }
   window.show();
   if (parser.isSet(screenshot)) {
     const QString path = parser.value(screenshot);
+    const QStringList list = parser.value(shots).split(',', Qt::SkipEmptyParts);
+    const QStringList chosen = window.setupPanel()->setup().models;  // the order runs get ids in
     QTimer::singleShot(300, &window, [&window] { window.startAction()->trigger(); });
-    QTimer::singleShot(static_cast<int>(parser.value(after).toDouble() * 1000), &window, [&window, path] {
-      window.grab().save(path);
-      window.setCloseAnswerForTests(1);
-      window.close();
+    QTimer::singleShot(static_cast<int>(parser.value(after).toDouble() * 1000), &window, [&window, path, list, chosen] {
+      if (list.isEmpty()) {
+        window.grab().save(path);
+        window.setCloseAnswerForTests(1);
+        window.close();
+        return;
+      }
+      if (window.isTraining()) window.startAction()->trigger();  // pause: views hold still for the shots
+      auto next = std::make_shared<std::function<void(int)>>();
+      *next = [&window, path, list, chosen, next](int k) {
+        if (k >= list.size()) {
+          window.setCloseAnswerForTests(1);
+          window.close();
+          return;
+        }
+        const QStringList tm = list[k].split(':');
+        const int tab = tabIndex(tm[0]);
+        if (tab >= 0) window.tabs()->setCurrentIndex(tab);
+        const int run = tm.size() > 1 ? int(chosen.indexOf(tm[1])) : -1;
+        if (run >= 0) window.inspectRun(run);  // runs are numbered in model order (first seed)
+        QTimer::singleShot(1500, &window, [&window, path, tm, next, k] {
+          const QString file = QString("%1-%2%3.png").arg(path, tm[0], tm.size() > 1 ? "-" + tm[1] : QString());
+          std::printf("%s: %s\n", qPrintable(file), window.grab().save(file) ? "saved" : "NOT saved");
+          std::fflush(stdout);
+          (*next)(k + 1);
+        });
+      };
+      QTimer::singleShot(800, &window, [next] { (*next)(0); });
     });
   }
   return app.exec();

@@ -22,6 +22,8 @@
 #include "app/training_worker.h"
 #include "engine/runtime.h"
 #include "engine/tasks/task_options.h"
+#include "widgets/attention_view.h"
+#include "widgets/gate_view.h"
 #include "widgets/heat_map_grid.h"
 #include "widgets/hyper_parameter_form.h"
 #include "widgets/linear_rnn_rem_panel.h"
@@ -60,22 +62,28 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), controller_(new T
   resize(1400, 900);
   setDockNestingEnabled(true);
 
-  tabs_ = new QTabWidget(this);
-  auto* inspector = new QWidget(tabs_);
-  auto* inspector_layout = new QVBoxLayout(inspector);
-  grid_caption_ = new QLabel("Start training to see attention maps, REMs and gates of the selected run.", inspector);
-  grid_caption_->setWordWrap(true);
-  grid_ = new HeatMapGrid(inspector);
-  inspector_layout->addWidget(grid_caption_);
-  inspector_layout->addWidget(grid_, 1);
-  buildScrubber(inspector, inspector_layout);
-  tabs_->addTab(inspector, "Attention && REMs");
+  // Central area: the inspector views as tabs, the step scrubber below them (it drives every view).
+  auto* central = new QWidget(this);
+  auto* central_layout = new QVBoxLayout(central);
+  central_layout->setContentsMargins(4, 4, 4, 0);
+  tabs_ = new QTabWidget(central);
+  attention_view_ = new AttentionView(tabs_);
+  tabs_->addTab(attention_view_, "Attention && REMs");
   rem_view_ = new RemParameterView(tabs_);
   tabs_->addTab(rem_view_, "REM parameters");
+  gate_view_ = new GateView(tabs_);
+  tabs_->addTab(gate_view_, "Gates && fixed points");
   tabs_->addTab(new LinearRnnRemPanel(tabs_), "Why REMs (linear RNN)");
-  setCentralWidget(tabs_);
-  // The grid is refreshed only while visible; catch up when its tab comes back.
+  central_layout->addWidget(tabs_, 1);
+  buildScrubber(central, central_layout);
+  setCentralWidget(central);
+  // Hidden views keep their data and draw when their tab comes back.
   connect(tabs_, &QTabWidget::currentChanged, this, [this] { refreshScrubber(); });
+  connect(attention_view_, &AttentionView::sampleChanged, this, [this](int sample) {
+    if (inspected_run_ < 0) return;
+    follow_latest_ = true;
+    controller_->requestInspection(inspected_run_, sample);
+  });
 
   buildActions();
   buildDocks();
@@ -124,7 +132,9 @@ void MainWindow::buildActions() {
     runs_.clear();
     statuses_.clear();
     snapshots_.clear();
+    inputs_.clear();
     history_.clear();
+    setInspectedRun(-1);
     rebuildRemView();
     refreshScrubber();
     setTrainingState(false, false);
@@ -178,14 +188,7 @@ void MainWindow::buildDocks() {
   runs_table_ = new RunsTable(this);
   connect(runs_table_, &RunsTable::visibilityToggled, this,
           [this](int id, bool visible) { curves_->setRunVisible(id, visible); });
-  connect(runs_table_, &RunsTable::runSelected, this, [this](int id) {
-    inspected_run_ = id;
-    controller_->requestInspection(id, 0);
-    showSnapshot(id);
-    follow_latest_ = true;
-    refreshScrubber();
-    rebuildRemView();
-  });
+  connect(runs_table_, &RunsTable::runSelected, this, &MainWindow::inspectRun);
   auto* runs_dock = dock("Runs", "RunsDock", runs_table_, Qt::BottomDockWidgetArea);
 
   curves_ = new LossCurveView(this);  // has its own x-axis, smoothing, log-y and fit controls
@@ -227,6 +230,7 @@ RunConfig MainWindow::currentConfig() const {
   const auto s = setup_->setup();
   const auto v = hyper_->values();
   RunConfig c;
+  c.task = task_defaults_;
   c.task.name = s.task.toStdString();
   c.task.length = s.length;
   c.train_size = s.train_size;
@@ -266,6 +270,7 @@ void MainWindow::startTraining() {
   hot_ = {c.trainer.learning_rate, c.trainer.weight_decay, c.trainer.grad_clip, c.trainer.snapshot_every};
   curves_->clear();
   snapshots_.clear();
+  inputs_.clear();
   history_.clear();
   follow_latest_ = true;
   rebuildRemView();
@@ -312,10 +317,31 @@ void MainWindow::onRunsCreated(const QVector<RunDescriptor>& runs) {
     curves_->addRun(r.id, QString("%1 s%2").arg(r.model).arg(r.seed), runColor(r.id));
   }
   runs_table_->setRuns(rows);
+  int inspect = -1;
   for (const auto& r : runs) {
-    if (inspected_run_ < 0 && r.model == "rsa") inspected_run_ = r.id;
+    if (inspect < 0 && r.model == "rsa") inspect = r.id;
   }
-  if (inspected_run_ < 0 && !runs.isEmpty()) inspected_run_ = runs.first().id;
+  if (inspect < 0 && !runs.isEmpty()) inspect = runs.first().id;
+  setInspectedRun(inspect);
+}
+
+void MainWindow::inspectRun(int run) {
+  setInspectedRun(run);
+  controller_->requestInspection(run, attention_view_->sample());
+  showSnapshot(run);
+  follow_latest_ = true;
+  refreshScrubber();
+  rebuildRemView();
+}
+
+void MainWindow::setInspectedRun(int run) {
+  inspected_run_ = run;
+  applyGroundTruth();
+}
+
+void MainWindow::applyGroundTruth() {
+  const auto d = runs_.value(inspected_run_);
+  rem_view_->setGroundTruth(d.true_lambdas, d.true_gammas, d.true_thetas, d.length);
 }
 
 void MainWindow::onMetrics(const MetricsBatch& batch) {
@@ -366,10 +392,12 @@ void MainWindow::updateStatusBar() {
 
 void MainWindow::onSnapshot(const InspectionSnapshot& snapshot) {
   snapshots_[snapshot.run] = snapshot;
+  inputs_[{snapshot.run, static_cast<int>(snapshot.record.sample)}] = snapshot.input;
   history_.insert(snapshot.run, snapshot.step, snapshot.record);
   if (snapshot.run != inspected_run_) return;
   if (snapshot.step > rem_view_step_) {
     rem_view_->append(snapshot.step, snapshot.record);
+    gate_view_->appendHistory(snapshot.step, snapshot.record);
     rem_view_step_ = snapshot.step;
   } else {
     rebuildRemView();  // a step recorded again (e.g. after resuming): redraw from the history
@@ -379,14 +407,15 @@ void MainWindow::onSnapshot(const InspectionSnapshot& snapshot) {
 
 // ---- Step scrubber: a slider over the inspected run's recorded steps, with Play/Pause.
 
-void MainWindow::buildScrubber(QWidget* inspector, QVBoxLayout* layout) {
+void MainWindow::buildScrubber(QWidget* parent, QVBoxLayout* layout) {
   auto* row = new QHBoxLayout();
-  play_button_ = new QPushButton("Play", inspector);
+  play_button_ = new QPushButton("Play", parent);
   play_button_->setToolTip("Step through the recorded snapshots");
-  step_slider_ = new QSlider(Qt::Horizontal, inspector);
+  step_slider_ = new QSlider(Qt::Horizontal, parent);
   step_slider_->setRange(0, 0);
   step_slider_->setEnabled(false);
-  step_label_ = new QLabel("step –", inspector);
+  step_slider_->setToolTip("Training step shown by every inspector view");
+  step_label_ = new QLabel("step –", parent);
   step_label_->setMinimumWidth(step_label_->fontMetrics().horizontalAdvance("step 00000000"));
   row->addWidget(play_button_);
   row->addWidget(step_slider_, 1);
@@ -433,7 +462,7 @@ void MainWindow::refreshScrubber() {
     step_label_->setText("step –");
     return;
   }
-  if (grid_->isVisible() && (scrub_steps_[static_cast<size_t>(index)] != shown_step_ || follow_latest_)) {
+  if (scrub_steps_[static_cast<size_t>(index)] != shown_step_ || follow_latest_) {
     const qint64 step = scrub_steps_[static_cast<size_t>(index)];
     if (const InspectionRecord* rec = history_.at(inspected_run_, step)) showRecord(inspected_run_, step, *rec);
   }
@@ -448,6 +477,7 @@ void MainWindow::onScrubbed(int index) {
 
 void MainWindow::rebuildRemView() {
   rem_view_->setRecords(history_.records(inspected_run_));
+  gate_view_->setHistory(history_.records(inspected_run_));
   const auto steps = history_.steps(inspected_run_);
   rem_view_step_ = steps.empty() ? -1 : steps.back();
 }
@@ -461,45 +491,15 @@ void MainWindow::showSnapshot(int run) {
 void MainWindow::showRecord(int run, qint64 step, const InspectionRecord& rec) {
   shown_step_ = step;
   if (step_label_) step_label_->setText(QString("step %1").arg(step));
-  const auto model = runs_.value(run).model;
-  if (!rec.gates.empty()) {  // LSTM / GRU: layers × gates, time step × unit
-    int layers = 0, gates = 0;
-    for (const auto& g : rec.gates) layers = std::max<int>(layers, static_cast<int>(g.layer) + 1);
-    gates = static_cast<int>(rec.gates.size()) / std::max(1, layers);
-    grid_->setGridSize(layers, gates);
-    for (size_t k = 0; k < rec.gates.size(); ++k) {
-      const auto& g = rec.gates[k];
-      grid_->setCell(static_cast<int>(g.layer), static_cast<int>(k) % gates, g.values,
-                     QString("L%1 gate %2 (time × unit)").arg(g.layer).arg(QString::fromStdString(g.gate)));
-    }
-  } else if (!rec.layers.empty()) {
-    const int layers = static_cast<int>(rec.layers.size());
-    const int heads = static_cast<int>(rec.layers[0].heads.size());
-    grid_->setGridSize(layers, heads);
-    for (int l = 0; l < layers; ++l) {
-      const auto& layer = rec.layers[static_cast<size_t>(l)];
-      for (int h = 0; h < heads && h < static_cast<int>(layer.heads.size()); ++h) {
-        const auto& head = layer.heads[static_cast<size_t>(h)];
-        QString title = QString("L%1 H%2").arg(l).arg(h);
-        if (head.has_rem) {
-          title += head.rem_kind == "regular"
-                       ? QString(" regular λ=%1").arg(fmt(head.lambda))
-                       : QString(" %1 γ=%2 θ=%3").arg(QString::fromStdString(head.rem_kind), fmt(head.gamma), fmt(head.theta));
-          title += QString(" σ(µ)=%1").arg(fmt(head.gate));
-        } else if (layer.has_alpha) {
-          title += QString(" α=%1").arg(fmt(layer.alpha));
-        }
-        grid_->setCell(l, h, head.attention, title);
-      }
-    }
-  } else {
-    return;
-  }
-  grid_caption_->setText(QString("%1 seed %2 at step %3, validation sample %4: %5")
-                             .arg(model).arg(runs_.value(run).seed).arg(step).arg(rec.sample)
-                             .arg(rec.gates.empty() ? "attention weights (query × key) per layer × head; RSA heads show the gated mix"
-                                                    : "gate activations (time step × unit) per layer × gate"));
+  const auto d = runs_.value(run);
+  const QString label = QString("%1 seed %2").arg(d.model).arg(d.seed);
+  const SampleInput input = inputs_.value({run, static_cast<int>(rec.sample)});
+  attention_view_->setRecord(step, rec, input, label);
+  gate_view_->setRecord(step, rec, input, label);
+  rem_view_->setCurrentRecord(step, rec);
 }
+
+HeatMapGrid* MainWindow::inspectorGrid() const { return attention_view_->grid(); }
 
 void MainWindow::onHotChanged(const QString& name, double value) {
   double* field = name == "learning_rate" ? &hot_.learning_rate

@@ -11,6 +11,7 @@
 #include <QTabWidget>
 
 #include "app/run_messages.h"
+#include "engine/tasks/task_options.h"
 #include "widgets/snapshot_history.h"
 
 class QDockWidget;
@@ -29,6 +30,8 @@ class RunsTable;
 class LossCurveView;
 class HeatMapGrid;
 class RemParameterView;
+class AttentionView;
+class GateView;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -40,7 +43,10 @@ class MainWindow : public QMainWindow {
   RunSetupPanel* setupPanel() const { return setup_; }
   RunsTable* runsTable() const { return runs_table_; }
   LossCurveView* curves() const { return curves_; }
-  HeatMapGrid* inspectorGrid() const { return grid_; }
+  HeatMapGrid* inspectorGrid() const;  // the attention view's grid
+  AttentionView* attentionView() const { return attention_view_; }
+  GateView* gateView() const { return gate_view_; }
+  QTabWidget* tabs() const { return tabs_; }
   HyperParameterForm* hyperParameters() const { return hyper_; }
   RemParameterView* remParameters() const { return rem_view_; }
   // Step scrubber of the inspector tab: the slider indexes the inspected run's recorded steps.
@@ -54,6 +60,11 @@ class MainWindow : public QMainWindow {
   QAction* stepAction() const { return step_action_; }
   QAction* stopAction() const { return stop_action_; }
   QAction* resetAction() const { return reset_action_; }
+  // Task settings the run setup panel has no field for (teacher terms, series poles); the panel's
+  // task name and length still apply on top. For scripted runs (app_main's flags).
+  void setTaskDefaults(const TaskOptions& task) { task_defaults_ = task; }
+  // Inspects run `run` in every view (what selecting it in the runs table does).
+  void inspectRun(int run);
   // Answer the "stop and quit?" question without a dialog (tests): 1 quit, 0 cancel, -1 ask.
   void setCloseAnswerForTests(int answer) { close_answer_ = answer; }
 
@@ -75,10 +86,12 @@ class MainWindow : public QMainWindow {
   void onHotChanged(const QString& name, double value);
   void showSnapshot(int run);
   void showRecord(int run, qint64 step, const InspectionRecord& rec);
-  void buildScrubber(QWidget* inspector, QVBoxLayout* layout);
+  void buildScrubber(QWidget* parent, QVBoxLayout* layout);
+  void setInspectedRun(int run);
+  void applyGroundTruth();   // the inspected run's task truth into the REM view
   void refreshScrubber();    // slider range from the history; follows the newest step if asked
   void onScrubbed(int index);
-  void rebuildRemView();     // REM parameter curves of the inspected run from the history
+  void rebuildRemView();     // REM / StarSaber curves of the inspected run from the history
   void appendLog(const QString& line);
   void updateStatusBar();
 
@@ -89,8 +102,8 @@ class MainWindow : public QMainWindow {
   LossCurveView* curves_;
   QPlainTextEdit* log_;
   QTabWidget* tabs_;
-  HeatMapGrid* grid_;
-  QLabel* grid_caption_;
+  AttentionView* attention_view_ = nullptr;
+  GateView* gate_view_ = nullptr;
   QProgressBar* progress_;
   QLabel *eta_label_, *speed_label_, *device_label_, *state_label_;
   QAction *start_action_, *step_action_, *stop_action_, *reset_action_;
@@ -102,6 +115,7 @@ class MainWindow : public QMainWindow {
   QMap<int, RunDescriptor> runs_;
   QMap<int, RunStatus> statuses_;
   QMap<int, InspectionSnapshot> snapshots_;  // latest per run
+  QMap<QPair<int, int>, SampleInput> inputs_;  // (run, sample) → that sample's input
   SnapshotHistory history_;                  // every run's records by step, thinned
   QSlider* step_slider_ = nullptr;
   QLabel* step_label_ = nullptr;
@@ -113,6 +127,7 @@ class MainWindow : public QMainWindow {
   qint64 shown_step_ = -1;
   qint64 rem_view_step_ = -1;        // newest step drawn in rem_view_
   HotParameters hot_;
+  TaskOptions task_defaults_;
 };
 
 }  // namespace rsalab

@@ -5,11 +5,13 @@
 #include <QMetaType>
 #include <QString>
 #include <QVector>
+#include <vector>
 
 #include "engine/inspection.h"
 #include "engine/run_config.h"
 #include "engine/training/metrics.h"
 #include "engine/training/trainer_options.h"
+#include "widgets/sample_input.h"
 
 namespace rsalab {
 
@@ -22,6 +24,10 @@ struct RunDescriptor {
   QString model;
   quint64 seed = 0;
   qint64 parameters = 0;
+  // The task's ground truth (seasonal / ar / teacher), drawn beside the learned REM parameters.
+  std::vector<double> true_lambdas, true_gammas, true_thetas;
+  QString truth;        // one line, e.g. "teacher y_t = Σ_{s<t} kernel(t−s) x_s, kernel λ=0.8"
+  qint64 length = 0;    // the task's sequence length T (REM similarity is scored at it)
 };
 
 struct MetricsBatch {           // points since the last batch, ~20 Hz
@@ -45,6 +51,7 @@ struct InspectionSnapshot {
   int run = 0;
   qint64 step = 0;
   InspectionRecord record;
+  SampleInput input;  // the inspected sample's input sequence (labels, the gate view's strip)
 };
 
 }  // namespace rsalab

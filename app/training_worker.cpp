@@ -1,6 +1,7 @@
 #include "app/training_worker.h"
 
 #include <QTimer>
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -33,7 +34,51 @@ struct TrainingWorker::Run {
   double steps_per_second = 0;
   QString message;
   QElapsedTimer since_snapshot;
+  int sample = 0;  // validation sample the snapshots inspect (the attention view's picker)
 };
+
+namespace {
+
+// The inspected sample's input as plain data: the split Trainer::inspect reads, the same clamp.
+SampleInput sampleInput(const TaskData& data, int64_t sample) {
+  const DataSplit& split = data.validation.size() > 0 ? data.validation : data.train;
+  SampleInput in;
+  in.sample_count = static_cast<int>(split.size());
+  if (split.size() == 0) return in;
+  sample = std::clamp<int64_t>(sample, 0, split.size() - 1);
+  in.sample = static_cast<int>(sample);
+  auto tokens = [&data](const torch::Tensor& ids) {  // (T) int64
+    QStringList out;
+    const auto t = ids.to(torch::kCPU).to(torch::kInt64).contiguous();
+    const int64_t* p = t.data_ptr<int64_t>();
+    for (int64_t i = 0; i < t.numel(); ++i) {
+      const int64_t id = p[i];
+      if (id == data.io.pad_token && id >= 0) {
+        out << "<pad>";
+      } else if (id >= 0 && id < static_cast<int64_t>(data.vocabulary.size())) {
+        out << QString::fromStdString(data.vocabulary[static_cast<size_t>(id)]);
+      } else {
+        out << QString::number(id);
+      }
+    }
+    return out;
+  };
+  const auto x = split.x[sample];
+  if (x.is_floating_point()) {  // (T, F)
+    const auto v = x.to(torch::kCPU).to(torch::kFloat64).contiguous();
+    in.features = v.dim() > 1 ? static_cast<int>(v.size(1)) : 1;
+    in.values.assign(v.data_ptr<double>(), v.data_ptr<double>() + v.numel());
+    for (const auto& name : data.columns) in.feature_names << QString::fromStdString(name);
+  } else {
+    in.tokens = tokens(x);
+    if (data.objective == Objective::Seq2Seq && split.target_in.defined()) {
+      in.target_tokens = tokens(split.target_in[sample]);
+    }
+  }
+  return in;
+}
+
+}  // namespace
 
 TrainingWorker::TrainingWorker(QObject* parent) : QObject(parent) { since_flush_.start(); }
 TrainingWorker::~TrainingWorker() = default;
@@ -58,6 +103,13 @@ void TrainingWorker::start(const RunConfig& base, const QStringList& models, int
         if (!data) data = std::make_shared<const TaskData>(makeTask(c.task, c.train_size, c.trainer.seed));
         run->trainer = std::make_unique<Trainer>(c, data);
         run->descriptor.parameters = run->trainer->parameterCount();
+        const GroundTruth& truth = data->truth;
+        run->descriptor.true_lambdas = truth.lambdas;
+        run->descriptor.true_gammas = truth.gammas;
+        run->descriptor.true_thetas = truth.thetas;
+        run->descriptor.truth = QString::fromStdString(truth.description);
+        run->descriptor.length = data->validation.size() > 0 ? data->validation.x.size(1)
+                                                              : data->train.x.size(1);
         run->state = RunState::Running;
         Run* raw = run.get();
         run->trainer->onStep = [raw](const StepMetrics& m) { raw->pending.steps.push_back(m); raw->last_train = m.train_loss; };
@@ -137,13 +189,9 @@ void TrainingWorker::setHot(const HotParameters& hot) {
 void TrainingWorker::requestInspection(int run, int sample) {
   for (auto& r : runs_) {
     if (r->descriptor.id != run || !r->trainer) continue;
-    try {
-      emit snapshot({run, r->trainer->stepsDone(), r->trainer->inspect(sample)});
-    } catch (const std::exception& e) {
-      emit log(QString("inspect run %1: %2").arg(run).arg(e.what()));
-    }
+    r->sample = std::max(0, sample);
+    emitSnapshot(*r);
   }
-
 }
 
 void TrainingWorker::scheduleTick() {
@@ -220,7 +268,12 @@ void TrainingWorker::emitSnapshot(Run& r) {
   if (!r.trainer) return;
   r.since_snapshot.restart();
   try {
-    emit snapshot({r.descriptor.id, r.trainer->stepsDone(), r.trainer->inspect(0)});
+    InspectionSnapshot s;
+    s.run = r.descriptor.id;
+    s.step = r.trainer->stepsDone();
+    s.record = r.trainer->inspect(r.sample);
+    s.input = sampleInput(r.trainer->data(), s.record.sample);
+    emit snapshot(s);
   } catch (const std::exception& e) {
     emit log(QString("inspect run %1: %2").arg(r.descriptor.id).arg(e.what()));
   }

@@ -3,13 +3,18 @@
 #include <QAction>
 #include <QApplication>
 #include <QDockWidget>
+#include <QSpinBox>
+#include <QTableWidget>
 #include <QtTest>
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "app/main_window.h"
 #include "app/training_worker.h"
 #include "engine/runtime.h"
+#include "widgets/attention_view.h"
+#include "widgets/gate_view.h"
 #include "widgets/heat_map_grid.h"
 #include "widgets/hyper_parameter_form.h"
 #include "widgets/loss_curve_view.h"
@@ -94,7 +99,7 @@ class TestMainWindow : public QObject {
     edited = true;
     emit w.hyperParameters()->hotChanged("learning_rate", 1e-3);
     QCOMPARE(w.curves()->markerCount(), markers + 1);
-    QTRY_VERIFY_WITH_TIMEOUT(rates_after.size() > 6, 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(rates_after.size() > 6, 30000);  // slow when the machine is loaded
     // Steps already queued before the edit may still report the old rate; then only the new one.
     QCOMPARE(rates_after.back(), 1e-3);
     disconnect(connection);
@@ -135,10 +140,29 @@ class TestMainWindow : public QObject {
     QCOMPARE(w.shownStep(), recorded.front());
     const InspectionRecord* first = w.snapshotHistory().at(inspected, recorded.front());
     QVERIFY(first && !first->layers.empty() && !first->layers[0].heads.empty());
-    QVERIFY(w.inspectorGrid()->cellMatrix(0, 0).values == first->layers[0].heads[0].attention.values);
+    // RSA heads: content softmax part | REM | gated mix, holding the record's matrices.
+    const HeadInspection& head0 = first->layers[0].heads[0];
+    QVERIFY(head0.has_rem);
+    QCOMPARE(w.inspectorGrid()->headCount(), int(AttentionView::kRsaPanelCount));
+    QVERIFY(w.inspectorGrid()->cellMatrix(0, AttentionView::kSoftmaxPanel).values == head0.softmax_part.values);
+    QVERIFY(w.inspectorGrid()->cellMatrix(0, AttentionView::kRemPanel).values == head0.rem.values);
+    QVERIFY(w.inspectorGrid()->cellMatrix(0, AttentionView::kMixPanel).values == head0.attention.values);
+    QCOMPARE(w.remParameters()->currentStep(), recorded.front());  // the scrubber drives the REM table
     w.stepSlider()->setValue(w.stepSlider()->maximum());
     QCOMPARE(w.shownStep(), recorded.back());
     QVERIFY(w.remParameters()->graphCount() > 0);
+    const InspectionRecord* last = w.snapshotHistory().at(inspected, recorded.back());
+    QVERIFY(w.remParameters()->remGrid()->cellMatrix(0, 0).values == last->layers[0].heads[0].rem.values);
+    // The seasonal task's truth (AR pole λ, season γ and θ) as reference lines, and a similarity
+    // score for every REM head of the newest record.
+    QCOMPARE(w.remParameters()->groundTruthLineCount(), 3);
+    QVERIFY(w.remParameters()->headTable()->rowCount() > 0);
+    QVERIFY(!std::isnan(w.remParameters()->similarity(0, 0)));
+    // The sample picker: the worker inspects the chosen validation sample and every view shows it.
+    w.attentionView()->samplePicker()->setValue(3);
+    QTRY_VERIFY_WITH_TIMEOUT(w.attentionView()->caption().contains("sample 3"), 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(w.snapshotHistory().at(inspected, w.shownStep())->sample, int64_t(3), 10000);
+    QVERIFY(w.gateView()->caption().contains("sample 3"));
     // Reset drops the runs.
     w.resetAction()->trigger();
     QTRY_COMPARE_WITH_TIMEOUT(table->rowCount(), 0, 5000);

@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "widgets/heat_map_view.h"
+
 namespace rsalab {
 
 namespace {
@@ -52,6 +54,10 @@ HeatMapGrid::HeatMapGrid(QWidget* parent) : QWidget(parent) {
   rebuild();
 }
 
+HeatMapGrid::~HeatMapGrid() { delete enlarged_.data(); }
+
+HeatMapView* HeatMapGrid::enlargedView() const { return enlarged_.data(); }
+
 void HeatMapGrid::setGridSize(int layers, int heads) {
   layers = std::max(layers, 0);
   heads = std::max(heads, 0);
@@ -70,7 +76,9 @@ const HeatMapGrid::Cell* HeatMapGrid::cell(int layer, int head) const {
   return const_cast<HeatMapGrid*>(this)->cell(layer, head);
 }
 
-void HeatMapGrid::setCell(int layer, int head, const Matrix& m, const QString& title) {
+void HeatMapGrid::setCell(int layer, int head, const Matrix& m, const QString& title,
+                          const QStringList& row_labels, const QStringList& col_labels,
+                          const QString& name) {
   Cell* c = cell(layer, head);
   if (!c) return;
   if (m.values.size() != size_t(std::max<int64_t>(m.rows, 0) * std::max<int64_t>(m.cols, 0))) {
@@ -80,9 +88,34 @@ void HeatMapGrid::setCell(int layer, int head, const Matrix& m, const QString& t
   }
   c->matrix = m;
   c->title = title;
+  c->name = name;
+  c->row_labels = row_labels;
+  c->col_labels = col_labels;
   c->dirty = true;
   scale_dirty_ = true;
   markDirty();
+  if (enlarged_ && layer == enlarged_layer_ && head == enlarged_head_) {
+    enlarged_->setMatrix(m, row_labels, col_labels);
+    enlarged_->setTitle(title);
+  }
+}
+
+void HeatMapGrid::enlarge(int layer, int head) {
+  const Cell* c = cell(layer, head);
+  if (!c || c->matrix.empty()) return;
+  if (!enlarged_) {
+    enlarged_ = new HeatMapView;  // a top-level window, deleted when closed
+    enlarged_->setAttribute(Qt::WA_DeleteOnClose);
+    enlarged_->resize(640, 600);
+  }
+  enlarged_layer_ = layer;
+  enlarged_head_ = head;
+  enlarged_->setWindowTitle(c->name.isEmpty() ? c->title : c->name);
+  enlarged_->setTitle(c->title);
+  enlarged_->setAxisLabels(tr("key / column"), tr("query / row"));
+  enlarged_->setMatrix(c->matrix, c->row_labels, c->col_labels);
+  enlarged_->show();
+  enlarged_->raise();
 }
 
 const Matrix& HeatMapGrid::cellMatrix(int layer, int head) const {
@@ -240,11 +273,9 @@ QRect HeatMapGrid::cellRect(int layer, int head) const {
 QString HeatMapGrid::tooltipFor(int layer, int head, int row, int col) const {
   const Cell* c = cell(layer, head);
   if (!c || row < 0 || col < 0 || row >= c->matrix.rows || col >= c->matrix.cols) return QString();
-  return QStringLiteral("L%1 H%2 — row %3, col %4: %5")
-      .arg(layer)
-      .arg(head)
-      .arg(row)
-      .arg(col)
+  const QString name = c->name.isEmpty() ? QStringLiteral("L%1 H%2").arg(layer).arg(head) : c->name;
+  return QStringLiteral("%1 — row %2, col %3: %4")
+      .arg(name, positionText(row, c->row_labels), positionText(col, c->col_labels))
       .arg(double(c->matrix.at(row, col)), 0, 'g', 6);
 }
 
@@ -270,7 +301,9 @@ void HeatMapGrid::onMouseMove(QMouseEvent* event) {
 void HeatMapGrid::onMousePress(QMouseEvent* event) {
   if (event->button() != Qt::LeftButton) return;
   const QPoint lh = cellAt(plot_->mapTo(this, event->pos()));
-  if (lh.x() >= 0) emit cellActivated(lh.y(), lh.x());
+  if (lh.x() < 0) return;
+  emit cellActivated(lh.y(), lh.x());
+  if (enlarge_on_click_) enlarge(lh.y(), lh.x());
 }
 
 }  // namespace rsalab

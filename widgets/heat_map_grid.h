@@ -8,6 +8,7 @@
 // By default all cells share one colour scale (comparable colours across heads).
 #pragma once
 
+#include <QPointer>
 #include <QString>
 #include <QTimer>
 #include <QWidget>
@@ -25,6 +26,8 @@ class QMouseEvent;
 
 namespace rsalab {
 
+class HeatMapView;
+
 class HeatMapGrid : public QWidget {
   Q_OBJECT
 
@@ -34,12 +37,17 @@ class HeatMapGrid : public QWidget {
   static constexpr int kRepaintIntervalMs = 40;
 
   explicit HeatMapGrid(QWidget* parent = nullptr);
+  ~HeatMapGrid() override;  // closes the enlarged window
 
   // Rebuilds the cells only when the size changes; cell data is kept otherwise.
   void setGridSize(int layers, int heads);
   int layerCount() const { return layers_; }
   int headCount() const { return heads_; }
-  void setCell(int layer, int head, const Matrix& m, const QString& title);
+  // Optional hover labels for the matrix rows / columns (tokens, positions) and a name for the
+  // cell in tooltips (default "L<layer> H<head>", the grid position).
+  void setCell(int layer, int head, const Matrix& m, const QString& title,
+               const QStringList& row_labels = {}, const QStringList& col_labels = {},
+               const QString& name = {});
   const Matrix& cellMatrix(int layer, int head) const;
   QString cellTitle(int layer, int head) const;
 
@@ -54,12 +62,18 @@ class HeatMapGrid : public QWidget {
   QPoint cellAt(const QPoint& widget_pos) const;
   // Widget-local rectangle of a cell's map (after a flush), for tests and overlays.
   QRect cellRect(int layer, int head) const;
-  // "L0 H1 — row r, col c: value" for a matrix cell of one grid cell.
+  // "L0 H1 — row r (label), col c (label): value" for a matrix cell of one grid cell.
   QString tooltipFor(int layer, int head, int row, int col) const;
   // How many times the cells were (re)built; unchanged by setCell or same-size setGridSize.
   int rebuildCount() const { return rebuild_count_; }
 
   void flush();  // draw pending data now (tests, grabs)
+
+  // Clicking a cell also opens it large in its own HeatMapView window (one, reused), with the
+  // cell's hover labels; that window follows later setCell calls for the same cell.
+  void setEnlargeOnClick(bool enlarge) { enlarge_on_click_ = enlarge; }
+  HeatMapView* enlargedView() const;
+  void enlarge(int layer, int head);
 
  signals:
   /// A cell was clicked; the caller enlarges (layer, head) in a HeatMapView.
@@ -72,6 +86,8 @@ class HeatMapGrid : public QWidget {
   struct Cell {
     Matrix matrix;
     QString title;
+    QString name;
+    QStringList row_labels, col_labels;
     QCPAxisRect* rect = nullptr;
     QCPColorMap* map = nullptr;
     QCPTextElement* title_element = nullptr;
@@ -97,6 +113,9 @@ class HeatMapGrid : public QWidget {
   bool dirty_ = false;
   bool scale_dirty_ = false;
   int rebuild_count_ = 0;
+  bool enlarge_on_click_ = false;
+  QPointer<HeatMapView> enlarged_;
+  int enlarged_layer_ = -1, enlarged_head_ = -1;
 };
 
 }  // namespace rsalab

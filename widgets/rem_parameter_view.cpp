@@ -2,14 +2,21 @@
 
 #include <qcustomplot.h>
 
+#include <QHeaderView>
+#include <QSplitter>
+#include <QTableWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
 
+#include "widgets/heat_map_grid.h"
 #include "widgets/run_palette.h"
 
 namespace rsalab {
 
 namespace {
+
+constexpr double kTwoPi = 6.283185307179586;
 
 // A colour per head (palette), a line style per quantity, so "L0 H1 γ" and "L0 H1 θ" match.
 Qt::PenStyle quantityStyle(RemParameterView::Quantity q) {
@@ -38,10 +45,42 @@ RemParameterView::RemParameterView(QWidget* parent) : QWidget(parent) {
   QFont legend_font = font();
   legend_font.setPointSizeF(legend_font.pointSizeF() * 0.85);
   plot_->legend->setFont(legend_font);
+  plot_->legend->setRowSpacing(0);  // many entries (4 per head): keep the box compact
   plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+  cursor_ = new QCPItemStraightLine(plot_);
+  for (QCPItemPosition* p : {cursor_->point1, cursor_->point2}) p->setType(QCPItemPosition::ptPlotCoords);
+  cursor_->setPen(QPen(QColor(200, 60, 60, 140), 1.0, Qt::DotLine));
+  cursor_->setVisible(false);
+
+  table_ = new QTableWidget(0, kColumnCount, this);
+  table_->setHorizontalHeaderLabels({tr("head"), tr("sim. to truth"), tr("learned"), tr("σ(µ)"),
+                                     tr("REM"), tr("closest true")});
+  table_->horizontalHeaderItem(kSimilarity)->setToolTip(
+      tr("Cosine similarity between the REM built from the learned parameters and the REM of the "
+         "closest true component, at the task's length T (1 = same matrix up to scale)"));
+  table_->verticalHeader()->setVisible(false);
+  table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  table_->setSelectionMode(QAbstractItemView::NoSelection);
+  table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  table_->horizontalHeader()->setStretchLastSection(true);
+
+  rem_grid_ = new HeatMapGrid(this);
+  rem_grid_->setEnlargeOnClick(true);
+  auto* side = new QSplitter(Qt::Vertical, this);
+  side->addWidget(table_);
+  side->addWidget(rem_grid_);
+  side->setStretchFactor(0, 1);
+  side->setStretchFactor(1, 2);
+  side->setSizes({1000, 2000});  // proportions; the splitter scales them to its height
+  auto* split = new QSplitter(Qt::Horizontal, this);
+  split->addWidget(plot_);
+  split->addWidget(side);
+  split->setStretchFactor(0, 3);
+  split->setStretchFactor(1, 2);
+  split->setSizes({3000, 2000});
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
-  layout->addWidget(plot_);
+  layout->addWidget(split);
   repaint_timer_.setInterval(kRepaintIntervalMs);
   connect(&repaint_timer_, &QTimer::timeout, this, [this] {
     if (dirty_) redraw();
@@ -89,6 +128,14 @@ void RemParameterView::addPoint(int layer, int head, Quantity quantity, double s
 }
 
 void RemParameterView::append(qint64 step, const InspectionRecord& record) {
+  appendPoints(step, record);
+  // The table follows the newest snapshot unless a scrubbed-back step is shown.
+  const bool following = current_step_ < 0 || current_step_ >= newest_step_;
+  newest_step_ = std::max(newest_step_, step);
+  if (following) setCurrentRecord(step, record);
+}
+
+void RemParameterView::appendPoints(qint64 step, const InspectionRecord& record) {
   const double x = static_cast<double>(step);
   for (size_t l = 0; l < record.layers.size(); ++l) {
     const auto& heads = record.layers[l].heads;
@@ -108,15 +155,107 @@ void RemParameterView::append(qint64 step, const InspectionRecord& record) {
   dirty_ = true;
 }
 
+void RemParameterView::setCurrentRecord(qint64 step, const InspectionRecord& record) {
+  current_step_ = step;
+  current_ = record;
+  // The REM matrices, layers × REM heads (REM heads come first in every layer).
+  int rem_heads = 0;
+  for (const auto& layer : record.layers) {
+    int n = 0;
+    for (const auto& head : layer.heads) n += head.has_rem ? 1 : 0;
+    rem_heads = std::max(rem_heads, n);
+  }
+  rem_grid_->setGridSize(rem_heads > 0 ? static_cast<int>(record.layers.size()) : 0, rem_heads);
+  for (size_t l = 0; l < record.layers.size() && rem_heads > 0; ++l) {
+    int col = 0;
+    for (size_t h = 0; h < record.layers[l].heads.size(); ++h) {
+      const HeadInspection& head = record.layers[l].heads[h];
+      if (!head.has_rem) continue;
+      const QString name = QString("L%1 H%2").arg(l).arg(h);
+      // Short titles: the cells are narrow. The kind is implied by the parameters for regular.
+      const QString title = head.rem_kind == "regular"
+                                ? QString("%1 λ=%2").arg(name).arg(head.lambda, 0, 'g', 3)
+                                : QString("%1 %2\nγ=%3 θ=%4").arg(name, QString::fromStdString(head.rem_kind))
+                                      .arg(head.gamma, 0, 'g', 3).arg(head.theta, 0, 'g', 3);
+      rem_grid_->setCell(static_cast<int>(l), col++, head.rem, title, {}, {}, name + " REM");
+    }
+  }
+  for (auto& layer : current_.layers) {  // the table needs the scalars only
+    for (auto& head : layer.heads) head.attention = head.softmax_part = head.rem = Matrix{};
+  }
+  // The record's REM size is the task's T unless setGroundTruth says otherwise.
+  for (const auto& layer : record.layers)
+    for (const auto& head : layer.heads)
+      if (head.has_rem && head.rem.rows > 0) record_length_ = head.rem.rows;
+  cursor_->point1->setCoords(static_cast<double>(step), 0);
+  cursor_->point2->setCoords(static_cast<double>(step), 1);
+  cursor_->setVisible(step >= 0);
+  rebuildTable();
+  dirty_ = true;
+}
+
+double RemParameterView::similarity(int layer, int head) const {
+  const auto it = similarity_.find({layer, head});
+  return it == similarity_.end() ? std::nan("") : it->second;
+}
+
+void RemParameterView::rebuildTable() {
+  similarity_.clear();
+  int rows = 0;
+  for (const auto& layer : current_.layers)
+    for (const auto& head : layer.heads) rows += head.has_rem ? 1 : 0;
+  table_->setRowCount(rows);
+  int row = 0;
+  auto put = [this, &row](int column, const QString& text) {
+    auto* item = table_->item(row, column);
+    if (!item) table_->setItem(row, column, item = new QTableWidgetItem);
+    item->setText(text);
+  };
+  auto num = [](double v) { return QString::number(v, 'f', 3); };
+  for (size_t l = 0; l < current_.layers.size(); ++l) {
+    const auto& heads = current_.layers[l].heads;
+    for (size_t h = 0; h < heads.size(); ++h) {
+      const HeadInspection& head = heads[h];
+      if (!head.has_rem) continue;
+      const bool regular = head.rem_kind == "regular";
+      QString kind = QString::fromStdString(head.rem_kind);
+      if (head.dilation > 1) kind += QString(" d=%1").arg(head.dilation);
+      QString learned = regular ? QString("λ=%1").arg(num(head.lambda))
+                                : QString("γ=%1 θ=%2").arg(num(head.gamma), num(head.theta));
+      if (!regular && std::abs(head.theta) > 1e-9)
+        learned += QString(" (P=%1)").arg(kTwoPi / std::abs(head.theta), 0, 'f', 1);
+      std::string matched;
+      const int64_t T = truth_length_ > 0 ? truth_length_ : record_length_;
+      const double sim = remTruthSimilarity(head, truth_, T, &matched);
+      similarity_[{static_cast<int>(l), static_cast<int>(h)}] = sim;
+      put(kHead, QString("L%1 H%2").arg(l).arg(h));
+      put(kKind, kind);
+      put(kLearned, learned);
+      put(kGate, num(head.gate));
+      put(kSimilarity, std::isnan(sim) ? QString("–") : num(sim));
+      put(kMatched, std::isnan(sim) ? QString() : QString::fromStdString(matched));
+      table_->item(row, kHead)->setForeground(runColor(static_cast<int>(l) * 8 + static_cast<int>(h)));
+      ++row;
+    }
+  }
+}
+
 void RemParameterView::setRecords(const std::map<qint64, InspectionRecord>& records) {
   clear();
-  for (const auto& kv : records) append(kv.first, kv.second);
+  for (const auto& kv : records) appendPoints(kv.first, kv.second);
+  if (!records.empty()) newest_step_ = records.rbegin()->first;
+  if (!records.empty()) setCurrentRecord(records.rbegin()->first, records.rbegin()->second);
   dirty_ = true;
 }
 
 void RemParameterView::clear() {
   for (const auto& kv : graphs_) plot_->removeGraph(kv.second);
   graphs_.clear();
+  current_ = InspectionRecord{};
+  current_step_ = newest_step_ = -1;
+  cursor_->setVisible(false);
+  rem_grid_->setGridSize(0, 0);
+  rebuildTable();
   dirty_ = true;
 }
 
@@ -138,12 +277,15 @@ void RemParameterView::addTruthLine(double value, Quantity quantity, const QStri
 
 void RemParameterView::setGroundTruth(const std::vector<double>& lambdas,
                                       const std::vector<double>& gammas,
-                                      const std::vector<double>& thetas) {
+                                      const std::vector<double>& thetas, int64_t length) {
+  truth_ = RemTruth{lambdas, gammas, thetas};
+  truth_length_ = length;
   for (auto* line : truth_lines_) plot_->removeItem(line);
   truth_lines_.clear();
   for (double v : lambdas) addTruthLine(v, Quantity::kLambda, QString("true λ=%1").arg(v));
   for (double v : gammas) addTruthLine(v, Quantity::kGamma, QString("true γ=%1").arg(v));
   for (double v : thetas) addTruthLine(v, Quantity::kTheta, QString("true θ=%1").arg(v));
+  rebuildTable();
   dirty_ = true;
 }
 

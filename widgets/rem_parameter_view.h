@@ -4,6 +4,11 @@
 // λ, γ and σ(µ) share the left axis. The task's ground truth (when known) is drawn as dashed
 // horizontal lines, so one sees whether λ, γ, θ converge to the true poles.
 //
+// Beside the plot, the REM matrices P_h of the shown step (layers × REM heads, HeatMapGrid), and a
+// table that lists every REM head at the shown step (the newest snapshot, or the step
+// chosen on the scrubber): kind, learned λ or γ/θ (period 2π/θ), σ(µ), and on tasks with ground
+// truth the similarity between the learned and the true REM (widgets/rem_similarity.h).
+//
 // Data come from inspection records (SnapshotHistory): setRecords() rebuilds from a run's history,
 // append() adds one snapshot as it arrives. Appends only mark the view dirty; one ~40 ms timer
 // redraws (house style item 6).
@@ -17,12 +22,16 @@
 #include <vector>
 
 #include "engine/inspection.h"
+#include "widgets/rem_similarity.h"
 
 class QCustomPlot;
 class QCPGraph;
 class QCPItemStraightLine;
+class QTableWidget;
 
 namespace rsalab {
+
+class HeatMapGrid;
 
 class RemParameterView : public QWidget {
   Q_OBJECT
@@ -30,15 +39,24 @@ class RemParameterView : public QWidget {
  public:
   enum class Quantity { kLambda, kGamma, kTheta, kGate };
   static constexpr int kRepaintIntervalMs = 40;
+  enum Column { kHead, kSimilarity, kLearned, kGate, kKind, kMatched, kColumnCount };
 
   explicit RemParameterView(QWidget* parent = nullptr);
 
   void append(qint64 step, const InspectionRecord& record);
   void setRecords(const std::map<qint64, InspectionRecord>& records);  // replaces everything
   void clear();
-  // Dashed reference lines; empty vectors remove them.
+  // Dashed reference lines; empty vectors remove them. `length` is the task's T, at which the
+  // similarity scores are computed (0: the REM size in the records).
   void setGroundTruth(const std::vector<double>& lambdas, const std::vector<double>& gammas,
-                      const std::vector<double>& thetas);
+                      const std::vector<double>& thetas, int64_t length = 0);
+  // The step whose heads the table lists (scrubber); a cursor line marks it on the plot.
+  void setCurrentRecord(qint64 step, const InspectionRecord& record);
+  qint64 currentStep() const { return current_step_; }
+  // Similarity of (layer, head) at the current record; NaN without truth or REM.
+  double similarity(int layer, int head) const;
+  QTableWidget* headTable() const { return table_; }
+  HeatMapGrid* remGrid() const { return rem_grid_; }
   int groundTruthLineCount() const { return static_cast<int>(truth_lines_.size()); }
 
   // The graph of one head's quantity, nullptr when that head never had it.
@@ -52,12 +70,24 @@ class RemParameterView : public QWidget {
   QCPGraph* ensureGraph(int layer, int head, Quantity quantity);
   void addPoint(int layer, int head, Quantity quantity, double step, double value);
   void addTruthLine(double value, Quantity quantity, const QString& label);
+  void appendPoints(qint64 step, const InspectionRecord& record);
   void redraw();
+  void rebuildTable();
 
   QCustomPlot* plot_ = nullptr;
   QTimer repaint_timer_;
   std::map<Key, QCPGraph*> graphs_;
   std::vector<QCPItemStraightLine*> truth_lines_;
+  QTableWidget* table_ = nullptr;
+  HeatMapGrid* rem_grid_ = nullptr;
+  QCPItemStraightLine* cursor_ = nullptr;
+  RemTruth truth_;
+  int64_t truth_length_ = 0;
+  int64_t record_length_ = 0;  // REM rows seen in the records
+  InspectionRecord current_;
+  qint64 current_step_ = -1;
+  qint64 newest_step_ = -1;
+  std::map<std::pair<int, int>, double> similarity_;
   bool dirty_ = false;
 };
 

@@ -1,0 +1,229 @@
+// rsalab-gui-bench: what the inspector costs the GUI thread (issue 7 "Done when", issue 9 item 6).
+//   redraw   full redraws of 8 heat maps of 128×128 (fresh data each time, setCell + replot), as
+//            one HeatMapGrid (2 × 4, what the app uses) and as 8 separate HeatMapViews:
+//            median, p99, min, max ms per full redraw
+//   latency  GUI event-loop latency while 3 runs (RNN, Transformer, RSA on the seasonal task)
+//            train in the worker thread and the 8-map grid redraws every 40 ms: lateness of a 5 ms
+//            precise timer, p50 / p99 / max ms
+// Run offscreen (QT_QPA_PLATFORM=offscreen is set unless the caller set a platform). Prints a
+// table; --json PATH also writes the figures. Timings depend on the machine and its load.
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTimer>
+#include <algorithm>
+#include <cstdio>
+#include <random>
+#include <vector>
+
+#include "app/training_controller.h"
+#include "app/training_worker.h"
+#include "engine/runtime.h"
+#include "widgets/heat_map_grid.h"
+#include "widgets/heat_map_view.h"
+
+using namespace rsalab;
+
+namespace {
+
+constexpr int kMaps = 8, kSide = 128;
+
+struct Stats {
+  double median = 0, p99 = 0, min = 0, max = 0;
+  int n = 0;
+};
+
+Stats stats(std::vector<double> v) {
+  Stats s;
+  if (v.empty()) return s;
+  std::sort(v.begin(), v.end());
+  s.n = static_cast<int>(v.size());
+  s.median = v[v.size() / 2];
+  s.p99 = v[std::min(v.size() - 1, v.size() * 99 / 100)];
+  s.min = v.front();
+  s.max = v.back();
+  return s;
+}
+
+Matrix randomMatrix(std::mt19937& rng) {
+  std::uniform_real_distribution<float> u(0.f, 1.f);
+  Matrix m;
+  m.rows = m.cols = kSide;
+  m.values.resize(kSide * kSide);
+  for (auto& v : m.values) v = u(rng);
+  return m;
+}
+
+void fillGrid(HeatMapGrid& grid, std::mt19937& rng) {
+  for (int k = 0; k < kMaps; ++k) grid.setCell(k / 4, k % 4, randomMatrix(rng), QString("L%1 H%2").arg(k / 4).arg(k % 4));
+}
+
+Stats benchGrid(int repeats) {
+  HeatMapGrid grid;
+  grid.resize(1200, 700);
+  grid.setGridSize(2, 4);
+  grid.show();
+  std::mt19937 rng(1);
+  std::vector<double> ms;
+  for (int i = 0; i < repeats + 5; ++i) {
+    QElapsedTimer t;
+    t.start();
+    fillGrid(grid, rng);
+    grid.flush();
+    if (i >= 5) ms.push_back(t.nsecsElapsed() / 1e6);  // the first few warm caches up
+    QCoreApplication::processEvents();
+  }
+  return stats(ms);
+}
+
+Stats benchViews(int repeats) {
+  QWidget host;
+  host.resize(1200, 700);
+  std::vector<HeatMapView*> views;
+  for (int k = 0; k < kMaps; ++k) {
+    auto* v = new HeatMapView(&host);
+    v->setGeometry((k % 4) * 300, (k / 4) * 350, 300, 350);
+    views.push_back(v);
+  }
+  host.show();
+  std::mt19937 rng(2);
+  std::vector<double> ms;
+  for (int i = 0; i < repeats + 5; ++i) {
+    QElapsedTimer t;
+    t.start();
+    for (auto* v : views) {
+      v->setMatrix(randomMatrix(rng));
+      v->flush();
+    }
+    if (i >= 5) ms.push_back(t.nsecsElapsed() / 1e6);
+    QCoreApplication::processEvents();
+  }
+  return stats(ms);
+}
+
+struct Latency {
+  Stats late;
+  int redraws = 0;
+  qint64 steps = 0;
+};
+
+Latency benchLatency(double seconds) {
+  TrainingController controller;
+  RunConfig c;
+  c.task.name = "seasonal";
+  c.task.length = 64;
+  c.train_size = 512;
+  c.model.d_model = 32;
+  c.model.heads = 4;
+  c.model.layers = 2;
+  c.model.rem.regular = 1;
+  c.model.rem.cos = 1;
+  c.model.rem.sin = 1;
+  c.trainer.max_steps = 1000000;
+  c.trainer.eval_every = 50;
+  c.trainer.snapshot_every = 25;
+  Latency out;
+  QObject::connect(controller.worker(), &TrainingWorker::status, [&out](const RunStatus& s) {
+    out.steps = std::max(out.steps, s.step);
+  });
+  HeatMapGrid grid;
+  grid.resize(1200, 700);
+  grid.setGridSize(2, 4);
+  grid.show();
+  std::mt19937 rng(3);
+  QTimer redraw;
+  QObject::connect(&redraw, &QTimer::timeout, [&] {
+    fillGrid(grid, rng);
+    grid.flush();
+    ++out.redraws;
+  });
+  controller.start(c, {"rnn", "transformer", "rsa"}, 1);
+  QEventLoop warm;  // until the runs are built and stepping (at most 30 s)
+  QTimer poll;
+  QObject::connect(&poll, &QTimer::timeout, [&] {
+    if (out.steps >= 1) warm.quit();
+  });
+  poll.start(50);
+  QTimer::singleShot(30000, &warm, &QEventLoop::quit);
+  warm.exec();
+  poll.stop();
+  const qint64 steps_before = out.steps;
+  // A precise single-shot timer re-armed from its own callback: lateness = fire time − (arm time
+  // + 5 ms), so one late tick does not make the next look early.
+  std::vector<double> late;
+  QElapsedTimer clock;
+  clock.start();
+  double due = 5;
+  QTimer probe;
+  probe.setTimerType(Qt::PreciseTimer);
+  probe.setSingleShot(true);
+  QObject::connect(&probe, &QTimer::timeout, [&] {
+    const double now = clock.nsecsElapsed() / 1e6;
+    late.push_back(now - due);
+    due = now + 5;
+    probe.start(5);
+  });
+  probe.start(5);
+  redraw.start(40);
+  QEventLoop loop;
+  QTimer::singleShot(static_cast<int>(seconds * 1000), &loop, &QEventLoop::quit);
+  loop.exec();
+  probe.stop();
+  redraw.stop();
+  controller.stop();
+  out.late = stats(late);
+  out.steps -= steps_before;  // steps taken while probing
+  return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+  initRuntime();
+  QApplication app(argc, argv);
+  QCommandLineParser parser;
+  parser.setApplicationDescription("RSA Lab GUI benchmark: heat-map redraw cost, event-loop latency");
+  parser.addHelpOption();
+  QCommandLineOption json("json", "Also write the figures as JSON.", "path");
+  QCommandLineOption repeats("repeats", "Redraws timed per variant.", "n", "200");
+  QCommandLineOption seconds("seconds", "Seconds of latency probing while training.", "s", "8");
+  parser.addOptions({json, repeats, seconds});
+  parser.process(app);
+  const int n = std::max(10, parser.value(repeats).toInt());
+
+  const Stats grid = benchGrid(n);
+  const Stats views = benchViews(n);
+  const Latency lat = benchLatency(std::max(1.0, parser.value(seconds).toDouble()));
+
+  std::printf("rsalab-gui-bench (%s)\n", qPrintable(QGuiApplication::platformName()));
+  std::printf("%-46s %9s %9s %9s %9s %6s\n", "measure (ms)", "median", "p99", "min", "max", "n");
+  auto row = [](const char* name, const Stats& s) {
+    std::printf("%-46s %9.2f %9.2f %9.2f %9.2f %6d\n", name, s.median, s.p99, s.min, s.max, s.n);
+  };
+  row("redraw 8 maps 128x128, one HeatMapGrid 2x4", grid);
+  row("redraw 8 maps 128x128, 8 HeatMapViews", views);
+  row("event-loop lateness, 3 runs training + grid", lat.late);
+  std::printf("(latency run: %d grid redraws, the furthest run took %lld steps while probed)\n", lat.redraws,
+              static_cast<long long>(lat.steps));
+  if (parser.isSet(json)) {
+    auto obj = [](const Stats& s) {
+      return QJsonObject{{"median_ms", s.median}, {"p99_ms", s.p99}, {"min_ms", s.min}, {"max_ms", s.max}, {"n", s.n}};
+    };
+    QJsonObject root{{"platform", QGuiApplication::platformName()},
+                     {"redraw_grid_8x128", obj(grid)},
+                     {"redraw_views_8x128", obj(views)},
+                     {"event_loop_lateness_training", obj(lat.late)},
+                     {"latency_redraws", lat.redraws},
+                     {"latency_steps_while_probed", static_cast<double>(lat.steps)}};
+    QFile f(parser.value(json));
+    if (!f.open(QIODevice::WriteOnly) || f.write(QJsonDocument(root).toJson()) < 0) {
+      std::fprintf(stderr, "cannot write %s\n", qPrintable(parser.value(json)));
+      return 1;
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,170 @@
+#include "widgets/attention_view.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSignalBlocker>
+#include <QSpinBox>
+#include <QVBoxLayout>
+#include <algorithm>
+
+#include "widgets/heat_map_grid.h"
+
+namespace rsalab {
+
+namespace {
+
+QString fmt(double v) { return QString::number(v, 'g', 3); }
+
+QString remSummary(const HeadInspection& head) {
+  QString s = head.rem_kind == "regular"
+                  ? QString("REM regular λ=%1").arg(fmt(head.lambda))
+                  : QString("REM %1 γ=%2 θ=%3").arg(QString::fromStdString(head.rem_kind),
+                                                    fmt(head.gamma), fmt(head.theta));
+  if (head.dilation > 1) s += QString(" d=%1").arg(head.dilation);
+  return s;
+}
+
+bool hasRem(const InspectionRecord& record) {
+  for (const auto& layer : record.layers)
+    for (const auto& head : layer.heads)
+      if (head.has_rem) return true;
+  return false;
+}
+
+int maxHeads(const std::vector<LayerInspection>& layers) {
+  size_t n = 0;
+  for (const auto& l : layers) n = std::max({n, l.heads.size(), l.cross_attention.size()});
+  return static_cast<int>(n);
+}
+
+}  // namespace
+
+AttentionView::AttentionView(QWidget* parent) : QWidget(parent) {
+  picker_ = new QSpinBox(this);
+  picker_->setRange(0, 0);
+  picker_->setPrefix("sample ");
+  picker_->setToolTip(tr("Validation sample whose attention is shown"));
+  picker_->setKeyboardTracking(false);
+  caption_ = new QLabel(tr("Start training to see the attention maps of the selected run."), this);
+  caption_->setWordWrap(true);
+  grid_ = new HeatMapGrid(this);
+  grid_->setEnlargeOnClick(true);
+  auto* top = new QHBoxLayout;
+  top->addWidget(picker_);
+  top->addWidget(caption_, 1);
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addLayout(top);
+  layout->addWidget(grid_, 1);
+  connect(picker_, qOverload<int>(&QSpinBox::valueChanged), this, &AttentionView::sampleChanged);
+}
+
+int AttentionView::sample() const { return picker_->value(); }
+QString AttentionView::caption() const { return caption_->text(); }
+
+void AttentionView::clear(const QString& message) {
+  grid_->setGridSize(0, 0);
+  caption_->setText(message.isEmpty() ? tr("No attention record.") : message);
+}
+
+void AttentionView::setRecord(qint64 step, const InspectionRecord& record, const SampleInput& input,
+                              const QString& run_label) {
+  if (input.sample_count > 0) {
+    const QSignalBlocker block(picker_);
+    picker_->setMaximum(input.sample_count - 1);
+  }
+  const QString where = QString("%1 at step %2, validation sample %3")
+                            .arg(run_label.isEmpty() ? QString::fromStdString(record.model) : run_label)
+                            .arg(step)
+                            .arg(record.sample);
+  if (record.layers.empty()) {
+    clear(where + tr(": this model has no attention (its gates are in the Gates tab)."));
+    return;
+  }
+  const QStringList positions = input.positionLabels();
+  QString what;
+  if (!record.decoder_layers.empty()) {
+    showEncoderDecoder(record, input);
+    what = tr("encoder self-, decoder self- and cross-attention (target × source) per layer × head");
+  } else if (hasRem(record)) {
+    showRsa(record, positions);
+    what = tr("per layer × head: content softmax part | REM part | gated mix (1−σ(µ))·softmax + σ(µ)·REM");
+  } else if (record.model == "linear") {
+    showLayersByHeads(record, positions);
+    what = tr("implied normalised φ(Q)φ(K)ᵀ matrix (row-normalised, φ = elu+1) per layer × head");
+  } else {
+    showLayersByHeads(record, positions);
+    what = tr("attention weights (query × key) per layer × head");
+  }
+  caption_->setText(where + ": " + what);
+}
+
+void AttentionView::showRsa(const InspectionRecord& record, const QStringList& positions) {
+  int rows = 0;
+  for (const auto& layer : record.layers) rows += static_cast<int>(layer.heads.size());
+  grid_->setGridSize(rows, kRsaPanelCount);
+  int row = 0;
+  for (size_t l = 0; l < record.layers.size(); ++l) {
+    const auto& heads = record.layers[l].heads;
+    for (size_t h = 0; h < heads.size(); ++h, ++row) {
+      const HeadInspection& head = heads[h];
+      const QString name = QString("L%1 H%2").arg(l).arg(h);
+      if (!head.has_rem) {
+        grid_->setCell(row, kSoftmaxPanel, head.attention, name + " softmax (no REM)", positions,
+                       positions, name + " softmax");
+        grid_->setCell(row, kRemPanel, Matrix{}, QString());
+        grid_->setCell(row, kMixPanel, Matrix{}, QString());
+        continue;
+      }
+      grid_->setCell(row, kSoftmaxPanel, head.softmax_part, name + " content softmax", positions,
+                     positions, name + " softmax");
+      grid_->setCell(row, kRemPanel, head.rem, name + " " + remSummary(head), positions, positions,
+                     name + " REM");
+      grid_->setCell(row, kMixPanel, head.attention, name + QString(" mix σ(µ)=%1").arg(fmt(head.gate)),
+                     positions, positions, name + " mix");
+    }
+  }
+}
+
+void AttentionView::showEncoderDecoder(const InspectionRecord& record, const SampleInput& input) {
+  const QStringList source = input.tokens, target = input.target_tokens;
+  const int enc = static_cast<int>(record.layers.size());
+  const int dec = static_cast<int>(record.decoder_layers.size());
+  grid_->setGridSize(enc + 2 * dec, std::max(1, std::max(maxHeads(record.layers), maxHeads(record.decoder_layers))));
+  for (int l = 0; l < enc; ++l) {
+    const auto& heads = record.layers[size_t(l)].heads;
+    for (size_t h = 0; h < heads.size(); ++h) {
+      const QString name = QString("enc L%1 H%2").arg(l).arg(h);
+      grid_->setCell(l, int(h), heads[h].attention, name + " self", source, source, name);
+    }
+  }
+  for (int l = 0; l < dec; ++l) {
+    const auto& layer = record.decoder_layers[size_t(l)];
+    for (size_t h = 0; h < layer.heads.size(); ++h) {
+      const QString name = QString("dec L%1 H%2 self").arg(l).arg(h);
+      grid_->setCell(enc + 2 * l, int(h), layer.heads[h].attention, name, target, target, name);
+    }
+    for (size_t h = 0; h < layer.cross_attention.size(); ++h) {
+      const QString name = QString("dec L%1 H%2 cross").arg(l).arg(h);
+      grid_->setCell(enc + 2 * l + 1, int(h), layer.cross_attention[h], name + " (target × source)",
+                     target, source, name);
+    }
+  }
+}
+
+void AttentionView::showLayersByHeads(const InspectionRecord& record, const QStringList& positions) {
+  const bool linear = record.model == "linear";
+  grid_->setGridSize(static_cast<int>(record.layers.size()), maxHeads(record.layers));
+  for (size_t l = 0; l < record.layers.size(); ++l) {
+    const auto& layer = record.layers[l];
+    for (size_t h = 0; h < layer.heads.size(); ++h) {
+      const QString name = QString("L%1 H%2").arg(l).arg(h);
+      QString title = name;
+      if (linear) title += " φ(Q)φ(K)ᵀ norm.";
+      if (layer.has_alpha) title += QString(" α=%1").arg(fmt(layer.alpha));
+      grid_->setCell(int(l), int(h), layer.heads[h].attention, title, positions, positions, name);
+    }
+  }
+}
+
+}  // namespace rsalab
