@@ -1,5 +1,6 @@
 #include "widgets/rem_parameter_view.h"
 
+#include "widgets/plot_export.h"
 #include <qcustomplot.h>
 
 #include <QVBoxLayout>
@@ -27,6 +28,7 @@ Qt::PenStyle quantityStyle(RemParameterView::Quantity q) {
 
 RemParameterView::RemParameterView(QWidget* parent) : QWidget(parent) {
   plot_ = new QCustomPlot(this);
+  PlotExport::attach(plot_);
   plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
   plot_->xAxis->setLabel(tr("step"));
   plot_->yAxis->setLabel(tr("λ, γ, σ(µ)"));
