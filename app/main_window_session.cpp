@@ -104,6 +104,13 @@ void MainWindow::buildSessionActions() {
     if (!path.isEmpty()) saveSessionTo(path);
   });
   file_menu_->addSeparator();
+  file_menu_->addAction("&Import CSV series…", this, [this] {
+    const QString path = QFileDialog::getOpenFileName(this, "Import a CSV time series",
+                                                      QSettings().value("paths/csv", QDir::homePath()).toString(),
+                                                      "CSV (*.csv *.tsv *.txt);;All files (*)");
+    if (!path.isEmpty()) importCsv(path);  // also: drop the file onto the window
+  });
+  file_menu_->addSeparator();
   standard(file_menu_, "&Quit", QKeySequence::Quit, QKeySequence("Ctrl+Q"), [this] { close(); });
 
   auto* edit = new QMenu("&Edit", this);

@@ -1,9 +1,16 @@
 // The desktop app, offscreen: default launch, live training of three models side by side,
-// pause/step/stop/reset, hot edits with curve markers, the inspector, and closing while training.
+// pause/step/stop/reset, hot edits with curve markers, the inspector, closing while training, and
+// sessions (save, reopen offline), standard shortcuts and the CSV import preview.
 #include <QAction>
 #include <QApplication>
 #include <QDockWidget>
+#include <QDir>
+#include <QFileInfo>
 #include <QMessageBox>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTableWidget>
 #include <QtTest>
 #include <algorithm>

@@ -1,5 +1,6 @@
 // Session bundles (engine/session/session_bundle): round trip, interrupted saves, hostile manifests,
 // and the inspection JSON reader.
+#include <QTemporaryDir>
 #include <QtTest>
 #include <filesystem>
 #include <fstream>

@@ -468,7 +468,7 @@ QVector<PlotDataTable> LossCurveView::exportTables(bool visible_only) const {
         if (curve == Curve::kTrain) row << s.smoothed()[k];
         t.rows.push_back(row);
       }
-      out.push_back(t);
+      if (!t.rows.isEmpty()) out.push_back(t);
     }
   }
   return out;
