@@ -90,7 +90,7 @@ SessionBundle sampleBundle() {
     run.snapshots = {{1, rsaRecord(1.0f)}, {20, rsaRecord(3.0f)}};
     b.runs.push_back(run);
   }
-  b.sweep_json = R"({"runs": [{"model": "rsa", "size": 16, "test_loss": 0.5}], "fits": []})";
+  b.sweep_json = R"({"runs": [{"model": "rsa", "size": 16, "seed": 7, "test_loss": 0.5}], "fits": []})";
   b.layout = std::string("\x00\x01layout\xff", 9);
   return b;
 }
