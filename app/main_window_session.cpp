@@ -356,7 +356,10 @@ bool MainWindow::openSession(const QString& path) {
     const int id = static_cast<int>(r.id);
     RunDescriptor d{id, QString::fromStdString(r.model), r.seed, r.parameters};
     runs_[id] = d;
-    curves_->addRun(id, QString("%1 s%2").arg(d.model).arg(d.seed), runColor(id));
+    // Sweeps vary N per run: say which N a curve is.
+    const QString size = r.train_size > 0 && (r.train_size != b.config.train_size || !b.sweep_json.empty())
+                             ? QString(" N=%1").arg(r.train_size) : QString();
+    curves_->addRun(id, QString("%1%2 s%3").arg(d.model, size).arg(d.seed), runColor(id));
     RunStatus st;
     st.run = id;
     st.state = runStateFromName(r.status);
