@@ -4,6 +4,8 @@
 // --length, --steps, --teacher) choose what trains; --shots TAB:MODEL,... saves one PNG per entry
 // instead (PATH-TAB-MODEL.png), TAB one of attention, rem, gates, linear-rnn, after inspecting the
 // first run of MODEL.
+// --session DIR opens a saved session (a .rsalab folder, e.g. from `rsalab-cli sweep --session DIR`)
+// at start.
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QTabWidget>
@@ -11,6 +13,8 @@
 #include <cstdio>
 #include <functional>
 #include <memory>
+#include <cstring>
+#include <string>
 
 #include "app/main_window.h"
 #include "engine/runtime.h"
@@ -46,8 +50,35 @@ int tabIndex(const QString& name) {
 
 }  // namespace
 
+namespace {
+
+// QGuiApplication takes "-session"/"--session ID" for X11 session management and removes it from
+// argv, so our --session DIR is taken out before QApplication sees the arguments.
+QString takeSessionArgument(int& argc, char** argv) {
+  QString dir;
+  for (int i = 1; i < argc; ++i) {
+    int used = 0;
+    if (std::strcmp(argv[i], "--session") == 0 && i + 1 < argc) {
+      dir = QString::fromLocal8Bit(argv[i + 1]);
+      used = 2;
+    } else if (std::strncmp(argv[i], "--session=", 10) == 0) {
+      dir = QString::fromLocal8Bit(argv[i] + 10);
+      used = 1;
+    }
+    if (used) {
+      for (int k = i; k + used <= argc; ++k) argv[k] = argv[k + used];  // keeps argv[argc] == nullptr
+      argc -= used;
+      break;
+    }
+  }
+  return dir;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   rsalab::initRuntime();
+  const QString session_dir = takeSessionArgument(argc, argv);
   QApplication app(argc, argv);
   QApplication::setApplicationName("RSA Lab");
   QApplication::setOrganizationName("RSA Lab");
@@ -65,7 +96,8 @@ int main(int argc, char** argv) {
   QCommandLineOption length("length", "Sequence length T.", "n");
   QCommandLineOption steps("steps", "Maximum steps per run.", "n");
   QCommandLineOption teacher("teacher", "Teacher terms, e.g. regular:0.8,cos:0.9:0.5236.", "terms");
-  parser.addOptions({screenshot, after, shots, task, models, heads, length, steps, teacher});
+  QCommandLineOption session("session", "Open a saved session (.rsalab folder) at start.", "dir");
+  parser.addOptions({screenshot, after, shots, task, models, heads, length, steps, teacher, session});
   parser.process(app);
 
   rsalab::MainWindow window;
@@ -86,11 +118,16 @@ int main(int argc, char** argv) {
     window.setTaskDefaults(t);
   }
   window.show();
+  const bool offline = !session_dir.isEmpty();  // the option is listed in --help; parsed above
+  if (offline && !window.openSession(session_dir)) {
+    std::fprintf(stderr, "rsalab: cannot open the session %s (the window's log says why)\n", qPrintable(session_dir));
+    return 1;
+  }
   if (parser.isSet(screenshot)) {
     const QString path = parser.value(screenshot);
     const QStringList list = parser.value(shots).split(',', Qt::SkipEmptyParts);
     const QStringList chosen = window.setupPanel()->setup().models;  // the order runs get ids in
-    QTimer::singleShot(300, &window, [&window] { window.startAction()->trigger(); });
+    if (!offline) QTimer::singleShot(300, &window, [&window] { window.startAction()->trigger(); });
     QTimer::singleShot(static_cast<int>(parser.value(after).toDouble() * 1000), &window, [&window, path, list, chosen] {
       if (list.isEmpty()) {
         window.grab().save(path);

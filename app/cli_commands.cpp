@@ -9,6 +9,7 @@
 #include "app/cli_progress.h"
 #include "engine/atomic_file.h"
 #include "engine/inspection_io.h"
+#include "engine/session/session_bundle.h"
 #include "engine/training/sweep.h"
 #include "engine/training/trainer.h"
 
@@ -64,12 +65,16 @@ int runTrain(const TrainCommand& command) {
             << ", device " << trainer.deviceName() << "\n";
   std::vector<StepMetrics> steps;
   std::map<int64_t, double> validation;  // step -> validation loss
+  std::vector<EvalMetrics> evals;         // for the session bundle
   ProgressLine progress("train", trainer.config().trainer.max_steps);
   trainer.onStep = [&](const StepMetrics& m) {
     steps.push_back(m);
     progress.update(m.step, "loss " + format(m.train_loss));
   };
-  trainer.onEval = [&](const EvalMetrics& m) { validation[m.step] = m.loss; };
+  trainer.onEval = [&](const EvalMetrics& m) {
+    validation[m.step] = m.loss;
+    evals.push_back(m);
+  };
   const auto reason = trainer.run();
   progress.finish(steps.empty() ? "" : "loss " + format(steps.back().train_loss));
   std::ostringstream metrics;
@@ -83,7 +88,30 @@ int runTrain(const TrainCommand& command) {
   }
   writeFileAtomically((dir / "metrics.csv").string(), metrics.str());
   trainer.saveCheckpoint((dir / "checkpoint.pt").string());
+  auto writeSession = [&](const std::string& status, const EvalMetrics* test) {
+    if (command.session_dir.empty()) return;
+    SessionBundle bundle;
+    bundle.config = trainer.config();
+    bundle.models = {trainer.config().model.model};
+    SessionRun run;
+    run.model = trainer.config().model.model;
+    run.seed = trainer.config().trainer.seed;
+    run.status = status;
+    run.parameters = trainer.parameterCount();
+    run.message = stopReasonName(reason);
+    run.steps = steps;
+    run.evals = evals;
+    if (test) run.evals.push_back(*test);
+    run.snapshots.emplace_back(trainer.stepsDone(), trainer.inspect(0));
+    bundle.runs.push_back(std::move(run));
+    const auto dir = saveSession(bundle, command.session_dir, {[&](int64_t, const std::string& path) {
+                                   trainer.saveCheckpoint(path);
+                                   return true;
+                                 }, {}});
+    std::cout << "wrote session " << dir << "\n";
+  };
   if (reason == StopReason::Diverged) {
+    writeSession("failed", nullptr);
     std::cerr << "error: training diverged at step " << trainer.stepsDone()
               << " (non-finite loss or gradient); checkpoint holds the last good weights\n";
     return 3;
@@ -91,6 +119,7 @@ int runTrain(const TrainCommand& command) {
   trainer.onEval = nullptr;
   auto test = trainer.evaluate("test");
   writeFileAtomically((dir / "result.json").string(), evalJson(test, trainer));
+  writeSession("finished", &test);
   std::cout << "stopped: " << stopReasonName(reason) << " after " << trainer.stepsDone() << " steps\n"
             << metricsLine(test) << "\nwrote " << dir.string() << "/{config.json,metrics.csv,checkpoint.pt,result.json}\n";
   return 0;
@@ -134,6 +163,7 @@ int runSweepCommand(const SweepCommand& command) {
   if (!command.sizes.empty()) options.sizes = command.sizes;
   options.seeds = command.seeds;
   options.parallel = command.parallel;
+  options.keep_metrics = !command.session_dir.empty();
   std::filesystem::create_directories(command.out_dir);
   const std::filesystem::path dir(command.out_dir);
   writeFileAtomically((dir / "config.json").string(), toJson(options.base));
@@ -149,6 +179,29 @@ int runSweepCommand(const SweepCommand& command) {
   progress.finish("");
   writeFileAtomically((dir / "sweep.csv").string(), sweepCsv(result));
   writeFileAtomically((dir / "sweep.json").string(), sweepJson(result));
+  if (!command.session_dir.empty()) {
+    SessionBundle bundle;
+    bundle.config = options.base;
+    bundle.models = options.models;
+    bundle.seeds = options.seeds;
+    bundle.sweep_json = sweepJson(result);
+    for (size_t i = 0; i < result.rows.size(); ++i) {
+      const SweepRow& r = result.rows[i];
+      if (r.model.empty()) continue;  // not run (stopped)
+      SessionRun run;
+      run.id = static_cast<int64_t>(i);
+      run.model = r.model;
+      run.seed = r.seed;
+      run.train_size = r.size;
+      run.status = r.error.empty() ? "finished" : "failed";
+      run.parameters = r.parameters;
+      run.message = r.error.empty() ? r.stop_reason : r.error;
+      run.steps = r.step_metrics;
+      run.evals = r.eval_metrics;  // validation points and, last, the test evaluation
+      bundle.runs.push_back(std::move(run));
+    }
+    std::cout << "wrote session " << saveSession(bundle, command.session_dir) << "\n";
+  }
   std::cout << "sweep: " << total << " runs in " << format(result.wall_seconds, 4) << " s ("
             << result.parallel << " concurrent runs x " << result.threads_per_run << " thread(s))\n";
   std::cout << std::left << std::setw(13) << "model" << "  b (loss ~ a N^-b)   95% CI            R^2\n";

@@ -11,6 +11,7 @@ namespace rsalab {
 struct TrainCommand {
   RunConfig config;
   std::string out_dir = "runs/latest";
+  std::string session_dir;  // non-empty: also write a session bundle the app opens
 };
 struct SweepCommand {
   RunConfig config;
@@ -19,6 +20,7 @@ struct SweepCommand {
   int64_t seeds = 3;
   int64_t parallel = 0;
   std::string out_dir = "runs/sweep";
+  std::string session_dir;  // non-empty: also write a session bundle (sweep.json + every run's metrics)
 };
 
 // Each returns the process exit code: 0 ok, 1 error, 3 diverged.

@@ -129,6 +129,7 @@ int main(int argc, char** argv) {
   auto* train = app.add_subcommand("train", "Train one model on one task; writes a run folder");
   train_flags.add(train, /*with_model=*/true);
   train->add_option("--out", train_command.out_dir, "run folder")->capture_default_str();
+  train->add_option("--session", train_command.session_dir, "also write a session bundle DIR.rsalab (open it with rsalab --session)");
 
   SweepCommand sweep_command;
   RunFlags sweep_flags;
@@ -139,6 +140,7 @@ int main(int argc, char** argv) {
   sweep->add_option("--seeds", sweep_command.seeds, "seeds per (model, size)")->check(CLI::Range(1, 100))->capture_default_str();
   sweep->add_option("--parallel", sweep_command.parallel, "concurrent runs (0 = one per core)")->capture_default_str();
   sweep->add_option("--out", sweep_command.out_dir, "output folder")->capture_default_str();
+  sweep->add_option("--session", sweep_command.session_dir, "also write a session bundle DIR.rsalab (open it with rsalab --session)");
 
   std::string run_dir, inspect_out = "runs/inspect";
   int64_t sample = 0;

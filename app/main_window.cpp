@@ -88,6 +88,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), controller_(new T
   buildActions();
   buildDocks();
   buildStatusBar();
+  buildSessionActions();
 
   auto* worker = controller_->worker();
   connect(worker, &TrainingWorker::runsCreated, this, &MainWindow::onRunsCreated);
@@ -101,8 +102,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), controller_(new T
   defaults.task = "seasonal";
   defaults.models = {"rnn", "transformer", "rsa"};
   setup_->setSetup(defaults);
-  default_layout_ = saveState(1);
+  default_layout_ = saveState(kLayoutVersion);
   appendLog(QString::fromStdString(initRuntime().summary()));
+  restoreSettings();
 }
 
 MainWindow::~MainWindow() = default;
@@ -144,8 +146,7 @@ void MainWindow::buildActions() {
   for (auto* a : {start_action_, step_action_, stop_action_, reset_action_}) {
     a->setShortcutContext(Qt::ApplicationShortcut);
   }
-  auto* file = menuBar()->addMenu("&File");
-  file->addAction("&Quit", QKeySequence::Quit, this, &QWidget::close);
+  file_menu_ = menuBar()->addMenu("&File");  // filled by buildSessionActions()
   auto* run = menuBar()->addMenu("&Run");
   run->addActions({start_action_, step_action_, stop_action_, reset_action_});
 }
@@ -208,7 +209,7 @@ void MainWindow::buildDocks() {
   auto* view = menuBar()->addMenu("&View");
   for (auto* d : findChildren<QDockWidget*>()) view->addAction(d->toggleViewAction());
   view->addSeparator();
-  view->addAction("Reset layout", this, [this] { restoreState(default_layout_, 1); });
+  view->addAction("Reset layout", this, [this] { restoreState(default_layout_, kLayoutVersion); });
 }
 
 void MainWindow::buildStatusBar() {
@@ -250,6 +251,10 @@ RunConfig MainWindow::currentConfig() const {
   c.trainer.eval_every = static_cast<int64_t>(v.value("eval_every", 50));
   c.trainer.patience = static_cast<int64_t>(v.value("patience", 0));
   c.trainer.max_seconds = v.value("max_seconds", 0);
+  if (c.task.name == "csv") {  // imported by drag and drop (importCsv)
+    c.task.csv_path = csv_path_.toStdString();
+    c.task.horizon = csv_horizon_;
+  }
   return c;
 }
 
@@ -278,6 +283,7 @@ void MainWindow::startTraining() {
   inspected_run_ = -1;
   last_step_ = 0;
   controller_->start(c, s.models, s.seeds);
+  noteSessionStart(c, s.models, s.seeds);
   setTrainingState(true, false);
   appendLog(QString("Started %1 model(s) × %2 seed(s) on %3, N = %4.")
                 .arg(s.models.size()).arg(s.seeds).arg(s.task).arg(s.train_size));
@@ -304,6 +310,8 @@ void MainWindow::setTrainingState(bool training, bool paused) {
 
 void MainWindow::onRunsCreated(const QVector<RunDescriptor>& runs) {
   runs_.clear();
+  recorded_steps_.clear();
+  recorded_evals_.clear();
   QVector<RunRow> rows;
   for (const auto& r : runs) {
     runs_[r.id] = r;
@@ -345,6 +353,7 @@ void MainWindow::applyGroundTruth() {
 }
 
 void MainWindow::onMetrics(const MetricsBatch& batch) {
+  recordMetrics(batch);
   for (const auto& m : batch.steps) {
     curves_->appendTrain(batch.run, static_cast<double>(m.step), static_cast<double>(m.samples_seen), m.train_loss);
     last_step_ = std::max<qint64>(last_step_, m.step);
@@ -542,6 +551,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     }
     controller_->stop();
   }
+  storeSettings();
   event->accept();
 }
 

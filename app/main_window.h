@@ -12,9 +12,13 @@
 
 #include "app/run_messages.h"
 #include "engine/tasks/task_options.h"
+#include "engine/session/session_bundle.h"
+#include "widgets/preferences_dialog.h"
 #include "widgets/snapshot_history.h"
 
+class QCustomPlot;
 class QDockWidget;
+class QMenu;
 class QPushButton;
 class QSlider;
 class QTimer;
@@ -32,6 +36,7 @@ class HeatMapGrid;
 class RemParameterView;
 class AttentionView;
 class GateView;
+class CsvImportDialog;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -68,8 +73,43 @@ class MainWindow : public QMainWindow {
   // Answer the "stop and quit?" question without a dialog (tests): 1 quit, 0 cancel, -1 ask.
   void setCloseAnswerForTests(int answer) { close_answer_ = answer; }
 
+  // ---- Sessions, settings, shortcuts and CSV import (implemented in main_window_session.cpp).
+  static constexpr int kLayoutVersion = 2;  // saveState/restoreState version of the dock layout
+  static constexpr int kSnapshotsPerRunSaved = 24;  // inspection snapshots kept per run in a bundle
+  // Replaces the picture with a saved session (runs table, curves, inspector, layout); offline:
+  // nothing trains until Start. False (and a message naming the file and key) on a bad bundle.
+  bool openSession(const QString& path);
+  // Saves asynchronously on the worker thread (checkpoints of live runs included); the outcome
+  // arrives as sessionSaved(). An empty path means the current session path.
+  void saveSessionTo(const QString& path);
+  QString sessionPath() const { return session_path_; }
+  QStringList recentSessions() const;
+  SessionBundle sessionBundle() const;  // what a save writes, minus checkpoints
+  // The open session's sweep (sweep.json from `rsalab-cli sweep --session` or the app): raw JSON
+  // and its rows; empty when the session is not a sweep. See also sessionSweepLoaded().
+  const QByteArray& sessionSweepJson() const { return sweep_json_; }
+  const std::vector<SessionSweepRow>& sessionSweepRows() const { return sweep_rows_; }
+  // Parses a CSV (torch-free reader) and opens the import preview (non-modal; accepting it makes
+  // the file the run setup's "csv" task). nullptr, with the reader's message logged, on error.
+  CsvImportDialog* importCsv(const QString& path);
+  QString csvTaskPath() const { return csv_path_; }
+  // Every action bound to a QKeySequence::StandardKey (Open, Save, Save As, Quit, Copy, Zoom in,
+  // Zoom out, Full screen, Preferences), and every action with a shortcut (Help → Keyboard shortcuts).
+  QAction* standardAction(QKeySequence::StandardKey key) const { return standard_actions_.value(key); }
+  QList<QAction*> shortcutActions() const;
+  Preferences preferences() const;
+  void setPreferences(const Preferences& preferences);  // stores and applies
+
+ signals:
+  /// A session save finished; `error` is empty on success. Consumed by tests and the status bar.
+  void sessionSaved(const QString& path, const QString& error);
+  /// An opened session holds a sweep.json; for the sample-efficiency view (wired by the lead).
+  void sessionSweepLoaded(const QByteArray& sweep_json);
+
  protected:
   void closeEvent(QCloseEvent* event) override;
+  void dragEnterEvent(QDragEnterEvent* event) override;
+  void dropEvent(QDropEvent* event) override;
 
  private:
   void buildActions();
@@ -94,6 +134,19 @@ class MainWindow : public QMainWindow {
   void rebuildRemView();     // REM / StarSaber curves of the inspected run from the history
   void appendLog(const QString& line);
   void updateStatusBar();
+  // Session support (main_window_session.cpp).
+  void buildSessionActions();
+  void restoreSettings();
+  void storeSettings();
+  void addRecent(const QString& path);
+  void rebuildRecentMenu();
+  void autosave();
+  void recordMetrics(const MetricsBatch& batch);
+  void noteSessionStart(const RunConfig& config, const QStringList& models, int seeds);
+  void applyBundleToPanels(const SessionBundle& bundle);
+  void zoomFocusedPlot(double factor);
+  void copyFocused();
+  QCustomPlot* focusedPlot() const;
 
   TrainingController* controller_;
   RunSetupPanel* setup_;
@@ -128,6 +181,25 @@ class MainWindow : public QMainWindow {
   qint64 rem_view_step_ = -1;        // newest step drawn in rem_view_
   HotParameters hot_;
   TaskOptions task_defaults_;
+  // Session state (main_window_session.cpp).
+  QMenu* file_menu_ = nullptr;
+  QMenu* recent_menu_ = nullptr;
+  QMap<QKeySequence::StandardKey, QAction*> standard_actions_;
+  QString session_path_;
+  QString session_created_;
+  RunConfig session_config_;
+  QStringList session_models_;
+  int session_seeds_ = 1;
+  bool offline_ = false;  // the runs shown came from a bundle, not from the worker
+  bool saving_ = false;
+  QMap<int, QVector<StepMetrics>> recorded_steps_;  // every point received, per run
+  QMap<int, QVector<EvalMetrics>> recorded_evals_;
+  QMap<int, QString> checkpoint_files_;            // offline runs: checkpoint inside the bundle
+  QByteArray sweep_json_;
+  std::vector<SessionSweepRow> sweep_rows_;
+  QTimer* autosave_timer_ = nullptr;
+  QString csv_path_;
+  int csv_horizon_ = 1;
 };
 
 }  // namespace rsalab

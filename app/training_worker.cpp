@@ -194,6 +194,23 @@ void TrainingWorker::requestInspection(int run, int sample) {
   }
 }
 
+std::string TrainingWorker::saveSession(const SessionBundle& bundle, const std::string& path,
+                                        bool with_checkpoints) {
+  SessionSaveHooks hooks;
+  if (with_checkpoints) {
+    hooks.write_checkpoint = [this](int64_t id, const std::string& file) {
+      for (const auto& r : runs_) {
+        if (r->descriptor.id == id && r->trainer) {
+          r->trainer->saveCheckpoint(file);
+          return true;
+        }
+      }
+      return false;
+    };
+  }
+  return rsalab::saveSession(bundle, path, hooks);
+}
+
 void TrainingWorker::scheduleTick() {
   if (tick_pending_) return;
   tick_pending_ = true;

@@ -1,20 +1,33 @@
 // The desktop app, offscreen: default launch, live training of three models side by side,
-// pause/step/stop/reset, hot edits with curve markers, the inspector, and closing while training.
+// pause/step/stop/reset, hot edits with curve markers, the inspector, closing while training, and
+// sessions (save, reopen offline), standard shortcuts and the CSV import preview.
 #include <QAction>
 #include <QApplication>
 #include <QDockWidget>
 #include <QSpinBox>
+#include <QDir>
+#include <QFileInfo>
+#include <QMessageBox>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTableWidget>
 #include <QtTest>
 #include <algorithm>
 #include <cmath>
 #include <vector>
 
+#include <filesystem>
+#include <fstream>
+
 #include "app/main_window.h"
 #include "app/training_worker.h"
 #include "engine/runtime.h"
 #include "widgets/attention_view.h"
 #include "widgets/gate_view.h"
+#include "widgets/csv_import_dialog.h"
+#include "widgets/shortcuts_dialog.h"
 #include "widgets/heat_map_grid.h"
 #include "widgets/hyper_parameter_form.h"
 #include "widgets/loss_curve_view.h"
@@ -37,7 +50,148 @@ qint64 stepOf(RunsTable* t, int row) {
 
 class TestMainWindow : public QObject {
   Q_OBJECT
+  QTemporaryDir dir_;
+
  private slots:
+  void initTestCase() {
+    // Never the user's settings: test-mode standard paths and a settings folder of our own.
+    QStandardPaths::setTestModeEnabled(true);
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir_.filePath("settings"));
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, dir_.filePath("settings"));
+    QSettings().clear();
+  }
+
+  void sessionRoundTripReopensTheSamePicture() {
+    MainWindow w;
+    w.show();
+    auto s = w.setupPanel()->setup();
+    s.models = {"gru", "rsa"};
+    s.max_steps = 60;
+    s.length = 24;
+    s.d_model = 16;
+    s.train_size = 128;
+    w.setupPanel()->setSetup(s);
+    w.startAction()->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(!w.isTraining(), 60000);
+    QTest::qWait(200);  // the last queued metrics batch
+    w.findChild<QDockWidget*>("LogDock")->hide();  // layout travels with the session
+    QSignalSpy saved(&w, &MainWindow::sessionSaved);
+    const QString path = dir_.filePath("trained");
+    w.saveSessionTo(path);
+    QVERIFY(saved.wait(20000));
+    QCOMPARE(saved.first().at(1).toString(), QString());
+    const QString bundle = saved.first().at(0).toString();
+    QVERIFY(bundle.endsWith("trained.rsalab"));
+    QVERIFY(QFile::exists(bundle + "/checkpoints/run-1.pt"));
+    QCOMPARE(w.recentSessions().value(0), QFileInfo(bundle).absoluteFilePath());
+
+    MainWindow again;
+    again.show();
+    QVERIFY(again.openSession(bundle));
+    QCOMPARE(again.runsTable()->rowCount(), 2);
+    QCOMPARE(toJson(again.sessionBundle().config), toJson(w.sessionBundle().config));
+    QCOMPARE(again.setupPanel()->setup().models, (QStringList{"gru", "rsa"}));
+    QCOMPARE(again.setupPanel()->setup().length, 24);
+    for (int id : {0, 1}) {
+      const auto* a = w.curves()->series(id, LossCurveView::Curve::kTrain);
+      const auto* b = again.curves()->series(id, LossCurveView::Curve::kTrain);
+      QVERIFY(a && b);
+      QCOMPARE(b->size(), size_t{60});
+      QCOMPARE(b->values(), a->values());
+      QCOMPARE(b->steps(), a->steps());
+      const auto* va = w.curves()->series(id, LossCurveView::Curve::kValidation);
+      const auto* vb = again.curves()->series(id, LossCurveView::Curve::kValidation);
+      QCOMPARE(vb ? vb->values() : std::vector<double>{}, va ? va->values() : std::vector<double>{});
+      const auto steps = w.snapshotHistory().steps(id);
+      QVERIFY(!steps.empty());
+      QCOMPARE(again.snapshotHistory().steps(id), steps);
+      const InspectionRecord* ra = w.snapshotHistory().at(id, steps.back());
+      const InspectionRecord* rb = again.snapshotHistory().at(id, steps.back());
+      QVERIFY(ra && rb);
+      QCOMPARE(rb->model, ra->model);
+      QCOMPARE(rb->layers.size(), ra->layers.size());
+      QCOMPARE(rb->gates.size(), ra->gates.size());
+      if (!ra->layers.empty()) {
+        QCOMPARE(rb->layers[0].heads[0].attention.values, ra->layers[0].heads[0].attention.values);
+        QCOMPARE(rb->layers[0].heads[0].lambda, ra->layers[0].heads[0].lambda);
+      }
+      if (!ra->gates.empty()) QCOMPARE(rb->gates[0].values.values, ra->gates[0].values.values);
+    }
+    QVERIFY(again.findChild<QDockWidget*>("LogDock")->isHidden());
+    QVERIFY(again.windowTitle().contains("trained.rsalab"));
+    QVERIFY(again.shownStep() >= 0);  // the inspector shows a stored snapshot offline
+
+    // Saved again offline (no live trainers): the checkpoints are carried over.
+    QSignalSpy saved_again(&again, &MainWindow::sessionSaved);
+    again.saveSessionTo(dir_.filePath("copy.rsalab"));
+    QVERIFY(saved_again.wait(20000));
+    QCOMPARE(saved_again.first().at(1).toString(), QString());
+    QVERIFY(QFile::exists(dir_.filePath("copy.rsalab/checkpoints/run-1.pt")));
+  }
+
+  void badSessionIsRefusedWithTheFileNamed() {
+    QDir().mkpath(dir_.filePath("bad.rsalab"));
+    QFile manifest(dir_.filePath("bad.rsalab/manifest.json"));
+    QVERIFY(manifest.open(QIODevice::WriteOnly));
+    manifest.write(R"({"format": "rsalab-session", "format_version": "one"})");
+    manifest.close();
+    MainWindow w;
+    w.show();
+    QVERIFY(!w.openSession(dir_.filePath("bad.rsalab")));
+    QCOMPARE(w.runsTable()->rowCount(), 0);
+    auto* box = w.findChild<QMessageBox*>();
+    QVERIFY(box);
+    QVERIFY2(box->text().contains("manifest.json") && box->text().contains("format_version"), qPrintable(box->text()));
+    box->close();
+  }
+
+  void standardShortcutsAreListed() {
+    MainWindow w;
+    const auto entries = shortcutEntries(w.shortcutActions());
+    QStringList texts;
+    for (const auto& e : entries) texts << e.first;
+    const QList<QKeySequence::StandardKey> keys = {
+        QKeySequence::Open,   QKeySequence::Save,    QKeySequence::SaveAs,     QKeySequence::Quit,
+        QKeySequence::Copy,   QKeySequence::ZoomIn,  QKeySequence::ZoomOut,    QKeySequence::FullScreen,
+        QKeySequence::Preferences};
+    for (auto key : keys) {
+      QAction* a = w.standardAction(key);
+      QVERIFY2(a, qPrintable(QString("no action for standard key %1").arg(int(key))));
+      QVERIFY2(!a->shortcuts().isEmpty(), qPrintable(a->text()));
+      for (const auto& binding : QKeySequence::keyBindings(key)) QVERIFY(a->shortcuts().contains(binding));
+      QString text = a->text();
+      text.remove('&');
+      QVERIFY2(texts.contains(text), qPrintable(text + " missing from Help > Keyboard shortcuts"));
+    }
+    QVERIFY(texts.contains("Start"));  // the toolbar's own shortcuts are listed too
+    ShortcutsDialog dialog(w.shortcutActions());
+    QCOMPARE(dialog.table()->rowCount(), entries.size());
+  }
+
+  void droppedCsvOpensThePreviewAndBecomesTheTask() {
+    const QString path = dir_.filePath("load.csv");
+    {
+      std::ofstream out(path.toStdString());
+      out << "date,temperature,load\n";
+      for (int i = 0; i < 200; ++i) out << "2024-01-" << (i % 28 + 1) << "," << 0.5 * i << "," << (i % 7) << "\n";
+    }
+    MainWindow w;
+    w.show();
+    CsvImportDialog* dialog = w.importCsv(path);
+    QVERIFY(dialog);
+    QCOMPARE(dialog->columnNames(), (QStringList{"temperature", "load"}));
+    QVERIFY2(dialog->summary().contains("header detected"), qPrintable(dialog->summary()));
+    QVERIFY2(dialog->summary().contains("date"), qPrintable(dialog->summary()));
+    QCOMPARE(dialog->preview()->item(2, 0)->text(), QString("1"));
+    dialog->lengthBox()->setValue(40);
+    dialog->horizonBox()->setValue(3);
+    dialog->accept();
+    QCOMPARE(w.setupPanel()->setup().task, QString("csv"));
+    QCOMPARE(w.setupPanel()->setup().length, 40);
+    QCOMPARE(w.csvTaskPath(), path);
+    QVERIFY(!w.importCsv(dir_.filePath("missing.csv")));
+  }
+
   void opensOnTheBuiltInTaskWithThreeModels() {
     MainWindow w;
     w.show();

@@ -1,5 +1,6 @@
 #include "widgets/heat_map_grid.h"
 
+#include "widgets/plot_export.h"
 #include <qcustomplot.h>
 
 #include <QScrollArea>
@@ -42,6 +43,7 @@ HeatMapGrid::HeatMapGrid(QWidget* parent) : QWidget(parent) {
   scroll->setWidget(plot_);
   layout->addWidget(scroll);
   plot_->plotLayout()->clear();  // drop the default axis rect; cells bring their own
+  PlotExport::attach(plot_);
 
   repaint_timer_.setSingleShot(true);
   repaint_timer_.setInterval(kRepaintIntervalMs);

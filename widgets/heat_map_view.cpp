@@ -1,5 +1,6 @@
 #include "widgets/heat_map_view.h"
 
+#include "widgets/plot_export.h"
 #include <qcustomplot.h>
 
 #include <QToolTip>
@@ -20,6 +21,17 @@ HeatMapView::HeatMapView(QWidget* parent) : QWidget(parent) {
   plot_ = new QCustomPlot(this);
   plot_->setMouseTracking(true);
   layout->addWidget(plot_);
+  // The full-resolution matrix (the drawing is capped at kMaxDrawnCells per axis); "visible"
+  // is the whole matrix too, since the map always shows all of it.
+  PlotExport::attach(plot_, [this](bool) {
+    PlotDataTable t;
+    t.name = title_ && !title_->text().isEmpty() ? title_->text() : QString("heat map");
+    t.columns = {"row", "column", "value"};
+    for (int64_t r = 0; r < matrix_.rows; ++r) {
+      for (int64_t c = 0; c < matrix_.cols; ++c) t.rows.push_back({double(r), double(c), matrix_.at(r, c)});
+    }
+    return QVector<PlotDataTable>{t};
+  });
 
   plot_->plotLayout()->insertRow(0);
   title_ = new QCPTextElement(plot_, QString(), QFont(font().family(), 10, QFont::Bold));

@@ -1,5 +1,6 @@
 #include "widgets/linear_rnn_rem_panel.h"
 
+#include "widgets/plot_export.h"
 #include <qcustomplot.h>
 
 #include <QHBoxLayout>
@@ -161,6 +162,7 @@ double LinearRnnDemo::maxError() const {
 
 LinearRnnRemPanel::LinearRnnRemPanel(QWidget* parent) : QWidget(parent) {
   plot_ = new QCustomPlot(this);
+  PlotExport::attach(plot_);
   plot_->xAxis->setLabel(tr("Re"));
   plot_->yAxis->setLabel(tr("Im"));
   plot_->xAxis->setRange(-1.2, 1.2);

@@ -1,5 +1,6 @@
 #include "widgets/loss_curve_view.h"
 
+#include "widgets/plot_export.h"
 #include <qcustomplot.h>
 
 #include <QCheckBox>
@@ -67,6 +68,7 @@ LossCurveView::LossCurveView(QWidget* parent) : QWidget(parent) {
   legend_font.setPointSizeF(std::max(6.0, legend_font.pointSizeF() - 1));
   plot_->legend->setFont(legend_font);
   plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+  PlotExport::attach(plot_, [this](bool visible_only) { return exportTables(visible_only); });
 
   smoothing_slider_->setValue(int(std::lround(smoothing_ * kSliderSteps)));
   smoothing_label_->setText(smoothingText(smoothing_));
@@ -445,6 +447,31 @@ void LossCurveView::onLegendClick(QCPLegend*, QCPAbstractLegendItem* item, QMous
       return;
     }
   }
+}
+
+QVector<PlotDataTable> LossCurveView::exportTables(bool visible_only) const {
+  QVector<PlotDataTable> out;
+  const QCPRange range = plot_->xAxis->range();
+  for (const auto& [id, run] : runs_) {
+    if (visible_only && !run.visible) continue;
+    for (const Curve curve : {Curve::kTrain, Curve::kValidation}) {
+      const CurveSeries& s = curve == Curve::kTrain ? run.train : run.validation;
+      if (s.empty()) continue;
+      PlotDataTable t;
+      t.name = run.name + (curve == Curve::kTrain ? " train" : " validation");
+      t.columns = {"step", "samples_seen", "loss"};
+      if (curve == Curve::kTrain) t.columns << "smoothed";
+      const auto& x = xs(s);
+      for (size_t k = 0; k < s.size(); ++k) {
+        if (visible_only && !range.contains(x[k])) continue;
+        QVector<double> row{s.steps()[k], s.samplesSeen()[k], s.values()[k]};
+        if (curve == Curve::kTrain) row << s.smoothed()[k];
+        t.rows.push_back(row);
+      }
+      if (!t.rows.isEmpty()) out.push_back(t);
+    }
+  }
+  return out;
 }
 
 }  // namespace rsalab

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "widgets/curve_series.h"
+#include "widgets/plot_export.h"
 
 class QCustomPlot;
 class QCPGraph;
@@ -85,6 +86,10 @@ class LossCurveView : public QWidget {
   int drawnPointCount() const;
   int drawnPointCount(int run_id, Curve curve) const;
   int plotWidthPixels() const;  // width of the data area, the decimation's column count
+  QCustomPlot* plot() const { return plot_; }
+  // Every stored point (not the decimated drawing) per run and curve: step, samples_seen, loss
+  // (+ smoothed for training); `visible_only`: shown runs, points inside the x range. For export.
+  QVector<PlotDataTable> exportTables(bool visible_only) const;
 
  signals:
   /// A run was shown or hidden (legend click or setRunVisible); the run table mirrors it.

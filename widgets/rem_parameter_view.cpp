@@ -1,5 +1,6 @@
 #include "widgets/rem_parameter_view.h"
 
+#include "widgets/plot_export.h"
 #include <qcustomplot.h>
 
 #include <QHeaderView>
@@ -34,6 +35,7 @@ Qt::PenStyle quantityStyle(RemParameterView::Quantity q) {
 
 RemParameterView::RemParameterView(QWidget* parent) : QWidget(parent) {
   plot_ = new QCustomPlot(this);
+  PlotExport::attach(plot_);
   plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
   plot_->xAxis->setLabel(tr("step"));
   plot_->yAxis->setLabel(tr("λ, γ, σ(µ)"));

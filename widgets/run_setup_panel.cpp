@@ -112,4 +112,16 @@ void RunSetupPanel::setSetup(const RunSetup& s) {
   task_description_->setText(k >= 0 && k < tasks_.size() ? tasks_[k].second : QString());
 }
 
+void RunSetupPanel::addTask(const QString& name, const QString& description) {
+  for (auto& t : tasks_) {
+    if (t.first == name) {
+      t.second = description;
+      if (task_->currentText() == name) task_description_->setText(description);
+      return;
+    }
+  }
+  tasks_.push_back({name, description});
+  task_->addItem(name);
+}
+
 }  // namespace rsalab

@@ -33,6 +33,8 @@ class RunSetupPanel : public QWidget {
 
   RunSetup setup() const;
   void setSetup(const RunSetup& setup);
+  // Adds a task to the list, or updates its description (e.g. "csv" once a file is imported).
+  void addTask(const QString& name, const QString& description);
   QPushButton* startButton() const { return start_; }
 
  signals:

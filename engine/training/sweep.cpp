@@ -123,6 +123,10 @@ SweepResult runSweep(const SweepOptions& options,
         c.trainer.seed = job.seed;
         Trainer trainer(c, data);
         row.parameters = trainer.parameterCount();
+        if (options.keep_metrics) {
+          trainer.onStep = [&row](const StepMetrics& m) { row.step_metrics.push_back(m); };
+          trainer.onEval = [&row](const EvalMetrics& m) { row.eval_metrics.push_back(m); };
+        }
         trainer.run(control);
         auto test = trainer.evaluate("test");
         row.test_loss = test.loss;

@@ -17,6 +17,7 @@ struct SweepOptions {
   std::vector<int64_t> sizes = {16, 64, 256, 1024, 4096};
   int64_t seeds = 3;
   int64_t parallel = 0;              // concurrent runs; 0 = one per core (each on 1 thread)
+  bool keep_metrics = false;         // fill SweepRow::step_metrics/eval_metrics (session bundles); memory grows
 };
 
 struct SweepRow {
@@ -31,6 +32,8 @@ struct SweepRow {
   int64_t parameters = 0;
   std::string stop_reason;
   std::string error;  // non-empty: this run failed (the others go on)
+  std::vector<StepMetrics> step_metrics;  // every step and evaluation (incl. the test one),
+  std::vector<EvalMetrics> eval_metrics;  // only when SweepOptions::keep_metrics
 };
 
 struct PowerLawFit {
