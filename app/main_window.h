@@ -54,6 +54,8 @@ class MainWindow : public QMainWindow {
   QAction* stepAction() const { return step_action_; }
   QAction* stopAction() const { return stop_action_; }
   QAction* resetAction() const { return reset_action_; }
+  QAction* restoreAction() const { return restore_action_; }  // enabled while a run is diverged
+  TrainingController* controller() const { return controller_; }
   // Answer the "stop and quit?" question without a dialog (tests): 1 quit, 0 cancel, -1 ask.
   void setCloseAnswerForTests(int answer) { close_answer_ = answer; }
 
@@ -94,6 +96,7 @@ class MainWindow : public QMainWindow {
   QProgressBar* progress_;
   QLabel *eta_label_, *speed_label_, *device_label_, *state_label_;
   QAction *start_action_, *step_action_, *stop_action_, *reset_action_;
+  QAction* restore_action_ = nullptr;
   QByteArray default_layout_;
   bool training_ = false, paused_ = false;
   int close_answer_ = -1;
