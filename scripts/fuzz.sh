@@ -29,7 +29,7 @@ for src in tests/fuzz/fuzz_*.cpp; do
   [ -n "${FUZZ_RUNS:-}" ] && runs=(-runs="$FUZZ_RUNS")
   echo "== $name: fuzzing for up to $seconds s ${FUZZ_RUNS:+or $FUZZ_RUNS runs}"
   if ! UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 nice -n 10 "$out/fuzz_$name" \
-      -max_total_time="$seconds" "${runs[@]}" -timeout=10 -rss_limit_mb=2048 -max_len=8192 \
+      -max_total_time="$seconds" "${runs[@]}" -timeout=120 -rss_limit_mb=2048 -max_len=8192 \
       -print_final_stats=1 -artifact_prefix="$out/artifacts/$name-" \
       "$out/corpus/$name" "tests/fuzz/corpus/$name" 2>&1 | tee "$out/$name.log" | grep -E "^#[0-9]+ +(DONE|INITED)|ERROR|SUMMARY|stat::number_of_executed_units|Test unit written"; then
     :

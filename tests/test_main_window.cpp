@@ -2,9 +2,13 @@
 // pause/step/stop/reset, hot edits with curve markers, the inspector, and closing while training.
 #include <QAction>
 #include <QApplication>
+#include <QDir>
 #include <QDockWidget>
+#include <QFile>
+#include <QPlainTextEdit>
 #include <QtTest>
 #include <algorithm>
+#include <memory>
 #include <vector>
 
 #include "app/main_window.h"
@@ -155,9 +159,15 @@ class TestMainWindow : public QObject {
     });
     w.startAction()->trigger();
     QVERIFY(!w.isTraining());
+    bool logged = false;  // the log says why, naming the value
+    for (auto* edit : w.findChildren<QPlainTextEdit*>()) {
+      logged = logged || edit->toPlainText().contains("d_model = 30 is not divisible by heads = 4");
+    }
+    QVERIFY(logged);
   }
   void closingWhileTrainingAsksAndCancelKeepsTraining() {
-    MainWindow w;
+    auto window = std::make_unique<MainWindow>();
+    MainWindow& w = *window;
     w.show();
     auto s = w.setupPanel()->setup();
     s.max_steps = 100000;
@@ -172,7 +182,16 @@ class TestMainWindow : public QObject {
     QElapsedTimer timer;
     timer.start();
     QVERIFY(w.close());
-    qInfo("close while training took %lld ms", static_cast<long long>(timer.elapsed()));
+    window.reset();  // joins the training thread
+    const auto ms = timer.elapsed();
+    qInfo("close while training took %lld ms", static_cast<long long>(ms));
+    QVERIFY2(ms < 5000, "closing during training took more than 5 s");  // a bound, not a benchmark
+    int training_threads = 0;  // QThread names its OS thread; none may be left
+    for (const auto& task : QDir("/proc/self/task").entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+      QFile comm("/proc/self/task/" + task + "/comm");
+      if (comm.open(QIODevice::ReadOnly) && comm.readAll().trimmed() == "rsalab-training") ++training_threads;
+    }
+    QCOMPARE(training_threads, 0);
   }
 };
 

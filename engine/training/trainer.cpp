@@ -393,7 +393,7 @@ void Trainer::loadCheckpointBytes(const std::string& bytes, const std::string& s
   state_->cursor = counters[2].item<int64_t>();
   seconds_ = seconds.item<double>();
   state_->sampler.set_state(sampler);
-  if (root.try_read("order", order)) state_->order = order;
+  state_->order = root.try_read("order", order) ? order : torch::Tensor();
   stop_reason_ = StopReason::None;
 }
 
