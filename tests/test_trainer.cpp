@@ -126,11 +126,13 @@ class TestTrainer : public QObject {
     t.faults.throw_at_step = 2;
     t.step();
     QVERIFY_THROWS_EXCEPTION(c10::Error, t.step());
-    t.step();  // fired once
-    t.faults.throw_at_step = 4;
+    QCOMPARE(t.stepsDone(), int64_t{1});  // the failed step did not count
+    t.step();                              // fired once: step 2 now runs
+    QCOMPARE(t.stepsDone(), int64_t{2});
+    t.faults.throw_at_step = 3;
     t.faults.throw_kind = "bad_alloc";
     QVERIFY_THROWS_EXCEPTION(std::bad_alloc, t.step());
-    t.faults.throw_at_step = 4;
+    t.faults.throw_at_step = 3;
     t.faults.throw_kind = "shape";
     try {
       t.step();
