@@ -98,7 +98,8 @@ class TestAtomicSaves : public QObject {
       }
       QVERIFY2(ready.elapsed() < 60000, "the child never saved");
       QThread::msleep(static_cast<unsigned long>(delay_ms(rng)));
-      ::kill(static_cast<pid_t>(child.processId()), SIGKILL);
+      const qint64 child_pid = child.processId();  // 0 once it has exited
+      ::kill(static_cast<pid_t>(child_pid), SIGKILL);
       QVERIFY(child.waitForFinished(10000));
       QCOMPARE(child.exitStatus(), QProcess::CrashExit);
       ++kills;
@@ -111,7 +112,7 @@ class TestAtomicSaves : public QObject {
       QVERIFY(exportIsWhole(readTextFile(path + "/export.csv", 1 << 26)));
       // Leftovers: only the killed child's documented temporaries, one per file at most.
       const auto temps = temporaries(dir.path());
-      const QString pid = QString::number(child.processId());
+      const QString pid = QString::number(child_pid);
       for (const auto& name : temps) {
         QVERIFY2(name == "checkpoint.pt.tmp" + pid || name == "config.json.tmp" + pid ||
                      name == "export.csv.tmp" + pid,
