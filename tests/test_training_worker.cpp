@@ -60,9 +60,12 @@ class TestTrainingWorker : public QObject {
   Q_OBJECT
  private slots:
   void faultsStayInTheirRunAndDivergedRunsCanBeRestored() {
-    TrainingController controller;
+    // Declared in this order so that queued statuses still in flight when the controller goes
+    // are dropped with `receiver` before `last` is destroyed.
     std::map<int, RunStatus> last;
-    connect(controller.worker(), &TrainingWorker::status, this,
+    QObject receiver;
+    TrainingController controller;
+    connect(controller.worker(), &TrainingWorker::status, &receiver,
             [&last](const RunStatus& s) { last[s.run] = s; });
     TrainingFaults nan;
     nan.nan_loss_at_step = 15;
@@ -94,9 +97,10 @@ class TestTrainingWorker : public QObject {
   void destroyingTheControllerDuringTrainingStopsPromptly() {
     // QThread::wait() returns when run() is done; the OS thread leaves /proc a moment later.
     QTRY_COMPARE_WITH_TIMEOUT(threadsNamed("rsalab-training"), 0, 5000);
-    auto controller = std::make_unique<TrainingController>();
     std::map<int, RunStatus> last;
-    connect(controller->worker(), &TrainingWorker::status, this,
+    QObject receiver;
+    auto controller = std::make_unique<TrainingController>();
+    connect(controller->worker(), &TrainingWorker::status, &receiver,
             [&last](const RunStatus& s) { last[s.run] = s; });
     controller->start(smallRun(100000000), {"rnn", "rsa"}, 2);
     QTRY_VERIFY_WITH_TIMEOUT(last.count(3) && last[3].step > 5, 60000);
