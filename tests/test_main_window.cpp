@@ -2,16 +2,16 @@
 // pause/step/stop/reset, hot edits with curve markers, the inspector, and closing while training.
 #include <QAction>
 #include <QApplication>
-#include <QDir>
 #include <QDockWidget>
-#include <QFile>
 #include <QPlainTextEdit>
+#include <QPointer>
 #include <QtTest>
 #include <algorithm>
 #include <memory>
 #include <vector>
 
 #include "app/main_window.h"
+#include "app/training_controller.h"
 #include "app/training_worker.h"
 #include "engine/runtime.h"
 #include "widgets/heat_map_grid.h"
@@ -179,6 +179,7 @@ class TestMainWindow : public QObject {
     QVERIFY(!w.close());
     QVERIFY(w.isTraining());
     w.setCloseAnswerForTests(1);
+    QPointer<TrainingWorker> worker = w.controller()->worker();
     QElapsedTimer timer;
     timer.start();
     QVERIFY(w.close());
@@ -186,16 +187,8 @@ class TestMainWindow : public QObject {
     const auto ms = timer.elapsed();
     qInfo("close while training took %lld ms", static_cast<long long>(ms));
     QVERIFY2(ms < 5000, "closing during training took more than 5 s");  // a bound, not a benchmark
-    // QThread names its OS thread; none may be left (it leaves /proc a moment after wait()).
-    auto training_threads = [] {
-      int n = 0;
-      for (const auto& task : QDir("/proc/self/task").entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
-        QFile comm("/proc/self/task/" + task + "/comm");
-        if (comm.open(QIODevice::ReadOnly) && comm.readAll().trimmed() == "rsalab-training") ++n;
-      }
-      return n;
-    };
-    QTRY_COMPARE_WITH_TIMEOUT(training_threads(), 0, 2000);
+    // The worker is deleted when its thread finishes (QThread::finished -> deleteLater).
+    QTRY_VERIFY_WITH_TIMEOUT(worker.isNull(), 2000);
   }
 };
 

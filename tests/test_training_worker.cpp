@@ -2,11 +2,10 @@
 // std::bad_alloc, a shape mismatch) fails only that run with its message; a NaN loss pauses only
 // that run as "diverged" and Restore resumes it from its last good state; the others finish.
 // Shutdown: destroying the controller during training stops the worker thread in a bounded time
-// and leaves no thread behind.
+// and the worker thread runs to its end.
 #include <QDir>
 #include <QElapsedTimer>
-#include <QFile>
-#include <QSignalSpy>
+#include <QPointer>
 #include <QtTest>
 
 #include <map>
@@ -35,16 +34,6 @@ RunConfig smallRun(int64_t steps) {
   c.trainer.eval_every = 10;
   c.trainer.snapshot_every = 0;
   return c;
-}
-
-// Threads of this process named `name` (QThread names its OS thread after its objectName).
-int threadsNamed(const QString& name) {
-  int n = 0;
-  for (const auto& task : QDir("/proc/self/task").entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
-    QFile comm("/proc/self/task/" + task + "/comm");
-    if (comm.open(QIODevice::ReadOnly) && QString(comm.readAll()).trimmed() == name) ++n;
-  }
-  return n;
 }
 
 TrainingFaults throwAt(int64_t step, const std::string& kind) {
@@ -95,8 +84,6 @@ class TestTrainingWorker : public QObject {
   }
 
   void destroyingTheControllerDuringTrainingStopsPromptly() {
-    // QThread::wait() returns when run() is done; the OS thread leaves /proc a moment later.
-    QTRY_COMPARE_WITH_TIMEOUT(threadsNamed("rsalab-training"), 0, 5000);
     std::map<int, RunStatus> last;
     QObject receiver;
     auto controller = std::make_unique<TrainingController>();
@@ -104,14 +91,18 @@ class TestTrainingWorker : public QObject {
             [&last](const RunStatus& s) { last[s.run] = s; });
     controller->start(smallRun(100000000), {"rnn", "rsa"}, 2);
     QTRY_VERIFY_WITH_TIMEOUT(last.count(3) && last[3].step > 5, 60000);
-    QCOMPARE(threadsNamed("rsalab-training"), 1);
+    // The worker is deleted when its thread finishes (QThread::finished -> deleteLater). (Thread
+    // names in /proc are no evidence: LibTorch/OpenMP pool threads started from the training
+    // thread inherit its name and outlive it by design.)
+    QPointer<TrainingWorker> worker = controller->worker();
+    QVERIFY(worker->thread()->isRunning());
     QElapsedTimer timer;
     timer.start();
     controller.reset();
     const auto ms = timer.elapsed();
     qInfo("controller destroyed during training in %lld ms", static_cast<long long>(ms));
     QVERIFY2(ms < 5000, "the worker did not stop within 5 s");
-    QTRY_COMPARE_WITH_TIMEOUT(threadsNamed("rsalab-training"), 0, 2000);
+    QTRY_VERIFY_WITH_TIMEOUT(worker.isNull(), 2000);  // its thread ran to the end
   }
 };
 
