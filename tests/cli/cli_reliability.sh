@@ -79,5 +79,20 @@ leftovers=$(ls "$work/int" | grep -c "\.tmp" || true)
 # The interrupted run is a valid run folder: eval restores it.
 expect 0 "" eval --run "$work/int"
 
+# Ctrl+C during a sweep: the started runs stop, their rows are written, exit 130.
+"$cli" sweep --models gru,rsa --sizes 16,32 --seeds 2 --steps 100000000 --length 16 --out "$work/sweep" \
+  >"$work/out" 2>"$work/err" &
+pid=$!
+for _ in $(seq 1 600); do
+  grep -q "^sweep:" "$work/err" && break
+  sleep 0.1
+done
+sleep 2
+kill -INT "$pid"
+wait "$pid"; code=$?
+echo "sweep SIGINT: exit $code: $(tr '\r' '\n' < "$work/err" | tail -n 1)"
+if [ "$code" != 130 ]; then echo "FAIL: sweep exit $code after SIGINT (want 130)"; failures=$((failures + 1)); fi
+[ -s "$work/sweep/sweep.csv" ] || { echo "FAIL: sweep.csv missing after SIGINT"; failures=$((failures + 1)); }
+
 echo "$failures failure(s)"
 [ "$failures" = 0 ]
