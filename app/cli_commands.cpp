@@ -1,5 +1,7 @@
 #include "app/cli_commands.h"
 
+#include <atomic>
+#include <csignal>
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
@@ -16,6 +18,38 @@
 namespace rsalab {
 
 namespace {
+
+// Ctrl+C (SIGINT) and SIGTERM while training: the first asks the trainer to stop after its
+// current step (an atomic store is async-signal-safe); the handler then resets itself, so a
+// second Ctrl+C ends the process at once.
+std::atomic<bool>* g_stop_flag = nullptr;
+
+extern "C" void onInterrupt(int) {
+  if (g_stop_flag) g_stop_flag->store(true);
+}
+
+class InterruptToStop {
+ public:
+  explicit InterruptToStop(std::atomic<bool>& flag) {
+    g_stop_flag = &flag;
+    struct sigaction action {};
+    action.sa_handler = onInterrupt;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESETHAND;
+    sigaction(SIGINT, &action, &previous_int_);
+    sigaction(SIGTERM, &action, &previous_term_);
+  }
+  ~InterruptToStop() {
+    sigaction(SIGINT, &previous_int_, nullptr);
+    sigaction(SIGTERM, &previous_term_, nullptr);
+    g_stop_flag = nullptr;
+  }
+  InterruptToStop(const InterruptToStop&) = delete;
+  InterruptToStop& operator=(const InterruptToStop&) = delete;
+
+ private:
+  struct sigaction previous_int_ {}, previous_term_ {};
+};
 
 std::string format(double v, int precision = 4) {
   std::ostringstream s;
@@ -75,7 +109,15 @@ int runTrain(const TrainCommand& command) {
     validation[m.step] = m.loss;
     evals.push_back(m);
   };
-  const auto reason = trainer.run();
+  trainer.faults.nan_loss_at_step = command.fault_nan_at_step;
+  trainer.faults.throw_at_step = command.fault_throw_at_step;
+  trainer.faults.throw_kind = command.fault_kind;
+  TrainingControl control;
+  StopReason reason;
+  {
+    InterruptToStop interrupt(control.stop);
+    reason = trainer.run(&control);
+  }
   progress.finish(steps.empty() ? "" : "loss " + format(steps.back().train_loss));
   std::ostringstream metrics;
   metrics << std::setprecision(9)
@@ -115,6 +157,12 @@ int runTrain(const TrainCommand& command) {
     std::cerr << "error: training diverged at step " << trainer.stepsDone()
               << " (non-finite loss or gradient); checkpoint holds the last good weights\n";
     return 3;
+  }
+  if (reason == StopReason::Requested) {
+    std::cerr << "interrupted at step " << trainer.stepsDone() << ": wrote " << dir.string()
+              << "/{config.json,metrics.csv,checkpoint.pt}; `rsalab-cli eval --run " << dir.string()
+              << "` gives its test metrics\n";
+    return kExitInterrupted;
   }
   trainer.onEval = nullptr;
   auto test = trainer.evaluate("test");
@@ -172,11 +220,24 @@ int runSweepCommand(const SweepCommand& command) {
             << " sizes x " << options.seeds << " seeds = " << total << " runs of "
             << options.base.trainer.max_steps << " steps on task " << options.base.task.name << "\n";
   ProgressLine progress("sweep", total);
-  auto result = runSweep(options, [&](int64_t done, int64_t, const SweepRow& row) {
-    progress.update(done, row.model + " N=" + std::to_string(row.size) +
-                              (row.error.empty() ? " test " + format(row.test_loss) : " ERROR " + row.error));
-  });
+  TrainingControl control;
+  SweepResult result;
+  {
+    InterruptToStop interrupt(control.stop);
+    result = runSweep(options, [&](int64_t done, int64_t, const SweepRow& row) {
+      progress.update(done, row.model + " N=" + std::to_string(row.size) +
+                                (row.error.empty() ? " test " + format(row.test_loss) : " ERROR " + row.error));
+    }, &control);
+  }
   progress.finish("");
+  const bool interrupted = control.stop.load();
+  if (interrupted) {  // rows of runs that never started are left out
+    std::vector<SweepRow> started;
+    for (auto& row : result.rows) {
+      if (!row.model.empty()) started.push_back(std::move(row));
+    }
+    result.rows = std::move(started);
+  }
   writeFileAtomically((dir / "sweep.csv").string(), sweepCsv(result));
   writeFileAtomically((dir / "sweep.json").string(), sweepJson(result));
   if (!command.session_dir.empty()) {
@@ -214,6 +275,10 @@ int runSweepCommand(const SweepCommand& command) {
   for (const auto& r : result.rows) failed += r.error.empty() ? 0 : 1;
   std::cout << "wrote " << dir.string() << "/{sweep.csv,sweep.json,config.json}\n";
   if (failed) std::cerr << "warning: " << failed << " run(s) failed; see the error column\n";
+  if (interrupted) {
+    std::cerr << "interrupted: wrote the " << result.rows.size() << " run(s) that had started\n";
+    return kExitInterrupted;
+  }
   return failed ? 1 : 0;
 }
 

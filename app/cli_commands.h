@@ -12,6 +12,11 @@ struct TrainCommand {
   RunConfig config;
   std::string out_dir = "runs/latest";
   std::string session_dir;  // non-empty: also write a session bundle the app opens
+  // Test hooks (hidden flags --fault-nan-at-step, --fault-throw-at-step, --fault-kind): see
+  // TrainingFaults in engine/training/trainer.h.
+  int64_t fault_nan_at_step = 0;
+  int64_t fault_throw_at_step = 0;
+  std::string fault_kind = "c10";
 };
 struct SweepCommand {
   RunConfig config;
@@ -23,7 +28,10 @@ struct SweepCommand {
   std::string session_dir;  // non-empty: also write a session bundle (sweep.json + every run's metrics)
 };
 
-// Each returns the process exit code: 0 ok, 1 error, 3 diverged.
+// Each returns the process exit code: 0 ok, 1 error, 3 diverged, 130 interrupted (Ctrl+C or
+// SIGTERM during train/sweep: training stops after the current step and what was promised is
+// written: train writes config.json, metrics.csv and checkpoint.pt; sweep writes the finished rows).
+constexpr int kExitInterrupted = 130;
 int runTrain(const TrainCommand& command);
 int runSweepCommand(const SweepCommand& command);
 int runEval(const std::string& run_dir);

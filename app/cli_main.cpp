@@ -5,6 +5,7 @@
 
 #include <iomanip>
 #include <iostream>
+#include <new>
 
 #include "app/cli_commands.h"
 #include "app/cli_demo.h"
@@ -130,6 +131,10 @@ int main(int argc, char** argv) {
   train_flags.add(train, /*with_model=*/true);
   train->add_option("--out", train_command.out_dir, "run folder")->capture_default_str();
   train->add_option("--session", train_command.session_dir, "also write a session bundle DIR.rsalab (open it with rsalab --session)");
+  // Test hooks (hidden): make one step diverge or throw, to test the exit codes.
+  train->add_option("--fault-nan-at-step", train_command.fault_nan_at_step)->group("");
+  train->add_option("--fault-throw-at-step", train_command.fault_throw_at_step)->group("");
+  train->add_option("--fault-kind", train_command.fault_kind)->group("");
 
   SweepCommand sweep_command;
   RunFlags sweep_flags;
@@ -183,6 +188,9 @@ int main(int argc, char** argv) {
     }
     if (*eval) return runEval(run_dir);
     if (*inspect) return runInspect(run_dir, sample, inspect_out);
+  } catch (const std::bad_alloc&) {
+    std::cerr << "error: out of memory (std::bad_alloc): use a smaller model, batch, length or N\n";
+    return 1;
   } catch (const std::exception& e) {
     std::cerr << "error: " << e.what() << "\n";
     return 1;

@@ -133,6 +133,7 @@ void MainWindow::buildActions() {
     curves_->clear();
     runs_.clear();
     statuses_.clear();
+    if (restore_action_) restore_action_->setEnabled(false);
     snapshots_.clear();
     inputs_.clear();
     history_.clear();
@@ -149,6 +150,14 @@ void MainWindow::buildActions() {
   file_menu_ = menuBar()->addMenu("&File");  // filled by buildSessionActions()
   auto* run = menuBar()->addMenu("&Run");
   run->addActions({start_action_, step_action_, stop_action_, reset_action_});
+  // Divergence: the run pauses as "diverged"; this rolls it back to its last good state.
+  restore_action_ = run->addAction("Restore last good checkpoint", this, [this] {
+    controller_->restoreLastGood(-1);
+    setTrainingState(true, false);
+    appendLog("Restoring every diverged run to its last good state.");
+  });
+  restore_action_->setToolTip("Roll diverged runs back to their last good state and resume");
+  restore_action_->setEnabled(false);
 }
 
 void MainWindow::buildDocks() {
@@ -381,7 +390,12 @@ void MainWindow::onStatus(const RunStatus& s) {
   row.steps_per_second = s.steps_per_second;
   row.message = s.message;
   runs_table_->updateRun(row);
-  if (s.state == RunState::Failed && !s.message.isEmpty()) statusBar()->showMessage(d.model + ": " + s.message, 8000);
+  if ((s.state == RunState::Failed || s.state == RunState::Diverged) && !s.message.isEmpty()) {
+    statusBar()->showMessage(d.model + ": " + s.message, 8000);
+  }
+  bool diverged = false;
+  for (const auto& st : statuses_) diverged = diverged || st.state == RunState::Diverged;
+  restore_action_->setEnabled(diverged);
   updateStatusBar();
 }
 

@@ -70,6 +70,8 @@ class MainWindow : public QMainWindow {
   void setTaskDefaults(const TaskOptions& task) { task_defaults_ = task; }
   // Inspects run `run` in every view (what selecting it in the runs table does).
   void inspectRun(int run);
+  QAction* restoreAction() const { return restore_action_; }  // enabled while a run is diverged
+  TrainingController* controller() const { return controller_; }
   // Answer the "stop and quit?" question without a dialog (tests): 1 quit, 0 cancel, -1 ask.
   void setCloseAnswerForTests(int answer) { close_answer_ = answer; }
 
@@ -160,6 +162,7 @@ class MainWindow : public QMainWindow {
   QProgressBar* progress_;
   QLabel *eta_label_, *speed_label_, *device_label_, *state_label_;
   QAction *start_action_, *step_action_, *stop_action_, *reset_action_;
+  QAction* restore_action_ = nullptr;
   QByteArray default_layout_;
   bool training_ = false, paused_ = false;
   int close_answer_ = -1;

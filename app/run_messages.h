@@ -15,7 +15,9 @@
 
 namespace rsalab {
 
-enum class RunState { Idle, Running, Paused, Finished, Stopped, Failed };
+// Diverged: a non-finite loss or gradient paused the run; it can be restored to its last good
+// state and resumed (TrainingWorker::restoreLastGood). Failed: an error ended it.
+enum class RunState { Idle, Running, Paused, Finished, Stopped, Failed, Diverged };
 QString runStateName(RunState state);
 
 // One run = one model × one seed on the session's task.

@@ -62,4 +62,14 @@ void TrainingController::requestInspection(int run, int sample) {
                             Q_ARG(int, sample));
 }
 
+void TrainingController::restoreLastGood(int run) {
+  QMetaObject::invokeMethod(worker_, "restoreLastGood", Qt::QueuedConnection, Q_ARG(int, run));
+}
+
+void TrainingController::setFaultsForTests(int run, const TrainingFaults& faults) {
+  TrainingWorker* worker = worker_;
+  QMetaObject::invokeMethod(worker_, [worker, run, faults] { worker->setFaults(run, faults); },
+                            Qt::QueuedConnection);
+}
+
 }  // namespace rsalab

@@ -7,6 +7,7 @@
 #include <QThread>
 
 #include "app/run_messages.h"
+#include "engine/training/trainer_faults.h"
 
 namespace rsalab {
 
@@ -25,6 +26,8 @@ class TrainingController : public QObject {
   void reset();
   void setHot(const HotParameters& hot);
   void requestInspection(int run, int sample);
+  void restoreLastGood(int run = -1);  // run < 0: every diverged run
+  void setFaultsForTests(int run, const TrainingFaults& faults);  // test hook
   TrainingWorker* worker() const { return worker_; }
 
  private:

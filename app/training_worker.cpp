@@ -19,6 +19,7 @@ QString runStateName(RunState state) {
     case RunState::Finished: return "finished";
     case RunState::Stopped: return "stopped";
     case RunState::Failed: return "failed";
+    case RunState::Diverged: return "diverged";
   }
   return "?";
 }
@@ -113,6 +114,7 @@ void TrainingWorker::start(const RunConfig& base, const QStringList& models, int
         run->state = RunState::Running;
         Run* raw = run.get();
         run->trainer->onStep = [raw](const StepMetrics& m) { raw->pending.steps.push_back(m); raw->last_train = m.train_loss; };
+        if (auto f = faults_.find(run->descriptor.id); f != faults_.end()) run->trainer->faults = f->second;
         run->trainer->onEval = [raw](const EvalMetrics& m) {
           raw->pending.evals.push_back(m);
           if (m.split == "validation") raw->last_validation = m.loss;
@@ -217,21 +219,72 @@ void TrainingWorker::scheduleTick() {
   QTimer::singleShot(0, this, &TrainingWorker::tick);
 }
 
+void TrainingWorker::restoreLastGood(int run) {
+  bool resumed = false;
+  for (auto& r : runs_) {
+    if (r->state != RunState::Diverged || (run >= 0 && r->descriptor.id != run)) continue;
+    const int64_t diverged_at = r->trainer->stepsDone();
+    try {
+      r->trainer->restoreLastGood();
+    } catch (const std::exception& e) {
+      failRun(*r, QString::fromUtf8(e.what()));
+      continue;
+    }
+    r->state = paused_ ? RunState::Paused : RunState::Running;
+    r->message = QString("restored step %1 (diverged at step %2)").arg(r->trainer->stepsDone()).arg(diverged_at);
+    emit log(QString("%1 seed %2: %3").arg(r->descriptor.model).arg(r->descriptor.seed).arg(r->message));
+    emitStatus(*r);
+    resumed = true;
+  }
+  if (resumed) {
+    stop_flag_ = false;
+    scheduleTick();
+  }
+}
+
+void TrainingWorker::setFaults(int run, const TrainingFaults& faults) {
+  faults_[run] = faults;
+  for (auto& r : runs_) {
+    if (r->descriptor.id == run && r->trainer) r->trainer->faults = faults;
+  }
+}
+
+void TrainingWorker::failRun(Run& r, const QString& message) {
+  r.state = RunState::Failed;
+  r.message = message;
+  emit log(QString("%1 seed %2 failed: %3").arg(r.descriptor.model).arg(r.descriptor.seed).arg(message));
+  emitStatus(r);
+}
+
 bool TrainingWorker::stepRun(Run& r) {
+  // Any error of one step (c10::Error, std::bad_alloc, a shape mismatch) ends this run only.
   try {
     r.trainer->advance();
+  } catch (const std::bad_alloc&) {
+    failRun(r, "out of memory (std::bad_alloc): use a smaller model, batch or length");
+    return false;
   } catch (const std::exception& e) {
-    r.state = RunState::Failed;
-    r.message = QString::fromUtf8(e.what());
-    emit log(QString("%1 seed %2 failed: %3").arg(r.descriptor.model).arg(r.descriptor.seed).arg(r.message));
+    failRun(r, QString::fromUtf8(e.what()));
+    return false;
+  } catch (...) {
+    failRun(r, "unknown error in a training step");
     return false;
   }
   if (r.trainer->done()) {
     const auto reason = r.trainer->stopReason();
-    r.state = reason == StopReason::Diverged ? RunState::Failed : RunState::Finished;
-    r.message = QString::fromStdString(stopReasonName(reason));
-    emit log(QString("%1 seed %2: %3 at step %4").arg(r.descriptor.model).arg(r.descriptor.seed)
-                 .arg(r.message).arg(r.trainer->stepsDone()));
+    if (reason == StopReason::Diverged) {
+      r.state = RunState::Diverged;
+      r.message = QString("diverged at step %1 (non-finite loss or gradient); paused. Lower the "
+                          "learning rate, then Run > Restore last good checkpoint (step %2)")
+                      .arg(r.trainer->stepsDone()).arg(r.trainer->lastGoodStep());
+      emit log(QString("%1 seed %2: %3").arg(r.descriptor.model).arg(r.descriptor.seed).arg(r.message));
+      emitStatus(r);
+    } else {
+      r.state = RunState::Finished;
+      r.message = QString::fromStdString(stopReasonName(reason));
+      emit log(QString("%1 seed %2: %3 at step %4").arg(r.descriptor.model).arg(r.descriptor.seed)
+                   .arg(r.message).arg(r.trainer->stepsDone()));
+    }
   }
   const int64_t every = r.trainer->hot().snapshot_every, step = r.trainer->stepsDone();
   // The first step, then every `every` steps, at most 5 per second per run.

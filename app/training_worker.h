@@ -16,11 +16,13 @@
 #include <QObject>
 #include <QStringList>
 #include <atomic>
+#include <map>
 #include <memory>
 #include <vector>
 
 #include "app/run_messages.h"
 #include "engine/session/session_bundle.h"
+#include "engine/training/trainer_faults.h"
 
 namespace rsalab {
 
@@ -44,6 +46,10 @@ class TrainingWorker : public QObject {
   void reset();     // drops all runs
   void setHot(const rsalab::HotParameters& hot);
   void requestInspection(int run, int sample);
+  // Rolls a diverged run (run < 0: every diverged run) back to its last good state and resumes it.
+  void restoreLastGood(int run);
+  // Test hook: faults for run `run` (by id), applied to the run now or when it is created.
+  void setFaults(int run, const rsalab::TrainingFaults& faults);
 
  signals:
   /// Runs of a new session; consumed by the runs table and the curve view.
@@ -67,6 +73,7 @@ class TrainingWorker : public QObject {
   void scheduleTick();
   void flush(bool force);
   bool stepRun(Run& run);
+  void failRun(Run& run, const QString& message);
   void emitStatus(const Run& run);
   void emitSnapshot(Run& run);
   std::vector<std::unique_ptr<Run>> runs_;
@@ -74,6 +81,7 @@ class TrainingWorker : public QObject {
   bool tick_pending_ = false;
   int steps_to_go_ = -1;  // >= 0: single-stepping
   std::atomic<bool> stop_flag_{false};
+  std::map<int, TrainingFaults> faults_;  // test hooks by run id
   QElapsedTimer since_flush_;
 };
 

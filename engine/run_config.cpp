@@ -1,7 +1,13 @@
 #include "engine/run_config.h"
 
+#include <cmath>
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
+#include <type_traits>
+
+#include "engine/json_limits.h"
+#include "engine/tasks/task_validation.h"
 
 namespace rsalab {
 
@@ -9,11 +15,49 @@ using nlohmann::json;
 
 namespace {
 
+// Whether a JSON value has exactly the kind a field needs: nlohmann would otherwise truncate
+// 3.7 into an integer field or wrap -1 into an unsigned one.
+template <typename T>
+bool hasKind(const json& v) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return v.is_boolean();
+  } else if constexpr (std::is_integral_v<T> && std::is_unsigned_v<T>) {
+    return v.is_number_unsigned();
+  } else if constexpr (std::is_integral_v<T>) {
+    return v.is_number_integer() &&
+           (!v.is_number_unsigned() || v.get<uint64_t>() <= static_cast<uint64_t>(INT64_MAX));
+  } else if constexpr (std::is_floating_point_v<T>) {
+    return v.is_number();
+  } else if constexpr (std::is_same_v<T, std::string>) {
+    return v.is_string();
+  } else {  // std::vector<E>
+    if (!v.is_array()) return false;
+    for (const auto& e : v) {
+      if (!hasKind<typename T::value_type>(e)) return false;
+    }
+    return true;
+  }
+}
+
+const char* kindName(const bool*) { return "a boolean"; }
+const char* kindName(const uint64_t*) { return "an integer >= 0"; }
+const char* kindName(const int64_t*) { return "an integer"; }
+const char* kindName(const double*) { return "a number"; }
+const char* kindName(const std::string*) { return "a string"; }
+const char* kindName(const std::vector<double>*) { return "an array of numbers"; }
+const char* kindName(const std::vector<int64_t>*) { return "an array of integers"; }
+const char* kindName(const std::vector<std::string>*) { return "an array of strings"; }
+
 // Reads key into field if present, with a typed, named error on mismatch.
 template <typename T>
 void readField(const json& object, const char* section, const char* key, T& field) {
   auto it = object.find(key);
   if (it == object.end()) return;
+  if (!hasKind<T>(*it)) {
+    throw std::invalid_argument(std::string(section) + "." + key + " has the wrong type (" +
+                                it->type_name() + "): it must be " +
+                                kindName(static_cast<const T*>(nullptr)));
+  }
   try {
     field = it->get<T>();
   } catch (const json::exception&) {
@@ -93,16 +137,11 @@ void overlay(const json& j, TrainerOptions& value) {
 void validate(const RunConfig& c) {
   validate(c.model);
   validate(c.trainer);
-  if (c.train_size < 1 || c.train_size > 100000000) {
-    throw std::invalid_argument("train_size = " + std::to_string(c.train_size) +
-                                " is out of range: 1..100000000");
-  }
-  if (c.task.length < 1 || c.task.length > 100000) {
-    throw std::invalid_argument("task.length = " + std::to_string(c.task.length) +
-                                " is out of range: 1..100000");
-  }
+  validate(c.task, c.train_size);
   const auto& d = c.device;
-  if (!(d == "cpu" || d == "auto" || d.rfind("cuda", 0) == 0)) {
+  const bool cuda_index = d.size() > 5 && d.size() <= 8 && d.rfind("cuda:", 0) == 0 &&
+                          d.find_first_not_of("0123456789", 5) == std::string::npos;
+  if (!(d == "cpu" || d == "auto" || d == "cuda" || cuda_index)) {
     throw std::invalid_argument("device '" + d + "' is unknown: use cpu, cuda, cuda:N or auto");
   }
 }
@@ -118,12 +157,7 @@ std::string toJson(const RunConfig& c) {
 }
 
 RunConfig mergeRunConfigJson(const RunConfig& base, const std::string& text) {
-  json j;
-  try {
-    j = json::parse(text, nullptr, /*allow_exceptions=*/true, /*ignore_comments=*/true);
-  } catch (const json::parse_error& e) {
-    throw std::invalid_argument(std::string("config is not valid JSON: ") + e.what());
-  }
+  const json j = parseJsonLimited(text, "config");
   RunConfig c = base;
   rejectUnknown(j, "config", {"task", "model", "trainer", "train_size", "device"});
   if (j.contains("task")) overlay(j["task"], c.task);

@@ -16,12 +16,18 @@
 #include <QtTest>
 #include <algorithm>
 #include <cmath>
+#include <QPlainTextEdit>
+#include <QPointer>
+#include <QtTest>
+#include <algorithm>
+#include <memory>
 #include <vector>
 
 #include <filesystem>
 #include <fstream>
 
 #include "app/main_window.h"
+#include "app/training_controller.h"
 #include "app/training_worker.h"
 #include "engine/runtime.h"
 #include "widgets/attention_view.h"
@@ -333,9 +339,15 @@ class TestMainWindow : public QObject {
     });
     w.startAction()->trigger();
     QVERIFY(!w.isTraining());
+    bool logged = false;  // the log says why, naming the value
+    for (auto* edit : w.findChildren<QPlainTextEdit*>()) {
+      logged = logged || edit->toPlainText().contains("d_model = 30 is not divisible by heads = 4");
+    }
+    QVERIFY(logged);
   }
   void closingWhileTrainingAsksAndCancelKeepsTraining() {
-    MainWindow w;
+    auto window = std::make_unique<MainWindow>();
+    MainWindow& w = *window;
     w.show();
     auto s = w.setupPanel()->setup();
     s.max_steps = 100000;
@@ -347,10 +359,16 @@ class TestMainWindow : public QObject {
     QVERIFY(!w.close());
     QVERIFY(w.isTraining());
     w.setCloseAnswerForTests(1);
+    QPointer<TrainingWorker> worker = w.controller()->worker();
     QElapsedTimer timer;
     timer.start();
     QVERIFY(w.close());
-    qInfo("close while training took %lld ms", static_cast<long long>(timer.elapsed()));
+    window.reset();  // joins the training thread
+    const auto ms = timer.elapsed();
+    qInfo("close while training took %lld ms", static_cast<long long>(ms));
+    QVERIFY2(ms < 5000, "closing during training took more than 5 s");  // a bound, not a benchmark
+    // The worker is deleted when its thread finishes (QThread::finished -> deleteLater).
+    QTRY_VERIFY_WITH_TIMEOUT(worker.isNull(), 2000);
   }
 };
 

@@ -97,6 +97,74 @@ class TestTrainer : public QObject {
     QVERIFY(std::equal(rest.begin(), rest.end(), all.begin() + 8));
     QFile::remove(path);
   }
+  // A NaN loss stops the run as Diverged without touching the weights; restoreLastGood() rolls
+  // back to the last evaluation and the same curve continues from there.
+  void divergencePausesAndRestoreResumesFromTheLastGoodState() {
+    Trainer straight(smallRun("rsa", 6));
+    auto all = losses(straight, 16);
+    Trainer t(smallRun("rsa", 6));  // eval_every = 10
+    t.faults.nan_loss_at_step = 14;
+    for (int i = 0; i < 14 && !t.done(); ++i) t.advance();
+    QCOMPARE(static_cast<int>(t.stopReason()), static_cast<int>(StopReason::Diverged));
+    QCOMPARE(t.stepsDone(), int64_t{14});
+    QCOMPARE(t.lastGoodStep(), int64_t{10});
+    t.restoreLastGood();
+    QVERIFY(!t.done());
+    QCOMPARE(t.stepsDone(), int64_t{10});
+    auto rest = losses(t, 6);  // the fault fired once: steps 11..16 replay the straight run
+    QVERIFY(std::equal(rest.begin(), rest.end(), all.begin() + 10));
+    // Without any evaluation yet, the last good state is the initial one.
+    Trainer early(smallRun("gru", 6));
+    early.faults.nan_loss_at_step = 3;
+    QCOMPARE(static_cast<int>(early.run()), static_cast<int>(StopReason::Diverged));
+    QCOMPARE(early.lastGoodStep(), int64_t{0});
+    early.restoreLastGood();
+    QCOMPARE(early.stepsDone(), int64_t{0});
+  }
+  void faultsInAStepThrowTheEngineErrors() {
+    Trainer t(smallRun("lstm", 1));
+    t.faults.throw_at_step = 2;
+    t.step();
+    QVERIFY_THROWS_EXCEPTION(c10::Error, t.step());
+    QCOMPARE(t.stepsDone(), int64_t{1});  // the failed step did not count
+    t.step();                              // fired once: step 2 now runs
+    QCOMPARE(t.stepsDone(), int64_t{2});
+    t.faults.throw_at_step = 3;
+    t.faults.throw_kind = "bad_alloc";
+    QVERIFY_THROWS_EXCEPTION(std::bad_alloc, t.step());
+    t.faults.throw_at_step = 3;
+    t.faults.throw_kind = "shape";
+    try {
+      t.step();
+      QFAIL("no shape error");
+    } catch (const c10::Error& e) {
+      QVERIFY2(QString(e.what()).contains("cannot be multiplied") || QString(e.what()).contains("size"), e.what());
+    }
+  }
+  void truncatedOrForeignCheckpointIsAClearError() {
+    const QString path = QDir::temp().filePath("rsalab_test_bad_checkpoint.pt");
+    Trainer t(smallRun("gru", 1));
+    t.saveCheckpoint(path.toStdString());
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadWrite));
+    QVERIFY(f.resize(f.size() / 2));
+    f.close();
+    auto message = [&](Trainer& trainer) {
+      try {
+        trainer.loadCheckpoint(path.toStdString());
+      } catch (const std::runtime_error& e) {
+        return QString(e.what());
+      }
+      return QString();
+    };
+    QVERIFY(message(t).contains("not a RSA Lab checkpoint or truncated"));
+    Trainer other(smallRun("rsa", 1));  // a whole checkpoint of another model
+    Trainer gru(smallRun("gru", 1));
+    gru.saveCheckpoint(path.toStdString());
+    QVERIFY2(message(other).contains("does not fit this model") || message(other).contains("checkpoint"),
+             qPrintable(message(other)));
+    QFile::remove(path);
+  }
   void runStopsAtMaxStepsAndEvaluates() {
     Trainer t(smallRun("gru", 2));
     int evals = 0;

@@ -26,7 +26,8 @@ struct Record {
 // Splits the text into records, honouring quotes; CRLF, LF and CR all end a line.
 class Tokenizer {
  public:
-  Tokenizer(std::string_view text, char sep) : text_(text), sep_(sep) {}
+  Tokenizer(std::string_view text, char sep, const std::string& source)
+      : text_(text), sep_(sep), source_(source) {}
 
   bool next(Record& rec) {
     if (pos_ >= text_.size()) return false;
@@ -63,6 +64,10 @@ class Tokenizer {
         field += c;
       }
     }
+    if (quoted) {
+      throw std::runtime_error(source_ + ": line " + std::to_string(rec.line) +
+                               ": a quoted field opened here is never closed");
+    }
     finish(rec.fields.back(), was_quoted);
     return true;
   }
@@ -83,6 +88,7 @@ class Tokenizer {
 
   std::string_view text_;
   char sep_;
+  const std::string& source_;
   size_t pos_ = 0;
   int64_t line_ = 1;
 };
@@ -157,7 +163,23 @@ CellKind classify(const std::string& s, char sep) {
   return looksLikeDate(s) ? CellKind::Date : CellKind::Text;
 }
 
-std::string shortCell(const std::string& s) { return s.size() <= 40 ? s : s.substr(0, 37) + "..."; }
+// A cell or column name as it appears in a message: at most 40 characters, control bytes as \xNN.
+std::string shortCell(const std::string& s) {
+  std::string out;
+  size_t i = 0;
+  for (; i < s.size() && out.size() < 40; ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c < 0x20 || c == 0x7f) {
+      static const char* hex = "0123456789abcdef";
+      out += "\\x";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return i < s.size() ? out + "..." : out;
+}
 
 enum class ColumnKind { Unknown, Numeric, Date };
 
@@ -168,11 +190,15 @@ CsvTable parseCsv(const std::string& input, const std::string& source, const Csv
     throw std::runtime_error(source + " is " + std::to_string(input.size()) +
                              " bytes; the limit is " + std::to_string(limits.max_bytes) + " bytes");
   }
+  if (const auto nul = input.find('\0'); nul != std::string::npos) {
+    throw std::runtime_error(source + " is a binary file, not CSV text (a NUL byte at offset " +
+                             std::to_string(nul) + ")");
+  }
   std::string_view text(input);
   if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);  // UTF-8 BOM
   CsvTable table;
   table.separator = detectSeparator(text);
-  Tokenizer tok(text, table.separator);
+  Tokenizer tok(text, table.separator, source);
 
   Record first, second;
   do {
@@ -236,7 +262,7 @@ CsvTable parseCsv(const std::string& input, const std::string& source, const Csv
         cols[c].clear();
       } else {
         throw std::runtime_error(source + ": line " + std::to_string(rec.line) + ", column '" +
-                                 names[c] + "' (" + std::to_string(c + 1) + "): '" +
+                                 shortCell(names[c]) + "' (" + std::to_string(c + 1) + "): '" +
                                  shortCell(cell) + "' is not a number");
       }
     }
@@ -258,7 +284,7 @@ CsvTable parseCsv(const std::string& input, const std::string& source, const Csv
     } else if (kinds[c] == ColumnKind::Numeric) {
       keep.push_back(c);
     } else if (named[c]) {
-      throw std::runtime_error(source + ": column '" + names[c] + "' (" + std::to_string(c + 1) +
+      throw std::runtime_error(source + ": column '" + shortCell(names[c]) + "' (" + std::to_string(c + 1) +
                                ") has no values");
     }  // an unnamed, empty column (trailing separator) is dropped
   }

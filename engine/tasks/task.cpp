@@ -9,6 +9,7 @@
 #include "engine/tasks/regular_languages.h"
 #include "engine/tasks/seq2seq_tasks.h"
 #include "engine/tasks/synthetic_series.h"
+#include "engine/tasks/task_limits.h"
 #include "engine/tasks/task_support.h"
 #include "engine/tasks/teacher_task.h"
 #include "engine/tasks/text_tasks.h"
@@ -16,10 +17,8 @@
 namespace rsalab {
 namespace {
 
-constexpr int64_t kMaxLength = 100000;
-constexpr int64_t kMaxTrainSize = 1'000'000;
-constexpr int64_t kMaxEvalSize = 1'000'000;
-constexpr int64_t kMaxValues = int64_t{1} << 26;  // tokens or time steps over all splits
+constexpr int64_t kMaxLength = kMaxTaskLength;
+constexpr int64_t kMaxValues = kMaxTaskValues;  // tokens or time steps over all splits
 
 struct TaskInfo {
   const char* name;

@@ -2,6 +2,8 @@
 
 #include <chrono>
 #include <cmath>
+#include <limits>
+#include <new>
 #include <sstream>
 #include <thread>
 #include <stdexcept>
@@ -88,6 +90,7 @@ Trainer::Trainer(RunConfig config, std::shared_ptr<const TaskData> data)
   }
   state_->sampler = at::detail::createCPUGenerator(t.seed + 0x9E3779B97F4A7C15ULL);
   state_->hot = {t.learning_rate, t.weight_decay, t.grad_clip, t.snapshot_every};
+  keepGoodState();
 }
 
 Trainer::~Trainer() = default;
@@ -179,8 +182,19 @@ double Trainer::lossOn(const DataSplit& split, const torch::Tensor& index, EvalM
   return loss.item<double>();
 }
 
+void Trainer::injectThrowIfDue() {
+  if (faults.throw_at_step <= 0 || faults.throw_at_step != step_ + 1) return;
+  faults.throw_at_step = 0;
+  if (faults.throw_kind == "bad_alloc") throw std::bad_alloc();
+  if (faults.throw_kind == "shape") {
+    (void)torch::matmul(torch::zeros({2, 3}), torch::zeros({2, 3}));  // throws c10::Error
+  }
+  TORCH_CHECK(false, "injected fault at step ", step_ + 1);
+}
+
 StepMetrics Trainer::step() {
   const auto start = std::chrono::steady_clock::now();
+  injectThrowIfDue();
   auto& st = *state_;
   const auto& split = data_->train;
   const int64_t N = split.size();
@@ -202,7 +216,11 @@ StepMetrics Trainer::step() {
   }
   st.module().train();
   st.optimizer->zero_grad();
-  const double loss = lossOn(split, index, nullptr, /*training=*/true);
+  double loss = lossOn(split, index, nullptr, /*training=*/true);
+  if (faults.nan_loss_at_step > 0 && faults.nan_loss_at_step == step_ + 1) {
+    faults.nan_loss_at_step = 0;
+    loss = std::numeric_limits<double>::quiet_NaN();
+  }
   double grad_norm = 0;
   {
     torch::NoGradGuard no_grad;
@@ -269,6 +287,7 @@ StepMetrics Trainer::advance() {
   if (stop_reason_ == StopReason::Diverged) return m;
   if (step_ % t.eval_every == 0 || done()) {
     auto v = evaluate("validation");
+    if (std::isfinite(v.loss)) keepGoodState();
     if (v.loss < best_validation_ - 1e-12) {
       best_validation_ = v.loss;
       evals_without_improvement_ = 0;
@@ -313,7 +332,7 @@ InspectionRecord Trainer::inspect(int64_t sample) {
   return record;
 }
 
-void Trainer::saveCheckpoint(const std::string& path) const {
+std::string Trainer::checkpointBytes() const {
   torch::serialize::OutputArchive root, model, optimizer;
   state_->module().save(model);
   state_->optimizer->save(optimizer);
@@ -323,33 +342,58 @@ void Trainer::saveCheckpoint(const std::string& path) const {
   root.write("seconds", torch::tensor(seconds_, torch::kFloat64));
   root.write("sampler", state_->sampler.get_state());
   if (state_->order.defined()) root.write("order", state_->order);
-  // Written to a temporary file and renamed: a kill mid-save leaves the previous checkpoint.
   std::ostringstream bytes;
   root.save_to(bytes);
-  writeFileAtomically(path, bytes.str());
+  return bytes.str();
+}
+
+void Trainer::saveCheckpoint(const std::string& path) const {
+  // Written to a temporary file and renamed: a kill mid-save leaves the previous checkpoint.
+  writeFileAtomically(path, checkpointBytes());
 }
 
 void Trainer::loadCheckpoint(const std::string& path) {
+  loadCheckpointBytes(readTextFile(path, size_t{1} << 34), path);
+}
+
+void Trainer::keepGoodState() {
+  good_state_ = checkpointBytes();
+  good_step_ = step_;
+}
+
+void Trainer::restoreLastGood() {
+  loadCheckpointBytes(good_state_, "the last good state");
+  best_validation_ = 1e300;
+  evals_without_improvement_ = 0;
+}
+
+void Trainer::loadCheckpointBytes(const std::string& bytes, const std::string& source) {
   torch::serialize::InputArchive root, model, optimizer;
-  try {
-    root.load_from(path, state_->device);
-  } catch (const c10::Error& e) {
-    throw std::runtime_error("cannot read checkpoint " + path + ": not a RSA Lab checkpoint or truncated");
-  }
-  root.read("model", model);
-  root.read("optimizer", optimizer);
-  state_->module().load(model);
-  state_->optimizer->load(optimizer);
   torch::Tensor counters, seconds, sampler, order;
-  root.read("counters", counters);
-  root.read("seconds", seconds);
-  root.read("sampler", sampler);
+  try {
+    std::istringstream in(bytes);
+    root.load_from(in, state_->device);
+    root.read("model", model);
+    root.read("optimizer", optimizer);
+    root.read("counters", counters);
+    root.read("seconds", seconds);
+    root.read("sampler", sampler);
+    if (counters.numel() != 3 || counters.scalar_type() != torch::kInt64) throw std::runtime_error("counters");
+  } catch (const std::exception&) {
+    throw std::runtime_error("cannot read checkpoint " + source + ": not a RSA Lab checkpoint or truncated");
+  }
+  try {
+    state_->module().load(model);
+    state_->optimizer->load(optimizer);
+  } catch (const std::exception& e) {
+    throw std::runtime_error("checkpoint " + source + " does not fit this model: " + e.what());
+  }
   step_ = counters[0].item<int64_t>();
   samples_ = counters[1].item<int64_t>();
   state_->cursor = counters[2].item<int64_t>();
   seconds_ = seconds.item<double>();
   state_->sampler.set_state(sampler);
-  if (root.try_read("order", order)) state_->order = order;
+  state_->order = root.try_read("order", order) ? order : torch::Tensor();
   stop_reason_ = StopReason::None;
 }
 

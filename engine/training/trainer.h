@@ -16,6 +16,7 @@
 #include "engine/run_config.h"
 #include "engine/tasks/task.h"
 #include "engine/training/metrics.h"
+#include "engine/training/trainer_faults.h"
 
 namespace rsalab {
 
@@ -58,6 +59,16 @@ class Trainer {
   void saveCheckpoint(const std::string& path) const;
   void loadCheckpoint(const std::string& path);
 
+  // The last good state, kept in memory: taken at construction and after every validation
+  // evaluation with a finite loss (so every eval_every steps). After a divergence (a non-finite
+  // loss or gradient; the optimiser step is skipped and the run stops with StopReason::Diverged),
+  // restoreLastGood() rolls model, optimiser, step counters and sampler back to it and clears the
+  // stop reason, so training resumes from there. Costs one serialised copy of model + optimiser.
+  void restoreLastGood();
+  int64_t lastGoodStep() const { return good_step_; }
+
+  TrainingFaults faults;  // test hooks, see TrainingFaults
+
   std::function<void(const StepMetrics&)> onStep;
   std::function<void(const EvalMetrics&)> onEval;
   std::function<void(int64_t step, const InspectionRecord&)> onSnapshot;
@@ -74,6 +85,10 @@ class Trainer {
   double lossOn(const DataSplit& split, const torch::Tensor& index, EvalMetrics* metrics,
                 bool training);
   double scheduledLearningRate() const;
+  std::string checkpointBytes() const;
+  void loadCheckpointBytes(const std::string& bytes, const std::string& source);
+  void injectThrowIfDue();
+  void keepGoodState();
   RunConfig config_;
   std::shared_ptr<const TaskData> data_;
   std::unique_ptr<State> state_;
@@ -82,6 +97,8 @@ class Trainer {
   double best_validation_ = 1e300;
   int64_t evals_without_improvement_ = 0;
   StopReason stop_reason_ = StopReason::None;
+  std::string good_state_;  // checkpointBytes() of the last good state
+  int64_t good_step_ = 0;
 };
 
 }  // namespace rsalab

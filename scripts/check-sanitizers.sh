@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Sanitizer builds (gcc), each in its own build folder, niced, single-threaded math:
+#   1. build-asan: -fsanitize=address,undefined, then the whole ctest suite.
+#   2. build-tsan: -fsanitize=thread, then the worker/GUI tests (threads are where TSan helps).
+#   scripts/check-sanitizers.sh [asan|tsan]... [-- CTEST_ARGS]   (default: both)
+# Suppressions, each with its reason, are in tests/sanitizers/*.supp. LibTorch itself is not
+# instrumented (a prebuilt library), so reports from inside it are about our calls or its
+# internals; the .supp files name the internals we accept. Expensive: about an hour of CPU each
+# for the LibTorch translation units; run it once, late.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+kinds=()
+ctest_args=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --) shift; ctest_args=("$@"); break ;;
+    *) kinds+=("$1"); shift ;;
+  esac
+done
+[ ${#kinds[@]} -eq 0 ] && kinds=(asan tsan)
+supp="$root/tests/sanitizers"
+export OMP_NUM_THREADS=1 RSALAB_THREADS=1 QT_QPA_PLATFORM=offscreen
+status=0
+for kind in "${kinds[@]}"; do
+  build="$root/build-$kind"
+  case "$kind" in
+    asan)
+      flags="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
+      tests=()
+      export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:detect_odr_violation=0:suppressions=$supp/asan.supp"
+      export LSAN_OPTIONS="suppressions=$supp/lsan.supp:print_suppressions=0"
+      export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:suppressions=$supp/ubsan.supp"
+      ;;
+    tsan)
+      flags="-fsanitize=thread -fno-omit-frame-pointer"
+      tests=(-R "test_training_worker|test_main_window|test_sweep|test_trainer")
+      export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$supp/tsan.supp"
+      ;;
+    *) echo "unknown sanitizer '$kind': use asan or tsan" >&2; exit 2 ;;
+  esac
+  echo "== $kind: configuring $build"
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_FLAGS="$flags" \
+    -DCMAKE_EXE_LINKER_FLAGS="$flags" -DCMAKE_SHARED_LINKER_FLAGS="$flags" >/dev/null
+  echo "== $kind: building (niced)"
+  nice -n 10 cmake --build "$build"
+  echo "== $kind: ctest ${tests[*]} ${ctest_args[*]}"
+  if ! (cd "$build" && nice -n 10 ctest --output-on-failure --timeout 1800 "${tests[@]}" "${ctest_args[@]}"); then
+    status=1
+  fi
+done
+exit $status

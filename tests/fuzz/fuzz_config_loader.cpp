@@ -1,0 +1,15 @@
+// libFuzzer harness for the run-config loader (engine/run_config.cpp: bounded JSON parse, typed
+// fields, unknown keys, then validate()); whatever it accepts must round-trip through toJson.
+// fuzz-sources: engine/run_config.cpp engine/json_limits.cpp engine/model_options.cpp engine/training/trainer_options.cpp engine/tasks/task_validation.cpp
+#include "engine/run_config.h"
+#include "fuzz_harness.h"
+
+RSALAB_FUZZ_TARGET(const std::string& text) {
+  const rsalab::RunConfig config = rsalab::runConfigFromJson(text);  // may reject: fine
+  const std::string again = rsalab::toJson(config);
+  try {
+    if (rsalab::toJson(rsalab::runConfigFromJson(again)) == again) return;
+  } catch (const std::exception&) {
+  }
+  __builtin_trap();  // an accepted config must load again, unchanged
+}

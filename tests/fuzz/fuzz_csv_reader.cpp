@@ -1,0 +1,12 @@
+// libFuzzer harness for the CSV reader (engine/tasks/csv_reader.cpp), with small limits so that
+// the limit checks are reached too.
+// fuzz-sources: engine/tasks/csv_reader.cpp
+#include "engine/tasks/csv_reader.h"
+#include "fuzz_harness.h"
+
+RSALAB_FUZZ_TARGET(const std::string& text) {
+  rsalab::CsvLimits limits;
+  limits.max_rows = 2000;
+  limits.max_columns = 64;
+  rsalab::parseCsv(text, "fuzz", limits);
+}
