@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "app/cli_progress.h"
+#include "app/sweep_figures.h"
 #include "engine/atomic_file.h"
 #include "engine/inspection_io.h"
 #include "engine/training/sweep.h"
@@ -134,6 +135,12 @@ int runSweepCommand(const SweepCommand& command) {
   if (!command.sizes.empty()) options.sizes = command.sizes;
   options.seeds = command.seeds;
   options.parallel = command.parallel;
+  if (!command.figures_dir.empty()) {
+    if (!sweepFiguresAvailable()) {  // say so before hours of training, not after
+      throw std::runtime_error("--figures is unavailable: rsalab-cli was built with RSALAB_GUI=OFF (no Qt)");
+    }
+    options.keep_curves = true;  // the loss figure
+  }
   std::filesystem::create_directories(command.out_dir);
   const std::filesystem::path dir(command.out_dir);
   writeFileAtomically((dir / "config.json").string(), toJson(options.base));
@@ -160,6 +167,14 @@ int runSweepCommand(const SweepCommand& command) {
   int failed = 0;
   for (const auto& r : result.rows) failed += r.error.empty() ? 0 : 1;
   std::cout << "wrote " << dir.string() << "/{sweep.csv,sweep.json,config.json}\n";
+  if (!command.figures_dir.empty()) {
+    FigureOptions figures;
+    figures.out_dir = command.figures_dir;
+    figures.title = options.base.task.name + ", T = " + std::to_string(options.base.task.length) + ", " +
+                    std::to_string(options.base.trainer.max_steps) + " steps, " + std::to_string(options.seeds) +
+                    " seed(s)";
+    for (const auto& path : writeSweepFigures(result.rows, figures)) std::cout << "wrote " << path << "\n";
+  }
   if (failed) std::cerr << "warning: " << failed << " run(s) failed; see the error column\n";
   return failed ? 1 : 0;
 }

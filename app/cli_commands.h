@@ -19,6 +19,7 @@ struct SweepCommand {
   int64_t seeds = 3;
   int64_t parallel = 0;
   std::string out_dir = "runs/sweep";
+  std::string figures_dir;  // non-empty: write the sample-efficiency and loss figures there
 };
 
 // Each returns the process exit code: 0 ok, 1 error, 3 diverged.

@@ -29,6 +29,8 @@ class RunsTable;
 class LossCurveView;
 class HeatMapGrid;
 class RemParameterView;
+class SweepPanel;
+struct SweepRow;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -54,6 +56,11 @@ class MainWindow : public QMainWindow {
   QAction* stepAction() const { return step_action_; }
   QAction* stopAction() const { return stop_action_; }
   QAction* resetAction() const { return reset_action_; }
+  SweepPanel* sweepPanel() const { return sweep_panel_; }  // the "Sample efficiency" tab
+  QTabWidget* centralTabs() const { return tabs_; }
+  // Shows a finished sweep run like a session run: its curves in the loss dock and, when its
+  // inspection record was kept, its maps in the inspector (switches to that tab).
+  void openSweepRun(const SweepRow& row);
   // Answer the "stop and quit?" question without a dialog (tests): 1 quit, 0 cancel, -1 ask.
   void setCloseAnswerForTests(int answer) { close_answer_ = answer; }
 
@@ -81,6 +88,7 @@ class MainWindow : public QMainWindow {
   void rebuildRemView();     // REM parameter curves of the inspected run from the history
   void appendLog(const QString& line);
   void updateStatusBar();
+  void buildSweepTab();  // the "Sample efficiency" tab and Run → New sweep…
 
   TrainingController* controller_;
   RunSetupPanel* setup_;
@@ -113,6 +121,7 @@ class MainWindow : public QMainWindow {
   qint64 shown_step_ = -1;
   qint64 rem_view_step_ = -1;        // newest step drawn in rem_view_
   HotParameters hot_;
+  SweepPanel* sweep_panel_ = nullptr;
 };
 
 }  // namespace rsalab

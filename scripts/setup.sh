@@ -7,6 +7,7 @@ packages=(
   build-essential cmake ninja-build pkg-config
   libtorch-dev libopenblas-dev libopenblas0-openmp
   qt6-base-dev libqcustomplot-dev
+  qt6-svg-dev
   nlohmann-json3-dev libcli11-dev libbenchmark-dev
   xvfb xauth
 )

@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "engine/run_config.h"
+#include "engine/training/power_law.h"
+#include "engine/training/sweep_row.h"
 #include "engine/training/trainer.h"
 
 namespace rsalab {
@@ -17,34 +19,12 @@ struct SweepOptions {
   std::vector<int64_t> sizes = {16, 64, 256, 1024, 4096};
   int64_t seeds = 3;
   int64_t parallel = 0;              // concurrent runs; 0 = one per core (each on 1 thread)
+  bool keep_curves = false;          // fill SweepRow::train_curve / validation_curve (figures, GUI)
+  bool keep_inspection = false;      // fill SweepRow::inspection after each run (GUI)
 };
-
-struct SweepRow {
-  std::string model;
-  int64_t size = 0;
-  uint64_t seed = 0;
-  double test_loss = 0;
-  std::map<std::string, double> test_metrics;
-  double best_validation = 0;
-  int64_t steps = 0;
-  double seconds = 0;
-  int64_t parameters = 0;
-  std::string stop_reason;
-  std::string error;  // non-empty: this run failed (the others go on)
-};
-
-struct PowerLawFit {
-  std::string model;
-  double a = 0, b = 0;            // loss ≈ a·N^(−b)
-  double b_low = 0, b_high = 0;   // 95% confidence interval of b
-  double r2 = 0;
-  int64_t points = 0;
-};
-
-// Least squares on (log N, log loss); the CI uses Student's t with n−2 degrees of freedom.
-PowerLawFit fitPowerLaw(const std::vector<double>& sizes, const std::vector<double>& losses);
 
 struct SweepResult {
+  RunConfig base;  // the shared config (its model is the first model's; train_size varies)
   std::vector<SweepRow> rows;
   std::vector<PowerLawFit> fits;
   double wall_seconds = 0;
@@ -59,6 +39,9 @@ SweepResult runSweep(const SweepOptions& options,
                      TrainingControl* control = nullptr);
 
 std::string sweepCsv(const SweepResult& result);   // tidy: one row per (model, N, seed)
-std::string sweepJson(const SweepResult& result);  // rows, fits, timing
+std::string sweepJson(const SweepResult& result);  // config, rows, fits, timing
+// Reads what sweepJson wrote (rows, fits, timing and, when present, the config); curves and
+// inspection records are not stored there. Throws std::runtime_error naming the bad key.
+SweepResult sweepResultFromJson(const std::string& text);
 
 }  // namespace rsalab
