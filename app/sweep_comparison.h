@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "engine/run_config.h"
-#include "engine/training/sweep_row.h"
+#include "engine/training/sweep_types.h"
 #include "widgets/comparison_table.h"
 #include "widgets/sample_efficiency_view.h"
 

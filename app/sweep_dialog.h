@@ -8,7 +8,7 @@
 #include <QDialog>
 #include <QMap>
 
-#include "engine/training/sweep.h"
+#include "engine/training/sweep_types.h"
 
 class QCheckBox;
 class QLabel;

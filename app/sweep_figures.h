@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/training/sweep_row.h"
+#include "engine/training/sweep_types.h"
 
 namespace rsalab {
 

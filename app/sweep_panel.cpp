@@ -13,6 +13,7 @@
 #include "app/sweep_comparison.h"
 #include "app/sweep_dialog.h"
 #include "engine/atomic_file.h"
+#include "engine/training/sweep.h"
 #include "widgets/comparison_table.h"
 #include "widgets/sample_efficiency_view.h"
 

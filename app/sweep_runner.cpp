@@ -1,5 +1,7 @@
 #include "app/sweep_runner.h"
 
+#include "engine/training/sweep.h"
+
 #include <QMetaObject>
 #include <algorithm>
 #include <thread>

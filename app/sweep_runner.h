@@ -9,6 +9,7 @@
 // - Results come out only as queued signals carrying plain SweepRow copies (curves, inspection
 //   record already on the CPU), delivered in the GUI thread: rowFinished per run, then finished.
 // - The destructor cancels and waits for the thread (within about one training step per run).
+// - No LibTorch in this header (widget-side code and tests include it).
 // - runSweep sets LibTorch's global intra-op thread count for its duration and restores it; a
 //   GUI training session running at the same time shares the cores (and that setting).
 #pragma once
@@ -19,9 +20,11 @@
 #include <QThread>
 #include <memory>
 
-#include "engine/training/sweep.h"
+#include "engine/training/sweep_types.h"
 
 namespace rsalab {
+
+struct TrainingControl;
 
 class SweepRunner : public QObject {
   Q_OBJECT

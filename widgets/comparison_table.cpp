@@ -4,12 +4,14 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QSet>
+#include <QSignalBlocker>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
 
-#include "widgets/run_palette.h"
+#include "widgets/sample_efficiency_view.h"
 
 namespace rsalab {
 
@@ -103,7 +105,7 @@ void ComparisonTable::rebuild() {
   for (int r = 0; r < entries_.size(); ++r) {
     const auto& e = entries_[r];
     auto* name = new QTableWidgetItem(e.name);
-    name->setForeground(QBrush(runColor(r)));
+    name->setForeground(QBrush(SampleEfficiencyView::modelColor(e.name)));  // as in the figure
     table_->setItem(r, kModel, name);
     table_->setItem(r, kParameters, new NumberItem(static_cast<double>(e.parameters), QString::number(e.parameters)));
     table_->setItem(r, kFlops, new NumberItem(e.flops_per_token > 0 ? e.flops_per_token : NAN, engineering(e.flops_per_token)));

@@ -5,6 +5,7 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QSignalBlocker>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
@@ -83,7 +84,7 @@ SampleEfficiencyView::SampleEfficiencyView(QWidget* parent) : QWidget(parent) {
 QColor SampleEfficiencyView::modelColor(const QString& model) {
   static const QStringList kOrder = {"rnn", "lstm", "gru", "transformer", "rsa", "linear", "starsaber", "encdec"};
   const int i = kOrder.indexOf(model);
-  return runColor(i >= 0 ? i : kOrder.size() + static_cast<int>(qHash(model) % 8));
+  return runColor(i >= 0 ? i : static_cast<int>(kOrder.size() + qHash(model) % 8));
 }
 
 void SampleEfficiencyView::addPoint(const SampleEfficiencyPoint& point) {
@@ -293,11 +294,12 @@ QPoint SampleEfficiencyView::pixelOf(int run_id) const {
   return {-1, -1};
 }
 
-void SampleEfficiencyView::onMousePress(QMouseEvent* event) { press_pos_ = event->pos(); }
+void SampleEfficiencyView::onMousePress(QMouseEvent* event) { press_pos_ = event->position().toPoint(); }
 
 void SampleEfficiencyView::onMouseRelease(QMouseEvent* event) {
-  if ((event->pos() - press_pos_).manhattanLength() > 3) return;  // a drag, not a click
-  const int run = runAt(event->pos());
+  const QPoint pos = event->position().toPoint();
+  if ((pos - press_pos_).manhattanLength() > 3) return;  // a drag, not a click
+  const int run = runAt(pos);
   if (run >= 0) emit pointClicked(run);
 }
 
