@@ -5,6 +5,8 @@
 // (with either, --screenshot shows that tab and does not start a training session).
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QPushButton>
+#include <QTabWidget>
 #include <QTimer>
 
 #include "app/main_window.h"

@@ -3,6 +3,9 @@
 #include <QAction>
 #include <QApplication>
 #include <QDockWidget>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QTableWidget>
 #include <QtTest>
 #include <algorithm>
 #include <vector>
