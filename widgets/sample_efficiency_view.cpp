@@ -27,14 +27,15 @@ bool drawable(const SampleEfficiencyPoint& p) {
 
 QString number(double v) { return QString::number(v, 'f', 3); }
 
-void setLogAxis(QCPAxis* axis) {
+// N spans decades (10^k labels); losses often span less than one (0.2, 0.4, …, 1.2 labels).
+void setLogAxis(QCPAxis* axis, bool powers) {
   axis->setScaleType(QCPAxis::stLogarithmic);
   QSharedPointer<QCPAxisTickerLog> ticker(new QCPAxisTickerLog);
   ticker->setLogBase(10);
   ticker->setSubTickCount(8);
   axis->setTicker(ticker);
-  axis->setNumberFormat("gb");  // 10^k as a power
-  axis->setNumberPrecision(0);
+  axis->setNumberFormat(powers ? "gb" : "g");  // "gb": 10^k as a power
+  axis->setNumberPrecision(powers ? 0 : 3);
 }
 }  // namespace
 
@@ -58,8 +59,8 @@ SampleEfficiencyView::SampleEfficiencyView(QWidget* parent) : QWidget(parent) {
   plot_->setObjectName("SampleEfficiencyPlot");
   layout->addWidget(plot_, 1);
   plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
-  setLogAxis(plot_->xAxis);
-  setLogAxis(plot_->yAxis);
+  setLogAxis(plot_->xAxis, /*powers=*/true);
+  setLogAxis(plot_->yAxis, /*powers=*/false);
   plot_->xAxis->setLabel(tr("training-set size N (sequences)"));
   plot_->yAxis->setLabel(tr("test loss"));
   plot_->xAxis->setRange(10, 10000);
