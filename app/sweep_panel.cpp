@@ -55,8 +55,11 @@ SweepPanel::SweepPanel(QWidget* parent)
   table_ = new ComparisonTable(splitter);
   splitter->addWidget(view_);
   splitter->addWidget(table_);
+  // The figure first: QCustomPlot's size hint is tiny, the tables' large, so fix the share.
+  view_->setMinimumHeight(260);
   splitter->setStretchFactor(0, 3);
   splitter->setStretchFactor(1, 2);
+  splitter->setSizes({600, 400});
   layout->addWidget(splitter, 1);
 
   connect(new_button_, &QPushButton::clicked, this, &SweepPanel::openDialog);

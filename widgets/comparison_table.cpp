@@ -60,8 +60,9 @@ ComparisonTable::ComparisonTable(QWidget* parent) : QWidget(parent) {
   config_layout->addWidget(config_table_, 1);
   splitter->addWidget(table_);
   splitter->addWidget(config_box);
-  splitter->setStretchFactor(0, 1);
-  splitter->setStretchFactor(1, 1);
+  splitter->setStretchFactor(0, 3);
+  splitter->setStretchFactor(1, 2);
+  splitter->setSizes({300, 200});
   layout->addWidget(splitter);
   connect(differences_box_, &QCheckBox::toggled, this, &ComparisonTable::setDifferencesOnly);
   rebuild();
