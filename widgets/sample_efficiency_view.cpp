@@ -9,6 +9,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 
 #include "widgets/plot_export.h"
@@ -20,6 +21,20 @@ namespace {
 constexpr int kBandAlpha = 45;   // band fill: light, the mean line carries the colour
 constexpr int kSeedAlpha = 110;  // single-seed points behind the mean
 constexpr double kLogPad = 1.25; // ranges get a factor 1.25 of headroom on log axes
+
+// Calls `on_show` when the watched widget is shown: hidden views (another tab) keep their points
+// dirty and draw when they come back.
+class ShowWatcher : public QObject {
+ public:
+  ShowWatcher(QObject* parent, std::function<void()> on_show) : QObject(parent), on_show_(std::move(on_show)) {}
+  bool eventFilter(QObject*, QEvent* event) override {
+    if (event->type() == QEvent::Show) on_show_();
+    return false;
+  }
+
+ private:
+  std::function<void()> on_show_;
+};
 
 bool drawable(const SampleEfficiencyPoint& p) {
   return p.size > 0 && std::isfinite(p.test_loss) && p.test_loss > 0;
@@ -75,6 +90,9 @@ SampleEfficiencyView::SampleEfficiencyView(QWidget* parent) : QWidget(parent) {
   connect(&repaint_timer_, &QTimer::timeout, this, [this] {
     if (isVisible()) redraw();
   });
+  installEventFilter(new ShowWatcher(this, [this] {
+    if (dirty_) repaint_timer_.start();
+  }));
   connect(band_box_, qOverload<int>(&QComboBox::currentIndexChanged), this,
           [this](int i) { setBand(i == 1 ? Band::kStdDev : Band::kMinMax); });
   connect(plot_, &QCustomPlot::mousePress, this, &SampleEfficiencyView::onMousePress);
