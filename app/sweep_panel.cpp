@@ -32,6 +32,8 @@ SweepPanel::SweepPanel(QWidget* parent)
   save_button_ = new QPushButton(tr("Save figure…"), this);
   save_button_->setToolTip(tr("The sample-efficiency figure as PNG, SVG or PDF"));
   status_ = new QLabel(tr("No sweep yet: New sweep… trains models at several training-set sizes."), this);
+  // Long summaries (every model's b) must not widen the window: clipped here, whole in the log.
+  status_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
   progress_ = new QProgressBar(this);
   progress_->setMaximumWidth(220);
   progress_->setFormat(tr("%v / %m runs"));
@@ -157,6 +159,7 @@ void SweepPanel::onFinished(const SweepResult& result, bool cancelled) {
                               .arg(cancelled ? "cancelled" : "finished").arg(rows_.size())
                               .arg(result.wall_seconds, 0, 'f', 1).arg(fits);
   status_->setText(summary);
+  status_->setToolTip(summary);
   dialog_->setMessage(summary.toHtmlEscaped());
   emit log(summary);
   emit sweepFinished(cancelled);

@@ -42,7 +42,8 @@ QString engineering(double v) {  // 1.23 k, 45.6 M: FLOPs span many decades
 ComparisonTable::ComparisonTable(QWidget* parent) : QWidget(parent) {
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
-  auto* splitter = new QSplitter(Qt::Vertical, this);
+  // Side by side: the central area is wide and short, and both tables want rows.
+  auto* splitter = new QSplitter(Qt::Horizontal, this);
   table_ = new QTableWidget(splitter);
   table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   table_->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -60,9 +61,9 @@ ComparisonTable::ComparisonTable(QWidget* parent) : QWidget(parent) {
   config_layout->addWidget(config_table_, 1);
   splitter->addWidget(table_);
   splitter->addWidget(config_box);
-  splitter->setStretchFactor(0, 3);
-  splitter->setStretchFactor(1, 2);
-  splitter->setSizes({300, 200});
+  splitter->setStretchFactor(0, 2);
+  splitter->setStretchFactor(1, 1);
+  splitter->setSizes({600, 300});
   layout->addWidget(splitter);
   connect(differences_box_, &QCheckBox::toggled, this, &ComparisonTable::setDifferencesOnly);
   rebuild();

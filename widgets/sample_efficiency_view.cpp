@@ -261,6 +261,20 @@ void SampleEfficiencyView::redraw() {
     }
     mean->setName(name);
   }
+  // N ticks at the measured sizes (16, 64, 256, …), plain numbers; powers of 10 past a dozen.
+  std::vector<double> sizes;
+  for (const auto& [model, points] : points_) {
+    for (const auto& p : points) {
+      if (drawable(p) && std::find(sizes.begin(), sizes.end(), p.size) == sizes.end()) sizes.push_back(p.size);
+    }
+  }
+  if (!sizes.empty() && sizes.size() <= 12) {
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    for (double n : sizes) ticker->addTick(n, QString::number(n, 'g', 7));
+    plot_->xAxis->setTicker(ticker);
+  } else {
+    setLogAxis(plot_->xAxis, /*powers=*/true);
+  }
   if (x_max > 0) {
     plot_->xAxis->setRange(x_min / kLogPad, x_max * kLogPad);
     plot_->yAxis->setRange(y_min / kLogPad, y_max * kLogPad);
