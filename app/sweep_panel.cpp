@@ -35,6 +35,7 @@ SweepPanel::SweepPanel(QWidget* parent)
   // Long summaries (every model's b) must not widen the window: clipped here, whole in the log.
   status_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
   progress_ = new QProgressBar(this);
+  progress_->setMinimumWidth(130);  // "12 / 105 runs" fits
   progress_->setMaximumWidth(220);
   progress_->setFormat(tr("%v / %m runs"));
   progress_->setVisible(false);
