@@ -6,8 +6,12 @@
 // first run of MODEL.
 // --session DIR opens a saved session (a .rsalab folder, e.g. from `rsalab-cli sweep --session DIR`)
 // at start.
+// --sweep-results FILE opens a sweep.json from rsalab-cli in the Sample efficiency tab; --sweep
+// MODELS:SIZES:SEEDS:STEPS starts a sweep there (with either, --screenshot shows that tab and does
+// not start a training session).
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QPushButton>
 #include <QTabWidget>
 #include <QTimer>
 #include <cstdio>
@@ -17,6 +21,8 @@
 #include <string>
 
 #include "app/main_window.h"
+#include "app/sweep_dialog.h"
+#include "app/sweep_panel.h"
 #include "engine/runtime.h"
 #include "widgets/run_setup_panel.h"
 
@@ -97,7 +103,9 @@ int main(int argc, char** argv) {
   QCommandLineOption steps("steps", "Maximum steps per run.", "n");
   QCommandLineOption teacher("teacher", "Teacher terms, e.g. regular:0.8,cos:0.9:0.5236.", "terms");
   QCommandLineOption session("session", "Open a saved session (.rsalab folder) at start.", "dir");
-  parser.addOptions({screenshot, after, shots, task, models, heads, length, steps, teacher, session});
+  QCommandLineOption sweep_results("sweep-results", "Open a sweep.json in the Sample efficiency tab.", "file");
+  QCommandLineOption sweep("sweep", "Start a sweep, e.g. rnn,rsa:16,64,256:2:150 (models:sizes:seeds:steps).", "spec");
+  parser.addOptions({screenshot, after, shots, task, models, heads, length, steps, teacher, session, sweep_results, sweep});
   parser.process(app);
 
   rsalab::MainWindow window;
@@ -123,11 +131,37 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "rsalab: cannot open the session %s (the window's log says why)\n", qPrintable(session_dir));
     return 1;
   }
+  auto* panel = window.sweepPanel();
+  if (parser.isSet(sweep_results)) {
+    QString error;
+    window.centralTabs()->setCurrentWidget(panel);
+    if (!panel->loadResults(parser.value(sweep_results), &error)) {
+      qCritical("rsalab: %s", qPrintable(error));
+      return 1;
+    }
+  }
+  if (parser.isSet(sweep)) {
+    const QStringList parts = parser.value(sweep).split(':');
+    auto* dialog = panel->dialog();
+    panel->openDialog();  // takes the run setup's task and architecture
+    if (parts.size() > 0) dialog->setModels(parts[0].split(','));
+    if (parts.size() > 1) dialog->setSizesText(parts[1]);
+    if (parts.size() > 2) dialog->setSeeds(parts[2].toInt());
+    if (parts.size() > 3) dialog->setSteps(parts[3].toInt());
+    window.centralTabs()->setCurrentWidget(panel);
+    dialog->startButton()->click();
+    if (!panel->isRunning()) {
+      qCritical("rsalab: --sweep %s: could not start the sweep", qPrintable(parser.value(sweep)));
+      return 1;
+    }
+    dialog->hide();
+  }
   if (parser.isSet(screenshot)) {
     const QString path = parser.value(screenshot);
     const QStringList list = parser.value(shots).split(',', Qt::SkipEmptyParts);
     const QStringList chosen = window.setupPanel()->setup().models;  // the order runs get ids in
-    if (!offline) QTimer::singleShot(300, &window, [&window] { window.startAction()->trigger(); });
+    const bool sweep_view = parser.isSet(sweep_results) || parser.isSet(sweep);
+    if (!offline && !sweep_view) QTimer::singleShot(300, &window, [&window] { window.startAction()->trigger(); });
     QTimer::singleShot(static_cast<int>(parser.value(after).toDouble() * 1000), &window, [&window, path, list, chosen] {
       if (list.isEmpty()) {
         window.grab().save(path);

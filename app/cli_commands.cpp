@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "app/cli_progress.h"
+#include "app/sweep_figures.h"
 #include "engine/atomic_file.h"
 #include "engine/inspection_io.h"
 #include "engine/session/session_bundle.h"
@@ -211,7 +212,13 @@ int runSweepCommand(const SweepCommand& command) {
   if (!command.sizes.empty()) options.sizes = command.sizes;
   options.seeds = command.seeds;
   options.parallel = command.parallel;
-  options.keep_metrics = !command.session_dir.empty();
+  if (!command.figures_dir.empty()) {
+    if (!sweepFiguresAvailable()) {  // say so before hours of training, not after
+      throw std::runtime_error("--figures is unavailable: rsalab-cli was built with RSALAB_GUI=OFF (no Qt)");
+    }
+    options.keep_curves = true;  // the loss figure
+  }
+  if (!command.session_dir.empty()) options.keep_curves = true;  // the bundle's per-run metrics
   std::filesystem::create_directories(command.out_dir);
   const std::filesystem::path dir(command.out_dir);
   writeFileAtomically((dir / "config.json").string(), toJson(options.base));
@@ -257,8 +264,8 @@ int runSweepCommand(const SweepCommand& command) {
       run.status = r.error.empty() ? "finished" : "failed";
       run.parameters = r.parameters;
       run.message = r.error.empty() ? r.stop_reason : r.error;
-      run.steps = r.step_metrics;
-      run.evals = r.eval_metrics;  // validation points and, last, the test evaluation
+      run.steps = r.train_curve;
+      run.evals = r.validation_curve;  // validation points (the test loss is in sweep.json)
       bundle.runs.push_back(std::move(run));
     }
     std::cout << "wrote session " << saveSession(bundle, command.session_dir) << "\n";
@@ -274,6 +281,14 @@ int runSweepCommand(const SweepCommand& command) {
   int failed = 0;
   for (const auto& r : result.rows) failed += r.error.empty() ? 0 : 1;
   std::cout << "wrote " << dir.string() << "/{sweep.csv,sweep.json,config.json}\n";
+  if (!command.figures_dir.empty()) {
+    FigureOptions figures;
+    figures.out_dir = command.figures_dir;
+    figures.title = options.base.task.name + ", T = " + std::to_string(options.base.task.length) + ", " +
+                    std::to_string(options.base.trainer.max_steps) + " steps, " + std::to_string(options.seeds) +
+                    " seed(s)";
+    for (const auto& path : writeSweepFigures(result.rows, figures)) std::cout << "wrote " << path << "\n";
+  }
   if (failed) std::cerr << "warning: " << failed << " run(s) failed; see the error column\n";
   if (interrupted) {
     std::cerr << "interrupted: wrote the " << result.rows.size() << " run(s) that had started\n";

@@ -26,6 +26,7 @@ struct SweepCommand {
   int64_t parallel = 0;
   std::string out_dir = "runs/sweep";
   std::string session_dir;  // non-empty: also write a session bundle (sweep.json + every run's metrics)
+  std::string figures_dir;  // non-empty: write the sample-efficiency and loss figures there
 };
 
 // Each returns the process exit code: 0 ok, 1 error, 3 diverged, 130 interrupted (Ctrl+C or

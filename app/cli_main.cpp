@@ -146,6 +146,8 @@ int main(int argc, char** argv) {
   sweep->add_option("--parallel", sweep_command.parallel, "concurrent runs (0 = one per core)")->capture_default_str();
   sweep->add_option("--out", sweep_command.out_dir, "output folder")->capture_default_str();
   sweep->add_option("--session", sweep_command.session_dir, "also write a session bundle DIR.rsalab (open it with rsalab --session)");
+  sweep->add_option("--figures", sweep_command.figures_dir,
+                    "also write sample_efficiency.{png,svg} and loss.{png,svg} to this folder (needs a GUI build)");
 
   std::string run_dir, inspect_out = "runs/inspect";
   int64_t sample = 0;

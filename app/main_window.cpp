@@ -5,6 +5,7 @@
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QHBoxLayout>
+#include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
@@ -18,6 +19,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "app/sweep_panel.h"
 #include "app/training_controller.h"
 #include "app/training_worker.h"
 #include "engine/runtime.h"
@@ -32,6 +34,7 @@
 #include "widgets/run_palette.h"
 #include "widgets/run_setup_panel.h"
 #include "widgets/runs_table.h"
+#include "widgets/sample_efficiency_view.h"
 
 namespace rsalab {
 
@@ -89,6 +92,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), controller_(new T
   buildDocks();
   buildStatusBar();
   buildSessionActions();
+  buildSweepTab();
 
   auto* worker = controller_->worker();
   connect(worker, &TrainingWorker::runsCreated, this, &MainWindow::onRunsCreated);
@@ -547,6 +551,60 @@ void MainWindow::onHotChanged(const QString& name, double value) {
 }
 
 void MainWindow::appendLog(const QString& line) { log_->appendPlainText(line); }
+
+// ---- Sample-efficiency sweeps: the tab, its menu entry, and opening a clicked run.
+
+void MainWindow::buildSweepTab() {
+  sweep_panel_ = new SweepPanel(tabs_);
+  tabs_->addTab(sweep_panel_, "Sample efficiency");
+  sweep_panel_->setBaseConfigProvider([this] { return currentConfig(); });
+  connect(sweep_panel_, &SweepPanel::log, this, &MainWindow::appendLog);
+  connect(sweep_panel_, &SweepPanel::runActivated, this, &MainWindow::openSweepRun);
+  auto* menu = menuBar()->addMenu("&Sweep");
+  menu->addAction("&New sample-efficiency sweep…", this, [this] {
+    tabs_->setCurrentWidget(sweep_panel_);
+    sweep_panel_->openDialog();
+  });
+  menu->addAction("&Cancel sweep", sweep_panel_, &SweepPanel::cancelSweep);
+}
+
+void MainWindow::openSweepRun(const SweepRow& row) {
+  constexpr int kSweepRunIds = 1 << 20;  // apart from the session's run ids
+  const int id = kSweepRunIds + static_cast<int>(row.run);
+  const QString model = QString::fromStdString(row.model);
+  RunDescriptor d;
+  d.id = id;
+  d.model = model;
+  d.seed = row.seed;
+  d.parameters = row.parameters;
+  runs_[id] = d;
+  curves_->removeRun(id);
+  curves_->addRun(id, QString("%1 N=%2 s%3 (sweep)").arg(model).arg(row.size).arg(row.seed),
+                  SampleEfficiencyView::modelColor(model));
+  for (const auto& m : row.train_curve) {
+    curves_->appendTrain(id, static_cast<double>(m.step), static_cast<double>(m.samples_seen), m.train_loss);
+  }
+  const double batch = static_cast<double>(sweep_panel_->runner()->options().base.trainer.batch_size);
+  for (const auto& e : row.validation_curve) {
+    curves_->appendValidation(id, static_cast<double>(e.step), static_cast<double>(e.step) * batch, e.loss);
+  }
+  curves_->fitAll();
+  QString what = row.train_curve.empty() ? "no curves stored" : QString("%1 steps of curves").arg(row.train_curve.size());
+  if (row.has_inspection) {
+    InspectionSnapshot snap{id, row.steps, row.inspection};
+    snapshots_[id] = snap;
+    history_.insert(id, row.steps, row.inspection);
+    inspected_run_ = id;
+    follow_latest_ = true;
+    rebuildRemView();
+    tabs_->setCurrentIndex(0);  // the inspector
+    refreshScrubber();
+    showSnapshot(id);
+    what += ", inspector at the last step";
+  }
+  appendLog(QString("Opened sweep run %1 N=%2 seed %3: test loss %4 (%5).")
+                .arg(model).arg(row.size).arg(row.seed).arg(fmt(row.test_loss)).arg(what));
+}
 
 void MainWindow::closeEvent(QCloseEvent* event) {
   if (training_) {

@@ -37,6 +37,8 @@ class RemParameterView;
 class AttentionView;
 class GateView;
 class CsvImportDialog;
+class SweepPanel;
+struct SweepRow;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -72,6 +74,11 @@ class MainWindow : public QMainWindow {
   void inspectRun(int run);
   QAction* restoreAction() const { return restore_action_; }  // enabled while a run is diverged
   TrainingController* controller() const { return controller_; }
+  SweepPanel* sweepPanel() const { return sweep_panel_; }  // the "Sample efficiency" tab
+  QTabWidget* centralTabs() const { return tabs_; }
+  // Shows a finished sweep run like a session run: its curves in the loss dock and, when its
+  // inspection record was kept, its maps in the inspector (switches to that tab).
+  void openSweepRun(const SweepRow& row);
   // Answer the "stop and quit?" question without a dialog (tests): 1 quit, 0 cancel, -1 ask.
   void setCloseAnswerForTests(int answer) { close_answer_ = answer; }
 
@@ -149,6 +156,7 @@ class MainWindow : public QMainWindow {
   void zoomFocusedPlot(double factor);
   void copyFocused();
   QCustomPlot* focusedPlot() const;
+  void buildSweepTab();  // the "Sample efficiency" tab and Run → New sweep…
 
   TrainingController* controller_;
   RunSetupPanel* setup_;
@@ -203,6 +211,7 @@ class MainWindow : public QMainWindow {
   QTimer* autosave_timer_ = nullptr;
   QString csv_path_;
   int csv_horizon_ = 1;
+  SweepPanel* sweep_panel_ = nullptr;
 };
 
 }  // namespace rsalab

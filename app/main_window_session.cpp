@@ -27,6 +27,7 @@
 #include <cmath>
 
 #include "app/main_window.h"
+#include "app/sweep_panel.h"
 #include "app/training_controller.h"
 #include "app/training_worker.h"
 #include "engine/tasks/csv_reader.h"
@@ -432,7 +433,16 @@ bool MainWindow::openSession(const QString& path) {
   appendLog(QString("Opened session %1: %2 run(s)%3%4").arg(session_path_).arg(b.runs.size())
                 .arg(sweep_rows_.empty() ? QString() : QString(", sweep of %1 runs").arg(sweep_rows_.size()))
                 .arg(recovered ? QString(" (recovered from %1 after an interrupted save)").arg(QString::fromStdString(b.loaded_from)) : QString()));
-  if (!sweep_json_.isEmpty()) emit sessionSweepLoaded(sweep_json_);
+  if (!sweep_json_.isEmpty()) {
+    // A sweep session (e.g. `rsalab-cli sweep --session DIR`) opens on its sample-efficiency figure.
+    QString error;
+    if (sweep_panel_ && sweep_panel_->loadResults(QDir(session_path_).filePath("sweep.json"), &error)) {
+      tabs_->setCurrentWidget(sweep_panel_);
+    } else if (!error.isEmpty()) {
+      appendLog(error);
+    }
+    emit sessionSweepLoaded(sweep_json_);
+  }
   return true;
 }
 

@@ -34,7 +34,7 @@
 #include <thread>
 #include <vector>
 
-#include "bench/flops.h"
+#include "engine/flops.h"
 #include "engine/models/linear_attention.h"
 #include "engine/models/model_factory.h"
 #include "engine/models/rem_builder.h"

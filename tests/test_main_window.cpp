@@ -12,6 +12,8 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QProgressBar>
+#include <QPushButton>
 #include <QTableWidget>
 #include <QtTest>
 #include <algorithm>
@@ -28,6 +30,8 @@
 
 #include "app/main_window.h"
 #include "app/training_controller.h"
+#include "app/sweep_dialog.h"
+#include "app/sweep_panel.h"
 #include "app/training_worker.h"
 #include "engine/runtime.h"
 #include "widgets/attention_view.h"
@@ -40,6 +44,8 @@
 #include "widgets/rem_parameter_view.h"
 #include "widgets/run_setup_panel.h"
 #include "widgets/runs_table.h"
+#include "widgets/comparison_table.h"
+#include "widgets/sample_efficiency_view.h"
 
 using namespace rsalab;
 
@@ -344,6 +350,75 @@ class TestMainWindow : public QObject {
       logged = logged || edit->toPlainText().contains("d_model = 30 is not divisible by heads = 4");
     }
     QVERIFY(logged);
+  }
+  void sweepStreamsPointsIntoItsTabAndOpensAClickedRun() {
+    MainWindow w;
+    w.show();
+    auto* panel = w.sweepPanel();
+    QVERIFY(panel);
+    QCOMPARE(w.centralTabs()->tabText(w.centralTabs()->indexOf(panel)), QString("Sample efficiency"));
+    // The dialog rejects a bad size, naming the field, and starts nothing.
+    auto* dialog = panel->dialog();
+    SweepOptions rejected;
+    QString error;
+    dialog->setSizesText("16, many");
+    QVERIFY(!dialog->readOptions(&rejected, &error));
+    QVERIFY2(error.startsWith("Sizes N") && error.contains("many"), qPrintable(error));
+    // A tiny sweep through the dialog's own path: 2 models × 2 sizes × 1 seed.
+    RunConfig base;
+    base.task.name = "seasonal";
+    base.task.length = 16;
+    base.task.validation_size = 16;
+    base.task.test_size = 16;
+    base.model.d_model = 8;
+    base.model.heads = 4;
+    base.model.layers = 1;
+    base.trainer.batch_size = 4;
+    base.trainer.eval_every = 2;
+    dialog->setBase(base);
+    dialog->setModels({"gru", "rsa"});
+    dialog->setSizesText("8, 32");
+    dialog->setSeeds(1);
+    dialog->setSteps(4);
+    QSignalSpy finished(panel, &SweepPanel::sweepFinished);
+    dialog->startButton()->click();
+    QVERIFY(panel->isRunning());
+    QVERIFY(w.isVisible());  // the GUI thread is free while the sweep trains
+    QVERIFY(finished.wait(120000));
+    QCOMPARE(finished.at(0).at(0).toBool(), false);
+    QCOMPARE(panel->view()->pointCount(), 4);
+    QCOMPARE(panel->view()->meanGraphCount(), 0);  // its tab is hidden: drawn when shown
+    w.centralTabs()->setCurrentWidget(panel);
+    QTRY_COMPARE_WITH_TIMEOUT(panel->view()->meanGraphCount(), 2, 5000);
+    QVERIFY(panel->view()->legendText("gru").contains("b = "));
+    QCOMPARE(dialog->progressBar()->value(), 4);
+    auto* table = panel->table()->table();
+    QCOMPARE(table->rowCount(), 2);
+    for (int r = 0; r < 2; ++r) {
+      QVERIFY(table->item(r, ComparisonTable::kFlops)->data(Qt::UserRole).toDouble() > 0);
+      QVERIFY(table->item(r, ComparisonTable::kParameters)->data(Qt::UserRole).toDouble() > 0);
+      QVERIFY(table->item(r, ComparisonTable::kStepsPerSecond)->data(Qt::UserRole).toDouble() > 0);
+    }
+    QCOMPARE(table->columnCount(), ComparisonTable::kFirstLoss + 2);  // N = 8 and N = 32
+    panel->table()->setDifferencesOnly(true);
+    QVERIFY(panel->table()->visibleConfigKeys().contains("model.model"));
+    QVERIFY(panel->table()->visibleConfigKeys().contains("model.rem.regular"));  // rsa only
+    QVERIFY(!panel->table()->visibleConfigKeys().contains("model.d_model"));     // shared
+    // Clicking the rsa point at N = 32 opens its curves and its inspector record.
+    const SweepRow* rsa = nullptr;
+    for (const auto& r : panel->rows()) {
+      if (r.model == "rsa" && r.size == 32) rsa = &r;
+    }
+    QVERIFY(rsa && rsa->has_inspection);
+    QCOMPARE(rsa->train_curve.size(), size_t{4});
+    const int run_id = static_cast<int>(rsa->run);
+    emit panel->view()->pointClicked(run_id);
+    const int opened = (1 << 20) + run_id;
+    QVERIFY(w.curves()->hasRun(opened));
+    QCOMPARE(w.curves()->series(opened, LossCurveView::Curve::kTrain)->size(), size_t{4});
+    QCOMPARE(w.inspectedRun(), opened);
+    QCOMPARE(w.snapshotHistory().steps(opened).size(), size_t{1});
+    QTRY_VERIFY_WITH_TIMEOUT(w.inspectorGrid()->layerCount() > 0, 5000);
   }
   void closingWhileTrainingAsksAndCancelKeepsTraining() {
     auto window = std::make_unique<MainWindow>();

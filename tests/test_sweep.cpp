@@ -49,6 +49,7 @@ class TestSweep : public QObject {
     o.models = {"gru", "rsa", "starsaber"};
     o.sizes = {8, 32};
     o.seeds = 2;
+    o.keep_curves = true;
     int64_t calls = 0;
     auto result = runSweep(o, [&](int64_t done, int64_t total, const SweepRow&) {
       ++calls;
@@ -58,13 +59,23 @@ class TestSweep : public QObject {
     QCOMPARE(calls, int64_t{12});
     QCOMPARE(result.rows.size(), size_t{12});
     std::set<std::tuple<std::string, int64_t, uint64_t>> keys;
+    std::set<int64_t> run_ids;
     for (const auto& r : result.rows) {
       QVERIFY2(r.error.empty(), r.error.c_str());
+      run_ids.insert(r.run);
+      QCOMPARE(r.train_curve.size(), size_t{4});       // keep_curves: every step
+      QCOMPARE(r.validation_curve.size(), size_t{2});  // evaluations at steps 2 and 4, not the test
+      QCOMPARE(r.train_curve.back().step, int64_t{4});
+      QVERIFY(r.flops_per_token > 0);
+      QVERIFY(!r.has_inspection);
       QVERIFY(std::isfinite(r.test_loss) && r.test_loss > 0);
       QCOMPARE(r.steps, int64_t{4});
       keys.insert({r.model, r.size, r.seed});
     }
     QCOMPARE(keys.size(), size_t{12});
+    QCOMPARE(run_ids.size(), size_t{12});
+    QCOMPARE(*run_ids.begin(), int64_t{0});
+    QCOMPARE(*run_ids.rbegin(), int64_t{11});
     const auto csv = QString::fromStdString(sweepCsv(result));
     QCOMPARE(csv.trimmed().split('\n').size(), 13);  // header + 12 rows
     QVERIFY(csv.startsWith("model,size,seed,test_loss"));
@@ -72,6 +83,20 @@ class TestSweep : public QObject {
     const auto json = QJsonDocument::fromJson(QByteArray::fromStdString(sweepJson(result)));
     QCOMPARE(json["runs"].toArray().size(), 12);
     QCOMPARE(json["fits"].toArray().size(), 3);
+    // Read back: same rows, fits and config (what the app's "Open sweep results" relies on).
+    const auto back = sweepResultFromJson(sweepJson(result));
+    QCOMPARE(back.rows.size(), size_t{12});
+    QCOMPARE(back.base.model.d_model, int64_t{8});
+    QCOMPARE(back.base.trainer.max_steps, int64_t{4});
+    for (size_t i = 0; i < back.rows.size(); ++i) {
+      QCOMPARE(back.rows[i].model, result.rows[i].model);
+      QCOMPARE(back.rows[i].run, result.rows[i].run);
+      QVERIFY(std::abs(back.rows[i].test_loss - result.rows[i].test_loss) <= 1e-12 * result.rows[i].test_loss);
+      QVERIFY(std::abs(back.rows[i].flops_per_token - result.rows[i].flops_per_token) < 1e-6);
+    }
+    QCOMPARE(back.fits.size(), size_t{3});
+    QVERIFY(std::abs(back.fits[1].b - result.fits[1].b) < 1e-9);
+    QVERIFY_THROWS_EXCEPTION(std::runtime_error, sweepResultFromJson("{\"runs\": [{\"size\": 8}]}"));
   }
   void badModelFailsBeforeTraining() {
     SweepOptions o;

@@ -161,9 +161,15 @@ QVector<PlotDataTable> PlotExport::data(bool visible_only) const {
   return data_ ? data_(visible_only) : plotData(plot_, visible_only);
 }
 
-bool PlotExport::saveImage(const QString& path, QString* error) const {
+bool savePlot(QCustomPlot* plot, const QString& path, int width, int height, QString* error,
+              double pixel_ratio) {
+  if (!plot) {
+    if (error) *error = "no plot to save";
+    return false;
+  }
   const QString suffix = QFileInfo(path).suffix().toLower();
-  const int w = std::max(plot_->width(), 320), h = std::max(plot_->height(), 240);
+  const int w = width > 0 ? width : std::max(plot->width(), 320);
+  const int h = height > 0 ? height : std::max(plot->height(), 240);
   QByteArray bytes;
   if (suffix == "svg") {
     QBuffer buffer(&bytes);
@@ -172,7 +178,7 @@ bool PlotExport::saveImage(const QString& path, QString* error) const {
     svg.setOutputDevice(&buffer);
     svg.setSize(QSize(w, h));
     svg.setViewBox(QRect(0, 0, w, h));
-    svg.setTitle(plot_->objectName().isEmpty() ? "RSA Lab plot" : plot_->objectName());
+    svg.setTitle(plot->objectName().isEmpty() ? "RSA Lab plot" : plot->objectName());
     QCPPainter painter;
     if (!painter.begin(&svg)) {
       if (error) *error = "cannot start the SVG painter";
@@ -180,13 +186,12 @@ bool PlotExport::saveImage(const QString& path, QString* error) const {
     }
     painter.setMode(QCPPainter::pmVectorized);
     painter.setMode(QCPPainter::pmNoCaching);
-    plot_->toPainter(&painter, w, h);
+    plot->toPainter(&painter, w, h);
     painter.end();
   } else if (suffix == "png") {
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
-    // Twice the widget's pixels: crisp in documents.
-    if (!plot_->toPixmap(w, h, 2.0).save(&buffer, "PNG")) {
+    if (!plot->toPixmap(w, h, pixel_ratio).save(&buffer, "PNG")) {
       if (error) *error = "PNG encoding failed";
       return false;
     }
@@ -198,7 +203,7 @@ bool PlotExport::saveImage(const QString& path, QString* error) const {
       return false;
     }
     const QString tmp = path + ".tmp.pdf";
-    if (!plot_->savePdf(tmp, w, h)) {
+    if (!plot->savePdf(tmp, w, h)) {
       if (error) *error = "PDF rendering failed";
       return false;
     }
@@ -217,6 +222,10 @@ bool PlotExport::saveImage(const QString& path, QString* error) const {
     return false;
   }
   return writeAtomically(path, bytes, error);
+}
+
+bool PlotExport::saveImage(const QString& path, QString* error) const {
+  return savePlot(plot_, path, 0, 0, error, /*pixel_ratio=*/2.0);  // twice the pixels: crisp in documents
 }
 
 bool PlotExport::saveData(const QString& path, bool visible_only, QString* error) const {

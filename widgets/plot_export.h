@@ -19,6 +19,14 @@ class QWidget;
 
 namespace rsalab {
 
+// Renders `plot` without showing it into `path`, by its suffix: .png (at pixel_ratio × the size),
+// .svg (QSvgGenerator, vector) or .pdf, at width × height (0: the plot's own size, at least
+// 320 × 240). Written through QSaveFile, so a failed write leaves any previous file intact.
+// False and *error (naming the file or the problem) on failure. Used by the context menu, the
+// sample-efficiency view and `rsalab-cli sweep --figures`.
+bool savePlot(QCustomPlot* plot, const QString& path, int width, int height, QString* error = nullptr,
+              double pixel_ratio = 1.0);
+
 // One named table of numbers (a curve: step, loss; a heat map: row, column, value).
 struct PlotDataTable {
   QString name;

@@ -12,58 +12,9 @@
 #include <sstream>
 #include <thread>
 
+#include "engine/flops.h"
+
 namespace rsalab {
-
-namespace {
-// Two-sided 97.5% quantile of Student's t for df = 1..30 (then the normal value).
-double tQuantile975(int64_t df) {
-  static const double table[] = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262,
-                                 2.228,  2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101,
-                                 2.093,  2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052,
-                                 2.048,  2.045, 2.042};
-  if (df < 1) return NAN;
-  return df <= 30 ? table[df - 1] : 1.96;
-}
-}  // namespace
-
-PowerLawFit fitPowerLaw(const std::vector<double>& sizes, const std::vector<double>& losses) {
-  PowerLawFit fit;
-  std::vector<double> x, y;
-  for (size_t i = 0; i < sizes.size() && i < losses.size(); ++i) {
-    if (sizes[i] > 0 && losses[i] > 0 && std::isfinite(losses[i])) {
-      x.push_back(std::log(sizes[i]));
-      y.push_back(std::log(losses[i]));
-    }
-  }
-  const auto n = static_cast<int64_t>(x.size());
-  fit.points = n;
-  if (n < 2) return fit;
-  double mx = 0, my = 0;
-  for (int64_t i = 0; i < n; ++i) { mx += x[i]; my += y[i]; }
-  mx /= n; my /= n;
-  double sxx = 0, sxy = 0, syy = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    sxx += (x[i] - mx) * (x[i] - mx);
-    sxy += (x[i] - mx) * (y[i] - my);
-    syy += (y[i] - my) * (y[i] - my);
-  }
-  if (sxx <= 0) return fit;
-  const double slope = sxy / sxx, intercept = my - slope * mx;
-  fit.b = -slope;
-  fit.a = std::exp(intercept);
-  double ssr = 0;
-  for (int64_t i = 0; i < n; ++i) ssr += std::pow(y[i] - (intercept + slope * x[i]), 2);
-  fit.r2 = syy > 0 ? 1 - ssr / syy : 1;
-  if (n > 2) {
-    const double se = std::sqrt(ssr / static_cast<double>(n - 2) / sxx);
-    const double half = tQuantile975(n - 2) * se;
-    fit.b_low = fit.b - half;
-    fit.b_high = fit.b + half;
-  } else {
-    fit.b_low = fit.b_high = fit.b;
-  }
-  return fit;
-}
 
 SweepResult runSweep(const SweepOptions& options,
                      const std::function<void(int64_t, int64_t, const SweepRow&)>& progress,
@@ -82,6 +33,8 @@ SweepResult runSweep(const SweepOptions& options,
 
   const int64_t cores = std::max<int64_t>(1, std::thread::hardware_concurrency());
   SweepResult result;
+  result.base = options.base;
+  result.base.model.model = options.models.front();
   result.parallel = std::clamp<int64_t>(options.parallel > 0 ? options.parallel : cores, 1,
                                         static_cast<int64_t>(jobs.size()));
   result.threads_per_run = std::max<int64_t>(1, cores / result.parallel);
@@ -106,6 +59,7 @@ SweepResult runSweep(const SweepOptions& options,
       }
       const Job& job = jobs[i];
       SweepRow row;
+      row.run = static_cast<int64_t>(i);
       row.model = job.model;
       row.size = job.size;
       row.seed = job.seed;
@@ -123,17 +77,23 @@ SweepResult runSweep(const SweepOptions& options,
         c.trainer.seed = job.seed;
         Trainer trainer(c, data);
         row.parameters = trainer.parameterCount();
-        if (options.keep_metrics) {
-          trainer.onStep = [&row](const StepMetrics& m) { row.step_metrics.push_back(m); };
-          trainer.onEval = [&row](const EvalMetrics& m) { row.eval_metrics.push_back(m); };
+        row.flops_per_token = forwardFlopsPerToken(c.model, data->io, c.task.length);
+        if (options.keep_curves) {
+          trainer.onStep = [&row](const StepMetrics& m) { row.train_curve.push_back(m); };
+          trainer.onEval = [&row](const EvalMetrics& m) { row.validation_curve.push_back(m); };
         }
         trainer.run(control);
+        trainer.onEval = nullptr;  // the test evaluation below is not part of the curve
         auto test = trainer.evaluate("test");
         row.test_loss = test.loss;
         row.test_metrics = test.values;
         row.best_validation = trainer.bestValidationLoss();
         row.steps = trainer.stepsDone();
         row.stop_reason = stopReasonName(trainer.stopReason());
+        if (options.keep_inspection) {
+          row.inspection = trainer.inspect(0);
+          row.has_inspection = true;
+        }
       } catch (const std::exception& e) {
         row.error = e.what();
       }
@@ -153,7 +113,7 @@ SweepResult runSweep(const SweepOptions& options,
   for (const auto& m : options.models) {
     std::vector<double> n, loss;
     for (const auto& r : result.rows) {
-      if (r.model == m && r.error.empty() && r.steps > 0) {
+      if (r.model == m && r.ok()) {
         n.push_back(static_cast<double>(r.size));
         loss.push_back(r.test_loss);
       }
@@ -197,12 +157,14 @@ std::string sweepJson(const SweepResult& result) {
   j["wall_seconds"] = result.wall_seconds;
   j["parallel_runs"] = result.parallel;
   j["threads_per_run"] = result.threads_per_run;
+  j["config"] = nlohmann::json::parse(toJson(result.base));
   for (const auto& r : result.rows) {
     if (r.model.empty()) continue;
     j["runs"].push_back({{"model", r.model}, {"size", r.size}, {"seed", r.seed},
                          {"test_loss", r.test_loss}, {"test_metrics", r.test_metrics},
                          {"best_validation", r.best_validation}, {"steps", r.steps},
-                         {"parameters", r.parameters}, {"seconds", r.seconds}, {"stop_reason", r.stop_reason},
+                         {"parameters", r.parameters}, {"flops_per_token", r.flops_per_token},
+                         {"seconds", r.seconds}, {"stop_reason", r.stop_reason}, {"run", r.run},
                          {"error", r.error}});
   }
   for (const auto& f : result.fits) {
@@ -210,6 +172,82 @@ std::string sweepJson(const SweepResult& result) {
                          {"r2", f.r2}, {"points", f.points}});
   }
   return j.dump(2);
+}
+
+SweepResult sweepResultFromJson(const std::string& text) {
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text);
+  } catch (const std::exception& e) {
+    throw std::runtime_error(std::string("sweep JSON: not valid JSON: ") + e.what());
+  }
+  if (!j.is_object()) throw std::runtime_error("sweep JSON: the top level must be an object");
+  SweepResult result;
+  std::string where;
+  // Numbers may be null where sweepJson wrote a NaN (a diverged run).
+  auto number = [](const nlohmann::json& o, const char* key, double fallback) {
+    if (!o.contains(key)) return fallback;
+    const auto& v = o.at(key);
+    if (v.is_null()) return static_cast<double>(NAN);
+    return v.get<double>();
+  };
+  try {
+    where = "config";
+    if (j.contains("config")) result.base = runConfigFromJson(j["config"].dump());
+    where = "wall_seconds";
+    result.wall_seconds = j.value("wall_seconds", 0.0);
+    where = "parallel_runs";
+    result.parallel = j.value("parallel_runs", int64_t{1});
+    where = "threads_per_run";
+    result.threads_per_run = j.value("threads_per_run", int64_t{1});
+    if (j.contains("runs")) {
+      int64_t index = 0;
+      for (const auto& r : j.at("runs")) {
+        where = "runs[" + std::to_string(index) + "]";
+        SweepRow row;
+        row.run = r.value("run", index);
+        row.model = r.at("model").get<std::string>();
+        row.size = r.at("size").get<int64_t>();
+        row.seed = r.value("seed", uint64_t{0});
+        row.test_loss = number(r, "test_loss", NAN);
+        if (r.contains("test_metrics")) {
+          for (const auto& [k, v] : r.at("test_metrics").items()) {
+            row.test_metrics[k] = v.is_number() ? v.get<double>() : NAN;
+          }
+        }
+        row.best_validation = number(r, "best_validation", 0.0);
+        row.steps = r.value("steps", int64_t{0});
+        row.seconds = number(r, "seconds", 0.0);
+        row.parameters = r.value("parameters", int64_t{0});
+        row.flops_per_token = number(r, "flops_per_token", 0.0);
+        row.stop_reason = r.value("stop_reason", std::string());
+        row.error = r.value("error", std::string());
+        result.rows.push_back(std::move(row));
+        ++index;
+      }
+    }
+    if (j.contains("fits")) {
+      int64_t index = 0;
+      for (const auto& f : j.at("fits")) {
+        where = "fits[" + std::to_string(index++) + "]";
+        PowerLawFit fit;
+        fit.model = f.at("model").get<std::string>();
+        fit.a = number(f, "a", 0.0);
+        fit.b = number(f, "b", 0.0);
+        if (f.contains("b_ci95") && f.at("b_ci95").size() == 2) {
+          const auto& ci = f.at("b_ci95");
+          fit.b_low = ci[0].is_null() ? NAN : ci[0].get<double>();
+          fit.b_high = ci[1].is_null() ? NAN : ci[1].get<double>();
+        }
+        fit.r2 = number(f, "r2", 0.0);
+        fit.points = f.value("points", int64_t{0});
+        result.fits.push_back(fit);
+      }
+    }
+  } catch (const std::exception& e) {
+    throw std::runtime_error("sweep JSON: bad " + where + ": " + e.what());
+  }
+  return result;
 }
 
 }  // namespace rsalab

@@ -1,4 +1,5 @@
-// Analytic FLOPs of one training step of each model, for MFU = achieved FLOP/s ÷ GEMM peak.
+// Analytic FLOPs of each model, the one implementation shared by the bench (MFU = achieved FLOP/s ÷
+// GEMM peak) and the comparison table (FLOPs per token). Torch-free: plain arithmetic on options.
 // Counted: matrix products only (2·m·n·k each) plus the linear-attention state updates, which
 // are that model's real work. Elementwise ops (softmax, GELU, LayerNorm, gates, REM building)
 // are left out, as in PaLM's MFU. Attention products are counted in full (T × T per head, causal
@@ -21,7 +22,9 @@
 #include <cstdint>
 #include <string>
 
-namespace rsalab::bench {
+#include "engine/model_options.h"
+
+namespace rsalab {
 
 struct StepShape {
   int64_t B = 1, T = 1, D = 1, H = 1, L = 1;
@@ -57,4 +60,23 @@ inline double trainStepFlops(const std::string& model, const StepShape& s) {
   return 3 * forwardFlops(model, s);
 }
 
-}  // namespace rsalab::bench
+// Forward FLOPs per token of one sequence of length T (B = 1) for `model` built from `options`
+// with `io` (token inputs are an embedding lookup: no input product). Attention terms grow with T,
+// so the figure is quoted at the task's T. encdec is not covered (returns 0).
+inline double forwardFlopsPerToken(const ModelOptions& options, const ModelIO& io, int64_t T) {
+  if (T < 1 || options.model == "encdec") return 0;
+  StepShape s;
+  s.B = 1;
+  s.T = T;
+  s.D = options.d_model;
+  s.H = options.heads > 0 ? options.heads : 1;
+  s.L = options.layers;
+  s.ff_mult = options.ff_mult;
+  s.rem_heads = options.model == "rsa" ? options.rem.total() : 0;
+  s.in_features = io.vocab > 0 ? 0 : io.input_dim;
+  s.out_features = io.output_dim;
+  s.gated = options.starsaber_gated;
+  return forwardFlops(options.model, s) / static_cast<double>(T);
+}
+
+}  // namespace rsalab

@@ -1,0 +1,77 @@
+// The "Sample efficiency" tab: the sample-efficiency view above the comparison table, a bar with
+// New sweep… / Open results… / Save figure…, and the running sweep's progress, ETA and Cancel.
+// Owns the SweepRunner (its thread contract is in app/sweep_runner.h) and the Sweep dialog; keeps
+// the finished runs' rows (with curves and inspection records) so a clicked point can be opened.
+#pragma once
+
+#include <QWidget>
+#include <functional>
+#include <map>
+#include <vector>
+
+#include "app/sweep_runner.h"
+
+class QLabel;
+class QProgressBar;
+class QPushButton;
+
+namespace rsalab {
+
+class ComparisonTable;
+class SampleEfficiencyView;
+class SweepDialog;
+
+class SweepPanel : public QWidget {
+  Q_OBJECT
+ public:
+  explicit SweepPanel(QWidget* parent = nullptr);
+  ~SweepPanel() override;
+
+  // Where a new sweep's shared config comes from (the main window's run setup); asked when the
+  // dialog opens.
+  void setBaseConfigProvider(std::function<RunConfig()> provider) { base_provider_ = std::move(provider); }
+
+  bool startSweep(const SweepOptions& options);  // false while one runs (or on a bad config)
+  void cancelSweep();
+  // Shows a sweep written by `rsalab-cli sweep` (sweep.json); false with `error` on bad input.
+  bool loadResults(const QString& path, QString* error);
+  void openDialog();
+
+  SampleEfficiencyView* view() const { return view_; }
+  ComparisonTable* table() const { return table_; }
+  SweepDialog* dialog() const { return dialog_; }
+  SweepRunner* runner() const { return runner_; }
+  const std::vector<SweepRow>& rows() const { return rows_; }
+  const SweepRow* row(int run_id) const;  // nullptr if unknown
+  bool isRunning() const { return runner_->isRunning(); }
+
+ signals:
+  /// A point was clicked: that run's row (curves, inspection if kept); MainWindow opens it.
+  void runActivated(const rsalab::SweepRow& row);
+  /// A line for the log dock.
+  void log(const QString& line);
+  /// The running sweep ended (finished or cancelled); tests and scripts wait for it.
+  void sweepFinished(bool cancelled);
+
+ private:
+  void onRow(const SweepRow& row, qint64 done, qint64 total);
+  void onFinished(const SweepResult& result, bool cancelled);
+  void setRunning(bool running);
+  void refreshTable();
+  void updateProgress(qint64 done, qint64 total);
+  void saveFigure();
+
+  SweepRunner* runner_;
+  SweepDialog* dialog_;
+  SampleEfficiencyView* view_;
+  ComparisonTable* table_;
+  QPushButton *new_button_, *open_button_, *save_button_, *cancel_button_;
+  QProgressBar* progress_;
+  QLabel *status_, *eta_;
+  std::function<RunConfig()> base_provider_;
+  RunConfig base_;
+  std::vector<SweepRow> rows_;
+  std::map<int, size_t> by_run_;  // run id → index in rows_
+};
+
+}  // namespace rsalab

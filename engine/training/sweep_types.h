@@ -1,0 +1,63 @@
+// A sample-efficiency sweep as plain data (no LibTorch): what to run (SweepOptions), one finished
+// run (SweepRow) and the whole result (SweepResult), so the GUI's sweep thread, the sample-
+// efficiency view and the CLI's figure writer can take them without the engine's LibTorch headers.
+// runSweep and the CSV/JSON writers are in engine/training/sweep.h.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "engine/inspection.h"
+#include "engine/run_config.h"
+#include "engine/training/metrics.h"
+#include "engine/training/power_law.h"
+
+namespace rsalab {
+
+struct SweepOptions {
+  RunConfig base;                    // task, model and trainer settings shared by every run
+  std::vector<std::string> models = {"rnn", "gru", "lstm", "transformer", "rsa", "linear", "starsaber"};
+  std::vector<int64_t> sizes = {16, 64, 256, 1024, 4096};
+  int64_t seeds = 3;
+  int64_t parallel = 0;              // concurrent runs; 0 = one per core (each on 1 thread)
+  bool keep_curves = false;          // fill SweepRow::train_curve / validation_curve (figures, GUI)
+  bool keep_inspection = false;      // fill SweepRow::inspection after each run (GUI)
+};
+
+struct SweepRow {
+  int64_t run = -1;  // index of the run in the sweep (models × sizes × seeds order); a stable id
+  std::string model;
+  int64_t size = 0;
+  uint64_t seed = 0;
+  double test_loss = 0;
+  std::map<std::string, double> test_metrics;
+  double best_validation = 0;
+  int64_t steps = 0;
+  double seconds = 0;
+  int64_t parameters = 0;
+  double flops_per_token = 0;  // forward, analytic (engine/flops.h), at the task's length T
+  std::string stop_reason;
+  std::string error;  // non-empty: this run failed (the others go on)
+  // Only with SweepOptions::keep_curves: every training step and validation evaluation.
+  std::vector<StepMetrics> train_curve;
+  std::vector<EvalMetrics> validation_curve;
+  // Only with SweepOptions::keep_inspection: validation sample 0 after training.
+  bool has_inspection = false;
+  InspectionRecord inspection;
+
+  // A finished, usable run: no error, trained, not cut short by a cancel ("stopped").
+  bool ok() const { return error.empty() && steps > 0 && stop_reason != "stopped"; }
+};
+
+struct SweepResult {
+  RunConfig base;  // the shared config (its model is the first model's; train_size varies)
+  std::vector<SweepRow> rows;
+  std::vector<PowerLawFit> fits;
+  double wall_seconds = 0;
+  int64_t parallel = 1;
+  int64_t threads_per_run = 1;
+};
+
+}  // namespace rsalab

@@ -1,0 +1,344 @@
+#include "widgets/sample_efficiency_view.h"
+
+#include <qcustomplot.h>
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSignalBlocker>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <limits>
+
+#include "widgets/plot_export.h"
+#include "widgets/run_palette.h"
+
+namespace rsalab {
+
+namespace {
+constexpr int kBandAlpha = 45;   // band fill: light, the mean line carries the colour
+constexpr int kSeedAlpha = 110;  // single-seed points behind the mean
+constexpr double kLogPad = 1.25; // ranges get a factor 1.25 of headroom on log axes
+
+// Calls `on_show` when the watched widget is shown: hidden views (another tab) keep their points
+// dirty and draw when they come back.
+class ShowWatcher : public QObject {
+ public:
+  ShowWatcher(QObject* parent, std::function<void()> on_show) : QObject(parent), on_show_(std::move(on_show)) {}
+  bool eventFilter(QObject*, QEvent* event) override {
+    if (event->type() == QEvent::Show) on_show_();
+    return false;
+  }
+
+ private:
+  std::function<void()> on_show_;
+};
+
+bool drawable(const SampleEfficiencyPoint& p) {
+  return p.size > 0 && std::isfinite(p.test_loss) && p.test_loss > 0;
+}
+
+QString number(double v) { return QString::number(v, 'f', 3); }
+
+// N spans decades (10^k labels); losses often span less than one (0.2, 0.4, …, 1.2 labels).
+void setLogAxis(QCPAxis* axis, bool powers) {
+  axis->setScaleType(QCPAxis::stLogarithmic);
+  QSharedPointer<QCPAxisTickerLog> ticker(new QCPAxisTickerLog);
+  ticker->setLogBase(10);
+  ticker->setSubTickCount(8);
+  axis->setTicker(ticker);
+  axis->setNumberFormat(powers ? "gb" : "g");  // "gb": 10^k as a power
+  axis->setNumberPrecision(powers ? 0 : 3);
+}
+}  // namespace
+
+SampleEfficiencyView::SampleEfficiencyView(QWidget* parent) : QWidget(parent) {
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->setSpacing(2);
+  auto* bar = new QHBoxLayout;
+  bar->setContentsMargins(4, 2, 4, 0);
+  bar->addWidget(new QLabel(tr("band over seeds:"), this));
+  band_box_ = new QComboBox(this);
+  band_box_->addItems({tr("min – max"), tr("mean ± 1 sd")});
+  band_box_->setToolTip(tr("What the shaded band around each model's mean shows"));
+  bar->addWidget(band_box_);
+  bar->addSpacing(12);
+  summary_label_ = new QLabel(tr("no runs yet"), this);
+  bar->addWidget(summary_label_, 1);
+  layout->addLayout(bar);
+
+  plot_ = new QCustomPlot(this);
+  plot_->setObjectName("SampleEfficiencyPlot");
+  layout->addWidget(plot_, 1);
+  plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+  setLogAxis(plot_->xAxis, /*powers=*/true);
+  setLogAxis(plot_->yAxis, /*powers=*/false);
+  plot_->xAxis->setLabel(tr("training-set size N (sequences)"));
+  plot_->yAxis->setLabel(tr("test loss"));
+  plot_->xAxis->setRange(10, 10000);
+  plot_->yAxis->setRange(0.1, 10);
+  plot_->legend->setVisible(true);
+  plot_->legend->setBrush(QColor(255, 255, 255, 220));
+  plot_->legend->setBorderPen(QPen(QColor(180, 180, 180)));
+  plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+
+  repaint_timer_.setSingleShot(true);
+  repaint_timer_.setInterval(kRepaintIntervalMs);
+  connect(&repaint_timer_, &QTimer::timeout, this, [this] {
+    if (isVisible()) redraw();
+  });
+  installEventFilter(new ShowWatcher(this, [this] {
+    if (dirty_) repaint_timer_.start();
+  }));
+  connect(band_box_, qOverload<int>(&QComboBox::currentIndexChanged), this,
+          [this](int i) { setBand(i == 1 ? Band::kStdDev : Band::kMinMax); });
+  connect(plot_, &QCustomPlot::mousePress, this, &SampleEfficiencyView::onMousePress);
+  connect(plot_, &QCustomPlot::mouseRelease, this, &SampleEfficiencyView::onMouseRelease);
+  connect(plot_, &QCustomPlot::mouseDoubleClick, this, [this](QMouseEvent*) { redraw(); });
+}
+
+QColor SampleEfficiencyView::modelColor(const QString& model) {
+  static const QStringList kOrder = {"rnn", "lstm", "gru", "transformer", "rsa", "linear", "starsaber", "encdec"};
+  const int i = kOrder.indexOf(model);
+  return runColor(i >= 0 ? i : static_cast<int>(kOrder.size() + qHash(model) % 8));
+}
+
+void SampleEfficiencyView::addPoint(const SampleEfficiencyPoint& point) {
+  if (!points_.count(point.model)) order_.push_back(point.model);
+  points_[point.model].push_back(point);
+  markDirty();
+}
+
+void SampleEfficiencyView::setPoints(const QVector<SampleEfficiencyPoint>& points) {
+  points_.clear();
+  order_.clear();
+  for (const auto& p : points) addPoint(p);
+  markDirty();
+}
+
+void SampleEfficiencyView::clear() { setPoints({}); }
+
+int SampleEfficiencyView::pointCount() const {
+  int n = 0;
+  for (const auto& [model, points] : points_) n += static_cast<int>(points.size());
+  return n;
+}
+
+void SampleEfficiencyView::setBand(Band band) {
+  band_ = band;
+  const QSignalBlocker block(band_box_);
+  band_box_->setCurrentIndex(band == Band::kStdDev ? 1 : 0);
+  markDirty();
+}
+
+void SampleEfficiencyView::setTitle(const QString& title) {
+  if (plot_->plotLayout()->rowCount() > 1) {
+    if (auto* text = qobject_cast<QCPTextElement*>(plot_->plotLayout()->element(0, 0))) {
+      text->setText(title);
+      markDirty();
+      return;
+    }
+  }
+  plot_->plotLayout()->insertRow(0);
+  plot_->plotLayout()->addElement(0, 0, new QCPTextElement(plot_, title, QFont(font().family(), 10, QFont::Bold)));
+  markDirty();
+}
+
+QStringList SampleEfficiencyView::models() const { return order_; }
+
+SampleEfficiencyView::ModelCurve SampleEfficiencyView::curve(const QString& model) const {
+  ModelCurve c;
+  c.model = model;
+  const auto it = points_.find(model);
+  if (it == points_.end()) return c;
+  std::map<double, std::vector<double>> by_size;
+  std::vector<double> all_n, all_loss;
+  for (const auto& p : it->second) {
+    if (!drawable(p)) continue;
+    by_size[p.size].push_back(p.test_loss);
+    all_n.push_back(p.size);
+    all_loss.push_back(p.test_loss);
+  }
+  for (const auto& [n, losses] : by_size) {
+    double sum = 0;
+    for (double v : losses) sum += v;
+    const double mean = sum / static_cast<double>(losses.size());
+    double low, high;
+    if (band_ == Band::kMinMax) {
+      low = *std::min_element(losses.begin(), losses.end());
+      high = *std::max_element(losses.begin(), losses.end());
+    } else {
+      double ss = 0;
+      for (double v : losses) ss += (v - mean) * (v - mean);
+      const double sd = losses.size() > 1 ? std::sqrt(ss / static_cast<double>(losses.size() - 1)) : 0;
+      low = std::max(mean - sd, mean * 1e-3);  // the log axis cannot show <= 0
+      high = mean + sd;
+    }
+    c.sizes.push_back(n);
+    c.mean.push_back(mean);
+    c.low.push_back(low);
+    c.high.push_back(high);
+    c.seeds.push_back(static_cast<int>(losses.size()));
+  }
+  c.fit = fitPowerLaw(all_n, all_loss);
+  c.fit.model = model.toStdString();
+  return c;
+}
+
+void SampleEfficiencyView::markDirty() {
+  dirty_ = true;
+  if (!repaint_timer_.isActive()) repaint_timer_.start();
+}
+
+void SampleEfficiencyView::flush() { redraw(); }
+
+void SampleEfficiencyView::redraw() {
+  dirty_ = false;
+  plot_->clearGraphs();
+  plot_->legend->clearItems();
+  double x_min = std::numeric_limits<double>::max(), x_max = 0;
+  double y_min = std::numeric_limits<double>::max(), y_max = 0;
+  int runs = 0;
+  for (const auto& model : order_) {
+    const ModelCurve c = curve(model);
+    const QColor color = modelColor(model);
+    // Band: the high edge filled down to the low edge.
+    auto* low = plot_->addGraph();
+    auto* high = plot_->addGraph();
+    QColor fill = color;
+    fill.setAlpha(kBandAlpha);
+    low->setPen(Qt::NoPen);
+    high->setPen(Qt::NoPen);
+    high->setBrush(fill);
+    high->setChannelFillGraph(low);
+    low->removeFromLegend();
+    high->removeFromLegend();
+    low->setData(QVector<double>(c.sizes.begin(), c.sizes.end()), QVector<double>(c.low.begin(), c.low.end()), true);
+    high->setData(QVector<double>(c.sizes.begin(), c.sizes.end()), QVector<double>(c.high.begin(), c.high.end()), true);
+    // Every seed's point, faint.
+    auto* seeds = plot_->addGraph();
+    QColor faint = color;
+    faint.setAlpha(kSeedAlpha);
+    seeds->setLineStyle(QCPGraph::lsNone);
+    seeds->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, faint, faint, 4));
+    seeds->removeFromLegend();
+    for (const auto& p : points_.at(model)) {
+      ++runs;
+      if (!drawable(p)) continue;
+      seeds->addData(p.size, p.test_loss);
+      x_min = std::min(x_min, p.size);
+      x_max = std::max(x_max, p.size);
+      y_min = std::min(y_min, p.test_loss);
+      y_max = std::max(y_max, p.test_loss);
+    }
+    // The power-law fit, dashed, over the measured N.
+    if (c.fit.points >= 2 && c.fit.a > 0 && !c.sizes.empty()) {
+      auto* fit = plot_->addGraph();
+      fit->setPen(QPen(color, 1.2, Qt::DashLine));
+      fit->removeFromLegend();
+      const double n0 = c.sizes.front(), n1 = c.sizes.back();
+      for (int k = 0; k <= 16; ++k) {
+        const double n = n0 * std::pow(n1 / n0, k / 16.0);
+        fit->addData(n, c.fit.a * std::pow(n, -c.fit.b));
+      }
+    }
+    // The mean line, in the legend with b and its 95% CI.
+    auto* mean = plot_->addGraph();
+    mean->setProperty("model", model);
+    mean->setPen(QPen(color, 2));
+    mean->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, color, color, 6));
+    mean->setData(QVector<double>(c.sizes.begin(), c.sizes.end()), QVector<double>(c.mean.begin(), c.mean.end()), true);
+    QString name = model;
+    if (c.fit.points >= 3 && c.sizes.size() >= 2) {
+      name += QString("  b = %1 [%2, %3]").arg(number(c.fit.b), number(c.fit.b_low), number(c.fit.b_high));
+    } else if (c.fit.points == 2 && c.sizes.size() == 2) {
+      name += QString("  b = %1 (2 points, no CI)").arg(number(c.fit.b));
+    } else {
+      name += tr("  (fit needs 2+ sizes)");
+    }
+    mean->setName(name);
+  }
+  // N ticks at the measured sizes (16, 64, 256, …), plain numbers; powers of 10 past a dozen.
+  std::vector<double> sizes;
+  for (const auto& [model, points] : points_) {
+    for (const auto& p : points) {
+      if (drawable(p) && std::find(sizes.begin(), sizes.end(), p.size) == sizes.end()) sizes.push_back(p.size);
+    }
+  }
+  if (!sizes.empty() && sizes.size() <= 12) {
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    for (double n : sizes) ticker->addTick(n, QString::number(n, 'g', 7));
+    plot_->xAxis->setTicker(ticker);
+  } else {
+    setLogAxis(plot_->xAxis, /*powers=*/true);
+  }
+  if (x_max > 0) {
+    plot_->xAxis->setRange(x_min / kLogPad, x_max * kLogPad);
+    plot_->yAxis->setRange(y_min / kLogPad, y_max * kLogPad);
+  }
+  summary_label_->setText(runs == 0 ? tr("no runs yet")
+                                    : tr("%1 run(s), %2 model(s); loss ≈ a·N^−b, b with 95% CI")
+                                          .arg(runs).arg(order_.size()));
+  plot_->replot();
+}
+
+QString SampleEfficiencyView::legendText(const QString& model) const {
+  for (int i = 0; i < plot_->legend->itemCount(); ++i) {
+    auto* item = qobject_cast<QCPPlottableLegendItem*>(plot_->legend->item(i));
+    if (item && item->plottable()->property("model").toString() == model) return item->plottable()->name();
+  }
+  return {};
+}
+
+int SampleEfficiencyView::meanGraphCount() const {
+  int n = 0;
+  for (int i = 0; i < plot_->graphCount(); ++i) n += plot_->graph(i)->property("model").isValid() ? 1 : 0;
+  return n;
+}
+
+int SampleEfficiencyView::runAt(const QPoint& pixel, int radius) const {
+  int best = -1;
+  double best_d2 = static_cast<double>(radius) * radius;
+  for (const auto& [model, points] : points_) {
+    for (const auto& p : points) {
+      if (!drawable(p)) continue;
+      const double dx = plot_->xAxis->coordToPixel(p.size) - pixel.x();
+      const double dy = plot_->yAxis->coordToPixel(p.test_loss) - pixel.y();
+      if (dx * dx + dy * dy <= best_d2) {
+        best_d2 = dx * dx + dy * dy;
+        best = p.run_id;
+      }
+    }
+  }
+  return best;
+}
+
+QPoint SampleEfficiencyView::pixelOf(int run_id) const {
+  for (const auto& [model, points] : points_) {
+    for (const auto& p : points) {
+      if (p.run_id == run_id && drawable(p)) {
+        return QPoint(qRound(plot_->xAxis->coordToPixel(p.size)), qRound(plot_->yAxis->coordToPixel(p.test_loss)));
+      }
+    }
+  }
+  return {-1, -1};
+}
+
+void SampleEfficiencyView::onMousePress(QMouseEvent* event) { press_pos_ = event->position().toPoint(); }
+
+void SampleEfficiencyView::onMouseRelease(QMouseEvent* event) {
+  const QPoint pos = event->position().toPoint();
+  if ((pos - press_pos_).manhattanLength() > 3) return;  // a drag, not a click
+  const int run = runAt(pos);
+  if (run >= 0) emit pointClicked(run);
+}
+
+bool SampleEfficiencyView::saveImage(const QString& path, int width, int height, QString* error) {
+  if (dirty_) redraw();
+  return savePlot(plot_, path, width, height, error);
+}
+
+}  // namespace rsalab

@@ -1,0 +1,98 @@
+// SampleEfficiencyView: test loss against training-set size N, log–log, one line per model (mean
+// over seeds, with a min–max or ±1 sd band), each seed's point drawn faintly, and the power-law
+// fit loss ≈ a·N^(−b) (engine/training/power_law.h, the engine's own fit) dashed, with b and its
+// 95% CI in the legend. Points arrive one by one (addPoint) as sweep runs finish; like every view
+// here it only marks itself dirty and redraws from one ~40 ms timer.
+// Interaction: wheel zoom, drag pan, double-click fits; a click on a point emits pointClicked with
+// that run's id. Input is plain data (no LibTorch).
+#pragma once
+
+#include <QColor>
+#include <QString>
+#include <QStringList>
+#include <QTimer>
+#include <QVector>
+#include <QWidget>
+#include <map>
+#include <vector>
+
+#include "engine/training/power_law.h"
+
+class QComboBox;
+class QCustomPlot;
+class QLabel;
+class QMouseEvent;
+
+namespace rsalab {
+
+struct SampleEfficiencyPoint {
+  QString model;
+  double size = 0;       // training-set size N
+  quint64 seed = 0;
+  double test_loss = 0;  // drawn only when finite and > 0 (log axis)
+  int run_id = -1;       // handed back by pointClicked
+};
+
+class SampleEfficiencyView : public QWidget {
+  Q_OBJECT
+ public:
+  enum class Band { kMinMax, kStdDev };
+  static constexpr int kRepaintIntervalMs = 40;
+
+  // What is drawn for one model: per N (ascending) the mean over seeds and the band's edges.
+  struct ModelCurve {
+    QString model;
+    std::vector<double> sizes, mean, low, high;
+    std::vector<int> seeds;  // points averaged at each N
+    PowerLawFit fit;         // over every seed's point, as the engine's sweep fits
+  };
+
+  explicit SampleEfficiencyView(QWidget* parent = nullptr);
+
+  void addPoint(const SampleEfficiencyPoint& point);
+  void setPoints(const QVector<SampleEfficiencyPoint>& points);
+  void clear();
+  int pointCount() const;
+
+  void setBand(Band band);
+  Band band() const { return band_; }
+  void setTitle(const QString& title);  // shown above the plot (e.g. task and budget)
+
+  QStringList models() const;  // in the order they first appeared
+  ModelCurve curve(const QString& model) const;
+  static QColor modelColor(const QString& model);  // same hue per model in every view
+
+  void flush();  // redraw pending points now (tests, grabs)
+  // After a redraw: the legend entry of a model's mean line ("rsa  b = 0.205 [0.135, 0.275]"),
+  // read back from the plot; empty if the model has no line.
+  QString legendText(const QString& model) const;
+  int meanGraphCount() const;  // mean lines on the plot (one per model with points)
+  // Run id of the point nearest to `pixel` (plot widget coordinates) within `radius` px, or -1.
+  int runAt(const QPoint& pixel, int radius = 8) const;
+  QPoint pixelOf(int run_id) const;  // where a run's point is drawn (tests); (-1,-1) if none
+  QCustomPlot* plot() const { return plot_; }
+  // PNG / SVG / PDF by suffix, at width × height (0: current size); see widgets/plot_export.h.
+  bool saveImage(const QString& path, int width = 0, int height = 0, QString* error = nullptr);
+
+ signals:
+  /// A point was clicked; MainWindow opens that run's curves and inspector.
+  void pointClicked(int run_id);
+
+ private:
+  void markDirty();
+  void redraw();
+  void onMousePress(QMouseEvent* event);
+  void onMouseRelease(QMouseEvent* event);
+
+  QCustomPlot* plot_ = nullptr;
+  QComboBox* band_box_ = nullptr;
+  QLabel* summary_label_ = nullptr;
+  QTimer repaint_timer_;
+  std::map<QString, std::vector<SampleEfficiencyPoint>> points_;  // by model
+  QStringList order_;
+  Band band_ = Band::kMinMax;
+  QPoint press_pos_;
+  bool dirty_ = false;
+};
+
+}  // namespace rsalab
