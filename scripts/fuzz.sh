@@ -16,7 +16,7 @@ out=build-fuzz
 mkdir -p "$out/artifacts"
 CXX=${FUZZ_CXX:-clang++}
 flags=(-std=c++17 -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined
-       -fno-sanitize-recover=all -I. -Itests/fuzz)
+       -fno-sanitize-recover=all -I. -Itests/fuzz -DRSALAB_VERSION=\"fuzz\")
 status=0
 for src in tests/fuzz/fuzz_*.cpp; do
   name=$(basename "$src" .cpp); name=${name#fuzz_}

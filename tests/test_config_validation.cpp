@@ -9,6 +9,7 @@
 
 #include "engine/json_limits.h"
 #include "engine/run_config.h"
+#include "engine/session/session_bundle.h"
 #include "engine/tasks/csv_reader.h"
 #include "support/test_support.h"
 
@@ -195,7 +196,8 @@ class TestConfigValidation : public QObject {
   void fuzzRegressionInputsAreHandled() {
     const QDir root(QStringLiteral(RSALAB_FUZZ_DIR));
     int replayed = 0;
-    for (const QString& harness : {QStringLiteral("csv_reader"), QStringLiteral("config_loader")}) {
+    for (const QString& harness : {QStringLiteral("csv_reader"), QStringLiteral("config_loader"),
+                                    QStringLiteral("bundle_manifest")}) {
       for (const QString& sub : {QStringLiteral("corpus/"), QStringLiteral("regressions/")}) {
         const QDir dir(root.filePath(sub + harness));
         for (const auto& info : dir.entryInfoList(QDir::Files)) {
@@ -205,6 +207,9 @@ class TestConfigValidation : public QObject {
           const std::string text(bytes.constData(), static_cast<size_t>(bytes.size()));
           if (harness == "csv_reader") {
             errorOf([&] { parseCsv(text, info.fileName().toStdString()); });
+          } else if (harness == "bundle_manifest") {
+            errorOf([&] { parseSessionSweepRows(text); });
+            errorOf([&] { parseSessionManifest(text, info.fileName().toStdString()); });
           } else {
             errorOf([&] { runConfigFromJson(text); });
           }
