@@ -890,7 +890,9 @@ struct ChildStep {
 };
 
 ChildStep runBlasChild(const std::string& env) {
-  const std::string cmd = env + " /proc/self/exe --sections blas-child 2>/dev/null";
+  // The shell popen starts would read its own /proc/self/exe: resolve ours here.
+  const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
+  const std::string cmd = env + " '" + self + "' --sections blas-child 2>/dev/null";
   ChildStep r;
   FILE* pipe = ::popen(cmd.c_str(), "r");
   if (!pipe) return r;
@@ -1148,8 +1150,10 @@ int run(int argc, char** argv) {
     root.raw("generation", JsonObject().num("T", 2048).raw("methods", jsonArray(items)).dump());
   }
 
-  if (o.sections.count("levers")) {
-    auto levers = benchLevers(o);
+  if (o.sections.count("levers") || o.sections.count("blas-levers")) {
+    std::vector<LeverResult> levers;
+    if (o.sections.count("levers")) levers = benchLevers(o);
+    else heading("Levers: OpenBLAS build and kernels (child processes)");
     for (auto& l : benchBlasLevers(o)) levers.push_back(l);
     std::vector<std::string> items;
     for (const auto& l : levers) {
