@@ -378,9 +378,7 @@ void MainWindow::onMetrics(const MetricsBatch& batch) {
   }
 }
 
-void MainWindow::onStatus(const RunStatus& s) {
-  statuses_[s.run] = s;
-  const auto d = runs_.value(s.run);
+RunRow MainWindow::runRow(const RunDescriptor& d, const RunStatus& s) {
   RunRow row;
   row.id = s.run;
   row.model = d.model;
@@ -393,7 +391,13 @@ void MainWindow::onStatus(const RunStatus& s) {
   row.validation_loss = s.validation_loss;
   row.steps_per_second = s.steps_per_second;
   row.message = s.message;
-  runs_table_->updateRun(row);
+  return row;
+}
+
+void MainWindow::onStatus(const RunStatus& s) {
+  statuses_[s.run] = s;
+  const auto d = runs_.value(s.run);
+  runs_table_->updateRun(runRow(d, s));
   if ((s.state == RunState::Failed || s.state == RunState::Diverged) && !s.message.isEmpty()) {
     statusBar()->showMessage(d.model + ": " + s.message, 8000);
   }

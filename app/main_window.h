@@ -31,6 +31,7 @@ class TrainingWorker;
 class RunSetupPanel;
 class HyperParameterForm;
 class RunsTable;
+struct RunRow;
 class LossCurveView;
 class HeatMapGrid;
 class RemParameterView;
@@ -131,6 +132,8 @@ class MainWindow : public QMainWindow {
   void onRunsCreated(const QVector<RunDescriptor>& runs);
   void onMetrics(const MetricsBatch& batch);
   void onStatus(const RunStatus& status);
+  // The runs table's row for a run (live status or one read from a session bundle).
+  static RunRow runRow(const RunDescriptor& descriptor, const RunStatus& status);
   void onSnapshot(const InspectionSnapshot& snapshot);
   void onHotChanged(const QString& name, double value);
   void showSnapshot(int run);

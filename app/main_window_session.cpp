@@ -385,18 +385,7 @@ bool MainWindow::openSession(const QString& path) {
     for (const auto& [step, record] : r.snapshots) history_.insert(id, step, record);
     if (!r.snapshots.empty()) snapshots_[id] = {id, r.snapshots.back().first, r.snapshots.back().second};
     if (!r.checkpoint_file.empty()) checkpoint_files_[id] = QString::fromStdString(r.checkpoint_file);
-    RunRow row;
-    row.id = id;
-    row.model = d.model;
-    row.seed = d.seed;
-    row.parameters = d.parameters;
-    row.state = runStateName(st.state);
-    row.step = st.step;
-    row.max_steps = st.max_steps;
-    row.train_loss = st.train_loss;
-    row.validation_loss = st.validation_loss;
-    row.message = st.message;
-    rows.push_back(row);
+    rows.push_back(runRow(d, st));
     if (inspected_run_ < 0 && r.model == "rsa" && !r.snapshots.empty()) inspected_run_ = id;
   }
   if (inspected_run_ < 0 && !b.runs.empty()) inspected_run_ = static_cast<int>(b.runs.front().id);
