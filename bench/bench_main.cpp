@@ -463,7 +463,7 @@ struct RemResult {
 
 std::vector<RemResult> benchRems(const Options& o, const std::vector<TrainResult>& train,
                                  const std::vector<PairedRatio>& ratios) {
-  heading("3. RSA / softmax step time, and the REMs alone (build(T) with grad, fwd+bwd)");
+  heading("3. RSA / softmax step time, and the REMs alone (diagonals(T) with grad, fwd+bwd)");
   std::printf("  %-7s %-30s\n", "config", "RSA step / softmax step: median (min-max) over paired rounds");
   for (const auto& r : ratios) {
     std::printf("  %-7s %s  (IQR %s-%s, %zu rounds)\n", r.config.c_str(), spread(r.ratio).c_str(),
@@ -479,7 +479,7 @@ std::vector<RemResult> benchRems(const Options& o, const std::vector<TrainResult
     auto t = measure(
         [&] {
           rems->zero_grad();
-          rems->build(c.T).sum().backward();
+          rems->diagonals(c.T).sum().backward();  // what a training step builds (O(R·T))
         },
         scaled(Plan{2, 5, 40, 2}, o));
     double softmax_step = 0;
@@ -655,19 +655,22 @@ torch::Tensor originalRemBuild(RemBuilder& rems, int64_t T) {
   return torch::where(valid, powers * trig, torch::zeros({}, powers.options()));
 }
 
-// Before: the linear-attention step with an outer product, (B, H) kept as dimensions.
-torch::Tensor originalLinearStep(const torch::Tensor& q, const torch::Tensor& k,
-                                 const torch::Tensor& v, torch::Tensor& S, torch::Tensor& z) {
-  auto fq = eluFeatureMap(q).squeeze(2), fk = eluFeatureMap(k).squeeze(2), vt = v.squeeze(2);
+// The alternative linear-attention step: heads folded into the batch of baddbmm/bmm.
+torch::Tensor foldedLinearStep(const torch::Tensor& q, const torch::Tensor& k,
+                               const torch::Tensor& v, torch::Tensor& S, torch::Tensor& z) {
+  const auto B = q.size(0), H = q.size(1), Dh = q.size(3), Dv = v.size(3);
+  auto fq = eluFeatureMap(q).reshape({B * H, 1, Dh});
+  auto fk = eluFeatureMap(k).reshape({B * H, Dh, 1});
+  auto vt = v.reshape({B * H, 1, Dv});
   if (!S.defined()) {
-    S = torch::zeros({fk.size(0), fk.size(1), fk.size(2), vt.size(2)}, fk.options());
-    z = torch::zeros_like(fk);
+    S = torch::zeros({B, H, Dh, Dv}, fk.options());
+    z = torch::zeros({B, H, Dh}, fk.options());
   }
-  S = S + fk.unsqueeze(-1) * vt.unsqueeze(-2);
-  z = z + fk;
-  auto num = torch::matmul(fq.unsqueeze(-2), S).squeeze(-2);
-  auto denom = (fq * z).sum(-1, true) + kLinearAttentionEps;
-  return (num / denom).unsqueeze(2);
+  S = torch::baddbmm(S.view({B * H, Dh, Dv}), fk, vt).view({B, H, Dh, Dv});
+  z = z + fk.view({B, H, Dh});
+  auto num = torch::bmm(fq, S.view({B * H, Dh, Dv}));
+  auto denom = torch::bmm(fq, z.view({B * H, Dh, 1})) + kLinearAttentionEps;
+  return (num / denom).view({B, H, 1, Dv});
 }
 
 std::vector<LeverResult> benchLevers(const Options& o) {
@@ -717,7 +720,7 @@ std::vector<LeverResult> benchLevers(const Options& o) {
     std::vector<std::function<void()>> blocked;
     std::vector<std::string> block_names;
     for (int64_t values : sizes) {
-      blocked.push_back([&, values] { blockedSoftmaxAttention(q, k, v, scale, true, values).backward(grad); });
+      blocked.push_back([&, values] { blockedSoftmaxAttention(q, k, v, scale, true, {}, values).backward(grad); });
       block_names.push_back(std::to_string(values / 1024) + " Ki scores per block (" +
                             std::to_string(values * 4 / 1024) + " KB)" +
                             (values == kAttentionBlockValues ? " (engine default)" : ""));
@@ -726,30 +729,33 @@ std::vector<LeverResult> benchLevers(const Options& o) {
            interleave(blocked, scaled(Plan{1, 5, 15, 12}, o)), 1e3, "ms");
   }
   {
-    // RSA mixing on given weights W (B, H, T, T) and REMs P (R, T, T), fwd+bwd.
-    auto w = torch::softmax(torch::randn({B, H, T, T}), -1).requires_grad_();
-    auto P = torch::randn({R, T, T}).tril(-1).mul_(0.1).requires_grad_();
-    auto v = torch::randn({B, H, T, Dh}, torch::requires_grad());
+    // RSA's attention core (R = 3 REM heads of H = 8) against softmax's, fwd+bwd with the REM
+    // scalars and gates learning: what RSA adds to the step.
+    RemBuilder rems(assignRemHeads(RemHeadCounts{}, {2}), RemInit{}, /*causal=*/true);
     auto mu = torch::zeros({R}, torch::requires_grad());
+    auto q = torch::randn({B, H, T, Dh}, torch::requires_grad());
+    auto k = torch::randn({B, H, T, Dh}, torch::requires_grad());
+    auto v = torch::randn({B, H, T, Dh}, torch::requires_grad());
     auto grad = torch::randn({B, H, T, Dh});
     std::vector<std::function<void()>> fns = {
+        [&] { blockedSoftmaxAttention(q, k, v, scale, true).backward(grad); },
         [&] {
-          auto g = torch::sigmoid(mu).view({1, R, 1, 1});
-          auto mixed = ((1 - g) * w.narrow(1, 0, R) + g * P.unsqueeze(0));  // (B, R, T, T)
-          auto a = torch::cat({mixed, w.narrow(1, R, H - R)}, 1);
-          torch::matmul(a, v).backward(grad);
-        },
-        [&] {
-          auto y = torch::matmul(w, v);  // (B, H, T, Dh)
+          auto y = blockedSoftmaxAttention(q, k, v, scale, true);  // (B, H, T, Dh)
+          auto P = rems->build(T);                                 // (R, T, T)
           auto v_rem = v.narrow(1, 0, R).permute({1, 2, 0, 3}).reshape({R, T, B * Dh});
           auto pv = torch::bmm(P, v_rem).view({R, T, B, Dh}).permute({2, 0, 1, 3});
           auto g = torch::sigmoid(mu).view({1, R, 1, 1});
           auto mixed = (1 - g) * y.narrow(1, 0, R) + g * pv;
           torch::cat({mixed, y.narrow(1, R, H - R)}, 1).backward(grad);
+        },
+        [&] {
+          blockedSoftmaxAttention(q, k, v, scale, true, {rems->diagonals(T), torch::sigmoid(mu)})
+              .backward(grad);
         }};
-    report("RSA mixing fwd+bwd (weights given), R=3 of H=8",
-           {"mix probabilities: ((1-s)W + sP) V, one matmul",
-            "mix outputs: W V for all heads + P V as one bmm (engine)"},
+    report("RSA attention core fwd+bwd, B16 H8 T512 Dh16, R=3 REM heads",
+           {"softmax only (blocked, for reference)",
+            "RSA: REMs (R,T,T) built, P V as one bmm, outputs mixed",
+            "RSA: REMs mixed into the blocks from their diagonals (engine)"},
            interleave(fns, scaled(Plan{1, 5, 12, 10}, o)), 1e3, "ms");
   }
   {
@@ -766,10 +772,10 @@ std::vector<LeverResult> benchLevers(const Options& o) {
     torch::Tensor S0, z0, S1, z1;
     const int calls = 200;
     std::vector<std::function<void()>> fns = {
-        [&] { for (int i = 0; i < calls; ++i) originalLinearStep(q, k, v, S0, z0); },
+        [&] { for (int i = 0; i < calls; ++i) foldedLinearStep(q, k, v, S0, z0); },
         [&] { for (int i = 0; i < calls; ++i) linearAttentionStep(q, k, v, S1, z1); }};
     report("linear-attention recurrent step, B1 H8 Dh16 (per call)",
-           {"outer product + matmul over (B, H, ...)", "heads folded into baddbmm/bmm (engine)"},
+           {"heads folded into baddbmm/bmm", "outer product + matmul over (B, H, ...) (engine)"},
            interleave(fns, scaled(Plan{2, 10, 30, 3}, o)), 1e6 / calls, "us");
   }
   {

@@ -27,6 +27,7 @@ for kind in "${kinds[@]}"; do
     asan)
       flags="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
       tests=()
+      targets=()   # everything ctest runs (the bench is not needed: it is not a test)
       export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:detect_odr_violation=0:suppressions=$supp/asan.supp"
       export LSAN_OPTIONS="suppressions=$supp/lsan.supp:print_suppressions=0"
       export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:suppressions=$supp/ubsan.supp"
@@ -34,6 +35,7 @@ for kind in "${kinds[@]}"; do
     tsan)
       flags="-fsanitize=thread -fno-omit-frame-pointer"
       tests=(-R "test_training_worker|test_main_window|test_sweep|test_trainer")
+      targets=(test_training_worker test_main_window test_sweep test_trainer)
       export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$supp/tsan.supp"
       ;;
     *) echo "unknown sanitizer '$kind': use asan or tsan" >&2; exit 2 ;;
@@ -43,7 +45,11 @@ for kind in "${kinds[@]}"; do
     -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_FLAGS="$flags" \
     -DCMAKE_EXE_LINKER_FLAGS="$flags" -DCMAKE_SHARED_LINKER_FLAGS="$flags" >/dev/null
   echo "== $kind: building (niced)"
-  nice -n 10 cmake --build "$build"
+  if [ ${#targets[@]} -eq 0 ]; then
+    # every executable ctest names: the tests plus rsalab-cli
+    mapfile -t targets < <(cmake --build "$build" --target help | sed -n 's/^\(test_[a-z_]*\|rsalab-cli\): .*/\1/p' | grep -v autogen | sort -u)
+  fi
+  nice -n 10 cmake --build "$build" --target "${targets[@]}"
   echo "== $kind: ctest ${tests[*]} ${ctest_args[*]}"
   if ! (cd "$build" && nice -n 10 ctest --output-on-failure --timeout 1800 "${tests[@]}" "${ctest_args[@]}"); then
     status=1

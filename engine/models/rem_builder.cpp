@@ -95,16 +95,13 @@ torch::Tensor RemBuilderImpl::theta() const {
   return all.index_select(0, head_index_.to(all.device()));  // (R)
 }
 
-// REM: P_h[i,j] = f_h(dist[i,j]), f_h(m) = base_h^k · {1 | cos(θ_h k) | sin(θ_h k)} with
-// k = m/d_h where d_h divides m > 0, else 0. P depends on (i, j) only through the lag, so f_h is
-// evaluated once per lag (R × (max lag + 1) values) and gathered into (R, Tq, Tk): one pass over
-// the T × T entries forward and one (a scatter-add) backward, instead of one per elementwise op.
-torch::Tensor RemBuilderImpl::build(const torch::Tensor& lag) const {
+// f_h(m) = base_h^k · {1 | cos(θ_h k) | sin(θ_h k)} with k = m/d_h where d_h divides m > 0,
+// else 0, for lags m = 0..max_lag: (R, max_lag + 1).
+torch::Tensor RemBuilderImpl::lagValues(int64_t max_lag) const {
   const int64_t R = size();
-  auto dist = (causal_ ? lag : lag.abs()).clamp_min(0);  // (Tq, Tk); future lags (< 0) -> 0
-  const int64_t max_lag = dist.numel() > 0 ? dist.max().item<int64_t>() : 0;
-  auto m = torch::arange(max_lag + 1, lag.options()).unsqueeze(0);              // (1, M)
-  auto d = dilation_.to(lag.device()).view({R, 1});
+  auto m = torch::arange(max_lag + 1, torch::TensorOptions().dtype(torch::kInt64).device(eta.device()))
+               .unsqueeze(0);                                                   // (1, M)
+  auto d = dilation_.to(eta.device()).view({R, 1});
   auto valid = m.gt(0) & (m.remainder(d) == 0);                                // (R, M)
   auto k = torch::div(m, d, "floor").masked_fill(valid.logical_not(), 1).to(eta.scalar_type());  // (R, M)
   auto powers = base().view({R, 1}).pow(k);                                    // (R, M)
@@ -112,8 +109,26 @@ torch::Tensor RemBuilderImpl::build(const torch::Tensor& lag) const {
   auto sel = selector_.to(eta.device(), eta.scalar_type());
   auto trig = sel.select(1, 0).view({R, 1}) + sel.select(1, 1).view({R, 1}) * torch::cos(angle) +
               sel.select(1, 2).view({R, 1}) * torch::sin(angle);              // (R, M)
-  auto values = torch::where(valid, powers * trig, torch::zeros({}, powers.options()));  // (R, M)
-  return values.index_select(1, dist.flatten()).view({R, lag.size(0), lag.size(1)});  // (R, Tq, Tk)
+  return torch::where(valid, powers * trig, torch::zeros({}, powers.options()));  // (R, M)
+}
+
+// REM: P_h[i,j] = f_h(dist[i,j]). P depends on (i, j) only through the lag, so f_h is evaluated
+// once per lag and gathered into (R, Tq, Tk): one pass over the T × T entries forward and one (a
+// scatter-add) backward, instead of one per elementwise op.
+torch::Tensor RemBuilderImpl::build(const torch::Tensor& lag) const {
+  const int64_t R = size();
+  auto dist = (causal_ ? lag : lag.abs()).clamp_min(0);  // (Tq, Tk); future lags (< 0) -> 0
+  const int64_t max_lag = dist.numel() > 0 ? dist.max().item<int64_t>() : 0;
+  return lagValues(max_lag).index_select(1, dist.flatten()).view({R, lag.size(0), lag.size(1)});  // (R, Tq, Tk)
+}
+
+// e[h, m] = P_h at lag T − 1 − m: flip(f(0..T−1)) then the future lags −1..−(T−1), which are 0
+// when causal and f(1..T−1) (|lag|) when bidirectional.
+torch::Tensor RemBuilderImpl::diagonals(int64_t T) const {
+  auto values = lagValues(std::max<int64_t>(T - 1, 0));                          // (R, T)
+  auto future = causal_ ? torch::zeros({size(), T - 1}, values.options())
+                        : values.narrow(1, 1, T - 1);                             // (R, T − 1)
+  return torch::cat({values.flip(1), future}, 1);                                 // (R, 2T − 1)
 }
 
 torch::Tensor RemBuilderImpl::build(int64_t T) {

@@ -38,6 +38,9 @@ class RemBuilderImpl : public torch::nn::Module {
   // Square REMs for positions 0..T−1, cached by T while the scalars are unchanged and no
   // gradient is being recorded: (R, T, T).
   torch::Tensor build(int64_t T);
+  // The square REMs' diagonals, flipped, for blockedSoftmaxAttention: e[h, m] = P_h[i, j] where
+  // m = T − 1 − (i − j), m in 0..2T−2; (R, 2T − 1). O(R·T) to build and to differentiate.
+  torch::Tensor diagonals(int64_t T) const;
 
   torch::Tensor base() const;   // (R): λ for regular heads, γ for cyclical heads
   torch::Tensor theta() const;  // (R): θ for cyclical heads, 0 for regular
@@ -48,6 +51,9 @@ class RemBuilderImpl : public torch::nn::Module {
   torch::Tensor eta, nu, theta_raw;  // parameters: (n_regular), (n_cyclical), (n_cyclical)
 
  private:
+  // f_h(m) for lags m = 0..max_lag: (R, max_lag + 1); 0 at m = 0 and where d_h does not divide m.
+  torch::Tensor lagValues(int64_t max_lag) const;
+
   std::vector<RemHeadSpec> specs_;
   bool causal_;
   torch::Tensor head_index_;  // (R) int64: position of each head in cat(η-heads, ν-heads)

@@ -46,10 +46,9 @@ torch::Tensor RsaAttentionImpl::mix(const torch::Tensor& y, const torch::Tensor&
   return torch::cat({mixed, y.narrow(1, R, heads_ - R)}, /*dim=*/1);  // (B, H, Tq, Dh)
 }
 
-torch::Tensor RsaAttentionImpl::mixRecurrence(const torch::Tensor& y, const torch::Tensor& v,
-                                              int64_t query_offset) {
-  if (rems_->size() == 0) return y;
-  return mix(y, v, remMatrices(query_offset, y.size(2), v.size(2), y));
+RemMixing RsaAttentionImpl::remMixing(int64_t T, const torch::Tensor& like) {
+  if (rems_->size() == 0) return {};
+  return {rems_->diagonals(T).to(like.scalar_type()), gate().to(like.scalar_type())};  // (R, 2T−1), (R)
 }
 
 torch::Tensor RsaAttentionImpl::attend(const torch::Tensor& probs, const torch::Tensor& v,

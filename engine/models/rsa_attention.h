@@ -24,9 +24,8 @@ class RsaAttentionImpl : public SoftmaxAttentionImpl {
   // A_h = (1 − σ(µ_h))·softmax(Q_h K_hᵀ/√Dh + mask) + σ(µ_h)·P_h,   out_h = A_h V_h
   torch::Tensor attend(const torch::Tensor& probs, const torch::Tensor& v, int64_t query_offset,
                        LayerInspection* record, int64_t sample) override;
-  // The same from y = softmax·V of every head, without the (B, H, T, T) weights.
-  torch::Tensor mixRecurrence(const torch::Tensor& y, const torch::Tensor& v,
-                              int64_t query_offset) override;
+  // The same inside blockedSoftmaxAttention's blocks: the REMs' diagonals and σ(µ).
+  RemMixing remMixing(int64_t T, const torch::Tensor& like) override;
 
  private:
   // REMs of the query positions query_offset.. (Tq of them) over keys 0..Tk−1: (R, Tq, Tk).

@@ -12,10 +12,20 @@ namespace rsalab {
 // (FlashAttention's recomputation, with LibTorch's own matmuls). Same values as
 // softmax(q kᵀ·scale + mask)·v up to rounding. q, k, v (B, H, T, Dh) -> (B, H, T, Dh).
 // block_values: scores per block (heads × rows × keys); the default was chosen with
-// rsalab-bench's "attention block size" lever (docs/PERFORMANCE.md).
+// rsalab-bench's "attention block size" lever (docs/PERFORMANCE.md). CPU tensors, float or double.
+//
+// RSA: with `rems`, heads h < R (of every batch element) use ((1 − g_h)·softmax(...) + g_h·P_h)·v
+// instead, mixed into each block's weights before they meet v, so no (R, T, T) REM and no extra
+// product with v exist. P_h is Toeplitz, given by its flipped diagonals (RemBuilder::diagonals):
+// P_h[i, j] = diagonals[h, T − 1 − i + j]; the backward sums the weights' gradient per diagonal.
+struct RemMixing {
+  torch::Tensor diagonals;  // (R, 2T − 1)
+  torch::Tensor gates;      // (R): g_h = σ(µ_h)
+};
 constexpr int64_t kAttentionBlockValues = 64 * 1024;
 torch::Tensor blockedSoftmaxAttention(const torch::Tensor& q, const torch::Tensor& k,
                                       const torch::Tensor& v, double scale, bool causal,
+                                      const RemMixing& rems = {},
                                       int64_t block_values = kAttentionBlockValues);
 
 class SoftmaxAttentionImpl : public SelfAttentionImpl {
@@ -23,7 +33,8 @@ class SoftmaxAttentionImpl : public SelfAttentionImpl {
   SoftmaxAttentionImpl(int64_t d_model, int64_t heads, bool causal);
 
   // out = softmax(Q Kᵀ/√Dh + mask) V, per head. With a record: through the (B, H, T, T) weights
-  // (probabilities + attend); without: blockedSoftmaxAttention, then mixRecurrence.
+  // (probabilities + attend), also off the CPU; without: blockedSoftmaxAttention with
+  // remMixing().
   torch::Tensor forward(const torch::Tensor& x, LayerInspection* record, int64_t sample) override;
   torch::Tensor step(const torch::Tensor& x_t, AttentionState& state) override;
   std::string kind() const override { return "softmax"; }
@@ -33,10 +44,9 @@ class SoftmaxAttentionImpl : public SelfAttentionImpl {
   // Query row i sits at position query_offset + i. RSA overrides this to mix in its REMs.
   virtual torch::Tensor attend(const torch::Tensor& probs, const torch::Tensor& v,
                                int64_t query_offset, LayerInspection* record, int64_t sample);
-  // The fast path's hook: y = softmax·V of every head (B, H, Tq, Dh), v (B, H, Tk, Dh) -> the
-  // heads' outputs. RSA mixes its REM heads in here; softmax returns y.
-  virtual torch::Tensor mixRecurrence(const torch::Tensor& y, const torch::Tensor& v,
-                                      int64_t query_offset);
+  // The fast path's hook: the REMs mixed into heads 0..R−1 for sequences of length T (RSA);
+  // softmax has none.
+  virtual RemMixing remMixing(int64_t T, const torch::Tensor& like);
   // softmax(q kᵀ/√Dh + causal mask): (B, H, Tq, Tk).
   torch::Tensor probabilities(const torch::Tensor& q, const torch::Tensor& k, bool mask) const;
 };

@@ -1,0 +1,133 @@
+// The blocked attention kernel (softmax, and RSA with REMs mixed into its blocks) against the
+// materialised form written out with plain LibTorch ops, in float64: the output and the gradients
+// of q, k, v, the REM diagonals and the gates. Block sizes are chosen so that rows split into
+// several blocks (T not a multiple of the rows) and so that a block's group of heads mixes REM
+// and plain heads. The RSA module's fast path is compared with its own materialised path too.
+#include "engine/models/rsa_attention.h"
+#include "support/test_support.h"
+
+using namespace rsalab;
+
+namespace {
+
+// P_h[i, j] = e[h, T − 1 − i + j], by a literal loop: (R, T, T).
+torch::Tensor toeplitzFromDiagonals(const torch::Tensor& e, int64_t T) {
+  std::vector<torch::Tensor> heads;
+  for (int64_t h = 0; h < e.size(0); ++h) {
+    std::vector<torch::Tensor> rows;
+    for (int64_t i = 0; i < T; ++i) rows.push_back(e[h].narrow(0, T - 1 - i, T));  // j = 0..T−1
+    heads.push_back(torch::stack(rows));
+  }
+  return torch::stack(heads);
+}
+
+// ((1 − g)·softmax(q kᵀ·scale + mask) + g·P)·v for heads h < R, softmax·v for the others.
+torch::Tensor materialised(const torch::Tensor& q, const torch::Tensor& k, const torch::Tensor& v,
+                           double scale, bool causal, const torch::Tensor& e,
+                           const torch::Tensor& gates) {
+  const int64_t H = q.size(1), T = q.size(2), R = gates.numel();
+  auto s = torch::matmul(q, k.transpose(-2, -1)) * scale;  // (B, H, T, T)
+  if (causal) s = s.masked_fill(torch::ones({T, T}, torch::kBool).triu(1), -INFINITY);
+  auto a = torch::softmax(s, -1);
+  if (R > 0) {
+    auto P = toeplitzFromDiagonals(e, T);                                  // (R, T, T)
+    if (causal) P = P.tril();
+    auto g = gates.view({1, R, 1, 1});
+    auto mixed = (1 - g) * a.narrow(1, 0, R) + g * P.unsqueeze(0);
+    a = torch::cat({mixed, a.narrow(1, R, H - R)}, 1);
+  }
+  return torch::matmul(a, v);
+}
+
+}  // namespace
+
+class TestBlockedAttention : public QObject {
+  Q_OBJECT
+ private slots:
+  void matchesMaterialisedFormAndGradients_data() {
+    QTest::addColumn<bool>("causal");
+    QTest::addColumn<int>("rems");
+    QTest::addColumn<qlonglong>("blockValues");
+    // T = 37, H = 5: 64 values -> blocks of 16, 16, 5 rows, one head each; 4·37·37 -> all rows,
+    // 4 heads per block (REM and plain heads in one group).
+    for (bool causal : {true, false}) {
+      const char* c = causal ? "causal" : "bidirectional";
+      QTest::newRow((std::string(c) + " softmax, row blocks").c_str()) << causal << 0 << 64LL;
+      QTest::newRow((std::string(c) + " rsa, row blocks").c_str()) << causal << 3 << 64LL;
+      QTest::newRow((std::string(c) + " rsa, head groups").c_str()) << causal << 3 << 4LL * 37 * 37;
+      QTest::newRow((std::string(c) + " rsa, all heads").c_str()) << causal << 5 << 64LL;
+    }
+  }
+  void matchesMaterialisedFormAndGradients() {
+    QFETCH(bool, causal);
+    QFETCH(int, rems);
+    QFETCH(qlonglong, blockValues);
+    torch::manual_seed(5);
+    const int64_t B = 2, H = 5, T = 37, Dh = 4, R = rems;
+    auto f64 = torch::TensorOptions().dtype(torch::kFloat64);
+    auto q = torch::randn({B, H, T, Dh}, f64).requires_grad_();
+    auto k = torch::randn({B, H, T, Dh}, f64).requires_grad_();
+    auto v = torch::randn({B, H, T, Dh}, f64).requires_grad_();
+    // Random future diagonals too: a causal kernel must ignore them (and give them no gradient).
+    auto e = (0.5 * torch::randn({R, 2 * T - 1}, f64)).requires_grad_();
+    auto gates = torch::rand({R}, f64).requires_grad_();
+    auto weights = torch::randn({B, H, T, Dh}, f64);
+    const double scale = 0.7;
+
+    RemMixing mixing;
+    if (R > 0) mixing = {e, gates};
+    auto fast = blockedSoftmaxAttention(q, k, v, scale, causal, mixing, blockValues);
+    (fast * weights).sum().backward();
+    std::vector<torch::Tensor> fast_grads = {q.grad().clone(), k.grad().clone(), v.grad().clone()};
+    if (R > 0) fast_grads.insert(fast_grads.end(), {e.grad().clone(), gates.grad().clone()});
+    for (auto* t : {&q, &k, &v, &e, &gates}) {
+      if (t->grad().defined()) t->mutable_grad().zero_();
+    }
+
+    auto reference = materialised(q, k, v, scale, causal, e, gates);
+    QVERIFY(test::checkClose(fast, reference, 1e-10, "output"));
+    (reference * weights).sum().backward();
+    const std::vector<std::string> names = {"dq", "dk", "dv", "d diagonals", "d gates"};
+    for (size_t i = 0; i < fast_grads.size(); ++i) {
+      auto expected = std::vector<torch::Tensor>{q, k, v, e, gates}[i].grad();
+      QVERIFY2(test::checkClose(fast_grads[i], expected, 1e-9, names[i]), names[i].c_str());
+    }
+  }
+
+  void rsaFastPathEqualsInspectedPath_data() {
+    QTest::addColumn<bool>("causal");
+    QTest::newRow("causal") << true;
+    QTest::newRow("bidirectional") << false;
+  }
+  // The module without a record runs the blocked kernel; with one, the (B, H, T, T) weights.
+  void rsaFastPathEqualsInspectedPath() {
+    QFETCH(bool, causal);
+    torch::manual_seed(8);
+    RemHeadCounts counts;  // regular, cos, sin, dilated regular; one plain head
+    counts.dilated_regular = 1;
+    RsaAttentionImpl attn(20, 5, causal, counts, {2}, RemInit{});
+    attn.to(torch::kFloat64);
+    auto x = torch::randn({3, 29, 20}, torch::TensorOptions().dtype(torch::kFloat64));
+    auto weights = torch::randn({3, 29, 20}, torch::TensorOptions().dtype(torch::kFloat64));
+    auto gradsOf = [&](LayerInspection* record) {
+      attn.zero_grad();
+      auto y = attn.forward(x, record, 0);
+      (y * weights).sum().backward();
+      std::vector<torch::Tensor> g = {y.detach()};
+      for (const auto& p : attn.named_parameters()) g.push_back(p.value().grad().clone());
+      return g;
+    };
+    auto fast = gradsOf(nullptr);
+    LayerInspection record;
+    auto inspected = gradsOf(&record);
+    QCOMPARE(record.heads.size(), size_t{5});
+    const auto names = attn.named_parameters().keys();
+    for (size_t i = 0; i < fast.size(); ++i) {
+      const std::string what = i == 0 ? "output" : "d " + names[i - 1];
+      QVERIFY2(test::checkClose(fast[i], inspected[i], 1e-9, what), what.c_str());
+    }
+  }
+};
+
+RSALAB_TEST_MAIN(TestBlockedAttention)
+#include "test_blocked_attention.moc"
