@@ -843,6 +843,35 @@ std::vector<Breakdown> benchBreakdown(const Options& o, double peak) {
   const double scale = 1.0 / std::sqrt(static_cast<double>(Dh));
   const double attention_flops = c.L * 3 * 4.0 * c.B * c.T * c.T * D;  // counted in full, as MFU
   TrainCase step("transformer", c);
+  // The blocked kernel's matrix products alone, with its shapes and threading (heads over the
+  // threads; blocks of `rows` query rows × the keys up to the block's last row; forward 2
+  // products, backward 5 with the weights recomputed), and nothing else: no mask, softmax or
+  // elementwise work. What OpenBLAS's GEMMs give at Dh = 16 bounds the core from above.
+  const int64_t BH = c.B * c.h, rows = std::clamp<int64_t>(kAttentionBlockValues / c.T, 16, c.T);
+  auto q3 = q.detach().reshape({BH, c.T, Dh}), k3 = k.detach().reshape({BH, c.T, Dh});
+  auto v3 = v.detach().reshape({BH, c.T, Dh}), g3 = grad.reshape({BH, c.T, Dh});
+  auto products_only = [&] {
+    torch::NoGradGuard no_grad;
+    auto out = torch::empty_like(q3), dq = torch::empty_like(q3);
+    auto dk = torch::zeros_like(k3), dv = torch::zeros_like(v3);
+    at::parallel_for(0, BH, 1, [&](int64_t begin, int64_t end) {
+      for (int64_t h = begin; h < end; ++h) {
+        for (int64_t r0 = 0; r0 < c.T; r0 += rows) {
+          const int64_t n = std::min(rows, c.T - r0), keys = r0 + n;
+          auto qb = q3.narrow(0, h, 1).narrow(1, r0, n), kb = k3.narrow(0, h, 1).narrow(1, 0, keys);
+          auto vb = v3.narrow(0, h, 1).narrow(1, 0, keys), gb = g3.narrow(0, h, 1).narrow(1, r0, n);
+          auto w = torch::bmm(qb, kb.transpose(1, 2));                        // forward: scores
+          auto ob = out.narrow(0, h, 1).narrow(1, r0, n), dqb = dq.narrow(0, h, 1).narrow(1, r0, n);
+          torch::bmm_out(ob, w, vb);                                          // W V
+          auto w2 = torch::bmm(qb, kb.transpose(1, 2));                       // backward: recompute
+          dv.narrow(0, h, 1).narrow(1, 0, keys).baddbmm_(w2.transpose(1, 2), gb);
+          auto ds = torch::bmm(gb, vb.transpose(1, 2));                       // dO Vᵀ
+          torch::bmm_out(dqb, ds, kb);
+          dk.narrow(0, h, 1).narrow(1, 0, keys).baddbmm_(ds.transpose(1, 2), qb);
+        }
+      }
+    });
+  };
   std::vector<std::function<void()>> fns = {
       [&] { step.step(); },
       [&] {
@@ -850,6 +879,9 @@ std::vector<Breakdown> benchBreakdown(const Options& o, double peak) {
       },
       [&] {
         for (int64_t l = 0; l < c.L; ++l) blockedSoftmaxAttention(q, k, v, scale, true).backward(grad);
+      },
+      [&] {
+        for (int64_t l = 0; l < c.L; ++l) products_only();
       }};
   const auto t = interleave(fns, scaled(Plan{1, 3, 7, 40}, o));
   StepShape shape{c.B, c.T, c.d, c.h, c.L};
@@ -862,6 +894,7 @@ std::vector<Breakdown> benchBreakdown(const Options& o, double peak) {
     rest.push_back(std::max(0.0, t[0].samples[i] - t[1].samples[i] - t[2].samples[i]));
   }
   out.push_back({"the rest (norms, GELU, copies, loss, AdamW)", 0, summarize(rest)});
+  out.push_back({"  attention core's products alone (7 bmm/block) x L", attention_flops, t[3]});
   std::printf("  %-46s %-24s %8s %10s %8s\n", "part", "ms (min-max)", "share", "GFLOP/s", "of peak");
   for (const auto& b : out) {
     const double sec = b.seconds.median;
@@ -872,6 +905,9 @@ std::vector<Breakdown> benchBreakdown(const Options& o, double peak) {
   const double ceiling = step_flops / (t[1].median + t[2].median) / peak;
   std::printf("  MFU if the rest were free (dense + attention time only): %s%%; measured step: %s%%\n",
               fmt(100 * ceiling).c_str(), fmt(100 * step_flops / t[0].median / peak).c_str());
+  const double products_ceiling = step_flops / (t[1].median + t[3].median) / peak;
+  std::printf("  MFU if softmax, masks and all elementwise work were free (dense + attention products "
+              "only): %s%%\n", fmt(100 * products_ceiling).c_str());
   return out;
 }
 

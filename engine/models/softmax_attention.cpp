@@ -167,10 +167,15 @@ void blockedBackward(const torch::Tensor& q, const torch::Tensor& k, const torch
 }
 
 // Threads take whole heads, so each writes only its own rows of out, dq, dk and dv; inside
-// at::parallel_for, LibTorch's ops and OpenMP OpenBLAS run single-threaded.
+// at::parallel_for, LibTorch's ops and OpenMP OpenBLAS run single-threaded. The OpenMP threads
+// do not inherit the caller's grad mode (off inside an autograd Function): the blocks' products
+// are never differentiated, so each thread turns it off.
 template <class F>
 void forEachHeadRange(int64_t heads, const BlockPlan& p, const F& f) {
-  at::parallel_for(0, heads, p.group, [&](int64_t begin, int64_t end) { f(begin, end); });
+  at::parallel_for(0, heads, p.group, [&](int64_t begin, int64_t end) {
+    torch::NoGradGuard no_grad;
+    f(begin, end);
+  });
 }
 
 class BlockedAttentionFunction : public torch::autograd::Function<BlockedAttentionFunction> {
