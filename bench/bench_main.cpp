@@ -762,8 +762,11 @@ std::vector<LeverResult> benchLevers(const Options& o) {
     RemBuilder rems(assignRemHeads(RemHeadCounts{}, {2}), RemInit{}, /*causal=*/true);
     std::vector<std::function<void()>> fns = {
         [&] { rems->zero_grad(); originalRemBuild(rems, T).sum().backward(); },
-        [&] { rems->zero_grad(); rems->build(T).sum().backward(); }};
-    report("REM build(512) fwd+bwd, R=3", {"elementwise over (R, T, T)", "per lag, then gathered (engine)"},
+        [&] { rems->zero_grad(); rems->build(T).sum().backward(); },
+        [&] { rems->zero_grad(); rems->diagonals(T).sum().backward(); }};
+    report("REM build(512) fwd+bwd, R=3",
+           {"elementwise over (R, T, T)", "per lag, then gathered to (R, T, T) (inspection, KV steps)",
+            "diagonals only, (R, 2T-1) (training: mixed in the attention blocks)"},
            interleave(fns, scaled(Plan{2, 10, 40, 4}, o)), 1e3, "ms");
   }
   {

@@ -12,7 +12,8 @@
 //   io          2·N·D·(F_in + F_out)
 //   transformer L·[(8 + 4f)·N·D² + 4·B·T²·D]      QKV 6ND², output 2ND², FFN 2·2f·ND²,
 //                                                  QKᵀ 2BT²D, A·V 2BT²D
-//   rsa         transformer + L·2·R·B·T²·Dh        + P·V for the R REM heads (P shared over batch)
+//   rsa         transformer                        ((1 − σ(µ))·softmax + σ(µ)·P)·V is one A·V product
+//                                                  per head; mixing P in is elementwise
 //   linear      L·[(8 + 4f)·N·D² + 4·N·D·Dh]       φ(K)⊗V (N·D·Dh), cumsum (N·D·Dh), φ(Q)·S (2·N·D·Dh)
 //   starsaber   L·[8·N·D² + 6·B·T²·D]              W, U, Q, V 8ND²; scores 2BT²D; G_past·U, G_future·Q 4BT²D
 //               (gated: + 4·N·D² for W_z, V_z)
@@ -37,14 +38,13 @@ struct StepShape {
 inline double forwardFlops(const std::string& model, const StepShape& s) {
   const double B = static_cast<double>(s.B), T = static_cast<double>(s.T),
                D = static_cast<double>(s.D), L = static_cast<double>(s.L),
-               f = static_cast<double>(s.ff_mult), R = static_cast<double>(s.rem_heads);
+               f = static_cast<double>(s.ff_mult);
   const double Dh = D / static_cast<double>(s.H);
   const double N = B * T;
   const double io = 2 * N * D * static_cast<double>(s.in_features + s.out_features);
   const double dense = (8 + 4 * f) * N * D * D;  // QKV, output projection, FFN
   const double attention = 4 * B * T * T * D;    // QKᵀ and A·V over all heads
-  if (model == "transformer") return io + L * (dense + attention);
-  if (model == "rsa") return io + L * (dense + attention + 2 * R * B * T * T * Dh);
+  if (model == "transformer" || model == "rsa") return io + L * (dense + attention);
   if (model == "linear") return io + L * (dense + 4 * N * D * Dh);
   if (model == "starsaber") {
     return io + L * ((s.gated ? 12 : 8) * N * D * D + 6 * B * T * T * D);

@@ -1,7 +1,9 @@
 // Atomic saves under SIGKILL: a child process (this executable with --child DIR) saves a
-// checkpoint, a config and an export file in a loop; the parent kills it at random points, 21
-// times, and after each kill every file still loads completely and the only leftovers are the
-// documented temporaries `<file>.tmp<pid>` of the killed child, which the next save removes.
+// checkpoint, a config, an export file and a session bundle in a loop; the parent kills it at
+// random points, 21 times, and after each kill every file and the bundle still load completely
+// and the only leftovers are the documented temporaries `<file>.tmp<pid>` of the killed child
+// (which the next save removes) and the bundle's .tmp-/.bak- folders (which the next bundle save
+// replaces).
 #include <QDir>
 #include <QElapsedTimer>
 #include <QProcess>
@@ -16,6 +18,7 @@
 
 #include "engine/atomic_file.h"
 #include "engine/run_config.h"
+#include "engine/session/session_bundle.h"
 #include "engine/training/trainer.h"
 #include "support/test_support.h"
 
@@ -55,9 +58,34 @@ bool exportIsWhole(const std::string& text) {
   return std::count(text.begin(), text.end(), '\n') == 20000 + 2;
 }
 
+// A bundle whose one run has `round + 1` train rows (step = row index) and the trainer's
+// checkpoint; a loaded bundle is whole when its rows are 0..n−1 and the checkpoint loads.
+SessionBundle bundleAt(const Trainer& trainer, int64_t round) {
+  SessionBundle b;
+  b.config = trainer.config();
+  b.models = {"gru"};
+  SessionRun run;
+  run.id = 0;
+  run.model = "gru";
+  run.status = "running";
+  for (int64_t i = 0; i <= round; ++i) {
+    StepMetrics m;
+    m.step = i;
+    m.train_loss = 1.0 / static_cast<double>(i + 1);
+    run.steps.push_back(m);
+  }
+  b.runs.push_back(run);
+  return b;
+}
+
 int childMain(const std::string& dir) {
   rsalab::initRuntime();
   Trainer trainer(tinyRun());
+  SessionSaveHooks hooks;
+  hooks.write_checkpoint = [&](int64_t, const std::string& path) {
+    trainer.saveCheckpoint(path);
+    return true;
+  };
   for (int64_t round = 0;; ++round) {
     trainer.step();
     trainer.saveCheckpoint(dir + "/checkpoint.pt");
@@ -65,6 +93,7 @@ int childMain(const std::string& dir) {
     c.trainer.seed = static_cast<uint64_t>(round);
     writeFileAtomically(dir + "/config.json", toJson(c));
     writeFileAtomically(dir + "/export.csv", exportText(round));
+    saveSession(bundleAt(trainer, round), dir + "/session", hooks);
     if (round == 0) std::cout << "saved" << std::endl;
   }
 }
@@ -84,7 +113,7 @@ class TestAtomicSaves : public QObject {
     const std::string path = dir.path().toStdString();
     std::mt19937 rng(12345);
     std::uniform_int_distribution<int> delay_ms(0, 60);
-    int kills = 0, kills_mid_write = 0;
+    int kills = 0, kills_mid_write = 0, bundle_backups = 0;
     QSet<QString> leftover_names;
     for (int round = 0; round < 21; ++round) {
       QProcess child;
@@ -110,6 +139,16 @@ class TestAtomicSaves : public QObject {
       const auto config = runConfigFromJson(readTextFile(path + "/config.json", 1 << 20));
       QCOMPARE(config.model.model, std::string("gru"));
       QVERIFY(exportIsWhole(readTextFile(path + "/export.csv", 1 << 26)));
+      // The bundle: whole (every row, a loadable checkpoint), from the folder or its backup.
+      const auto bundle = loadSession(path + "/session");
+      QCOMPARE(bundle.runs.size(), size_t{1});
+      const auto& rows = bundle.runs[0].steps;
+      QVERIFY(!rows.empty());
+      for (size_t i = 0; i < rows.size(); ++i) QCOMPARE(rows[i].step, static_cast<int64_t>(i));
+      QVERIFY(!bundle.runs[0].checkpoint_file.empty());
+      Trainer from_bundle(tinyRun());
+      from_bundle.loadCheckpoint(bundle.runs[0].checkpoint_file);
+      if (bundle.loaded_from.find(".bak-") != std::string::npos) ++bundle_backups;
       // Leftovers: only the killed child's documented temporaries, one per file at most.
       const auto temps = temporaries(dir.path());
       const QString pid = QString::number(child_pid);
@@ -122,7 +161,13 @@ class TestAtomicSaves : public QObject {
       if (!temps.isEmpty()) ++kills_mid_write;
     }
     QCOMPARE(kills, 21);
-    qInfo("%d kills, %d of them mid-write (a temporary was left)", kills, kills_mid_write);
+    qInfo("%d kills, %d of them mid-write (a temporary was left), %d between the bundle's renames "
+          "(opened from its backup)", kills, kills_mid_write, bundle_backups);
+    // The next bundle save leaves exactly one bundle and no temporary or backup folder.
+    Trainer last(tinyRun());
+    saveSession(bundleAt(last, 3), path + "/session");
+    QCOMPARE(QDir(dir.path()).entryList({"session*"}, QDir::Dirs), QStringList{"session.rsalab"});
+    QCOMPARE(loadSession(path + "/session").runs[0].steps.size(), size_t{4});
     // The next save of each file removes the dead writers' temporaries.
     writeFileAtomically(path + "/checkpoint.pt", readTextFile(path + "/checkpoint.pt", 1 << 26));
     writeFileAtomically(path + "/config.json", readTextFile(path + "/config.json", 1 << 20));

@@ -1,6 +1,11 @@
 #include "engine/session/session_bundle.h"
 
+#include <sys/types.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
@@ -40,11 +45,36 @@ std::string runFile(const char* folder, int64_t id, const char* suffix) {
   return std::string(folder) + "/run-" + std::to_string(id) + suffix;
 }
 
+// "<pid>-<random>": the writer's process id, so that a later save can tell a dead writer's
+// folders from a live one's.
 std::string randomTag() {
   std::random_device rd;
-  char buf[9];
-  std::snprintf(buf, sizeof buf, "%08x", rd());
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%ld-%08x", static_cast<long>(::getpid()), rd());
   return buf;
+}
+
+// After a successful save of `target`: the NAME.tmp-<pid>-* folders of writers that are no longer
+// running (killed mid-save) and every NAME.bak-<pid>-* folder of a finished or dead writer (the
+// new bundle is in place, so no backup is needed any more). Best effort.
+void removeLeftoverFolders(const fs::path& target) {
+  std::error_code ec;
+  const fs::path parent = target.parent_path().empty() ? fs::path(".") : target.parent_path();
+  const std::string name = target.filename().string();
+  for (const auto& entry : fs::directory_iterator(parent, ec)) {
+    const std::string f = entry.path().filename().string();
+    for (const std::string kind : {".tmp-", ".bak-"}) {
+      const std::string prefix = name + kind;
+      if (f.rfind(prefix, 0) != 0 || !entry.is_directory(ec)) continue;
+      long pid = 0;
+      if (std::sscanf(f.c_str() + prefix.size(), "%ld-", &pid) != 1 || pid <= 0) continue;
+      const bool alive = pid != ::getpid() && (::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM);
+      const bool ours_or_dead = pid == ::getpid() || !alive;
+      if ((kind == ".bak-" && ours_or_dead) || (kind == ".tmp-" && pid != ::getpid() && !alive)) {
+        fs::remove_all(entry.path(), ec);
+      }
+    }
+  }
 }
 
 std::string number(double v) {
@@ -452,6 +482,7 @@ std::string saveSession(SessionBundle b, const std::string& dir, const SessionSa
     throw std::runtime_error("cannot move the new session into " + target.string() + ": " + ec.message());
   }
   if (!backup.empty()) fs::remove_all(backup, ec);
+  removeLeftoverFolders(target);
   return target.string();
 }
 

@@ -20,7 +20,9 @@
 // writeFileAtomically), then the previous bundle is renamed to NAME.rsalab.bak-XXXX, the new one
 // renamed into place, and the backup removed. A crash before the final rename leaves the previous
 // bundle untouched; a crash between the two renames leaves it as the .bak-XXXX folder, which
-// loadSession() finds and opens when NAME.rsalab itself is missing.
+// loadSession() finds and opens when NAME.rsalab itself is missing. XXXX is <pid>-<random>: the
+// next successful save removes the .tmp- folders of writers no longer running and the .bak-
+// folders (tests/test_atomic_saves.cpp kills a saving child 21 times).
 //
 // Reader limits (hostile files get an error naming the file and key, never a crash):
 //   manifest.json ≤ 4 MiB, ≤ 4096 runs; metrics CSV ≤ 256 MiB and ≤ 10 M rows per run;
