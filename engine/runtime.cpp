@@ -125,7 +125,11 @@ std::string RuntimeInfo::summary() const {
   s << "runtime: " << threads << " intra-op thread(s); BLAS: " << blas_kind;
   if (!blas_path.empty()) s << " [" << blas_path << "]";
   if (!blas_core.empty()) s << ", kernels " << blas_core << " (" << blas_core_note << ")";
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  s << "; malloc: the sanitizer's allocator (mallopt has no effect)";
+#else
   s << "; malloc: " << (malloc_tuned ? "mmap off, trim 1 GiB" : "glibc defaults");
+#endif
   return s.str();
 }
 

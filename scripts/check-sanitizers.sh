@@ -20,6 +20,9 @@ done
 [ ${#kinds[@]} -eq 0 ] && kinds=(asan tsan)
 supp="$root/tests/sanitizers"
 export OMP_NUM_THREADS=1 RSALAB_THREADS=1 QT_QPA_PLATFORM=offscreen
+# Tests that check a wall-clock promise (Ctrl+C stops within 1 s) allow for the sanitizers'
+# slow-down when this is set (tests/cli/cli_reliability.sh).
+export RSALAB_SANITIZER=1
 status=0
 for kind in "${kinds[@]}"; do
   build="$root/build-$kind"

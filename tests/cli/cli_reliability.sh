@@ -68,7 +68,11 @@ wait "$pid"; code=$?
 ms=$(( ($(date +%s%N) - start) / 1000000 ))
 echo "SIGINT: exit $code after $ms ms: $(tail -n 1 "$work/err")"
 if [ "$code" != 130 ]; then echo "FAIL: exit $code after SIGINT (want 130)"; failures=$((failures + 1)); fi
-if [ "$ms" -gt 1000 ]; then echo "FAIL: stopping took $ms ms (> 1 s)"; failures=$((failures + 1)); fi
+# The promise is one second. Under a sanitizer (scripts/check-sanitizers.sh sets
+# RSALAB_SANITIZER) every step and the final writes run several times slower: 5 s there.
+limit_ms=1000
+[ -n "${RSALAB_SANITIZER:-}" ] && limit_ms=5000
+if [ "$ms" -gt "$limit_ms" ]; then echo "FAIL: stopping took $ms ms (> $limit_ms ms)"; failures=$((failures + 1)); fi
 for f in config.json metrics.csv checkpoint.pt; do
   [ -s "$work/int/$f" ] || { echo "FAIL: $f missing after SIGINT"; failures=$((failures + 1)); }
 done
