@@ -170,8 +170,16 @@ void blockedBackward(const torch::Tensor& q, const torch::Tensor& k, const torch
 // at::parallel_for, LibTorch's ops and OpenMP OpenBLAS run single-threaded. The OpenMP threads
 // do not inherit the caller's grad mode (off inside an autograd Function): the blocks' products
 // are never differentiated, so each thread turns it off.
+// Calls under kParallelScores scores (heads × T × T, about a millisecond of work) run in the
+// calling thread: too little work to start a team for (tiny configs; not measured separately).
+constexpr int64_t kParallelScores = int64_t{1} << 20;
+
 template <class F>
 void forEachHeadRange(int64_t heads, const BlockPlan& p, const F& f) {
+  if (heads * p.T * p.T < kParallelScores) {
+    f(0, heads);
+    return;
+  }
   at::parallel_for(0, heads, p.group, [&](int64_t begin, int64_t end) {
     torch::NoGradGuard no_grad;
     f(begin, end);
