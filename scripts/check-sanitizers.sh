@@ -5,8 +5,11 @@
 #   scripts/check-sanitizers.sh [asan|tsan]... [-- CTEST_ARGS]   (default: both)
 # Suppressions, each with its reason, are in tests/sanitizers/*.supp. LibTorch itself is not
 # instrumented (a prebuilt library), so reports from inside it are about our calls or its
-# internals; the .supp files name the internals we accept. Expensive: about an hour of CPU each
-# for the LibTorch translation units; run it once, late.
+# internals; the .supp files name the internals we accept. Tests run single-threaded
+# (OMP_NUM_THREADS=1), so libgomp's own barriers stay out of TSan's view.
+# Measured 2026-11-23 on 2 cores (with other work running): ASan+UBSan build + 37 tests 33 min
+# (tests 579 s), TSan build + 4 tests 16 min (tests 175 s). Results then: ASan/UBSan/LSan no
+# report in any test; TSan clean with the suppressions in tsan.supp.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 kinds=()
