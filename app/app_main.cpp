@@ -4,8 +4,8 @@
 // --length, --steps, --teacher) choose what trains; --shots TAB:MODEL,... saves one PNG per entry
 // instead (PATH-TAB-MODEL.png), TAB one of attention, rem, gates, linear-rnn, after inspecting the
 // first run of MODEL.
-// --session DIR opens a saved session (a .rsalab folder, e.g. from `rsalab-cli sweep --session DIR`)
-// at start.
+// --session DIR opens a saved session (a .rsalab folder, e.g. from `rsalab-cli sweep --session
+// DIR`) at start.
 // --sweep-results FILE opens a sweep.json from rsalab-cli in the Sample efficiency tab; --sweep
 // MODELS:SIZES:SEEDS:STEPS starts a sweep there (with either, --screenshot shows that tab and does
 // not start a training session).
@@ -15,9 +15,9 @@
 #include <QTabWidget>
 #include <QTimer>
 #include <cstdio>
+#include <cstring>
 #include <functional>
 #include <memory>
-#include <cstring>
 #include <string>
 
 #include "app/main_window.h"
@@ -38,7 +38,8 @@ bool parseTeacher(const QString& text, rsalab::TaskOptions& task, QString& error
     bool ok_base = p.size() >= 2, ok_theta = true;
     const double base = ok_base ? p[1].toDouble(&ok_base) : 0;
     const double theta = p.size() >= 3 ? p[2].toDouble(&ok_theta) : 0;
-    if (!ok_base || !ok_theta || (p[0] != "regular" && p[0] != "cos") || (p[0] == "cos" && p.size() != 3)) {
+    if (!ok_base || !ok_theta || (p[0] != "regular" && p[0] != "cos") ||
+        (p[0] == "cos" && p.size() != 3)) {
       error = QString("--teacher term '%1': use regular:BASE or cos:GAMMA:THETA").arg(term);
       return false;
     }
@@ -72,7 +73,8 @@ QString takeSessionArgument(int& argc, char** argv) {
       used = 1;
     }
     if (used) {
-      for (int k = i; k + used <= argc; ++k) argv[k] = argv[k + used];  // keeps argv[argc] == nullptr
+      for (int k = i; k + used <= argc; ++k)
+        argv[k] = argv[k + used];  // keeps argv[argc] == nullptr
       argc -= used;
       break;
     }
@@ -93,9 +95,11 @@ int main(int argc, char** argv) {
   parser.setApplicationDescription("RSA Lab: recurrence and attention, side by side");
   parser.addHelpOption();
   parser.addVersionOption();
-  QCommandLineOption screenshot("screenshot", "Start training, save a PNG of the window, quit.", "path");
+  QCommandLineOption screenshot("screenshot", "Start training, save a PNG of the window, quit.",
+                                "path");
   QCommandLineOption after("after", "Seconds of training before the screenshot.", "seconds", "8");
-  QCommandLineOption shots("shots", "Screenshots TAB:MODEL,... (tabs: attention, rem, gates, linear-rnn).", "list");
+  QCommandLineOption shots(
+      "shots", "Screenshots TAB:MODEL,... (tabs: attention, rem, gates, linear-rnn).", "list");
   QCommandLineOption task("task", "Task of the run setup.", "name");
   QCommandLineOption models("models", "Models, comma separated.", "list");
   QCommandLineOption heads("heads", "Attention heads.", "n");
@@ -103,9 +107,12 @@ int main(int argc, char** argv) {
   QCommandLineOption steps("steps", "Maximum steps per run.", "n");
   QCommandLineOption teacher("teacher", "Teacher terms, e.g. regular:0.8,cos:0.9:0.5236.", "terms");
   QCommandLineOption session("session", "Open a saved session (.rsalab folder) at start.", "dir");
-  QCommandLineOption sweep_results("sweep-results", "Open a sweep.json in the Sample efficiency tab.", "file");
-  QCommandLineOption sweep("sweep", "Start a sweep, e.g. rnn,rsa:16,64,256:2:150 (models:sizes:seeds:steps).", "spec");
-  parser.addOptions({screenshot, after, shots, task, models, heads, length, steps, teacher, session, sweep_results, sweep});
+  QCommandLineOption sweep_results("sweep-results",
+                                   "Open a sweep.json in the Sample efficiency tab.", "file");
+  QCommandLineOption sweep(
+      "sweep", "Start a sweep, e.g. rnn,rsa:16,64,256:2:150 (models:sizes:seeds:steps).", "spec");
+  parser.addOptions({screenshot, after, shots, task, models, heads, length, steps, teacher, session,
+                     sweep_results, sweep});
   parser.process(app);
 
   rsalab::MainWindow window;
@@ -128,7 +135,8 @@ int main(int argc, char** argv) {
   window.show();
   const bool offline = !session_dir.isEmpty();  // the option is listed in --help; parsed above
   if (offline && !window.openSession(session_dir)) {
-    std::fprintf(stderr, "rsalab: cannot open the session %s (the window's log says why)\n", qPrintable(session_dir));
+    std::fprintf(stderr, "rsalab: cannot open the session %s (the window's log says why)\n",
+                 qPrintable(session_dir));
     return 1;
   }
   auto* panel = window.sweepPanel();
@@ -161,36 +169,42 @@ int main(int argc, char** argv) {
     const QStringList list = parser.value(shots).split(',', Qt::SkipEmptyParts);
     const QStringList chosen = window.setupPanel()->setup().models;  // the order runs get ids in
     const bool sweep_view = parser.isSet(sweep_results) || parser.isSet(sweep);
-    if (!offline && !sweep_view) QTimer::singleShot(300, &window, [&window] { window.startAction()->trigger(); });
-    QTimer::singleShot(static_cast<int>(parser.value(after).toDouble() * 1000), &window, [&window, path, list, chosen] {
-      if (list.isEmpty()) {
-        window.grab().save(path);
-        window.setCloseAnswerForTests(1);
-        window.close();
-        return;
-      }
-      if (window.isTraining()) window.startAction()->trigger();  // pause: views hold still for the shots
-      auto next = std::make_shared<std::function<void(int)>>();
-      *next = [&window, path, list, chosen, next](int k) {
-        if (k >= list.size()) {
-          window.setCloseAnswerForTests(1);
-          window.close();
-          return;
-        }
-        const QStringList tm = list[k].split(':');
-        const int tab = tabIndex(tm[0]);
-        if (tab >= 0) window.tabs()->setCurrentIndex(tab);
-        const int run = tm.size() > 1 ? int(chosen.indexOf(tm[1])) : -1;
-        if (run >= 0) window.inspectRun(run);  // runs are numbered in model order (first seed)
-        QTimer::singleShot(1500, &window, [&window, path, tm, next, k] {
-          const QString file = QString("%1-%2%3.png").arg(path, tm[0], tm.size() > 1 ? "-" + tm[1] : QString());
-          std::printf("%s: %s\n", qPrintable(file), window.grab().save(file) ? "saved" : "NOT saved");
-          std::fflush(stdout);
-          (*next)(k + 1);
+    if (!offline && !sweep_view)
+      QTimer::singleShot(300, &window, [&window] { window.startAction()->trigger(); });
+    QTimer::singleShot(
+        static_cast<int>(parser.value(after).toDouble() * 1000), &window,
+        [&window, path, list, chosen] {
+          if (list.isEmpty()) {
+            window.grab().save(path);
+            window.setCloseAnswerForTests(1);
+            window.close();
+            return;
+          }
+          if (window.isTraining())
+            window.startAction()->trigger();  // pause: views hold still for the shots
+          auto next = std::make_shared<std::function<void(int)>>();
+          *next = [&window, path, list, chosen, next](int k) {
+            if (k >= list.size()) {
+              window.setCloseAnswerForTests(1);
+              window.close();
+              return;
+            }
+            const QStringList tm = list[k].split(':');
+            const int tab = tabIndex(tm[0]);
+            if (tab >= 0) window.tabs()->setCurrentIndex(tab);
+            const int run = tm.size() > 1 ? int(chosen.indexOf(tm[1])) : -1;
+            if (run >= 0) window.inspectRun(run);  // runs are numbered in model order (first seed)
+            QTimer::singleShot(1500, &window, [&window, path, tm, next, k] {
+              const QString file =
+                  QString("%1-%2%3.png").arg(path, tm[0], tm.size() > 1 ? "-" + tm[1] : QString());
+              std::printf("%s: %s\n", qPrintable(file),
+                          window.grab().save(file) ? "saved" : "NOT saved");
+              std::fflush(stdout);
+              (*next)(k + 1);
+            });
+          };
+          QTimer::singleShot(800, &window, [next] { (*next)(0); });
         });
-      };
-      QTimer::singleShot(800, &window, [next] { (*next)(0); });
-    });
   }
   return app.exec();
 }

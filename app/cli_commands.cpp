@@ -49,7 +49,8 @@ class InterruptToStop {
   InterruptToStop& operator=(const InterruptToStop&) = delete;
 
  private:
-  struct sigaction previous_int_ {}, previous_term_ {};
+  struct sigaction previous_int_ {
+  }, previous_term_{};
 };
 
 std::string format(double v, int precision = 4) {
@@ -68,7 +69,8 @@ std::string metricsLine(const EvalMetrics& m) {
 std::string evalJson(const EvalMetrics& m, const Trainer& trainer) {
   std::ostringstream s;
   s << std::setprecision(10) << "{\n  \"split\": \"" << m.split << "\",\n  \"step\": " << m.step
-    << ",\n  \"loss\": " << m.loss << ",\n  \"stop_reason\": \"" << stopReasonName(trainer.stopReason())
+    << ",\n  \"loss\": " << m.loss << ",\n  \"stop_reason\": \""
+    << stopReasonName(trainer.stopReason())
     << "\",\n  \"parameters\": " << trainer.parameterCount();
   for (const auto& [k, v] : m.values) s << ",\n  \"" << k << "\": " << v;
   s << "\n}\n";
@@ -100,7 +102,7 @@ int runTrain(const TrainCommand& command) {
             << ", device " << trainer.deviceName() << "\n";
   std::vector<StepMetrics> steps;
   std::map<int64_t, double> validation;  // step -> validation loss
-  std::vector<EvalMetrics> evals;         // for the session bundle
+  std::vector<EvalMetrics> evals;        // for the session bundle
   ProgressLine progress("train", trainer.config().trainer.max_steps);
   trainer.onStep = [&](const StepMetrics& m) {
     steps.push_back(m);
@@ -147,10 +149,12 @@ int runTrain(const TrainCommand& command) {
     if (test) run.evals.push_back(*test);
     run.snapshots.emplace_back(trainer.stepsDone(), trainer.inspect(0));
     bundle.runs.push_back(std::move(run));
-    const auto dir = saveSession(bundle, command.session_dir, {[&](int64_t, const std::string& path) {
-                                   trainer.saveCheckpoint(path);
-                                   return true;
-                                 }, {}});
+    const auto dir = saveSession(bundle, command.session_dir,
+                                 {[&](int64_t, const std::string& path) {
+                                    trainer.saveCheckpoint(path);
+                                    return true;
+                                  },
+                                  {}});
     std::cout << "wrote session " << dir << "\n";
   };
   if (reason == StopReason::Diverged) {
@@ -169,15 +173,18 @@ int runTrain(const TrainCommand& command) {
   auto test = trainer.evaluate("test");
   writeFileAtomically((dir / "result.json").string(), evalJson(test, trainer));
   writeSession("finished", &test);
-  std::cout << "stopped: " << stopReasonName(reason) << " after " << trainer.stepsDone() << " steps\n"
-            << metricsLine(test) << "\nwrote " << dir.string() << "/{config.json,metrics.csv,checkpoint.pt,result.json}\n";
+  std::cout << "stopped: " << stopReasonName(reason) << " after " << trainer.stepsDone()
+            << " steps\n"
+            << metricsLine(test) << "\nwrote " << dir.string()
+            << "/{config.json,metrics.csv,checkpoint.pt,result.json}\n";
   return 0;
 }
 
 int runEval(const std::string& run_dir) {
   auto trainer = restoreTrainer(run_dir);
   auto test = trainer->evaluate("test");
-  std::cout << "run " << run_dir << " at step " << trainer->stepsDone() << "\n" << metricsLine(test) << "\n";
+  std::cout << "run " << run_dir << " at step " << trainer->stepsDone() << "\n"
+            << metricsLine(test) << "\n";
   return 0;
 }
 
@@ -191,10 +198,13 @@ int runInspect(const std::string& run_dir, int64_t sample, const std::string& ou
     for (size_t h = 0; h < record.layers[l].heads.size(); ++h) {
       const auto& x = record.layers[l].heads[h];
       if (!x.has_rem) continue;
-      std::cout << "  layer " << l << " head " << h << ": " << x.rem_kind << " (d=" << x.dilation << ")";
-      if (x.rem_kind == "regular") std::cout << " lambda " << format(x.lambda);
-      else std::cout << " gamma " << format(x.gamma) << " theta " << format(x.theta) << " period "
-                     << format(x.theta != 0 ? 2 * M_PI / x.theta : 0);
+      std::cout << "  layer " << l << " head " << h << ": " << x.rem_kind << " (d=" << x.dilation
+                << ")";
+      if (x.rem_kind == "regular")
+        std::cout << " lambda " << format(x.lambda);
+      else
+        std::cout << " gamma " << format(x.gamma) << " theta " << format(x.theta) << " period "
+                  << format(x.theta != 0 ? 2 * M_PI / x.theta : 0);
       std::cout << " gate " << format(x.gate) << "\n";
     }
     if (record.layers[l].has_alpha) {
@@ -214,7 +224,8 @@ int runSweepCommand(const SweepCommand& command) {
   options.parallel = command.parallel;
   if (!command.figures_dir.empty()) {
     if (!sweepFiguresAvailable()) {  // say so before hours of training, not after
-      throw std::runtime_error("--figures is unavailable: rsalab-cli was built with RSALAB_GUI=OFF (no Qt)");
+      throw std::runtime_error(
+          "--figures is unavailable: rsalab-cli was built with RSALAB_GUI=OFF (no Qt)");
     }
     options.keep_curves = true;  // the loss figure
   }
@@ -222,19 +233,25 @@ int runSweepCommand(const SweepCommand& command) {
   std::filesystem::create_directories(command.out_dir);
   const std::filesystem::path dir(command.out_dir);
   writeFileAtomically((dir / "config.json").string(), toJson(options.base));
-  const int64_t total = static_cast<int64_t>(options.models.size() * options.sizes.size()) * options.seeds;
+  const int64_t total =
+      static_cast<int64_t>(options.models.size() * options.sizes.size()) * options.seeds;
   std::cerr << "sweep: " << options.models.size() << " models x " << options.sizes.size()
             << " sizes x " << options.seeds << " seeds = " << total << " runs of "
-            << options.base.trainer.max_steps << " steps on task " << options.base.task.name << "\n";
+            << options.base.trainer.max_steps << " steps on task " << options.base.task.name
+            << "\n";
   ProgressLine progress("sweep", total);
   TrainingControl control;
   SweepResult result;
   {
     InterruptToStop interrupt(control.stop);
-    result = runSweep(options, [&](int64_t done, int64_t, const SweepRow& row) {
-      progress.update(done, row.model + " N=" + std::to_string(row.size) +
-                                (row.error.empty() ? " test " + format(row.test_loss) : " ERROR " + row.error));
-    }, &control);
+    result = runSweep(
+        options,
+        [&](int64_t done, int64_t, const SweepRow& row) {
+          progress.update(done, row.model + " N=" + std::to_string(row.size) +
+                                    (row.error.empty() ? " test " + format(row.test_loss)
+                                                       : " ERROR " + row.error));
+        },
+        &control);
   }
   progress.finish("");
   const bool interrupted = control.stop.load();
@@ -271,12 +288,14 @@ int runSweepCommand(const SweepCommand& command) {
     std::cout << "wrote session " << saveSession(bundle, command.session_dir) << "\n";
   }
   std::cout << "sweep: " << total << " runs in " << format(result.wall_seconds, 4) << " s ("
-            << result.parallel << " concurrent runs x " << result.threads_per_run << " thread(s))\n";
-  std::cout << std::left << std::setw(13) << "model" << "  b (loss ~ a N^-b)   95% CI            R^2\n";
+            << result.parallel << " concurrent runs x " << result.threads_per_run
+            << " thread(s))\n";
+  std::cout << std::left << std::setw(13) << "model"
+            << "  b (loss ~ a N^-b)   95% CI            R^2\n";
   for (const auto& f : result.fits) {
     std::cout << std::left << std::setw(13) << f.model << "  " << std::setw(18) << format(f.b, 4)
-              << "  [" << format(f.b_low, 3) << ", " << format(f.b_high, 3) << "]" << "   "
-              << format(f.r2, 3) << "\n";
+              << "  [" << format(f.b_low, 3) << ", " << format(f.b_high, 3) << "]"
+              << "   " << format(f.r2, 3) << "\n";
   }
   int failed = 0;
   for (const auto& r : result.rows) failed += r.error.empty() ? 0 : 1;
@@ -284,10 +303,11 @@ int runSweepCommand(const SweepCommand& command) {
   if (!command.figures_dir.empty()) {
     FigureOptions figures;
     figures.out_dir = command.figures_dir;
-    figures.title = options.base.task.name + ", T = " + std::to_string(options.base.task.length) + ", " +
-                    std::to_string(options.base.trainer.max_steps) + " steps, " + std::to_string(options.seeds) +
-                    " seed(s)";
-    for (const auto& path : writeSweepFigures(result.rows, figures)) std::cout << "wrote " << path << "\n";
+    figures.title = options.base.task.name + ", T = " + std::to_string(options.base.task.length) +
+                    ", " + std::to_string(options.base.trainer.max_steps) + " steps, " +
+                    std::to_string(options.seeds) + " seed(s)";
+    for (const auto& path : writeSweepFigures(result.rows, figures))
+      std::cout << "wrote " << path << "\n";
   }
   if (failed) std::cerr << "warning: " << failed << " run(s) failed; see the error column\n";
   if (interrupted) {
@@ -299,8 +319,8 @@ int runSweepCommand(const SweepCommand& command) {
 
 int listTasks() {
   TaskOptions defaults;
-  std::cout << "tasks (defaults: length " << defaults.length << ", validation " << defaults.validation_size
-            << ", test " << defaults.test_size << ")\n";
+  std::cout << "tasks (defaults: length " << defaults.length << ", validation "
+            << defaults.validation_size << ", test " << defaults.test_size << ")\n";
   for (const auto& name : taskNames()) {
     std::cout << "  " << std::left << std::setw(10) << name << " " << taskDescription(name) << "\n";
   }

@@ -25,13 +25,15 @@ struct SweepCommand {
   int64_t seeds = 3;
   int64_t parallel = 0;
   std::string out_dir = "runs/sweep";
-  std::string session_dir;  // non-empty: also write a session bundle (sweep.json + every run's metrics)
+  std::string
+      session_dir;  // non-empty: also write a session bundle (sweep.json + every run's metrics)
   std::string figures_dir;  // non-empty: write the sample-efficiency and loss figures there
 };
 
 // Each returns the process exit code: 0 ok, 1 error, 3 diverged, 130 interrupted (Ctrl+C or
 // SIGTERM during train/sweep: training stops after the current step and what was promised is
-// written: train writes config.json, metrics.csv and checkpoint.pt; sweep writes the finished rows).
+// written: train writes config.json, metrics.csv and checkpoint.pt; sweep writes the finished
+// rows).
 constexpr int kExitInterrupted = 130;
 int runTrain(const TrainCommand& command);
 int runSweepCommand(const SweepCommand& command);

@@ -43,7 +43,8 @@ int runDemo(const DemoOptions& options, std::ostream& out) {
            options.seconds_per_model) {
       auto idx = torch::randint(train_x.size(0), {batch}, torch::kInt64);
       opt.zero_grad();
-      auto loss = torch::mse_loss(net->forward(train_x.index_select(0, idx)), train_y.index_select(0, idx));
+      auto loss =
+          torch::mse_loss(net->forward(train_x.index_select(0, idx)), train_y.index_select(0, idx));
       loss.backward();
       opt.step();
       ++steps;

@@ -2,7 +2,6 @@
 //   models | tasks | demo | train | sweep | eval | inspect   (--help on each)
 // Every run flag can also come from --config FILE.json; flags given on the command line win.
 #include <CLI/CLI.hpp>
-
 #include <iomanip>
 #include <iostream>
 #include <new>
@@ -22,29 +21,43 @@ class RunFlags {
  public:
   void add(CLI::App* cmd, bool with_model) {
     cmd->add_option("--config", config_path_, "JSON config (task/model/trainer sections)");
-    if (with_model) bind(cmd, "--model", &RunConfig::model, &ModelOptions::model, "model: rnn lstm gru transformer rsa linear starsaber encdec");
+    if (with_model)
+      bind(cmd, "--model", &RunConfig::model, &ModelOptions::model,
+           "model: rnn lstm gru transformer rsa linear starsaber encdec");
     bind(cmd, "--task", &RunConfig::task, &TaskOptions::name, "task name (see `rsalab-cli tasks`)");
-    bind(cmd, "--csv", &RunConfig::task, &TaskOptions::csv_path, "CSV time series file (sets --task csv)");
+    bind(cmd, "--csv", &RunConfig::task, &TaskOptions::csv_path,
+         "CSV time series file (sets --task csv)");
     bind(cmd, "--length", &RunConfig::task, &TaskOptions::length, "sequence length T");
-    bind(cmd, "--horizon", &RunConfig::task, &TaskOptions::horizon, "forecast horizon H (series, CSV)");
+    bind(cmd, "--horizon", &RunConfig::task, &TaskOptions::horizon,
+         "forecast horizon H (series, CSV)");
     bind(cmd, "--steps", &RunConfig::trainer, &TrainerOptions::max_steps, "training steps");
     bind(cmd, "--seed", &RunConfig::trainer, &TrainerOptions::seed, "random seed");
     bind(cmd, "--batch", &RunConfig::trainer, &TrainerOptions::batch_size, "batch size");
     bind(cmd, "--lr", &RunConfig::trainer, &TrainerOptions::learning_rate, "learning rate");
     bind(cmd, "--weight-decay", &RunConfig::trainer, &TrainerOptions::weight_decay, "weight decay");
-    bind(cmd, "--clip", &RunConfig::trainer, &TrainerOptions::grad_clip, "gradient clipping max norm (0 = off)");
+    bind(cmd, "--clip", &RunConfig::trainer, &TrainerOptions::grad_clip,
+         "gradient clipping max norm (0 = off)");
     bind(cmd, "--optimizer", &RunConfig::trainer, &TrainerOptions::optimizer, "adam or adamw");
-    bind(cmd, "--warmup", &RunConfig::trainer, &TrainerOptions::warmup_steps, "linear warm-up steps");
-    bind(cmd, "--eval-every", &RunConfig::trainer, &TrainerOptions::eval_every, "steps between validation evaluations");
-    bind(cmd, "--patience", &RunConfig::trainer, &TrainerOptions::patience, "early stop after this many evaluations without improvement");
-    bind(cmd, "--max-seconds", &RunConfig::trainer, &TrainerOptions::max_seconds, "wall-time budget per run (0 = none)");
+    bind(cmd, "--warmup", &RunConfig::trainer, &TrainerOptions::warmup_steps,
+         "linear warm-up steps");
+    bind(cmd, "--eval-every", &RunConfig::trainer, &TrainerOptions::eval_every,
+         "steps between validation evaluations");
+    bind(cmd, "--patience", &RunConfig::trainer, &TrainerOptions::patience,
+         "early stop after this many evaluations without improvement");
+    bind(cmd, "--max-seconds", &RunConfig::trainer, &TrainerOptions::max_seconds,
+         "wall-time budget per run (0 = none)");
     bind(cmd, "--d-model", &RunConfig::model, &ModelOptions::d_model, "width D");
     bind(cmd, "--heads", &RunConfig::model, &ModelOptions::heads, "attention heads H");
     bind(cmd, "--layers", &RunConfig::model, &ModelOptions::layers, "layers L");
     auto* device = cmd->add_option("--device", device_, "cpu, cuda[:N] or auto");
-    appliers_.push_back([this, device](RunConfig& c) { if (*device) c.device = device_; });
-    auto* size = cmd->add_option("--size", train_size_, "training-set size N (sequences or windows)");
-    appliers_.push_back([this, size](RunConfig& c) { if (*size) c.train_size = train_size_; });
+    appliers_.push_back([this, device](RunConfig& c) {
+      if (*device) c.device = device_;
+    });
+    auto* size =
+        cmd->add_option("--size", train_size_, "training-set size N (sequences or windows)");
+    appliers_.push_back([this, size](RunConfig& c) {
+      if (*size) c.train_size = train_size_;
+    });
     cmd->add_flag("--cosine", cosine_, "cosine learning-rate decay");
     cmd->add_flag("--bidirectional", bidirectional_, "bidirectional attention and REMs");
   }
@@ -100,8 +113,9 @@ RunConfig defaultSweepConfig() {
 
 int main(int argc, char** argv) {
   const auto& runtime = initRuntime();
-  CLI::App app{"RSA Lab command line: train and compare RNNs, Transformers, RSA, linear attention "
-               "and StarSaber"};
+  CLI::App app{
+      "RSA Lab command line: train and compare RNNs, Transformers, RSA, linear attention "
+      "and StarSaber"};
   app.set_version_flag("--version", [&runtime] {
     return std::string("rsalab-cli ") + RSALAB_VERSION + "\n" + runtime.summary();
   });
@@ -113,16 +127,21 @@ int main(int argc, char** argv) {
   models->add_option("--d-model", model_options.d_model, "width D")->capture_default_str();
   models->add_option("--heads", model_options.heads, "attention heads H")->capture_default_str();
   models->add_option("--layers", model_options.layers, "layers L")->capture_default_str();
-  models->add_option("--input-dim", io.input_dim, "input features per position")->capture_default_str();
-  models->add_option("--vocab", io.vocab, "token vocabulary (0: real-valued input)")->capture_default_str();
+  models->add_option("--input-dim", io.input_dim, "input features per position")
+      ->capture_default_str();
+  models->add_option("--vocab", io.vocab, "token vocabulary (0: real-valued input)")
+      ->capture_default_str();
 
   auto* tasks = app.add_subcommand("tasks", "List the built-in tasks");
 
   DemoOptions demo_options;
   auto* demo = app.add_subcommand("demo", "Train each model briefly on a built-in seasonal series");
   demo->add_option("--seconds", demo_options.seconds_per_model, "training seconds per model")
-      ->check(CLI::Range(0.1, 600.0))->capture_default_str();
-  demo->add_option("--d-model", demo_options.d_model, "width D")->check(CLI::Range(4, 1024))->capture_default_str();
+      ->check(CLI::Range(0.1, 600.0))
+      ->capture_default_str();
+  demo->add_option("--d-model", demo_options.d_model, "width D")
+      ->check(CLI::Range(4, 1024))
+      ->capture_default_str();
   demo->add_option("--seed", demo_options.seed, "random seed")->capture_default_str();
 
   TrainCommand train_command;
@@ -130,7 +149,8 @@ int main(int argc, char** argv) {
   auto* train = app.add_subcommand("train", "Train one model on one task; writes a run folder");
   train_flags.add(train, /*with_model=*/true);
   train->add_option("--out", train_command.out_dir, "run folder")->capture_default_str();
-  train->add_option("--session", train_command.session_dir, "also write a session bundle DIR.rsalab (open it with rsalab --session)");
+  train->add_option("--session", train_command.session_dir,
+                    "also write a session bundle DIR.rsalab (open it with rsalab --session)");
   // Test hooks (hidden): make one step diverge or throw, to test the exit codes.
   train->add_option("--fault-nan-at-step", train_command.fault_nan_at_step)->group("");
   train->add_option("--fault-throw-at-step", train_command.fault_throw_at_step)->group("");
@@ -141,19 +161,26 @@ int main(int argc, char** argv) {
   auto* sweep = app.add_subcommand("sweep", "Sample-efficiency sweep: models x sizes x seeds");
   sweep_flags.add(sweep, /*with_model=*/false);
   sweep->add_option("--models", sweep_command.models, "comma-separated models")->delimiter(',');
-  sweep->add_option("--sizes", sweep_command.sizes, "comma-separated training-set sizes")->delimiter(',');
-  sweep->add_option("--seeds", sweep_command.seeds, "seeds per (model, size)")->check(CLI::Range(1, 100))->capture_default_str();
-  sweep->add_option("--parallel", sweep_command.parallel, "concurrent runs (0 = one per core)")->capture_default_str();
+  sweep->add_option("--sizes", sweep_command.sizes, "comma-separated training-set sizes")
+      ->delimiter(',');
+  sweep->add_option("--seeds", sweep_command.seeds, "seeds per (model, size)")
+      ->check(CLI::Range(1, 100))
+      ->capture_default_str();
+  sweep->add_option("--parallel", sweep_command.parallel, "concurrent runs (0 = one per core)")
+      ->capture_default_str();
   sweep->add_option("--out", sweep_command.out_dir, "output folder")->capture_default_str();
-  sweep->add_option("--session", sweep_command.session_dir, "also write a session bundle DIR.rsalab (open it with rsalab --session)");
+  sweep->add_option("--session", sweep_command.session_dir,
+                    "also write a session bundle DIR.rsalab (open it with rsalab --session)");
   sweep->add_option("--figures", sweep_command.figures_dir,
-                    "also write sample_efficiency.{png,svg} and loss.{png,svg} to this folder (needs a GUI build)");
+                    "also write sample_efficiency.{png,svg} and loss.{png,svg} to this folder "
+                    "(needs a GUI build)");
 
   std::string run_dir, inspect_out = "runs/inspect";
   int64_t sample = 0;
   auto* eval = app.add_subcommand("eval", "Test metrics of a finished or stopped run");
   eval->add_option("--run", run_dir, "run folder")->required();
-  auto* inspect = app.add_subcommand("inspect", "REMs, (lambda, gamma, theta, gate), attention and gates as CSV + JSON");
+  auto* inspect = app.add_subcommand(
+      "inspect", "REMs, (lambda, gamma, theta, gate), attention and gates as CSV + JSON");
   inspect->add_option("--run", run_dir, "run folder")->required();
   inspect->add_option("--sample", sample, "validation sample index")->capture_default_str();
   inspect->add_option("--out", inspect_out, "output folder")->capture_default_str();
@@ -167,12 +194,13 @@ int main(int argc, char** argv) {
     std::cerr << runtime.summary() << "\n";
     if (*models) {
       auto rows = describeModels(model_options, io);
-      std::cout << "models for d_model=" << model_options.d_model << " heads=" << model_options.heads
-                << " layers=" << model_options.layers << " input_dim=" << io.input_dim << "\n";
+      std::cout << "models for d_model=" << model_options.d_model
+                << " heads=" << model_options.heads << " layers=" << model_options.layers
+                << " input_dim=" << io.input_dim << "\n";
       for (const auto& row : rows) {
         std::cout << "  " << std::left << std::setw(12) << row.name << std::right << std::setw(10)
-                  << row.parameters << "  " << std::left << std::setw(38) << row.title << row.equation
-                  << "\n";
+                  << row.parameters << "  " << std::left << std::setw(38) << row.title
+                  << row.equation << "\n";
       }
       return 0;
     }

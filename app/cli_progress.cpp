@@ -7,8 +7,11 @@
 namespace rsalab {
 
 ProgressLine::ProgressLine(std::string label, int64_t total)
-    : label_(std::move(label)), total_(total > 0 ? total : 1), tty_(::isatty(STDERR_FILENO) == 1),
-      start_(std::chrono::steady_clock::now()), last_draw_(start_) {}
+    : label_(std::move(label)),
+      total_(total > 0 ? total : 1),
+      tty_(::isatty(STDERR_FILENO) == 1),
+      start_(std::chrono::steady_clock::now()),
+      last_draw_(start_) {}
 
 void ProgressLine::update(int64_t done, const std::string& extra) {
   const auto now = std::chrono::steady_clock::now();

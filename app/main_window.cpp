@@ -11,9 +11,9 @@
 #include <QPushButton>
 #include <QSignalBlocker>
 #include <QSlider>
-#include <QTimer>
-#include <QStyle>
 #include <QStatusBar>
+#include <QStyle>
+#include <QTimer>
 #include <QToolBar>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -50,16 +50,21 @@ QList<QPair<QString, QString>> taskList() {
 }
 
 QList<QPair<QString, QString>> modelList() {
-  return {{"rnn", "RNN (tanh)"}, {"lstm", "LSTM"}, {"gru", "GRU"},
-          {"transformer", "Softmax Transformer (baseline)"}, {"rsa", "RSA: self-attention with recurrence"},
-          {"linear", "Linear attention (elu+1)"}, {"starsaber", "StarSaber (fixed-point attention)"}};
+  return {{"rnn", "RNN (tanh)"},
+          {"lstm", "LSTM"},
+          {"gru", "GRU"},
+          {"transformer", "Softmax Transformer (baseline)"},
+          {"rsa", "RSA: self-attention with recurrence"},
+          {"linear", "Linear attention (elu+1)"},
+          {"starsaber", "StarSaber (fixed-point attention)"}};
 }
 
 QString fmt(double v) { return QString::number(v, 'g', 3); }
 
 }  // namespace
 
-MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), controller_(new TrainingController(this)) {
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent), controller_(new TrainingController(this)) {
   setObjectName("MainWindow");
   setWindowTitle("RSA Lab — untitled session[*]");
   resize(1400, 900);
@@ -119,33 +124,37 @@ void MainWindow::buildActions() {
   auto* toolbar = addToolBar("Training");
   toolbar->setObjectName("TrainingToolBar");
   toolbar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-  start_action_ = toolbar->addAction(style()->standardIcon(QStyle::SP_MediaPlay), "Start", this, &MainWindow::togglePause);
+  start_action_ = toolbar->addAction(style()->standardIcon(QStyle::SP_MediaPlay), "Start", this,
+                                     &MainWindow::togglePause);
   start_action_->setShortcut(QKeySequence(Qt::Key_Space));
   start_action_->setToolTip("Start / pause / resume (Space)");
-  step_action_ = toolbar->addAction(style()->standardIcon(QStyle::SP_MediaSkipForward), "Step", this, [this] {
-    if (!training_) startTraining();
-    controller_->stepOnce();
-    setTrainingState(true, true);
-  });
+  step_action_ =
+      toolbar->addAction(style()->standardIcon(QStyle::SP_MediaSkipForward), "Step", this, [this] {
+        if (!training_) startTraining();
+        controller_->stepOnce();
+        setTrainingState(true, true);
+      });
   step_action_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Space));
   step_action_->setToolTip("One step of every run, then pause (Ctrl+Space)");
-  stop_action_ = toolbar->addAction(style()->standardIcon(QStyle::SP_MediaStop), "Stop", this, [this] { controller_->stop(); });
+  stop_action_ = toolbar->addAction(style()->standardIcon(QStyle::SP_MediaStop), "Stop", this,
+                                    [this] { controller_->stop(); });
   stop_action_->setShortcut(QKeySequence(Qt::Key_Escape));
   stop_action_->setToolTip("Stop every run (Esc)");
-  reset_action_ = toolbar->addAction(style()->standardIcon(QStyle::SP_BrowserReload), "Reset", this, [this] {
-    controller_->reset();
-    curves_->clear();
-    runs_.clear();
-    statuses_.clear();
-    if (restore_action_) restore_action_->setEnabled(false);
-    snapshots_.clear();
-    inputs_.clear();
-    history_.clear();
-    setInspectedRun(-1);
-    rebuildRemView();
-    refreshScrubber();
-    setTrainingState(false, false);
-  });
+  reset_action_ =
+      toolbar->addAction(style()->standardIcon(QStyle::SP_BrowserReload), "Reset", this, [this] {
+        controller_->reset();
+        curves_->clear();
+        runs_.clear();
+        statuses_.clear();
+        if (restore_action_) restore_action_->setEnabled(false);
+        snapshots_.clear();
+        inputs_.clear();
+        history_.clear();
+        setInspectedRun(-1);
+        rebuildRemView();
+        refreshScrubber();
+        setTrainingState(false, false);
+      });
   reset_action_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
   reset_action_->setToolTip("Drop all runs (Ctrl+Shift+R)");
   for (auto* a : {start_action_, step_action_, stop_action_, reset_action_}) {
@@ -165,7 +174,8 @@ void MainWindow::buildActions() {
 }
 
 void MainWindow::buildDocks() {
-  auto dock = [this](const QString& title, const QString& name, QWidget* w, Qt::DockWidgetArea area) {
+  auto dock = [this](const QString& title, const QString& name, QWidget* w,
+                     Qt::DockWidgetArea area) {
     auto* d = new QDockWidget(title, this);
     d->setObjectName(name);
     d->setWidget(w);
@@ -177,17 +187,25 @@ void MainWindow::buildDocks() {
     if (!training_) startTraining();
   });
   connect(setup_, &RunSetupPanel::setupChanged, this, [this] {
-    if (training_) appendLog("Run setup changed: it applies at the next Start (the running session is unchanged).");
+    if (training_)
+      appendLog(
+          "Run setup changed: it applies at the next Start (the running session is unchanged).");
     setWindowModified(true);
   });
   auto* setup_dock = dock("Run setup", "RunSetupDock", setup_, Qt::LeftDockWidgetArea);
 
   hyper_ = new HyperParameterForm(trainerHyperParameters(), this);
   TrainerOptions t;
-  hyper_->setValues({{"learning_rate", t.learning_rate}, {"weight_decay", t.weight_decay},
-                     {"grad_clip", t.grad_clip}, {"snapshot_every", 25}, {"batch_size", t.batch_size},
-                     {"max_steps", 2000}, {"warmup_steps", t.warmup_steps}, {"eval_every", 50},
-                     {"patience", t.patience}, {"max_seconds", t.max_seconds}});
+  hyper_->setValues({{"learning_rate", t.learning_rate},
+                     {"weight_decay", t.weight_decay},
+                     {"grad_clip", t.grad_clip},
+                     {"snapshot_every", 25},
+                     {"batch_size", t.batch_size},
+                     {"max_steps", 2000},
+                     {"warmup_steps", t.warmup_steps},
+                     {"eval_every", 50},
+                     {"patience", t.patience},
+                     {"max_seconds", t.max_seconds}});
   hot_ = {t.learning_rate, t.weight_decay, t.grad_clip, 25};
   connect(hyper_, &HyperParameterForm::hotChanged, this, &MainWindow::onHotChanged);
   connect(hyper_, &HyperParameterForm::applyAndRestart, this, [this](const QMap<QString, double>&) {
@@ -285,7 +303,8 @@ void MainWindow::startTraining() {
     appendLog("Not started: select at least one model.");
     return;
   }
-  hot_ = {c.trainer.learning_rate, c.trainer.weight_decay, c.trainer.grad_clip, c.trainer.snapshot_every};
+  hot_ = {c.trainer.learning_rate, c.trainer.weight_decay, c.trainer.grad_clip,
+          c.trainer.snapshot_every};
   curves_->clear();
   snapshots_.clear();
   inputs_.clear();
@@ -299,7 +318,10 @@ void MainWindow::startTraining() {
   noteSessionStart(c, s.models, s.seeds);
   setTrainingState(true, false);
   appendLog(QString("Started %1 model(s) × %2 seed(s) on %3, N = %4.")
-                .arg(s.models.size()).arg(s.seeds).arg(s.task).arg(s.train_size));
+                .arg(s.models.size())
+                .arg(s.seeds)
+                .arg(s.task)
+                .arg(s.train_size));
 }
 
 void MainWindow::togglePause() {
@@ -316,7 +338,8 @@ void MainWindow::setTrainingState(bool training, bool paused) {
   training_ = training;
   paused_ = paused;
   start_action_->setText(!training ? "Start" : paused ? "Resume" : "Pause");
-  start_action_->setIcon(style()->standardIcon(training && !paused ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
+  start_action_->setIcon(
+      style()->standardIcon(training && !paused ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
   setup_->startButton()->setEnabled(!training);
   state_label_->setText(!training ? "idle" : paused ? "paused" : "training");
 }
@@ -368,7 +391,8 @@ void MainWindow::applyGroundTruth() {
 void MainWindow::onMetrics(const MetricsBatch& batch) {
   recordMetrics(batch);
   for (const auto& m : batch.steps) {
-    curves_->appendTrain(batch.run, static_cast<double>(m.step), static_cast<double>(m.samples_seen), m.train_loss);
+    curves_->appendTrain(batch.run, static_cast<double>(m.step),
+                         static_cast<double>(m.samples_seen), m.train_loss);
     last_step_ = std::max<qint64>(last_step_, m.step);
   }
   for (const auto& e : batch.evals) {
@@ -418,7 +442,8 @@ void MainWindow::updateStatusBar() {
   progress_->setMaximum(static_cast<int>(std::min<qint64>(total, 1 << 30)));
   progress_->setValue(static_cast<int>(std::min<qint64>(done, 1 << 30)));
   speed_label_->setText(QString("%1 steps/s").arg(speed, 0, 'f', 1));
-  eta_label_->setText(speed > 0 ? QString("ETA %1 s").arg(std::ceil((total - done) / speed)) : "ETA –");
+  eta_label_->setText(speed > 0 ? QString("ETA %1 s").arg(std::ceil((total - done) / speed))
+                                : "ETA –");
 }
 
 void MainWindow::onSnapshot(const InspectionSnapshot& snapshot) {
@@ -495,7 +520,8 @@ void MainWindow::refreshScrubber() {
   }
   if (scrub_steps_[static_cast<size_t>(index)] != shown_step_ || follow_latest_) {
     const qint64 step = scrub_steps_[static_cast<size_t>(index)];
-    if (const InspectionRecord* rec = history_.at(inspected_run_, step)) showRecord(inspected_run_, step, *rec);
+    if (const InspectionRecord* rec = history_.at(inspected_run_, step))
+      showRecord(inspected_run_, step, *rec);
   }
 }
 
@@ -503,7 +529,8 @@ void MainWindow::onScrubbed(int index) {
   if (index < 0 || index >= static_cast<int>(scrub_steps_.size())) return;
   follow_latest_ = index == static_cast<int>(scrub_steps_.size()) - 1;
   const qint64 step = scrub_steps_[static_cast<size_t>(index)];
-  if (const InspectionRecord* rec = history_.at(inspected_run_, step)) showRecord(inspected_run_, step, *rec);
+  if (const InspectionRecord* rec = history_.at(inspected_run_, step))
+    showRecord(inspected_run_, step, *rec);
 }
 
 void MainWindow::rebuildRemView() {
@@ -533,13 +560,16 @@ void MainWindow::showRecord(int run, qint64 step, const InspectionRecord& rec) {
 HeatMapGrid* MainWindow::inspectorGrid() const { return attention_view_->grid(); }
 
 void MainWindow::onHotChanged(const QString& name, double value) {
-  double* field = name == "learning_rate" ? &hot_.learning_rate
+  double* field = name == "learning_rate"  ? &hot_.learning_rate
                   : name == "weight_decay" ? &hot_.weight_decay
                   : name == "grad_clip"    ? &hot_.grad_clip
                                            : nullptr;
   QString label;
   if (field) {
-    label = QString("%1 %2 → %3").arg(name == "learning_rate" ? "lr" : name).arg(fmt(*field)).arg(fmt(value));
+    label = QString("%1 %2 → %3")
+                .arg(name == "learning_rate" ? "lr" : name)
+                .arg(fmt(*field))
+                .arg(fmt(value));
     *field = value;
   } else if (name == "snapshot_every") {
     label = QString("snapshots every %1").arg(value);
@@ -586,14 +616,19 @@ void MainWindow::openSweepRun(const SweepRow& row) {
   curves_->addRun(id, QString("%1 N=%2 s%3 (sweep)").arg(model).arg(row.size).arg(row.seed),
                   SampleEfficiencyView::modelColor(model));
   for (const auto& m : row.train_curve) {
-    curves_->appendTrain(id, static_cast<double>(m.step), static_cast<double>(m.samples_seen), m.train_loss);
+    curves_->appendTrain(id, static_cast<double>(m.step), static_cast<double>(m.samples_seen),
+                         m.train_loss);
   }
-  const double batch = static_cast<double>(sweep_panel_->runner()->options().base.trainer.batch_size);
+  const double batch =
+      static_cast<double>(sweep_panel_->runner()->options().base.trainer.batch_size);
   for (const auto& e : row.validation_curve) {
-    curves_->appendValidation(id, static_cast<double>(e.step), static_cast<double>(e.step) * batch, e.loss);
+    curves_->appendValidation(id, static_cast<double>(e.step), static_cast<double>(e.step) * batch,
+                              e.loss);
   }
   curves_->fitAll();
-  QString what = row.train_curve.empty() ? "no curves stored" : QString("%1 steps of curves").arg(row.train_curve.size());
+  QString what = row.train_curve.empty()
+                     ? "no curves stored"
+                     : QString("%1 steps of curves").arg(row.train_curve.size());
   if (row.has_inspection) {
     InspectionSnapshot snap{id, row.steps, row.inspection};
     snapshots_[id] = snap;
@@ -607,7 +642,11 @@ void MainWindow::openSweepRun(const SweepRow& row) {
     what += ", inspector at the last step";
   }
   appendLog(QString("Opened sweep run %1 N=%2 seed %3: test loss %4 (%5).")
-                .arg(model).arg(row.size).arg(row.seed).arg(fmt(row.test_loss)).arg(what));
+                .arg(model)
+                .arg(row.size)
+                .arg(row.seed)
+                .arg(fmt(row.test_loss))
+                .arg(what));
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

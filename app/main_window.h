@@ -11,8 +11,8 @@
 #include <QTabWidget>
 
 #include "app/run_messages.h"
-#include "engine/tasks/task_options.h"
 #include "engine/session/session_bundle.h"
+#include "engine/tasks/task_options.h"
 #include "widgets/preferences_dialog.h"
 #include "widgets/snapshot_history.h"
 
@@ -104,8 +104,11 @@ class MainWindow : public QMainWindow {
   CsvImportDialog* importCsv(const QString& path);
   QString csvTaskPath() const { return csv_path_; }
   // Every action bound to a QKeySequence::StandardKey (Open, Save, Save As, Quit, Copy, Zoom in,
-  // Zoom out, Full screen, Preferences), and every action with a shortcut (Help → Keyboard shortcuts).
-  QAction* standardAction(QKeySequence::StandardKey key) const { return standard_actions_.value(key); }
+  // Zoom out, Full screen, Preferences), and every action with a shortcut (Help → Keyboard
+  // shortcuts).
+  QAction* standardAction(QKeySequence::StandardKey key) const {
+    return standard_actions_.value(key);
+  }
   QList<QAction*> shortcutActions() const;
   Preferences preferences() const;
   void setPreferences(const Preferences& preferences);  // stores and applies
@@ -140,10 +143,10 @@ class MainWindow : public QMainWindow {
   void showRecord(int run, qint64 step, const InspectionRecord& rec);
   void buildScrubber(QWidget* parent, QVBoxLayout* layout);
   void setInspectedRun(int run);
-  void applyGroundTruth();   // the inspected run's task truth into the REM view
-  void refreshScrubber();    // slider range from the history; follows the newest step if asked
+  void applyGroundTruth();  // the inspected run's task truth into the REM view
+  void refreshScrubber();   // slider range from the history; follows the newest step if asked
   void onScrubbed(int index);
-  void rebuildRemView();     // REM / StarSaber curves of the inspected run from the history
+  void rebuildRemView();  // REM / StarSaber curves of the inspected run from the history
   void appendLog(const QString& line);
   void updateStatusBar();
   // Session support (main_window_session.cpp).
@@ -181,9 +184,9 @@ class MainWindow : public QMainWindow {
   qint64 last_step_ = 0;
   QMap<int, RunDescriptor> runs_;
   QMap<int, RunStatus> statuses_;
-  QMap<int, InspectionSnapshot> snapshots_;  // latest per run
+  QMap<int, InspectionSnapshot> snapshots_;    // latest per run
   QMap<QPair<int, int>, SampleInput> inputs_;  // (run, sample) → that sample's input
-  SnapshotHistory history_;                  // every run's records by step, thinned
+  SnapshotHistory history_;                    // every run's records by step, thinned
   QSlider* step_slider_ = nullptr;
   QLabel* step_label_ = nullptr;
   QPushButton* play_button_ = nullptr;
@@ -192,7 +195,7 @@ class MainWindow : public QMainWindow {
   std::vector<qint64> scrub_steps_;  // the slider's index → step
   bool follow_latest_ = true;        // false once the user moves the slider back
   qint64 shown_step_ = -1;
-  qint64 rem_view_step_ = -1;        // newest step drawn in rem_view_
+  qint64 rem_view_step_ = -1;  // newest step drawn in rem_view_
   HotParameters hot_;
   TaskOptions task_defaults_;
   // Session state (main_window_session.cpp).
@@ -208,7 +211,7 @@ class MainWindow : public QMainWindow {
   bool saving_ = false;
   QMap<int, QVector<StepMetrics>> recorded_steps_;  // every point received, per run
   QMap<int, QVector<EvalMetrics>> recorded_evals_;
-  QMap<int, QString> checkpoint_files_;            // offline runs: checkpoint inside the bundle
+  QMap<int, QString> checkpoint_files_;  // offline runs: checkpoint inside the bundle
   QByteArray sweep_json_;
   std::vector<SessionSweepRow> sweep_rows_;
   QTimer* autosave_timer_ = nullptr;

@@ -60,7 +60,8 @@ std::vector<qint64> thinnedSteps(const std::vector<qint64>& steps, int cap) {
   if (static_cast<int>(steps.size()) <= cap) return steps;
   std::vector<qint64> out;
   for (int k = 0; k < cap; ++k) {
-    const size_t i = static_cast<size_t>(std::llround(double(k) * double(steps.size() - 1) / double(cap - 1)));
+    const size_t i =
+        static_cast<size_t>(std::llround(double(k) * double(steps.size() - 1) / double(cap - 1)));
     if (out.empty() || out.back() != steps[i]) out.push_back(steps[i]);
   }
   return out;
@@ -89,26 +90,33 @@ void MainWindow::buildSessionActions() {
   };
   standard(file_menu_, "&Open session…", QKeySequence::Open, {}, [this] {
     const QString dir = QFileDialog::getExistingDirectory(
-        this, "Open session (a .rsalab folder)", QSettings().value("paths/session", QDir::homePath()).toString());
+        this, "Open session (a .rsalab folder)",
+        QSettings().value("paths/session", QDir::homePath()).toString());
     if (!dir.isEmpty()) openSession(dir);
   });
   recent_menu_ = file_menu_->addMenu("Recent sessions");
   rebuildRecentMenu();
   file_menu_->addSeparator();
   standard(file_menu_, "&Save session", QKeySequence::Save, {}, [this] {
-    if (session_path_.isEmpty()) standard_actions_[QKeySequence::SaveAs]->trigger();
-    else saveSessionTo(session_path_);
+    if (session_path_.isEmpty())
+      standard_actions_[QKeySequence::SaveAs]->trigger();
+    else
+      saveSessionTo(session_path_);
   });
-  standard(file_menu_, "Save session &as…", QKeySequence::SaveAs, QKeySequence("Ctrl+Shift+S"), [this] {
-    const QString start = QSettings().value("paths/session", QDir::homePath()).toString() + "/session.rsalab";
-    const QString path = QFileDialog::getSaveFileName(this, "Save session as", start, "RSA Lab session (*.rsalab)");
-    if (!path.isEmpty()) saveSessionTo(path);
-  });
+  standard(
+      file_menu_, "Save session &as…", QKeySequence::SaveAs, QKeySequence("Ctrl+Shift+S"), [this] {
+        const QString start =
+            QSettings().value("paths/session", QDir::homePath()).toString() + "/session.rsalab";
+        const QString path = QFileDialog::getSaveFileName(this, "Save session as", start,
+                                                          "RSA Lab session (*.rsalab)");
+        if (!path.isEmpty()) saveSessionTo(path);
+      });
   file_menu_->addSeparator();
   file_menu_->addAction("&Import CSV series…", this, [this] {
-    const QString path = QFileDialog::getOpenFileName(this, "Import a CSV time series",
-                                                      QSettings().value("paths/csv", QDir::homePath()).toString(),
-                                                      "CSV (*.csv *.tsv *.txt);;All files (*)");
+    const QString path =
+        QFileDialog::getOpenFileName(this, "Import a CSV time series",
+                                     QSettings().value("paths/csv", QDir::homePath()).toString(),
+                                     "CSV (*.csv *.tsv *.txt);;All files (*)");
     if (!path.isEmpty()) importCsv(path);  // also: drop the file onto the window
   });
   file_menu_->addSeparator();
@@ -131,9 +139,9 @@ void MainWindow::buildSessionActions() {
   view->addSeparator();
   standard(view, "Zoom &in", QKeySequence::ZoomIn, {}, [this] { zoomFocusedPlot(0.8); });
   standard(view, "Zoom &out", QKeySequence::ZoomOut, {}, [this] { zoomFocusedPlot(1.25); });
-  QAction* full = standard(view, "&Full screen", QKeySequence::FullScreen, QKeySequence(Qt::Key_F11), [this] {
-    setWindowState(windowState() ^ Qt::WindowFullScreen);
-  });
+  QAction* full =
+      standard(view, "&Full screen", QKeySequence::FullScreen, QKeySequence(Qt::Key_F11),
+               [this] { setWindowState(windowState() ^ Qt::WindowFullScreen); });
   full->setCheckable(true);
   for (QAction* a : standard_actions_) a->setShortcutContext(Qt::WindowShortcut);
 
@@ -170,8 +178,10 @@ void MainWindow::setPreferences(const Preferences& p) {
   s.setValue("appearance/theme", p.theme);
   s.setValue("session/autosave_minutes", p.autosave_minutes);
   applyTheme(p.theme);
-  if (p.autosave_minutes > 0) autosave_timer_->start(p.autosave_minutes * 60 * 1000);
-  else autosave_timer_->stop();
+  if (p.autosave_minutes > 0)
+    autosave_timer_->start(p.autosave_minutes * 60 * 1000);
+  else
+    autosave_timer_->stop();
 }
 
 void MainWindow::restoreSettings() {
@@ -192,7 +202,9 @@ void MainWindow::storeSettings() {
   s.setValue("window/state_version", kLayoutVersion);
 }
 
-QStringList MainWindow::recentSessions() const { return QSettings().value("session/recent").toStringList(); }
+QStringList MainWindow::recentSessions() const {
+  return QSettings().value("session/recent").toStringList();
+}
 
 void MainWindow::addRecent(const QString& path) {
   QStringList list = recentSessions();
@@ -210,8 +222,8 @@ void MainWindow::rebuildRecentMenu() {
   recent_menu_->clear();
   const QStringList list = recentSessions();
   for (const QString& path : list) {
-    recent_menu_->addAction(QFileInfo(path).fileName() + "  —  " + QFileInfo(path).absolutePath(), this,
-                            [this, path] { openSession(path); });
+    recent_menu_->addAction(QFileInfo(path).fileName() + "  —  " + QFileInfo(path).absolutePath(),
+                            this, [this, path] { openSession(path); });
   }
   recent_menu_->setEnabled(!list.isEmpty());
   if (!list.isEmpty()) {
@@ -264,7 +276,8 @@ SessionBundle MainWindow::sessionBundle() const {
     run.steps.assign(steps.begin(), steps.end());
     run.evals.assign(evals.begin(), evals.end());
     for (qint64 step : thinnedSteps(history_.steps(d.id), kSnapshotsPerRunSaved)) {
-      if (const InspectionRecord* rec = history_.at(d.id, step)) run.snapshots.emplace_back(step, *rec);
+      if (const InspectionRecord* rec = history_.at(d.id, step))
+        run.snapshots.emplace_back(step, *rec);
     }
     run.checkpoint_file = checkpoint_files_.value(d.id).toStdString();
     b.runs.push_back(std::move(run));
@@ -273,7 +286,8 @@ SessionBundle MainWindow::sessionBundle() const {
 }
 
 void MainWindow::saveSessionTo(const QString& path_in) {
-  const QString path = QString::fromStdString(sessionBundlePath((path_in.isEmpty() ? session_path_ : path_in).toStdString()));
+  const QString path = QString::fromStdString(
+      sessionBundlePath((path_in.isEmpty() ? session_path_ : path_in).toStdString()));
   if (path.isEmpty() || path == ".rsalab") return;
   if (saving_) {
     appendLog("A save is already in progress; try again in a moment.");
@@ -286,39 +300,47 @@ void MainWindow::saveSessionTo(const QString& path_in) {
   TrainingWorker* worker = controller_->worker();
   statusBar()->showMessage("Saving " + path + " …");
   // Runs on the worker thread between steps: the checkpoints need the live Trainers.
-  QMetaObject::invokeMethod(worker, [this, worker, bundle, path, with_checkpoints] {
-    QString error, written = path;
-    try {
-      written = QString::fromStdString(worker->saveSession(bundle, path.toStdString(), with_checkpoints));
-    } catch (const std::exception& e) {
-      error = QString::fromUtf8(e.what());
-    }
-    QMetaObject::invokeMethod(this, [this, written, error] {
-      saving_ = false;
-      if (error.isEmpty()) {
-        const bool autosaved = written.contains("/autosave/");
-        if (!autosaved) {
-          session_path_ = written;
-          addRecent(written);
-          setWindowTitle(QString("RSA Lab — %1[*]").arg(QFileInfo(written).fileName()));
-          setWindowModified(false);
+  QMetaObject::invokeMethod(
+      worker,
+      [this, worker, bundle, path, with_checkpoints] {
+        QString error, written = path;
+        try {
+          written = QString::fromStdString(
+              worker->saveSession(bundle, path.toStdString(), with_checkpoints));
+        } catch (const std::exception& e) {
+          error = QString::fromUtf8(e.what());
         }
-        statusBar()->showMessage("Saved " + written, 5000);
-        appendLog((autosaved ? "Autosaved " : "Saved session ") + written);
-      } else {
-        statusBar()->showMessage("Save failed: " + error, 10000);
-        appendLog("Save failed (the previous session is intact): " + error);
-      }
-      emit sessionSaved(written, error);
-    }, Qt::QueuedConnection);
-  }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this,
+            [this, written, error] {
+              saving_ = false;
+              if (error.isEmpty()) {
+                const bool autosaved = written.contains("/autosave/");
+                if (!autosaved) {
+                  session_path_ = written;
+                  addRecent(written);
+                  setWindowTitle(QString("RSA Lab — %1[*]").arg(QFileInfo(written).fileName()));
+                  setWindowModified(false);
+                }
+                statusBar()->showMessage("Saved " + written, 5000);
+                appendLog((autosaved ? "Autosaved " : "Saved session ") + written);
+              } else {
+                statusBar()->showMessage("Save failed: " + error, 10000);
+                appendLog("Save failed (the previous session is intact): " + error);
+              }
+              emit sessionSaved(written, error);
+            },
+            Qt::QueuedConnection);
+      },
+      Qt::QueuedConnection);
 }
 
 void MainWindow::autosave() {
   if (!training_ || saving_) return;
   QString path = session_path_;
   if (path.isEmpty()) {
-    const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) + "/autosave";
+    const QString dir =
+        QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) + "/autosave";
     QDir().mkpath(dir);
     path = dir + "/untitled.rsalab";
   }
@@ -358,8 +380,10 @@ bool MainWindow::openSession(const QString& path) {
     RunDescriptor d{id, QString::fromStdString(r.model), r.seed, r.parameters};
     runs_[id] = d;
     // Sweeps vary N per run: say which N a curve is.
-    const QString size = r.train_size > 0 && (r.train_size != b.config.train_size || !b.sweep_json.empty())
-                             ? QString(" N=%1").arg(r.train_size) : QString();
+    const QString size =
+        r.train_size > 0 && (r.train_size != b.config.train_size || !b.sweep_json.empty())
+            ? QString(" N=%1").arg(r.train_size)
+            : QString();
     curves_->addRun(id, QString("%1%2 s%3").arg(d.model, size).arg(d.seed), runColor(id));
     RunStatus st;
     st.run = id;
@@ -383,8 +407,10 @@ bool MainWindow::openSession(const QString& path) {
     recorded_steps_[id] = QVector<StepMetrics>(r.steps.begin(), r.steps.end());
     recorded_evals_[id] = QVector<EvalMetrics>(r.evals.begin(), r.evals.end());
     for (const auto& [step, record] : r.snapshots) history_.insert(id, step, record);
-    if (!r.snapshots.empty()) snapshots_[id] = {id, r.snapshots.back().first, r.snapshots.back().second};
-    if (!r.checkpoint_file.empty()) checkpoint_files_[id] = QString::fromStdString(r.checkpoint_file);
+    if (!r.snapshots.empty())
+      snapshots_[id] = {id, r.snapshots.back().first, r.snapshots.back().second};
+    if (!r.checkpoint_file.empty())
+      checkpoint_files_[id] = QString::fromStdString(r.checkpoint_file);
     rows.push_back(runRow(d, st));
     if (inspected_run_ < 0 && r.model == "rsa" && !r.snapshots.empty()) inspected_run_ = id;
   }
@@ -393,7 +419,8 @@ bool MainWindow::openSession(const QString& path) {
   for (const auto& row : rows) runs_table_->updateRun(row);
   curves_->fitAll();
   applyBundleToPanels(b);
-  if (!b.layout.empty()) restoreState(QByteArray(b.layout.data(), static_cast<int>(b.layout.size())), kLayoutVersion);
+  if (!b.layout.empty())
+    restoreState(QByteArray(b.layout.data(), static_cast<int>(b.layout.size())), kLayoutVersion);
   session_config_ = b.config;
   session_models_.clear();
   for (const auto& m : b.models) session_models_ << QString::fromStdString(m);
@@ -419,13 +446,20 @@ bool MainWindow::openSession(const QString& path) {
   addRecent(session_path_);
   setWindowTitle(QString("RSA Lab — %1[*]").arg(QFileInfo(session_path_).fileName()));
   setWindowModified(recovered);
-  appendLog(QString("Opened session %1: %2 run(s)%3%4").arg(session_path_).arg(b.runs.size())
-                .arg(sweep_rows_.empty() ? QString() : QString(", sweep of %1 runs").arg(sweep_rows_.size()))
-                .arg(recovered ? QString(" (recovered from %1 after an interrupted save)").arg(QString::fromStdString(b.loaded_from)) : QString()));
+  appendLog(QString("Opened session %1: %2 run(s)%3%4")
+                .arg(session_path_)
+                .arg(b.runs.size())
+                .arg(sweep_rows_.empty() ? QString()
+                                         : QString(", sweep of %1 runs").arg(sweep_rows_.size()))
+                .arg(recovered ? QString(" (recovered from %1 after an interrupted save)")
+                                     .arg(QString::fromStdString(b.loaded_from))
+                               : QString()));
   if (!sweep_json_.isEmpty()) {
-    // A sweep session (e.g. `rsalab-cli sweep --session DIR`) opens on its sample-efficiency figure.
+    // A sweep session (e.g. `rsalab-cli sweep --session DIR`) opens on its sample-efficiency
+    // figure.
     QString error;
-    if (sweep_panel_ && sweep_panel_->loadResults(QDir(session_path_).filePath("sweep.json"), &error)) {
+    if (sweep_panel_ &&
+        sweep_panel_->loadResults(QDir(session_path_).filePath("sweep.json"), &error)) {
       tabs_->setCurrentWidget(sweep_panel_);
     } else if (!error.isEmpty()) {
       appendLog(error);
@@ -453,11 +487,16 @@ void MainWindow::applyBundleToPanels(const SessionBundle& b) {
     setup_->addTask("csv", "CSV series: " + QFileInfo(csv_path_).fileName());
   }
   setup_->setSetup(s);
-  hyper_->setValues({{"learning_rate", c.trainer.learning_rate}, {"weight_decay", c.trainer.weight_decay},
-                     {"grad_clip", c.trainer.grad_clip}, {"snapshot_every", double(c.trainer.snapshot_every)},
-                     {"batch_size", double(c.trainer.batch_size)}, {"max_steps", double(c.trainer.max_steps)},
-                     {"warmup_steps", double(c.trainer.warmup_steps)}, {"eval_every", double(c.trainer.eval_every)},
-                     {"patience", double(c.trainer.patience)}, {"max_seconds", c.trainer.max_seconds}});
+  hyper_->setValues({{"learning_rate", c.trainer.learning_rate},
+                     {"weight_decay", c.trainer.weight_decay},
+                     {"grad_clip", c.trainer.grad_clip},
+                     {"snapshot_every", double(c.trainer.snapshot_every)},
+                     {"batch_size", double(c.trainer.batch_size)},
+                     {"max_steps", double(c.trainer.max_steps)},
+                     {"warmup_steps", double(c.trainer.warmup_steps)},
+                     {"eval_every", double(c.trainer.eval_every)},
+                     {"patience", double(c.trainer.patience)},
+                     {"max_seconds", c.trainer.max_seconds}});
 }
 
 // ---- Copy and zoom act on the plot with the keyboard focus or under the mouse, else the curves.
@@ -491,8 +530,10 @@ void MainWindow::copyFocused() {
     return;
   }
   QCustomPlot* plot = focusedPlot();
-  if (PlotExport* exporter = PlotExport::of(plot)) exporter->copyImage();
-  else QApplication::clipboard()->setPixmap(plot->toPixmap());
+  if (PlotExport* exporter = PlotExport::of(plot))
+    exporter->copyImage();
+  else
+    QApplication::clipboard()->setPixmap(plot->toPixmap());
   statusBar()->showMessage("Plot image copied", 3000);
 }
 
@@ -513,13 +554,17 @@ CsvImportDialog* MainWindow::importCsv(const QString& path) {
   connect(dialog, &QDialog::accepted, this, [this, dialog] {
     csv_path_ = dialog->path();
     csv_horizon_ = dialog->horizon();
-    setup_->addTask("csv", QString("CSV series: %1 (H = %2)").arg(QFileInfo(csv_path_).fileName()).arg(csv_horizon_));
+    setup_->addTask(
+        "csv",
+        QString("CSV series: %1 (H = %2)").arg(QFileInfo(csv_path_).fileName()).arg(csv_horizon_));
     RunSetup s = setup_->setup();
     s.task = "csv";
     s.length = dialog->length();
     setup_->setSetup(s);
     appendLog(QString("Task: CSV series %1, T = %2, H = %3 (applies at the next Start)")
-                  .arg(csv_path_).arg(s.length).arg(csv_horizon_));
+                  .arg(csv_path_)
+                  .arg(s.length)
+                  .arg(csv_horizon_));
   });
   dialog->open();
   return dialog;
@@ -541,8 +586,10 @@ void MainWindow::dropEvent(QDropEvent* event) {
   if (urls.isEmpty()) return;
   const QString file = urls.first().toLocalFile();
   event->acceptProposedAction();
-  if (QFileInfo(file).isDir()) openSession(file);  // a dropped .rsalab folder
-  else importCsv(file);
+  if (QFileInfo(file).isDir())
+    openSession(file);  // a dropped .rsalab folder
+  else
+    importCsv(file);
 }
 
 }  // namespace rsalab

@@ -28,11 +28,11 @@ struct RunDescriptor {
   qint64 parameters = 0;
   // The task's ground truth (seasonal / ar / teacher), drawn beside the learned REM parameters.
   std::vector<double> true_lambdas, true_gammas, true_thetas;
-  QString truth;        // one line, e.g. "teacher y_t = Σ_{s<t} kernel(t−s) x_s, kernel λ=0.8"
-  qint64 length = 0;    // the task's sequence length T (REM similarity is scored at it)
+  QString truth;      // one line, e.g. "teacher y_t = Σ_{s<t} kernel(t−s) x_s, kernel λ=0.8"
+  qint64 length = 0;  // the task's sequence length T (REM similarity is scored at it)
 };
 
-struct MetricsBatch {           // points since the last batch, ~20 Hz
+struct MetricsBatch {  // points since the last batch, ~20 Hz
   int run = 0;
   QVector<StepMetrics> steps;
   QVector<EvalMetrics> evals;
@@ -44,9 +44,9 @@ struct RunStatus {
   qint64 step = 0;
   qint64 max_steps = 0;
   double train_loss = 0;
-  double validation_loss = 0;   // NaN until the first evaluation
+  double validation_loss = 0;  // NaN until the first evaluation
   double steps_per_second = 0;
-  QString message;              // error or stop reason
+  QString message;  // error or stop reason
 };
 
 struct InspectionSnapshot {

@@ -14,13 +14,15 @@ void flatten(const nlohmann::json& j, const std::string& prefix, QMap<QString, Q
     for (const auto& [k, v] : j.items()) flatten(v, prefix.empty() ? k : prefix + "." + k, out);
     return;
   }
-  out[QString::fromStdString(prefix)] = QString::fromStdString(j.is_string() ? j.get<std::string>() : j.dump());
+  out[QString::fromStdString(prefix)] =
+      QString::fromStdString(j.is_string() ? j.get<std::string>() : j.dump());
 }
 
 bool appliesTo(const QString& key, const QString& model) {
   const bool recurrent = model == "rnn" || model == "lstm" || model == "gru";
   const bool attention = !recurrent;
-  if (key.startsWith("model.rem") || key == "model.dilations") return model == "rsa" || model == "encdec";
+  if (key.startsWith("model.rem") || key == "model.dilations")
+    return model == "rsa" || model == "encdec";
   if (key == "model.heads" || key == "model.ff_mult") return attention;
   if (key == "model.starsaber_gated") return model == "starsaber";
   if (key == "model.linear_cumulative") return model == "linear";
@@ -48,16 +50,17 @@ QMap<QString, QString> flatConfig(const RunConfig& config) {
   for (auto it = all.begin(); it != all.end(); ++it) {
     if (appliesTo(it.key(), model)) out[it.key()] = it.value();
   }
-  out.remove("train_size");      // varies within a sweep: the N columns
-  out.remove("trainer.seed");    // varies within a sweep: the seeds
+  out.remove("train_size");    // varies within a sweep: the N columns
+  out.remove("trainer.seed");  // varies within a sweep: the seeds
   return out;
 }
 
-QVector<ComparisonEntry> comparisonEntries(const std::vector<SweepRow>& rows, const RunConfig& base) {
+QVector<ComparisonEntry> comparisonEntries(const std::vector<SweepRow>& rows,
+                                           const RunConfig& base) {
   QVector<ComparisonEntry> entries;
   std::map<std::string, int> index;
   std::map<std::string, std::map<int64_t, std::pair<double, int>>> losses;  // model → N → (sum, n)
-  std::map<std::string, std::pair<double, int>> speed;                      // model → (sum steps/s, n)
+  std::map<std::string, std::pair<double, int>> speed;  // model → (sum steps/s, n)
   for (const auto& r : rows) {
     if (!r.ok()) continue;
     auto it = index.find(r.model);

@@ -17,7 +17,8 @@ namespace rsalab {
 SampleEfficiencyPoint sampleEfficiencyPoint(const SweepRow& row);
 
 // One entry per model (in first-seen order) over the usable rows (SweepRow::ok()).
-QVector<ComparisonEntry> comparisonEntries(const std::vector<SweepRow>& rows, const RunConfig& base);
+QVector<ComparisonEntry> comparisonEntries(const std::vector<SweepRow>& rows,
+                                           const RunConfig& base);
 
 // "task.length" → "48", ...: the config as JSON, flattened; keys of options a model does not use
 // (REM heads for a Transformer, heads for an RNN, ...) are left out.

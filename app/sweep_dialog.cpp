@@ -43,7 +43,8 @@ SweepDialog::SweepDialog(QWidget* parent) : QDialog(parent) {
 
   auto* form = new QFormLayout;
   sizes_ = new QLineEdit("16, 64, 256, 1024", this);
-  sizes_->setToolTip(tr("Training-set sizes N (sequences), comma-separated; at least 2 for a slope"));
+  sizes_->setToolTip(
+      tr("Training-set sizes N (sequences), comma-separated; at least 2 for a slope"));
   form->addRow(tr("Sizes N"), sizes_);
   seeds_ = new QSpinBox(this);
   seeds_->setRange(1, 100);
@@ -56,7 +57,8 @@ SweepDialog::SweepDialog(QWidget* parent) : QDialog(parent) {
   form->addRow(tr("Budget"), steps_);
   parallel_ = new QSpinBox(this);
   parallel_->setRange(0, 256);
-  parallel_->setSpecialValueText(tr("one per core (%1)").arg(std::max(1u, std::thread::hardware_concurrency())));
+  parallel_->setSpecialValueText(
+      tr("one per core (%1)").arg(std::max(1u, std::thread::hardware_concurrency())));
   parallel_->setToolTip(tr("Runs trained at the same time, each on cores ÷ runs threads"));
   form->addRow(tr("Concurrent runs"), parallel_);
   layout->addLayout(form);
@@ -97,11 +99,16 @@ SweepDialog::SweepDialog(QWidget* parent) : QDialog(parent) {
 
 void SweepDialog::setBase(const RunConfig& base) {
   base_ = base;
-  base_label_->setText(tr("Task <b>%1</b> (T = %2), d_model %3, %4 heads, %5 layers, batch %6, lr %7 — "
-                          "from the run setup. Each run is scored on the same held-out test split.")
-                           .arg(QString::fromStdString(base.task.name)).arg(base.task.length)
-                           .arg(base.model.d_model).arg(base.model.heads).arg(base.model.layers)
-                           .arg(base.trainer.batch_size).arg(base.trainer.learning_rate));
+  base_label_->setText(
+      tr("Task <b>%1</b> (T = %2), d_model %3, %4 heads, %5 layers, batch %6, lr %7 — "
+         "from the run setup. Each run is scored on the same held-out test split.")
+          .arg(QString::fromStdString(base.task.name))
+          .arg(base.task.length)
+          .arg(base.model.d_model)
+          .arg(base.model.heads)
+          .arg(base.model.layers)
+          .arg(base.trainer.batch_size)
+          .arg(base.trainer.learning_rate));
 }
 
 bool SweepDialog::readOptions(SweepOptions* options, QString* error) const {
@@ -151,7 +158,8 @@ bool SweepDialog::readOptions(SweepOptions* options, QString* error) const {
 }
 
 void SweepDialog::setModels(const QStringList& models) {
-  for (auto it = models_.begin(); it != models_.end(); ++it) it.value()->setChecked(models.contains(it.key()));
+  for (auto it = models_.begin(); it != models_.end(); ++it)
+    it.value()->setChecked(models.contains(it.key()));
 }
 void SweepDialog::setSizesText(const QString& text) { sizes_->setText(text); }
 void SweepDialog::setSeeds(int seeds) { seeds_->setValue(seeds); }

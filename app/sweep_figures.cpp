@@ -24,7 +24,8 @@ constexpr double kSmoothing = 0.9;  // EMA of the per-step training loss, as the
 // unless QT_QPA_PLATFORM says otherwise, so no display is needed.
 QApplication* ensureApplication(std::unique_ptr<QApplication>& owned) {
   if (auto* app = qobject_cast<QApplication*>(QCoreApplication::instance())) return app;
-  if (QCoreApplication::instance()) throw std::runtime_error("figures need a QApplication, not a QCoreApplication");
+  if (QCoreApplication::instance())
+    throw std::runtime_error("figures need a QApplication, not a QCoreApplication");
   if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
   static int argc = 1;
   static char name[] = "rsalab-cli";
@@ -33,9 +34,11 @@ QApplication* ensureApplication(std::unique_ptr<QApplication>& owned) {
   return owned.get();
 }
 
-void save(QCustomPlot* plot, const QString& path, const FigureOptions& o, std::vector<std::string>& written) {
+void save(QCustomPlot* plot, const QString& path, const FigureOptions& o,
+          std::vector<std::string>& written) {
   QString error;
-  if (!savePlot(plot, path, o.width, o.height, &error)) throw std::runtime_error(error.toStdString());
+  if (!savePlot(plot, path, o.width, o.height, &error))
+    throw std::runtime_error(error.toStdString());
   written.push_back(path.toStdString());
 }
 
@@ -47,7 +50,8 @@ void buildLossFigure(QCustomPlot* plot, const std::vector<SweepRow>& rows, const
     if (r.ok() && !r.train_curve.empty()) largest = std::max(largest, r.size);
   }
   std::vector<std::string> order;
-  std::map<std::string, std::map<int64_t, std::pair<double, int>>> train, validation;  // step → (sum, n)
+  std::map<std::string, std::map<int64_t, std::pair<double, int>>> train,
+      validation;  // step → (sum, n)
   for (const auto& r : rows) {
     if (!r.ok() || r.size != largest || r.train_curve.empty()) continue;
     if (std::find(order.begin(), order.end(), r.model) == order.end()) order.push_back(r.model);
@@ -66,9 +70,15 @@ void buildLossFigure(QCustomPlot* plot, const std::vector<SweepRow>& rows, const
     }
   }
   plot->plotLayout()->insertRow(0);
-  plot->plotLayout()->addElement(0, 0, new QCPTextElement(plot,
-      QString("%1 — loss vs step at N = %2 (mean over seeds; training loss EMA %3)")
-          .arg(title).arg(largest).arg(kSmoothing), QFont(plot->font().family(), 10, QFont::Bold)));
+  plot->plotLayout()->addElement(
+      0, 0,
+      new QCPTextElement(
+          plot,
+          QString("%1 — loss vs step at N = %2 (mean over seeds; training loss EMA %3)")
+              .arg(title)
+              .arg(largest)
+              .arg(kSmoothing),
+          QFont(plot->font().family(), 10, QFont::Bold)));
   plot->xAxis->setLabel("step");
   plot->yAxis->setLabel("loss");
   plot->yAxis->setScaleType(QCPAxis::stLogarithmic);
@@ -81,13 +91,15 @@ void buildLossFigure(QCustomPlot* plot, const std::vector<SweepRow>& rows, const
     auto* t = plot->addGraph();
     t->setName(QString::fromStdString(model) + " train");
     t->setPen(QPen(color, 1.8));
-    for (const auto& [step, s] : train[model]) t->addData(static_cast<double>(step), s.first / s.second);
+    for (const auto& [step, s] : train[model])
+      t->addData(static_cast<double>(step), s.first / s.second);
     if (!validation[model].empty()) {
       auto* v = plot->addGraph();
       v->setName(QString::fromStdString(model) + " validation");
       v->setPen(QPen(color, 1.5, Qt::DashLine));
       v->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, color, Qt::white, 5));
-      for (const auto& [step, s] : validation[model]) v->addData(static_cast<double>(step), s.first / s.second);
+      for (const auto& [step, s] : validation[model])
+        v->addData(static_cast<double>(step), s.first / s.second);
     }
   }
   plot->rescaleAxes();
@@ -99,11 +111,13 @@ void buildLossFigure(QCustomPlot* plot, const std::vector<SweepRow>& rows, const
 
 bool sweepFiguresAvailable() { return true; }
 
-std::vector<std::string> writeSweepFigures(const std::vector<SweepRow>& rows, const FigureOptions& options) {
+std::vector<std::string> writeSweepFigures(const std::vector<SweepRow>& rows,
+                                           const FigureOptions& options) {
   std::unique_ptr<QApplication> owned;
   ensureApplication(owned);
   const QString dir = QString::fromStdString(options.out_dir);
-  if (!QDir().mkpath(dir)) throw std::runtime_error("cannot create the figures folder " + options.out_dir);
+  if (!QDir().mkpath(dir))
+    throw std::runtime_error("cannot create the figures folder " + options.out_dir);
   const QString title = QString::fromStdString(options.title);
   std::vector<std::string> written;
 
@@ -112,8 +126,8 @@ std::vector<std::string> writeSweepFigures(const std::vector<SweepRow>& rows, co
   QVector<SampleEfficiencyPoint> points;
   for (const auto& r : rows) {
     if (!r.ok()) continue;
-    points.push_back({QString::fromStdString(r.model), static_cast<double>(r.size), r.seed, r.test_loss,
-                      static_cast<int>(r.run)});
+    points.push_back({QString::fromStdString(r.model), static_cast<double>(r.size), r.seed,
+                      r.test_loss, static_cast<int>(r.run)});
   }
   view.setPoints(points);
   view.setTitle(title.isEmpty() ? QString("Sample efficiency") : "Sample efficiency — " + title);

@@ -14,15 +14,16 @@
 namespace rsalab {
 
 struct FigureOptions {
-  std::string out_dir;         // created if missing
+  std::string out_dir;             // created if missing
   int width = 1000, height = 650;  // pixels (SVG: its view box)
-  std::string title;           // above the plots, e.g. "seasonal, T = 48, 300 steps"
+  std::string title;               // above the plots, e.g. "seasonal, T = 48, 300 steps"
 };
 
 // Writes sample_efficiency.{png,svg} and loss.{png,svg} into options.out_dir; the loss figure
 // needs rows with train_curve (SweepOptions::keep_curves). Returns the files written; on failure
 // throws std::runtime_error naming the file (or saying figures are unavailable in this build).
-std::vector<std::string> writeSweepFigures(const std::vector<SweepRow>& rows, const FigureOptions& options);
+std::vector<std::string> writeSweepFigures(const std::vector<SweepRow>& rows,
+                                           const FigureOptions& options);
 
 // False when this build has no figure support (RSALAB_GUI=OFF).
 bool sweepFiguresAvailable();

@@ -8,7 +8,8 @@ namespace rsalab {
 bool sweepFiguresAvailable() { return false; }
 
 std::vector<std::string> writeSweepFigures(const std::vector<SweepRow>&, const FigureOptions&) {
-  throw std::runtime_error("--figures is unavailable: rsalab-cli was built with RSALAB_GUI=OFF (no Qt)");
+  throw std::runtime_error(
+      "--figures is unavailable: rsalab-cli was built with RSALAB_GUI=OFF (no Qt)");
 }
 
 }  // namespace rsalab

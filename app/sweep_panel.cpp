@@ -31,7 +31,8 @@ SweepPanel::SweepPanel(QWidget* parent)
   open_button_->setToolTip(tr("Show a sweep.json written by rsalab-cli sweep"));
   save_button_ = new QPushButton(tr("Save figure…"), this);
   save_button_->setToolTip(tr("The sample-efficiency figure as PNG, SVG or PDF"));
-  status_ = new QLabel(tr("No sweep yet: New sweep… trains models at several training-set sizes."), this);
+  status_ =
+      new QLabel(tr("No sweep yet: New sweep… trains models at several training-set sizes."), this);
   // Long summaries (every model's b) must not widen the window: clipped here, whole in the log.
   status_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
   progress_ = new QProgressBar(this);
@@ -71,11 +72,13 @@ SweepPanel::SweepPanel(QWidget* parent)
                                                       tr("Sweep results (sweep.json *.json)"));
     if (path.isEmpty()) return;
     QString error;
-    if (!loadResults(path, &error)) QMessageBox::warning(this, tr("Cannot open sweep results"), error);
+    if (!loadResults(path, &error))
+      QMessageBox::warning(this, tr("Cannot open sweep results"), error);
   });
   connect(save_button_, &QPushButton::clicked, this, &SweepPanel::saveFigure);
   connect(cancel_button_, &QPushButton::clicked, this, &SweepPanel::cancelSweep);
-  connect(dialog_, &SweepDialog::startRequested, this, [this](const SweepOptions& o) { startSweep(o); });
+  connect(dialog_, &SweepDialog::startRequested, this,
+          [this](const SweepOptions& o) { startSweep(o); });
   connect(dialog_, &SweepDialog::cancelRequested, this, &SweepPanel::cancelSweep);
   connect(runner_, &SweepRunner::rowFinished, this, &SweepPanel::onRow);
   connect(runner_, &SweepRunner::finished, this, &SweepPanel::onFinished);
@@ -117,16 +120,22 @@ bool SweepPanel::startSweep(const SweepOptions& options) {
   base_ = options.base;
   view_->clear();
   view_->setTitle(QString("%1, T = %2, %3 steps per run, %4 seed(s)")
-                      .arg(QString::fromStdString(options.base.task.name)).arg(options.base.task.length)
-                      .arg(options.base.trainer.max_steps).arg(options.seeds));
+                      .arg(QString::fromStdString(options.base.task.name))
+                      .arg(options.base.task.length)
+                      .arg(options.base.trainer.max_steps)
+                      .arg(options.seeds));
   refreshTable();
   if (!runner_->start(options)) return false;
   setRunning(true);
   updateProgress(0, runner_->total());
   dialog_->setMessage(tr("Running: points appear in the Sample efficiency tab as runs finish."));
   emit log(QString("Sweep started: %1 models × %2 sizes × %3 seeds = %4 runs of %5 steps on %6.")
-               .arg(options.models.size()).arg(options.sizes.size()).arg(options.seeds).arg(runner_->total())
-               .arg(options.base.trainer.max_steps).arg(QString::fromStdString(options.base.task.name)));
+               .arg(options.models.size())
+               .arg(options.sizes.size())
+               .arg(options.seeds)
+               .arg(runner_->total())
+               .arg(options.base.trainer.max_steps)
+               .arg(QString::fromStdString(options.base.task.name)));
   return true;
 }
 
@@ -138,9 +147,12 @@ void SweepPanel::cancelSweep() {
 
 void SweepPanel::onRow(const SweepRow& row, qint64 done, qint64 total) {
   updateProgress(done, total);
-  if (!row.error.empty()) emit log(QString("Sweep run %1 N=%2 seed %3 failed: %4")
-                                       .arg(QString::fromStdString(row.model)).arg(row.size).arg(row.seed)
-                                       .arg(QString::fromStdString(row.error)));
+  if (!row.error.empty())
+    emit log(QString("Sweep run %1 N=%2 seed %3 failed: %4")
+                 .arg(QString::fromStdString(row.model))
+                 .arg(row.size)
+                 .arg(row.seed)
+                 .arg(QString::fromStdString(row.error)));
   if (!row.ok()) return;  // failed or cut short by Cancel: not a point
   by_run_[static_cast<int>(row.run)] = rows_.size();
   rows_.push_back(row);
@@ -153,12 +165,17 @@ void SweepPanel::onFinished(const SweepResult& result, bool cancelled) {
   QString fits;
   for (const auto& f : result.fits) {
     if (f.points < 2) continue;
-    fits += QString("%1 b=%2 [%3, %4]; ").arg(QString::fromStdString(f.model)).arg(f.b, 0, 'f', 3)
-                .arg(f.b_low, 0, 'f', 3).arg(f.b_high, 0, 'f', 3);
+    fits += QString("%1 b=%2 [%3, %4]; ")
+                .arg(QString::fromStdString(f.model))
+                .arg(f.b, 0, 'f', 3)
+                .arg(f.b_low, 0, 'f', 3)
+                .arg(f.b_high, 0, 'f', 3);
   }
   const QString summary = QString("Sweep %1: %2 usable runs in %3 s. %4")
-                              .arg(cancelled ? "cancelled" : "finished").arg(rows_.size())
-                              .arg(result.wall_seconds, 0, 'f', 1).arg(fits);
+                              .arg(cancelled ? "cancelled" : "finished")
+                              .arg(rows_.size())
+                              .arg(result.wall_seconds, 0, 'f', 1)
+                              .arg(fits);
   status_->setText(summary);
   status_->setToolTip(summary);
   dialog_->setMessage(summary.toHtmlEscaped());
@@ -215,20 +232,24 @@ bool SweepPanel::loadResults(const QString& path, QString* error) {
   view_->setPoints(points);
   view_->setTitle(QString("%1 (%2, T = %3, %4 steps per run)")
                       .arg(QFileInfo(path).fileName(), QString::fromStdString(base_.task.name))
-                      .arg(base_.task.length).arg(base_.trainer.max_steps));
+                      .arg(base_.task.length)
+                      .arg(base_.trainer.max_steps));
   refreshTable();
   status_->setText(tr("Opened %1: %2 runs (curves and maps are not stored in sweep.json)")
-                       .arg(path).arg(rows_.size()));
+                       .arg(path)
+                       .arg(rows_.size()));
   emit log(QString("Opened sweep results %1 (%2 runs).").arg(path).arg(rows_.size()));
   return true;
 }
 
 void SweepPanel::saveFigure() {
-  const QString path = QFileDialog::getSaveFileName(this, tr("Save sample-efficiency figure"), "sample_efficiency.png",
+  const QString path = QFileDialog::getSaveFileName(this, tr("Save sample-efficiency figure"),
+                                                    "sample_efficiency.png",
                                                     tr("PNG (*.png);;SVG (*.svg);;PDF (*.pdf)"));
   if (path.isEmpty()) return;
   QString error;
-  if (!view_->saveImage(path, 1200, 800, &error)) QMessageBox::warning(this, tr("Cannot save"), error);
+  if (!view_->saveImage(path, 1200, 800, &error))
+    QMessageBox::warning(this, tr("Cannot save"), error);
 }
 
 }  // namespace rsalab

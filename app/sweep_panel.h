@@ -29,7 +29,9 @@ class SweepPanel : public QWidget {
 
   // Where a new sweep's shared config comes from (the main window's run setup); asked when the
   // dialog opens.
-  void setBaseConfigProvider(std::function<RunConfig()> provider) { base_provider_ = std::move(provider); }
+  void setBaseConfigProvider(std::function<RunConfig()> provider) {
+    base_provider_ = std::move(provider);
+  }
 
   bool startSweep(const SweepOptions& options);  // false while one runs (or on a bad config)
   void cancelSweep();

@@ -1,10 +1,10 @@
 #include "app/sweep_runner.h"
 
-#include "engine/training/sweep.h"
-
 #include <QMetaObject>
 #include <algorithm>
 #include <thread>
+
+#include "engine/training/sweep.h"
 
 namespace rsalab {
 
@@ -33,30 +33,43 @@ bool SweepRunner::start(const SweepOptions& options) {
   total_ = static_cast<int64_t>(options.models.size() * options.sizes.size()) * options.seeds;
   done_ = 0;
   const int64_t cores = std::max<int64_t>(1, std::thread::hardware_concurrency());
-  parallel_ = std::clamp<int64_t>(options.parallel > 0 ? options.parallel : cores, 1, std::max<int64_t>(1, total_));
+  parallel_ = std::clamp<int64_t>(options.parallel > 0 ? options.parallel : cores, 1,
+                                  std::max<int64_t>(1, total_));
   running_ = true;
   clock_.start();
   TrainingControl* control = control_.get();
   thread_ = QThread::create([this, options, control] {
     // Runs in the sweep thread: only queued invocations reach the GUI thread from here.
     try {
-      SweepResult result = runSweep(options, [this](int64_t done, int64_t total, const SweepRow& row) {
-        QMetaObject::invokeMethod(this, [this, row, done, total] {
-          done_ = done;
-          emit rowFinished(row, done, total);
-        }, Qt::QueuedConnection);
-      }, control);
+      SweepResult result = runSweep(
+          options,
+          [this](int64_t done, int64_t total, const SweepRow& row) {
+            QMetaObject::invokeMethod(
+                this,
+                [this, row, done, total] {
+                  done_ = done;
+                  emit rowFinished(row, done, total);
+                },
+                Qt::QueuedConnection);
+          },
+          control);
       const bool cancelled = control->stop.load();
-      QMetaObject::invokeMethod(this, [this, result, cancelled] {
-        running_ = false;
-        emit finished(result, cancelled);
-      }, Qt::QueuedConnection);
+      QMetaObject::invokeMethod(
+          this,
+          [this, result, cancelled] {
+            running_ = false;
+            emit finished(result, cancelled);
+          },
+          Qt::QueuedConnection);
     } catch (const std::exception& e) {
       const QString message = QString::fromUtf8(e.what());
-      QMetaObject::invokeMethod(this, [this, message] {
-        running_ = false;
-        emit failed(message);
-      }, Qt::QueuedConnection);
+      QMetaObject::invokeMethod(
+          this,
+          [this, message] {
+            running_ = false;
+            emit failed(message);
+          },
+          Qt::QueuedConnection);
     }
   });
   thread_->setObjectName("SweepThread");

@@ -14,7 +14,8 @@ void registerRunMessageTypes() {
   qRegisterMetaType<HotParameters>();
 }
 
-TrainingController::TrainingController(QObject* parent) : QObject(parent), worker_(new TrainingWorker) {
+TrainingController::TrainingController(QObject* parent)
+    : QObject(parent), worker_(new TrainingWorker) {
   registerRunMessageTypes();
   thread_.setObjectName("rsalab-training");
   worker_->moveToThread(&thread_);
@@ -54,7 +55,8 @@ void TrainingController::reset() {
 }
 
 void TrainingController::setHot(const HotParameters& hot) {
-  QMetaObject::invokeMethod(worker_, "setHot", Qt::QueuedConnection, Q_ARG(rsalab::HotParameters, hot));
+  QMetaObject::invokeMethod(worker_, "setHot", Qt::QueuedConnection,
+                            Q_ARG(rsalab::HotParameters, hot));
 }
 
 void TrainingController::requestInspection(int run, int sample) {
@@ -68,8 +70,8 @@ void TrainingController::restoreLastGood(int run) {
 
 void TrainingController::setFaultsForTests(int run, const TrainingFaults& faults) {
   TrainingWorker* worker = worker_;
-  QMetaObject::invokeMethod(worker_, [worker, run, faults] { worker->setFaults(run, faults); },
-                            Qt::QueuedConnection);
+  QMetaObject::invokeMethod(
+      worker_, [worker, run, faults] { worker->setFaults(run, faults); }, Qt::QueuedConnection);
 }
 
 }  // namespace rsalab

@@ -26,7 +26,7 @@ class TrainingController : public QObject {
   void reset();
   void setHot(const HotParameters& hot);
   void requestInspection(int run, int sample);
-  void restoreLastGood(int run = -1);  // run < 0: every diverged run
+  void restoreLastGood(int run = -1);                             // run < 0: every diverged run
   void setFaultsForTests(int run, const TrainingFaults& faults);  // test hook
   TrainingWorker* worker() const { return worker_; }
 

@@ -13,13 +13,20 @@ namespace rsalab {
 
 QString runStateName(RunState state) {
   switch (state) {
-    case RunState::Idle: return "idle";
-    case RunState::Running: return "running";
-    case RunState::Paused: return "paused";
-    case RunState::Finished: return "finished";
-    case RunState::Stopped: return "stopped";
-    case RunState::Failed: return "failed";
-    case RunState::Diverged: return "diverged";
+    case RunState::Idle:
+      return "idle";
+    case RunState::Running:
+      return "running";
+    case RunState::Paused:
+      return "paused";
+    case RunState::Finished:
+      return "finished";
+    case RunState::Stopped:
+      return "stopped";
+    case RunState::Failed:
+      return "failed";
+    case RunState::Diverged:
+      return "diverged";
   }
   return "?";
 }
@@ -101,7 +108,8 @@ void TrainingWorker::start(const RunConfig& base, const QStringList& models, int
       run->descriptor = {id++, model, c.trainer.seed, 0};
       try {
         auto& data = datasets[c.trainer.seed];
-        if (!data) data = std::make_shared<const TaskData>(makeTask(c.task, c.train_size, c.trainer.seed));
+        if (!data)
+          data = std::make_shared<const TaskData>(makeTask(c.task, c.train_size, c.trainer.seed));
         run->trainer = std::make_unique<Trainer>(c, data);
         run->descriptor.parameters = run->trainer->parameterCount();
         const GroundTruth& truth = data->truth;
@@ -109,18 +117,24 @@ void TrainingWorker::start(const RunConfig& base, const QStringList& models, int
         run->descriptor.true_gammas = truth.gammas;
         run->descriptor.true_thetas = truth.thetas;
         run->descriptor.truth = QString::fromStdString(truth.description);
-        run->descriptor.length = data->validation.size() > 0 ? data->validation.x.size(1)
-                                                              : data->train.x.size(1);
+        run->descriptor.length =
+            data->validation.size() > 0 ? data->validation.x.size(1) : data->train.x.size(1);
         run->state = RunState::Running;
         Run* raw = run.get();
-        run->trainer->onStep = [raw](const StepMetrics& m) { raw->pending.steps.push_back(m); raw->last_train = m.train_loss; };
-        if (auto f = faults_.find(run->descriptor.id); f != faults_.end()) run->trainer->faults = f->second;
+        run->trainer->onStep = [raw](const StepMetrics& m) {
+          raw->pending.steps.push_back(m);
+          raw->last_train = m.train_loss;
+        };
+        if (auto f = faults_.find(run->descriptor.id); f != faults_.end())
+          run->trainer->faults = f->second;
         run->trainer->onEval = [raw](const EvalMetrics& m) {
           raw->pending.evals.push_back(m);
           if (m.split == "validation") raw->last_validation = m.loss;
         };
         emit log(QString("%1 seed %2: %3 parameters on %4")
-                     .arg(model).arg(c.trainer.seed).arg(run->descriptor.parameters)
+                     .arg(model)
+                     .arg(c.trainer.seed)
+                     .arg(run->descriptor.parameters)
                      .arg(QString::fromStdString(data->summary)));
       } catch (const std::exception& e) {
         run->state = RunState::Failed;
@@ -231,8 +245,11 @@ void TrainingWorker::restoreLastGood(int run) {
       continue;
     }
     r->state = paused_ ? RunState::Paused : RunState::Running;
-    r->message = QString("restored step %1 (diverged at step %2)").arg(r->trainer->stepsDone()).arg(diverged_at);
-    emit log(QString("%1 seed %2: %3").arg(r->descriptor.model).arg(r->descriptor.seed).arg(r->message));
+    r->message = QString("restored step %1 (diverged at step %2)")
+                     .arg(r->trainer->stepsDone())
+                     .arg(diverged_at);
+    emit log(
+        QString("%1 seed %2: %3").arg(r->descriptor.model).arg(r->descriptor.seed).arg(r->message));
     emitStatus(*r);
     resumed = true;
   }
@@ -252,7 +269,8 @@ void TrainingWorker::setFaults(int run, const TrainingFaults& faults) {
 void TrainingWorker::failRun(Run& r, const QString& message) {
   r.state = RunState::Failed;
   r.message = message;
-  emit log(QString("%1 seed %2 failed: %3").arg(r.descriptor.model).arg(r.descriptor.seed).arg(message));
+  emit log(
+      QString("%1 seed %2 failed: %3").arg(r.descriptor.model).arg(r.descriptor.seed).arg(message));
   emitStatus(r);
 }
 
@@ -274,16 +292,22 @@ bool TrainingWorker::stepRun(Run& r) {
     const auto reason = r.trainer->stopReason();
     if (reason == StopReason::Diverged) {
       r.state = RunState::Diverged;
-      r.message = QString("diverged at step %1 (non-finite loss or gradient); paused. Lower the "
-                          "learning rate, then Run > Restore last good checkpoint (step %2)")
-                      .arg(r.trainer->stepsDone()).arg(r.trainer->lastGoodStep());
-      emit log(QString("%1 seed %2: %3").arg(r.descriptor.model).arg(r.descriptor.seed).arg(r.message));
+      r.message = QString(
+                      "diverged at step %1 (non-finite loss or gradient); paused. Lower the "
+                      "learning rate, then Run > Restore last good checkpoint (step %2)")
+                      .arg(r.trainer->stepsDone())
+                      .arg(r.trainer->lastGoodStep());
+      emit log(
+          QString("%1 seed %2: %3").arg(r.descriptor.model).arg(r.descriptor.seed).arg(r.message));
       emitStatus(r);
     } else {
       r.state = RunState::Finished;
       r.message = QString::fromStdString(stopReasonName(reason));
-      emit log(QString("%1 seed %2: %3 at step %4").arg(r.descriptor.model).arg(r.descriptor.seed)
-                   .arg(r.message).arg(r.trainer->stepsDone()));
+      emit log(QString("%1 seed %2: %3 at step %4")
+                   .arg(r.descriptor.model)
+                   .arg(r.descriptor.seed)
+                   .arg(r.message)
+                   .arg(r.trainer->stepsDone()));
     }
   }
   const int64_t every = r.trainer->hot().snapshot_every, step = r.trainer->stepsDone();
@@ -305,7 +329,8 @@ void TrainingWorker::tick() {
     any = false;
     for (auto& r : runs_) {
       if (stop_flag_.load()) break;
-      if (r->state != RunState::Running && !(steps_to_go_ > 0 && r->state == RunState::Paused)) continue;
+      if (r->state != RunState::Running && !(steps_to_go_ > 0 && r->state == RunState::Paused))
+        continue;
       if (stepRun(*r)) any = true;
     }
     if (steps_to_go_ > 0) break;
@@ -374,7 +399,8 @@ void TrainingWorker::flush(bool force) {
     if (r->trainer) {
       const double seconds = r->clock.elapsed() / 1000.0;
       if (seconds > 0.5) {
-        r->steps_per_second = static_cast<double>(r->trainer->stepsDone() - r->steps_at_clock) / seconds;
+        r->steps_per_second =
+            static_cast<double>(r->trainer->stepsDone() - r->steps_at_clock) / seconds;
         r->steps_at_clock = r->trainer->stepsDone();
         r->clock.restart();
       }

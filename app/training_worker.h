@@ -35,7 +35,8 @@ class TrainingWorker : public QObject {
   // Writes `bundle` to `path` (engine/session/session_bundle.h), with each live run's checkpoint
   // when `with_checkpoints`. Call it on the worker thread only (the GUI posts it there with
   // QMetaObject::invokeMethod), between steps. Returns the folder written; throws on failure.
-  std::string saveSession(const SessionBundle& bundle, const std::string& path, bool with_checkpoints);
+  std::string saveSession(const SessionBundle& bundle, const std::string& path,
+                          bool with_checkpoints);
 
  public slots:
   // Builds one run per model × seed (the task is built once per seed and shared) and starts.

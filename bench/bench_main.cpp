@@ -182,7 +182,9 @@ class JsonObject {
   JsonObject& stats(const std::string& key, const Stats& s, double scale = 1) {
     JsonObject o;
     o.num("median", s.median * scale).num("min", s.min * scale).num("max", s.max * scale);
-    o.num("q1", s.q1 * scale).num("q3", s.q3 * scale).num("n", static_cast<double>(s.samples.size()));
+    o.num("q1", s.q1 * scale)
+        .num("q3", s.q3 * scale)
+        .num("n", static_cast<double>(s.samples.size()));
     return raw(key, o.dump());
   }
   std::string dump() const {
@@ -209,9 +211,11 @@ void heading(const std::string& title) { std::cout << "\n== " << title << " ==\n
 
 struct Options {
   std::string json_path;
-  std::set<std::string> sections = {"gemm", "train", "breakdown", "rsa", "attention", "generation", "levers"};
+  std::set<std::string> sections = {"gemm",      "train",      "breakdown", "rsa",
+                                    "attention", "generation", "levers"};
   std::vector<std::string> configs = {"tiny", "small", "large"};
-  std::vector<std::string> models = {"rnn", "lstm", "gru", "transformer", "rsa", "linear", "starsaber"};
+  std::vector<std::string> models = {"rnn", "lstm",   "gru",      "transformer",
+                                     "rsa", "linear", "starsaber"};
   bool with_sweep = false;
   std::string cli = "build/app/rsalab-cli";
   double scale = 1;  // --quick: 0.3 of the repeats and budgets
@@ -384,8 +388,9 @@ std::vector<TrainResult> benchTrain(const Options& o, double peak_flops,
   for (const auto& c : trainConfigs()) {
     if (std::find(o.configs.begin(), o.configs.end(), c.name) == o.configs.end()) continue;
     const bool large = c.name == "large";
-    Plan plan = scaled(large ? Plan{1, 3, 7, 90} : c.name == "small" ? Plan{2, 5, 25, 25}
-                                                                      : Plan{3, 10, 60, 8},
+    Plan plan = scaled(large               ? Plan{1, 3, 7, 90}
+                       : c.name == "small" ? Plan{2, 5, 25, 25}
+                                           : Plan{3, 10, 60, 8},
                        o);
     std::vector<std::unique_ptr<TrainCase>> cases;
     for (const auto& m : o.models) {
@@ -406,7 +411,8 @@ std::vector<TrainResult> benchTrain(const Options& o, double peak_flops,
       bool any = false;
       for (auto& tc : cases) {
         if (static_cast<int>(tc->times.size()) >= tc->max_reps) continue;
-        const bool needed = static_cast<int>(tc->times.size()) < std::min(plan.min_reps, tc->max_reps);
+        const bool needed =
+            static_cast<int>(tc->times.size()) < std::min(plan.min_reps, tc->max_reps);
         if (!needed && since(start) > plan.budget_s) continue;
         tc->times.push_back(timeOnce([&] { tc->step(); }));
         any = true;
@@ -464,13 +470,15 @@ struct RemResult {
 std::vector<RemResult> benchRems(const Options& o, const std::vector<TrainResult>& train,
                                  const std::vector<PairedRatio>& ratios) {
   heading("3. RSA / softmax step time, and the REMs alone (diagonals(T) with grad, fwd+bwd)");
-  std::printf("  %-7s %-30s\n", "config", "RSA step / softmax step: median (min-max) over paired rounds");
+  std::printf("  %-7s %-30s\n", "config",
+              "RSA step / softmax step: median (min-max) over paired rounds");
   for (const auto& r : ratios) {
     std::printf("  %-7s %s  (IQR %s-%s, %zu rounds)\n", r.config.c_str(), spread(r.ratio).c_str(),
                 fmt(r.ratio.q1).c_str(), fmt(r.ratio.q3).c_str(), r.ratio.samples.size());
   }
   std::vector<RemResult> out;
-  std::printf("  %-7s %5s %3s %-24s %s\n", "config", "T", "R", "ms per build+bwd", "x L layers / softmax step");
+  std::printf("  %-7s %5s %3s %-24s %s\n", "config", "T", "R", "ms per build+bwd",
+              "x L layers / softmax step");
   for (const auto& c : trainConfigs()) {
     if (std::find(o.configs.begin(), o.configs.end(), c.name) == o.configs.end()) continue;
     const auto counts = remCountsFor(c.h);
@@ -489,8 +497,9 @@ std::vector<RemResult> benchRems(const Options& o, const std::vector<TrainResult
     RemResult r{c.name, c.T, counts.total(), c.L, t, softmax_step};
     std::printf("  %-7s %5lld %3lld %-24s %s\n", c.name.c_str(), static_cast<long long>(c.T),
                 static_cast<long long>(r.R), spread(t, 1e3).c_str(),
-                softmax_step > 0 ? (fmt(100 * t.median * static_cast<double>(c.L) / softmax_step) + "%").c_str()
-                                 : "-");
+                softmax_step > 0
+                    ? (fmt(100 * t.median * static_cast<double>(c.L) / softmax_step) + "%").c_str()
+                    : "-");
     out.push_back(r);
   }
   return out;
@@ -608,7 +617,8 @@ struct LeverResult {
 };
 
 // Runs the variants round-robin (warm-up each first) and returns one Stats per variant.
-std::vector<Stats> interleave(const std::vector<std::function<void()>>& variants, const Plan& plan) {
+std::vector<Stats> interleave(const std::vector<std::function<void()>>& variants,
+                              const Plan& plan) {
   std::vector<std::vector<double>> t(variants.size());
   for (int w = 0; w < plan.warmup; ++w) {
     for (const auto& f : variants) f();
@@ -640,13 +650,15 @@ torch::Tensor originalRemBuild(RemBuilder& rems, int64_t T) {
   std::vector<float> sel;
   for (const auto& s : rems->specs()) {
     dil.push_back(s.dilation);
-    sel.insert(sel.end(), {s.kind == RemKind::Regular ? 1.f : 0.f, s.kind == RemKind::Cos ? 1.f : 0.f,
-                           s.kind == RemKind::Sin ? 1.f : 0.f});
+    sel.insert(sel.end(), {s.kind == RemKind::Regular ? 1.f : 0.f,
+                           s.kind == RemKind::Cos ? 1.f : 0.f, s.kind == RemKind::Sin ? 1.f : 0.f});
   }
   auto d = torch::tensor(dil).view({R, 1, 1});
   auto selector = torch::tensor(sel).view({R, 3});
   auto valid = lag.gt(0).unsqueeze(0) & (lag.unsqueeze(0).remainder(d) == 0);
-  auto k = torch::div(lag.unsqueeze(0), d, "floor").masked_fill(valid.logical_not(), 1).to(torch::kFloat32);
+  auto k = torch::div(lag.unsqueeze(0), d, "floor")
+               .masked_fill(valid.logical_not(), 1)
+               .to(torch::kFloat32);
   auto powers = rems->base().view({R, 1, 1}).pow(k);
   auto angle = rems->theta().view({R, 1, 1}) * k;
   auto trig = selector.select(1, 0).view({R, 1, 1}) +
@@ -680,8 +692,9 @@ std::vector<LeverResult> benchLevers(const Options& o) {
                     const std::vector<Stats>& stats, double unit, const char* unit_name) {
     std::printf("  %s\n", lever.c_str());
     for (size_t i = 0; i < names.size(); ++i) {
-      std::printf("    %-58s %s %s  (x%s vs first)\n", names[i].c_str(), spread(stats[i], unit).c_str(),
-                  unit_name, fmt(stats[0].median / stats[i].median).c_str());
+      std::printf("    %-58s %s %s  (x%s vs first)\n", names[i].c_str(),
+                  spread(stats[i], unit).c_str(), unit_name,
+                  fmt(stats[0].median / stats[i].median).c_str());
       out.push_back({lever, names[i], stats[i]});
     }
   };
@@ -705,7 +718,10 @@ std::vector<LeverResult> benchLevers(const Options& o) {
     std::vector<std::function<void()>> train, infer;
     for (auto& f : fns) {
       train.push_back([&] { f().backward(grad); });
-      infer.push_back([&] { torch::NoGradGuard ng; f(); });
+      infer.push_back([&] {
+        torch::NoGradGuard ng;
+        f();
+      });
     }
     const std::vector<std::string> names = {
         "original: matmul, x scale, bool triu mask + masked_fill_",
@@ -720,7 +736,9 @@ std::vector<LeverResult> benchLevers(const Options& o) {
     std::vector<std::function<void()>> blocked;
     std::vector<std::string> block_names;
     for (int64_t values : sizes) {
-      blocked.push_back([&, values] { blockedSoftmaxAttention(q, k, v, scale, true, {}, values).backward(grad); });
+      blocked.push_back([&, values] {
+        blockedSoftmaxAttention(q, k, v, scale, true, {}, values).backward(grad);
+      });
       block_names.push_back(std::to_string(values / 1024) + " Ki scores per block (" +
                             std::to_string(values * 4 / 1024) + " KB)" +
                             (values == kAttentionBlockValues ? " (engine default)" : ""));
@@ -760,23 +778,38 @@ std::vector<LeverResult> benchLevers(const Options& o) {
   }
   {
     RemBuilder rems(assignRemHeads(RemHeadCounts{}, {2}), RemInit{}, /*causal=*/true);
-    std::vector<std::function<void()>> fns = {
-        [&] { rems->zero_grad(); originalRemBuild(rems, T).sum().backward(); },
-        [&] { rems->zero_grad(); rems->build(T).sum().backward(); },
-        [&] { rems->zero_grad(); rems->diagonals(T).sum().backward(); }};
-    report("REM build(512) fwd+bwd, R=3",
-           {"elementwise over (R, T, T)", "per lag, then gathered to (R, T, T) (inspection, KV steps)",
-            "diagonals only, (R, 2T-1) (training: mixed in the attention blocks)"},
-           interleave(fns, scaled(Plan{2, 10, 40, 4}, o)), 1e3, "ms");
+    std::vector<std::function<void()>> fns = {[&] {
+                                                rems->zero_grad();
+                                                originalRemBuild(rems, T).sum().backward();
+                                              },
+                                              [&] {
+                                                rems->zero_grad();
+                                                rems->build(T).sum().backward();
+                                              },
+                                              [&] {
+                                                rems->zero_grad();
+                                                rems->diagonals(T).sum().backward();
+                                              }};
+    report(
+        "REM build(512) fwd+bwd, R=3",
+        {"elementwise over (R, T, T)", "per lag, then gathered to (R, T, T) (inspection, KV steps)",
+         "diagonals only, (R, 2T-1) (training: mixed in the attention blocks)"},
+        interleave(fns, scaled(Plan{2, 10, 40, 4}, o)), 1e3, "ms");
   }
   {
     torch::NoGradGuard ng;
-    auto q = torch::randn({1, 8, 1, 16}), k = torch::randn({1, 8, 1, 16}), v = torch::randn({1, 8, 1, 16});
+    auto q = torch::randn({1, 8, 1, 16}), k = torch::randn({1, 8, 1, 16}),
+         v = torch::randn({1, 8, 1, 16});
     torch::Tensor S0, z0, S1, z1;
     const int calls = 200;
-    std::vector<std::function<void()>> fns = {
-        [&] { for (int i = 0; i < calls; ++i) foldedLinearStep(q, k, v, S0, z0); },
-        [&] { for (int i = 0; i < calls; ++i) linearAttentionStep(q, k, v, S1, z1); }};
+    std::vector<std::function<void()>> fns = {[&] {
+                                                for (int i = 0; i < calls; ++i)
+                                                  foldedLinearStep(q, k, v, S0, z0);
+                                              },
+                                              [&] {
+                                                for (int i = 0; i < calls; ++i)
+                                                  linearAttentionStep(q, k, v, S1, z1);
+                                              }};
     report("linear-attention recurrent step, B1 H8 Dh16 (per call)",
            {"heads folded into baddbmm/bmm", "outer product + matmul over (B, H, ...) (engine)"},
            interleave(fns, scaled(Plan{2, 10, 30, 3}, o)), 1e6 / calls, "us");
@@ -785,9 +818,12 @@ std::vector<LeverResult> benchLevers(const Options& o) {
     TrainConfig c{"large", 128, 8, 4, 16, 512};
     TrainCase tc("transformer", c);
     const int threads = torch::get_num_threads();
-    std::vector<std::function<void()>> fns = {
-        [&] { torch::set_num_threads(1); tc.step(); torch::set_num_threads(threads); },
-        [&] { tc.step(); }};
+    std::vector<std::function<void()>> fns = {[&] {
+                                                torch::set_num_threads(1);
+                                                tc.step();
+                                                torch::set_num_threads(threads);
+                                              },
+                                              [&] { tc.step(); }};
     report("threads: softmax Transformer large training step",
            {"1 thread", std::to_string(threads) + " threads (= cores, initRuntime)"},
            interleave(fns, scaled(Plan{1, 3, 5, 20}, o)), 1e3, "ms");
@@ -796,12 +832,13 @@ std::vector<LeverResult> benchLevers(const Options& o) {
           mallopt(M_MMAP_MAX, 65536);             // glibc defaults (the mmap threshold was never
           mallopt(M_TRIM_THRESHOLD, 128 * 1024);  // set, so it still adapts as by default)
           tc.step();
-          mallopt(M_MMAP_MAX, 0);                 // back to initRuntime's settings
+          mallopt(M_MMAP_MAX, 0);  // back to initRuntime's settings
           mallopt(M_TRIM_THRESHOLD, 1 << 30);
         },
         [&] { tc.step(); }};
     report("malloc: softmax Transformer large training step",
-           {"glibc defaults (mmap for big blocks, trim 128 KiB)", "mmap off, trim 1 GiB (initRuntime)"},
+           {"glibc defaults (mmap for big blocks, trim 128 KiB)",
+            "mmap off, trim 1 GiB (initRuntime)"},
            interleave(malloc_fns, scaled(Plan{1, 3, 5, 20}, o)), 1e3, "ms");
   }
   return out;
@@ -832,9 +869,10 @@ std::vector<Breakdown> benchBreakdown(const Options& o, double peak) {
   std::vector<Dense> dense;
   for (int64_t l = 0; l < c.L; ++l) {
     for (auto [in, out] : {std::pair<int64_t, int64_t>{D, 3 * D}, {D, D}, {D, F}, {F, D}}) {
-      dense.push_back({torch::randn({N, in}, torch::requires_grad()),
-                       torch::randn({out, in}, torch::requires_grad()).mul(0.05).detach().requires_grad_(),
-                       torch::randn({N, out})});
+      dense.push_back(
+          {torch::randn({N, in}, torch::requires_grad()),
+           torch::randn({out, in}, torch::requires_grad()).mul(0.05).detach().requires_grad_(),
+           torch::randn({N, out})});
     }
   }
   double dense_flops = 0;
@@ -863,12 +901,12 @@ std::vector<Breakdown> benchBreakdown(const Options& o, double peak) {
           const int64_t n = std::min(rows, c.T - r0), keys = r0 + n;
           auto qb = q3.narrow(0, h, 1).narrow(1, r0, n), kb = k3.narrow(0, h, 1).narrow(1, 0, keys);
           auto vb = v3.narrow(0, h, 1).narrow(1, 0, keys), gb = g3.narrow(0, h, 1).narrow(1, r0, n);
-          auto w = torch::bmm(qb, kb.transpose(1, 2));                        // forward: scores
+          auto w = torch::bmm(qb, kb.transpose(1, 2));  // forward: scores
           auto ob = out.narrow(0, h, 1).narrow(1, r0, n), dqb = dq.narrow(0, h, 1).narrow(1, r0, n);
-          torch::bmm_out(ob, w, vb);                                          // W V
-          auto w2 = torch::bmm(qb, kb.transpose(1, 2));                       // backward: recompute
+          torch::bmm_out(ob, w, vb);                     // W V
+          auto w2 = torch::bmm(qb, kb.transpose(1, 2));  // backward: recompute
           dv.narrow(0, h, 1).narrow(1, 0, keys).baddbmm_(w2.transpose(1, 2), gb);
-          auto ds = torch::bmm(gb, vb.transpose(1, 2));                       // dO Vᵀ
+          auto ds = torch::bmm(gb, vb.transpose(1, 2));  // dO Vᵀ
           torch::bmm_out(dqb, ds, kb);
           dk.narrow(0, h, 1).narrow(1, 0, keys).baddbmm_(ds.transpose(1, 2), qb);
         }
@@ -881,7 +919,8 @@ std::vector<Breakdown> benchBreakdown(const Options& o, double peak) {
         for (auto& d : dense) torch::linear(d.x, d.w).backward(d.grad);
       },
       [&] {
-        for (int64_t l = 0; l < c.L; ++l) blockedSoftmaxAttention(q, k, v, scale, true).backward(grad);
+        for (int64_t l = 0; l < c.L; ++l)
+          blockedSoftmaxAttention(q, k, v, scale, true).backward(grad);
       },
       [&] {
         for (int64_t l = 0; l < c.L; ++l) products_only();
@@ -898,27 +937,33 @@ std::vector<Breakdown> benchBreakdown(const Options& o, double peak) {
   }
   out.push_back({"the rest (norms, GELU, copies, loss, AdamW)", 0, summarize(rest)});
   out.push_back({"  attention core's products alone (7 bmm/block) x L", attention_flops, t[3]});
-  std::printf("  %-46s %-24s %8s %10s %8s\n", "part", "ms (min-max)", "share", "GFLOP/s", "of peak");
+  std::printf("  %-46s %-24s %8s %10s %8s\n", "part", "ms (min-max)", "share", "GFLOP/s",
+              "of peak");
   for (const auto& b : out) {
     const double sec = b.seconds.median;
     std::printf("  %-46s %-24s %7s%% %10s %7s%%\n", b.part.c_str(), spread(b.seconds, 1e3).c_str(),
-                fmt(100 * sec / t[0].median).c_str(), b.flops > 0 ? fmt(b.flops / sec / 1e9).c_str() : "-",
+                fmt(100 * sec / t[0].median).c_str(),
+                b.flops > 0 ? fmt(b.flops / sec / 1e9).c_str() : "-",
                 b.flops > 0 ? fmt(100 * b.flops / sec / peak).c_str() : "-");
   }
   const double ceiling = step_flops / (t[1].median + t[2].median) / peak;
-  std::printf("  MFU if the rest were free (dense + attention time only): %s%%; measured step: %s%%\n",
-              fmt(100 * ceiling).c_str(), fmt(100 * step_flops / t[0].median / peak).c_str());
+  std::printf(
+      "  MFU if the rest were free (dense + attention time only): %s%%; measured step: %s%%\n",
+      fmt(100 * ceiling).c_str(), fmt(100 * step_flops / t[0].median / peak).c_str());
   const double products_ceiling = step_flops / (t[1].median + t[3].median) / peak;
-  std::printf("  MFU if softmax, masks and all elementwise work were free (dense + attention products "
-              "only): %s%%\n", fmt(100 * products_ceiling).c_str());
+  std::printf(
+      "  MFU if softmax, masks and all elementwise work were free (dense + attention products "
+      "only): %s%%\n",
+      fmt(100 * products_ceiling).c_str());
   return out;
 }
 
 // The BLAS levers need a fresh process: the loader picks the OpenBLAS build at start-up, and the
 // runtime picks OpenBLAS's kernels before main(). The parent starts itself with
 // `--sections blas-child` under each setting, alternating, and reads the child's median step:
-//   build:   the pthread build first on LD_LIBRARY_PATH vs the OpenMP build scripts/setup.sh selects
-//   kernels: OPENBLAS_CORETYPE=Haswell kept (these machines' environment) vs the runtime's choice
+//   build:   the pthread build first on LD_LIBRARY_PATH vs the OpenMP build scripts/setup.sh
+//   selects kernels: OPENBLAS_CORETYPE=Haswell kept (these machines' environment) vs the runtime's
+//   choice
 constexpr const char* kPthreadOpenBlasDir = "/usr/lib/x86_64-linux-gnu/openblas-pthread";
 
 void blasChild() {
@@ -926,7 +971,8 @@ void blasChild() {
   TrainCase tc("transformer", c);
   const auto t = measure([&] { tc.step(); }, Plan{1, 3, 3, 60});
   const auto& rt = initRuntime();
-  std::printf("blas-child %s, kernels %s|%.6f\n", rt.blas_kind.c_str(), rt.blas_core.c_str(), t.median);
+  std::printf("blas-child %s, kernels %s|%.6f\n", rt.blas_kind.c_str(), rt.blas_core.c_str(),
+              t.median);
 }
 
 struct ChildStep {
@@ -966,8 +1012,8 @@ std::vector<LeverResult> benchBlasLevers(const Options& o) {
   }
   if (cpuHasAvx512Kernels() && !initRuntime().blas_core.empty()) {
     levers.push_back({"OpenBLAS kernels: softmax Transformer large training step",
-                      "RSALAB_BLAS_KERNELS=keep OPENBLAS_CORETYPE=Haswell", "AVX2 Haswell kernels (pinned)",
-                      "AVX-512 kernels (runtime's pick)"});
+                      "RSALAB_BLAS_KERNELS=keep OPENBLAS_CORETYPE=Haswell",
+                      "AVX2 Haswell kernels (pinned)", "AVX-512 kernels (runtime's pick)"});
   }
   const int rounds = o.scale < 1 ? 1 : 2;
   for (const auto& l : levers) {
@@ -1007,8 +1053,8 @@ struct SweepTiming {
 SweepTiming benchSweep(const Options& o) {
   heading("7. Default sweep wall time");
   SweepTiming s;
-  const auto dir = std::filesystem::temp_directory_path() /
-                   ("rsalab-bench-sweep-" + std::to_string(::getpid()));
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("rsalab-bench-sweep-" + std::to_string(::getpid()));
   s.command = o.cli + " sweep --out " + dir.string();
   std::printf("  %s  (log: %s/sweep.log)\n", s.command.c_str(), dir.string().c_str());
   std::fflush(stdout);
@@ -1025,7 +1071,8 @@ SweepTiming benchSweep(const Options& o) {
 // ---------------------------------------------------------------- main
 
 int usage() {
-  std::cout << "rsalab-bench [--json PATH] [--sections gemm,train,breakdown,rsa,attention,generation,levers]\n"
+  std::cout << "rsalab-bench [--json PATH] [--sections "
+               "gemm,train,breakdown,rsa,attention,generation,levers]\n"
                "             [--configs tiny,small,large] [--models rnn,lstm,...] [--quick]\n"
                "             [--with-sweep [--cli build/app/rsalab-cli]]\n";
   return 2;
@@ -1094,7 +1141,8 @@ int run(int argc, char** argv) {
                           .num("load_average_before", load_before)
                           .dump());
   std::vector<std::string> targets;
-  auto target = [&](const std::string& name, double value, const std::string& op, double threshold) {
+  auto target = [&](const std::string& name, double value, const std::string& op,
+                    double threshold) {
     const bool met = std::isfinite(value) && (op == "<=" ? value <= threshold : value >= threshold);
     std::printf("  %-52s %8s %s %-6s %s\n", name.c_str(), fmt(value).c_str(), op.c_str(),
                 fmt(threshold).c_str(), met ? "MET" : "NOT MET");
@@ -1114,11 +1162,13 @@ int run(int argc, char** argv) {
     std::vector<std::string> items;
     for (const auto& g : gemm) {
       peak = std::max(peak, g.gflops.median * 1e9);
-      items.push_back(JsonObject().num("n", static_cast<double>(g.n)).stats("gflops", g.gflops).dump());
+      items.push_back(
+          JsonObject().num("n", static_cast<double>(g.n)).stats("gflops", g.gflops).dump());
     }
-    std::printf("  peak (max of the medians): %s GFLOP/s; BLAS: %s, kernels %s\n", fmt(peak / 1e9).c_str(),
-                runtime.blas_kind.c_str(), runtime.blas_core.c_str());
-    root.raw("gemm", JsonObject().raw("sizes", jsonArray(items)).num("peak_gflops", peak / 1e9).dump());
+    std::printf("  peak (max of the medians): %s GFLOP/s; BLAS: %s, kernels %s\n",
+                fmt(peak / 1e9).c_str(), runtime.blas_kind.c_str(), runtime.blas_core.c_str());
+    root.raw("gemm",
+             JsonObject().raw("sizes", jsonArray(items)).num("peak_gflops", peak / 1e9).dump());
   }
 
   std::vector<TrainResult> train;
@@ -1128,12 +1178,15 @@ int run(int argc, char** argv) {
     std::vector<std::string> items;
     for (const auto& r : train) {
       JsonObject j;
-      j.str("config", r.config).str("model", r.model).num("tokens_per_step", static_cast<double>(r.tokens));
+      j.str("config", r.config)
+          .str("model", r.model)
+          .num("tokens_per_step", static_cast<double>(r.tokens));
       j.num("flops_per_step", r.flops).stats("step_seconds", r.seconds);
       j.num("steps_per_s", 1 / r.seconds.median).num("tokens_per_s", r.tokens / r.seconds.median);
       j.num("gflops", r.flops / r.seconds.median / 1e9);
       j.num("mfu", r.flops / r.seconds.median / peak);
-      j.num("mfu_min", r.flops / r.seconds.max / peak).num("mfu_max", r.flops / r.seconds.min / peak);
+      j.num("mfu_min", r.flops / r.seconds.max / peak)
+          .num("mfu_max", r.flops / r.seconds.min / peak);
       if (!r.note.empty()) j.str("note", r.note);
       items.push_back(j.dump());
     }
@@ -1143,7 +1196,11 @@ int run(int argc, char** argv) {
   if (o.sections.count("breakdown")) {
     std::vector<std::string> items;
     for (const auto& b : benchBreakdown(o, peak)) {
-      items.push_back(JsonObject().str("part", b.part).num("flops", b.flops).stats("seconds", b.seconds).dump());
+      items.push_back(JsonObject()
+                          .str("part", b.part)
+                          .num("flops", b.flops)
+                          .stats("seconds", b.seconds)
+                          .dump());
     }
     root.raw("breakdown", jsonArray(items));
   }
@@ -1151,18 +1208,22 @@ int run(int argc, char** argv) {
   if (o.sections.count("rsa")) {
     auto rems = benchRems(o, train, ratios);
     std::vector<std::string> items, ritems;
-    for (const auto& r : ratios) ritems.push_back(JsonObject().str("config", r.config).stats("rsa_over_softmax", r.ratio).dump());
+    for (const auto& r : ratios)
+      ritems.push_back(
+          JsonObject().str("config", r.config).stats("rsa_over_softmax", r.ratio).dump());
     for (const auto& r : rems) {
-      items.push_back(JsonObject()
-                          .str("config", r.config)
-                          .num("T", static_cast<double>(r.T))
-                          .num("rem_heads", static_cast<double>(r.R))
-                          .stats("build_backward_seconds", r.seconds)
-                          .num("layers", static_cast<double>(r.layers))
-                          .num("fraction_of_softmax_step",
-                               r.softmax_step > 0 ? r.seconds.median * static_cast<double>(r.layers) / r.softmax_step
-                                                  : NAN)
-                          .dump());
+      items.push_back(
+          JsonObject()
+              .str("config", r.config)
+              .num("T", static_cast<double>(r.T))
+              .num("rem_heads", static_cast<double>(r.R))
+              .stats("build_backward_seconds", r.seconds)
+              .num("layers", static_cast<double>(r.layers))
+              .num("fraction_of_softmax_step",
+                   r.softmax_step > 0
+                       ? r.seconds.median * static_cast<double>(r.layers) / r.softmax_step
+                       : NAN)
+              .dump());
     }
     root.raw("rsa_over_softmax", jsonArray(ritems));
     root.raw("rem_build", jsonArray(items));
@@ -1175,7 +1236,10 @@ int run(int argc, char** argv) {
     for (const auto& r : scaling) {
       std::vector<std::string> pts;
       for (size_t i = 0; i < r.T.size(); ++i) {
-        pts.push_back(JsonObject().num("T", static_cast<double>(r.T[i])).stats("seconds", r.seconds[i]).dump());
+        pts.push_back(JsonObject()
+                          .num("T", static_cast<double>(r.T[i]))
+                          .stats("seconds", r.seconds[i])
+                          .dump());
       }
       items.push_back(JsonObject()
                           .str("kind", r.kind)
@@ -1191,18 +1255,26 @@ int run(int argc, char** argv) {
   if (o.sections.count("generation")) {
     gen = benchGeneration(o);
     std::vector<std::string> items;
-    for (const auto& g : gen) items.push_back(JsonObject().str("method", g.method).stats("seconds_per_token", g.seconds).dump());
+    for (const auto& g : gen)
+      items.push_back(
+          JsonObject().str("method", g.method).stats("seconds_per_token", g.seconds).dump());
     root.raw("generation", JsonObject().num("T", 2048).raw("methods", jsonArray(items)).dump());
   }
 
   if (o.sections.count("levers") || o.sections.count("blas-levers")) {
     std::vector<LeverResult> levers;
-    if (o.sections.count("levers")) levers = benchLevers(o);
-    else heading("Levers: OpenBLAS build and kernels (child processes)");
+    if (o.sections.count("levers"))
+      levers = benchLevers(o);
+    else
+      heading("Levers: OpenBLAS build and kernels (child processes)");
     for (auto& l : benchBlasLevers(o)) levers.push_back(l);
     std::vector<std::string> items;
     for (const auto& l : levers) {
-      items.push_back(JsonObject().str("lever", l.lever).str("variant", l.variant).stats("seconds", l.seconds).dump());
+      items.push_back(JsonObject()
+                          .str("lever", l.lever)
+                          .str("variant", l.variant)
+                          .stats("seconds", l.seconds)
+                          .dump());
     }
     root.raw("levers", jsonArray(items));
   }
@@ -1235,7 +1307,8 @@ int run(int argc, char** argv) {
     if (r.config == "large") target("RSA step / softmax step (large)", r.ratio.median, "<=", 1.10);
   }
   if (!train.empty()) {
-    target("MFU softmax (large)", flops("large", "transformer") / median("large", "transformer") / peak, ">=", 0.35);
+    target("MFU softmax (large)",
+           flops("large", "transformer") / median("large", "transformer") / peak, ">=", 0.35);
     target("MFU RSA (large)", flops("large", "rsa") / median("large", "rsa") / peak, ">=", 0.35);
   }
   if (!gen.empty()) {
@@ -1251,7 +1324,8 @@ int run(int argc, char** argv) {
            g("softmax KV cache step") / g("linear (S, z) step"), ">=", 1);
   }
   if (sweep.ran) {
-    target("default sweep wall time, s (2 cores: 300 s)", sweep.exit_code == 0 ? sweep.seconds : NAN, "<=", 300);
+    target("default sweep wall time, s (2 cores: 300 s)",
+           sweep.exit_code == 0 ? sweep.seconds : NAN, "<=", 300);
   }
   root.raw("targets", jsonArray(targets));
   const double wall = since(wall_start);

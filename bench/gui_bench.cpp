@@ -58,7 +58,8 @@ Matrix randomMatrix(std::mt19937& rng) {
 }
 
 void fillGrid(HeatMapGrid& grid, std::mt19937& rng) {
-  for (int k = 0; k < kMaps; ++k) grid.setCell(k / 4, k % 4, randomMatrix(rng), QString("L%1 H%2").arg(k / 4).arg(k % 4));
+  for (int k = 0; k < kMaps; ++k)
+    grid.setCell(k / 4, k % 4, randomMatrix(rng), QString("L%1 H%2").arg(k / 4).arg(k % 4));
 }
 
 Stats benchGrid(int repeats) {
@@ -126,9 +127,8 @@ Latency benchLatency(double seconds) {
   c.trainer.eval_every = 50;
   c.trainer.snapshot_every = 25;
   Latency out;
-  QObject::connect(controller.worker(), &TrainingWorker::status, [&out](const RunStatus& s) {
-    out.steps = std::max(out.steps, s.step);
-  });
+  QObject::connect(controller.worker(), &TrainingWorker::status,
+                   [&out](const RunStatus& s) { out.steps = std::max(out.steps, s.step); });
   HeatMapGrid grid;
   grid.resize(1200, 700);
   grid.setGridSize(2, 4);
@@ -186,7 +186,8 @@ int main(int argc, char** argv) {
   initRuntime();
   QApplication app(argc, argv);
   QCommandLineParser parser;
-  parser.setApplicationDescription("RSA Lab GUI benchmark: heat-map redraw cost, event-loop latency");
+  parser.setApplicationDescription(
+      "RSA Lab GUI benchmark: heat-map redraw cost, event-loop latency");
   parser.addHelpOption();
   QCommandLineOption json("json", "Also write the figures as JSON.", "path");
   QCommandLineOption repeats("repeats", "Redraws timed per variant.", "n", "200");
@@ -207,13 +208,17 @@ int main(int argc, char** argv) {
   row("redraw 8 maps 128x128, one HeatMapGrid 2x4", grid);
   row("redraw 8 maps 128x128, 8 HeatMapViews", views);
   row("event-loop lateness, 3 runs training + grid", lat.late);
-  std::printf("(latency run: %d grid redraws, the furthest run took %lld steps while probed)\n", lat.redraws,
-              static_cast<long long>(lat.steps));
-  std::printf("target: event-loop lateness p99 under that load %.2f ms <= 20 ms  %s\n", lat.late.p99,
-              lat.late.p99 <= 20 ? "MET" : "NOT MET");
+  std::printf("(latency run: %d grid redraws, the furthest run took %lld steps while probed)\n",
+              lat.redraws, static_cast<long long>(lat.steps));
+  std::printf("target: event-loop lateness p99 under that load %.2f ms <= 20 ms  %s\n",
+              lat.late.p99, lat.late.p99 <= 20 ? "MET" : "NOT MET");
   if (parser.isSet(json)) {
     auto obj = [](const Stats& s) {
-      return QJsonObject{{"median_ms", s.median}, {"p99_ms", s.p99}, {"min_ms", s.min}, {"max_ms", s.max}, {"n", s.n}};
+      return QJsonObject{{"median_ms", s.median},
+                         {"p99_ms", s.p99},
+                         {"min_ms", s.min},
+                         {"max_ms", s.max},
+                         {"n", s.n}};
     };
     QJsonObject root{{"platform", QGuiApplication::platformName()},
                      {"redraw_grid_8x128", obj(grid)},

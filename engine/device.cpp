@@ -16,7 +16,8 @@ torch::Device resolveDevice(const std::string& spec) {
     }
     int index = 0;
     if (spec.size() > 4) {
-      if (spec[4] != ':') throw std::invalid_argument("device '" + spec + "' is malformed: use cuda:N");
+      if (spec[4] != ':')
+        throw std::invalid_argument("device '" + spec + "' is malformed: use cuda:N");
       try {
         index = std::stoi(spec.substr(5));
       } catch (const std::exception&) {

@@ -12,10 +12,12 @@
 //   io          2·N·D·(F_in + F_out)
 //   transformer L·[(8 + 4f)·N·D² + 4·B·T²·D]      QKV 6ND², output 2ND², FFN 2·2f·ND²,
 //                                                  QKᵀ 2BT²D, A·V 2BT²D
-//   rsa         transformer                        ((1 − σ(µ))·softmax + σ(µ)·P)·V is one A·V product
+//   rsa         transformer                        ((1 − σ(µ))·softmax + σ(µ)·P)·V is one A·V
+//   product
 //                                                  per head; mixing P in is elementwise
-//   linear      L·[(8 + 4f)·N·D² + 4·N·D·Dh]       φ(K)⊗V (N·D·Dh), cumsum (N·D·Dh), φ(Q)·S (2·N·D·Dh)
-//   starsaber   L·[8·N·D² + 6·B·T²·D]              W, U, Q, V 8ND²; scores 2BT²D; G_past·U, G_future·Q 4BT²D
+//   linear      L·[(8 + 4f)·N·D² + 4·N·D·Dh]       φ(K)⊗V (N·D·Dh), cumsum (N·D·Dh), φ(Q)·S
+//   (2·N·D·Dh) starsaber   L·[8·N·D² + 6·B·T²·D]              W, U, Q, V 8ND²; scores 2BT²D;
+//   G_past·U, G_future·Q 4BT²D
 //               (gated: + 4·N·D² for W_z, V_z)
 //   rnn/gru/lstm L·4·G·N·D²                         x·W_ihᵀ and h·W_hhᵀ, each 2·N·D·G·D
 #pragma once
@@ -32,7 +34,7 @@ struct StepShape {
   int64_t ff_mult = 4;
   int64_t rem_heads = 0;  // RSA: R
   int64_t in_features = 1, out_features = 1;
-  bool gated = false;     // StarSaber gated variant
+  bool gated = false;  // StarSaber gated variant
 };
 
 inline double forwardFlops(const std::string& model, const StepShape& s) {

@@ -32,11 +32,11 @@ struct HeadInspection {
 };
 
 struct LayerInspection {
-  std::vector<HeadInspection> heads;        // self-attention per head (may be empty)
-  std::vector<Matrix> cross_attention;      // encoder–decoder: per head, Ttarget × Tsource
-  bool has_alpha = false;                   // StarSaber
-  double alpha = 0;                         // StarSaber α_l
-  double residual = 0;                      // StarSaber ‖h^{l+1} − h^l‖ / ‖h^l‖
+  std::vector<HeadInspection> heads;    // self-attention per head (may be empty)
+  std::vector<Matrix> cross_attention;  // encoder–decoder: per head, Ttarget × Tsource
+  bool has_alpha = false;               // StarSaber
+  double alpha = 0;                     // StarSaber α_l
+  double residual = 0;                  // StarSaber ‖h^{l+1} − h^l‖ / ‖h^l‖
 };
 
 // LSTM i, f, g, o or GRU r, z, n activations of one layer: T × units.

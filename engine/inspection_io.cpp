@@ -1,8 +1,8 @@
 #include "engine/inspection_io.h"
 
+#include <cstring>
 #include <filesystem>
 #include <nlohmann/json.hpp>
-#include <cstring>
 #include <sstream>
 #include <stdexcept>
 
@@ -58,7 +58,8 @@ bool unbase64(const std::string& text, std::vector<unsigned char>& out) {
         return false;
       }
     }
-    const uint32_t w = (uint32_t(v[0]) << 18) | (uint32_t(v[1]) << 12) | (uint32_t(v[2]) << 6) | uint32_t(v[3]);
+    const uint32_t w =
+        (uint32_t(v[0]) << 18) | (uint32_t(v[1]) << 12) | (uint32_t(v[2]) << 6) | uint32_t(v[3]);
     out.push_back(static_cast<unsigned char>(w >> 16));
     if (pad < 2) out.push_back(static_cast<unsigned char>(w >> 8));
     if (pad < 1) out.push_back(static_cast<unsigned char>(w));
@@ -107,7 +108,8 @@ json layerJson(const LayerInspection& layer, bool compact = false) {
     }
     j["heads"].push_back(head);
   }
-  for (const auto& m : layer.cross_attention) j["cross_attention"].push_back(matrixJson(m, compact));
+  for (const auto& m : layer.cross_attention)
+    j["cross_attention"].push_back(matrixJson(m, compact));
   if (layer.has_alpha) {
     j["alpha"] = layer.alpha;
     j["residual"] = layer.residual;
@@ -115,14 +117,14 @@ json layerJson(const LayerInspection& layer, bool compact = false) {
   return j;
 }
 
-
 // ---- Reader: every access checked, messages "<where>: <path> <problem>".
 
 [[noreturn]] void fail(const std::string& where, const std::string& path, const std::string& what) {
   throw std::runtime_error(where + ": " + path + " " + what);
 }
 
-const json& member(const json& j, const char* key, const std::string& where, const std::string& path) {
+const json& member(const json& j, const char* key, const std::string& where,
+                   const std::string& path) {
   if (!j.is_object()) fail(where, path, "must be an object");
   auto it = j.find(key);
   if (it == j.end()) fail(where, path + "." + key, "is missing");
@@ -144,13 +146,15 @@ int64_t integer(const json& j, const char* key, const std::string& where, const 
   return v.get<int64_t>();
 }
 
-std::string text(const json& j, const char* key, const std::string& where, const std::string& path) {
+std::string text(const json& j, const char* key, const std::string& where,
+                 const std::string& path) {
   const json& v = member(j, key, where, path);
   if (!v.is_string()) fail(where, path + "." + key, "must be a string");
   return v.get<std::string>();
 }
 
-const json& array(const json& j, const char* key, const std::string& where, const std::string& path) {
+const json& array(const json& j, const char* key, const std::string& where,
+                  const std::string& path) {
   const json& v = member(j, key, where, path);
   if (!v.is_array()) fail(where, path + "." + key, "must be an array");
   return v;
@@ -162,16 +166,20 @@ Matrix readMatrix(const json& j, const std::string& where, const std::string& pa
   m.cols = integer(j, "cols", where, path);
   if (m.rows < 0 || m.cols < 0 || m.rows > kMaxMatrixSide || m.cols > kMaxMatrixSide ||
       m.rows * m.cols > kMaxMatrixValues) {
-    fail(where, path, "is " + std::to_string(m.rows) + " x " + std::to_string(m.cols) +
-                          "; the limit is 65536 per side and 16M values");
+    fail(where, path,
+         "is " + std::to_string(m.rows) + " x " + std::to_string(m.cols) +
+             "; the limit is 65536 per side and 16M values");
   }
   const size_t n = static_cast<size_t>(m.rows * m.cols);
   if (j.contains("f32le")) {
     const json& v = j["f32le"];
     std::vector<unsigned char> bytes;
-    if (!v.is_string() || !unbase64(v.get<std::string>(), bytes)) fail(where, path + ".f32le", "must be base64 text");
+    if (!v.is_string() || !unbase64(v.get<std::string>(), bytes))
+      fail(where, path + ".f32le", "must be base64 text");
     if (bytes.size() != n * 4) {
-      fail(where, path + ".f32le", "holds " + std::to_string(bytes.size() / 4) + " values; rows x cols is " + std::to_string(n));
+      fail(where, path + ".f32le",
+           "holds " + std::to_string(bytes.size() / 4) + " values; rows x cols is " +
+               std::to_string(n));
     }
     m.values.resize(n);
     for (size_t i = 0; i < n; ++i) {
@@ -183,11 +191,13 @@ Matrix readMatrix(const json& j, const std::string& where, const std::string& pa
   }
   const json& values = array(j, "values", where, path);
   if (values.size() != n) {
-    fail(where, path + ".values", "holds " + std::to_string(values.size()) + " values; rows x cols is " + std::to_string(n));
+    fail(where, path + ".values",
+         "holds " + std::to_string(values.size()) + " values; rows x cols is " + std::to_string(n));
   }
   m.values.resize(n);
   for (size_t i = 0; i < n; ++i) {
-    if (!values[i].is_number()) fail(where, path + ".values[" + std::to_string(i) + "]", "must be a number");
+    if (!values[i].is_number())
+      fail(where, path + ".values[" + std::to_string(i) + "]", "must be a number");
     m.values[i] = values[i].get<float>();
   }
   return m;
@@ -207,14 +217,16 @@ LayerInspection readLayer(const json& j, const std::string& where, const std::st
         head.has_rem = true;
         head.rem_kind = text(x, "rem_kind", where, p);
         if (head.rem_kind != "regular" && head.rem_kind != "cos" && head.rem_kind != "sin") {
-          fail(where, p + ".rem_kind", "must be regular, cos or sin (is \"" + head.rem_kind + "\")");
+          fail(where, p + ".rem_kind",
+               "must be regular, cos or sin (is \"" + head.rem_kind + "\")");
         }
         head.dilation = integer(x, "dilation", where, p);
         head.gate = number(x, "gate", where, p, 0);
         head.lambda = number(x, "lambda", where, p, 0);
         head.gamma = number(x, "gamma", where, p, 0);
         head.theta = number(x, "theta", where, p, 0);
-        head.softmax_part = readMatrix(member(x, "softmax_part", where, p), where, p + ".softmax_part");
+        head.softmax_part =
+            readMatrix(member(x, "softmax_part", where, p), where, p + ".softmax_part");
         head.rem = readMatrix(member(x, "rem", where, p), where, p + ".rem");
       }
       layer.heads.push_back(std::move(head));
@@ -223,7 +235,8 @@ LayerInspection readLayer(const json& j, const std::string& where, const std::st
   if (j.contains("cross_attention")) {
     const json& cross = array(j, "cross_attention", where, path);
     for (size_t h = 0; h < cross.size(); ++h) {
-      layer.cross_attention.push_back(readMatrix(cross[h], where, path + ".cross_attention[" + std::to_string(h) + "]"));
+      layer.cross_attention.push_back(
+          readMatrix(cross[h], where, path + ".cross_attention[" + std::to_string(h) + "]"));
     }
   }
   if (j.contains("alpha")) {
@@ -243,12 +256,15 @@ json inspectionJsonValue(const InspectionRecord& record, bool compact) {
   for (const auto& l : record.layers) j["layers"].push_back(layerJson(l, compact));
   for (const auto& l : record.decoder_layers) j["decoder_layers"].push_back(layerJson(l, compact));
   for (const auto& g : record.gates) {
-    j["gates"].push_back({{"layer", g.layer}, {"gate", g.gate}, {"values", matrixJson(g.values, compact)}});
+    j["gates"].push_back(
+        {{"layer", g.layer}, {"gate", g.gate}, {"values", matrixJson(g.values, compact)}});
   }
   return j;
 }
 
-std::string inspectionJson(const InspectionRecord& record) { return inspectionJsonValue(record).dump(1); }
+std::string inspectionJson(const InspectionRecord& record) {
+  return inspectionJsonValue(record).dump(1);
+}
 
 InspectionRecord inspectionFromJsonValue(const json& j, const std::string& where) {
   InspectionRecord record;

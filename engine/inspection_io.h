@@ -17,7 +17,8 @@ nlohmann::json inspectionJsonValue(const InspectionRecord& record, bool compact 
 // values.size() == rows·cols) and nesting; throws std::runtime_error whose message starts with
 // `where` and names the key (e.g. "run-0.json: layers[1].heads[0].rem.cols must be an integer").
 InspectionRecord inspectionFromJsonValue(const nlohmann::json& j, const std::string& where);
-InspectionRecord inspectionFromJson(const std::string& text, const std::string& where = "inspection.json");
+InspectionRecord inspectionFromJson(const std::string& text,
+                                    const std::string& where = "inspection.json");
 // Writes DIR/inspection.json and DIR/<layer>_<head>_<what>.csv; returns the number of files.
 int writeInspection(const InspectionRecord& record, const std::string& dir);
 

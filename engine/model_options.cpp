@@ -15,8 +15,8 @@ void require(bool ok, const std::string& field, const std::string& range, double
   throw std::invalid_argument(s.str());
 }
 
-const std::vector<std::string> kModels = {"rnn",    "lstm",      "gru",   "transformer",
-                                          "rsa",    "linear",    "starsaber", "encdec"};
+const std::vector<std::string> kModels = {"rnn", "lstm",   "gru",       "transformer",
+                                          "rsa", "linear", "starsaber", "encdec"};
 
 }  // namespace
 
@@ -59,18 +59,21 @@ void validate(const ModelOptions& o) {
                                 "' is unknown: use softmax, rsa or linear");
   }
   const RemInit& init = o.rem_init;
-  for (const auto& [name, value] : {std::pair<const char*, double>{"rem_init.eta_min", init.eta_min},
-                                    {"rem_init.eta_max", init.eta_max},
-                                    {"rem_init.nu_min", init.nu_min},
-                                    {"rem_init.nu_max", init.nu_max}}) {
+  for (const auto& [name, value] :
+       {std::pair<const char*, double>{"rem_init.eta_min", init.eta_min},
+        {"rem_init.eta_max", init.eta_max},
+        {"rem_init.nu_min", init.nu_min},
+        {"rem_init.nu_max", init.nu_max}}) {
     require(std::isfinite(value) && std::abs(value) <= 20, name, "-20..20", value);
   }
   require(std::isfinite(init.mu) && std::abs(init.mu) <= 50, "rem_init.mu", "-50..50", init.mu);
   require(init.eta_min <= init.eta_max, "rem_init.eta_min", "<= eta_max", init.eta_min);
   require(init.nu_min <= init.nu_max, "rem_init.nu_min", "<= nu_max", init.nu_min);
-  require(init.theta.size() <= 256, "rem_init.theta count", "0..256", static_cast<double>(init.theta.size()));
+  require(init.theta.size() <= 256, "rem_init.theta count", "0..256",
+          static_cast<double>(init.theta.size()));
   for (double t : init.theta) require(std::isfinite(t), "rem_init.theta", "a finite angle", t);
-  require(o.dilations.size() <= 64, "dilations count", "0..64", static_cast<double>(o.dilations.size()));
+  require(o.dilations.size() <= 64, "dilations count", "0..64",
+          static_cast<double>(o.dilations.size()));
 }
 
 void validate(const ModelIO& io) {

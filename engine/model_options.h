@@ -40,7 +40,7 @@ struct ModelOptions {
   RemHeadCounts rem;          // RSA head assignment
   std::vector<int64_t> dilations = {2};  // factors for dilated heads, used in turn
   RemInit rem_init;
-  bool starsaber_gated = false;           // highway-gated StarSaber variant
+  bool starsaber_gated = false;               // highway-gated StarSaber variant
   std::string encoder_attention = "softmax";  // encdec self-attention kind: softmax|rsa|linear
   int64_t decoder_layers = 0;                 // 0: same as layers
   bool linear_cumulative = true;  // causal linear attention: cumulative form (else masked parallel)

@@ -66,7 +66,8 @@ void readField(const json& object, const char* section, const char* key, T& fiel
   }
 }
 
-void rejectUnknown(const json& object, const char* section, std::initializer_list<const char*> keys) {
+void rejectUnknown(const json& object, const char* section,
+                   std::initializer_list<const char*> keys) {
   if (!object.is_object()) throw std::invalid_argument(std::string(section) + " must be an object");
   for (auto it = object.begin(); it != object.end(); ++it) {
     bool known = false;
@@ -75,23 +76,39 @@ void rejectUnknown(const json& object, const char* section, std::initializer_lis
   }
 }
 
-#define RSALAB_FIELDS_TASK(X) X(name) X(length) X(validation_size) X(test_size) X(ar_poles) \
-  X(periods) X(dampings) X(noise) X(horizon) X(teacher_kinds) X(teacher_bases) X(teacher_thetas) \
-  X(min_length) X(max_length) X(test_max_length) X(symbols) X(text_path) X(csv_path)
-#define RSALAB_FIELDS_MODEL(X) X(model) X(d_model) X(heads) X(layers) X(ff_mult) X(causal) \
-  X(dilations) X(starsaber_gated) X(encoder_attention) X(decoder_layers) X(linear_cumulative)
-#define RSALAB_FIELDS_REM(X) X(regular) X(cos) X(sin) X(dilated_regular) X(dilated_cos) X(dilated_sin)
-#define RSALAB_FIELDS_REM_INIT(X) X(eta_min) X(eta_max) X(nu_min) X(nu_max) X(mu) X(learn_gate) X(theta)
-#define RSALAB_FIELDS_TRAINER(X) X(optimizer) X(learning_rate) X(weight_decay) X(grad_clip) \
-  X(snapshot_every) X(batch_size) X(max_steps) X(warmup_steps) X(cosine) X(eval_every) \
-  X(patience) X(max_seconds) X(seed)
+// clang-format off
+#define RSALAB_FIELDS_TASK(X)                                                               \
+  X(name) X(length) X(validation_size) X(test_size) X(ar_poles) X(periods) X(dampings)      \
+  X(noise) X(horizon) X(teacher_kinds) X(teacher_bases) X(teacher_thetas) X(min_length)     \
+  X(max_length) X(test_max_length) X(symbols) X(text_path) X(csv_path)
+#define RSALAB_FIELDS_MODEL(X)                                                              \
+  X(model) X(d_model) X(heads) X(layers) X(ff_mult) X(causal) X(dilations)                  \
+  X(starsaber_gated) X(encoder_attention) X(decoder_layers) X(linear_cumulative)
+#define RSALAB_FIELDS_REM(X) \
+  X(regular) X(cos) X(sin) X(dilated_regular) X(dilated_cos) X(dilated_sin)
+#define RSALAB_FIELDS_REM_INIT(X) \
+  X(eta_min) X(eta_max) X(nu_min) X(nu_max) X(mu) X(learn_gate) X(theta)
+#define RSALAB_FIELDS_TRAINER(X)                                                            \
+  X(optimizer) X(learning_rate) X(weight_decay) X(grad_clip) X(snapshot_every)              \
+  X(batch_size) X(max_steps) X(warmup_steps) X(cosine) X(eval_every) X(patience)            \
+  X(max_seconds) X(seed)
+// clang-format on
 
 #define RSALAB_WRITE(f) out[#f] = value.f;
 #define RSALAB_KEY(f) #f,
 
-json toJsonObject(const TaskOptions& value) { json out; RSALAB_FIELDS_TASK(RSALAB_WRITE) return out; }
-json toJsonObject(const RemHeadCounts& value) { json out; RSALAB_FIELDS_REM(RSALAB_WRITE) return out; }
-json toJsonObject(const RemInit& value) { json out; RSALAB_FIELDS_REM_INIT(RSALAB_WRITE) return out; }
+json toJsonObject(const TaskOptions& value) {
+  json out;
+  RSALAB_FIELDS_TASK(RSALAB_WRITE) return out;
+}
+json toJsonObject(const RemHeadCounts& value) {
+  json out;
+  RSALAB_FIELDS_REM(RSALAB_WRITE) return out;
+}
+json toJsonObject(const RemInit& value) {
+  json out;
+  RSALAB_FIELDS_REM_INIT(RSALAB_WRITE) return out;
+}
 json toJsonObject(const ModelOptions& value) {
   json out;
   RSALAB_FIELDS_MODEL(RSALAB_WRITE)
@@ -99,7 +116,10 @@ json toJsonObject(const ModelOptions& value) {
   out["rem_init"] = toJsonObject(value.rem_init);
   return out;
 }
-json toJsonObject(const TrainerOptions& value) { json out; RSALAB_FIELDS_TRAINER(RSALAB_WRITE) return out; }
+json toJsonObject(const TrainerOptions& value) {
+  json out;
+  RSALAB_FIELDS_TRAINER(RSALAB_WRITE) return out;
+}
 
 void overlay(const json& j, TaskOptions& value) {
   rejectUnknown(j, "task", {RSALAB_FIELDS_TASK(RSALAB_KEY)});
@@ -169,6 +189,8 @@ RunConfig mergeRunConfigJson(const RunConfig& base, const std::string& text) {
   return c;
 }
 
-RunConfig runConfigFromJson(const std::string& text) { return mergeRunConfigJson(RunConfig{}, text); }
+RunConfig runConfigFromJson(const std::string& text) {
+  return mergeRunConfigJson(RunConfig{}, text);
+}
 
 }  // namespace rsalab

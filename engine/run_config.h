@@ -14,8 +14,8 @@ struct RunConfig {
   TaskOptions task;
   ModelOptions model;
   TrainerOptions trainer;
-  int64_t train_size = 1024;  // training sequences / windows (the N of sample-efficiency curves)
-  std::string device = "cpu"; // cpu | cuda[:N] | auto
+  int64_t train_size = 1024;   // training sequences / windows (the N of sample-efficiency curves)
+  std::string device = "cpu";  // cpu | cuda[:N] | auto
 };
 
 // Throws std::invalid_argument naming the field and its range.

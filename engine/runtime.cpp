@@ -51,7 +51,8 @@ BlasCoreChoice selectBlasKernels() {
   const char* pinned = std::getenv("OPENBLAS_CORETYPE");
   const std::string origin = pinned ? "set by OPENBLAS_CORETYPE" : "detected by OpenBLAS";
   const char* mode = std::getenv("RSALAB_BLAS_KERNELS");
-  if (mode && std::string(mode) == "keep") return {loaded, origin + ", kept: RSALAB_BLAS_KERNELS=keep"};
+  if (mode && std::string(mode) == "keep")
+    return {loaded, origin + ", kept: RSALAB_BLAS_KERNELS=keep"};
   if (!cpuHasAvx512Kernels() || isAvx512KernelSet(loaded)) return {loaded, origin};
   auto quit = reinterpret_cast<Hook>(dlsym(RTLD_DEFAULT, "gotoblas_dynamic_quit"));
   auto init = reinterpret_cast<Hook>(dlsym(RTLD_DEFAULT, "gotoblas_dynamic_init"));

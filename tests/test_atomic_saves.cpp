@@ -10,7 +10,6 @@
 #include <QSet>
 #include <QTemporaryDir>
 #include <QThread>
-
 #include <csignal>
 #include <iostream>
 #include <random>
@@ -52,7 +51,8 @@ std::string exportText(int64_t round) {
 
 bool exportIsWhole(const std::string& text) {
   const std::string marker = "# end 20000\n";
-  if (text.size() < marker.size() || text.compare(text.size() - marker.size(), marker.size(), marker) != 0) {
+  if (text.size() < marker.size() ||
+      text.compare(text.size() - marker.size(), marker.size(), marker) != 0) {
     return false;
   }
   return std::count(text.begin(), text.end(), '\n') == 20000 + 2;
@@ -98,9 +98,7 @@ int childMain(const std::string& dir) {
   }
 }
 
-QStringList temporaries(const QString& dir) {
-  return QDir(dir).entryList({"*.tmp*"}, QDir::Files);
-}
+QStringList temporaries(const QString& dir) { return QDir(dir).entryList({"*.tmp*"}, QDir::Files); }
 
 }  // namespace
 
@@ -161,8 +159,10 @@ class TestAtomicSaves : public QObject {
       if (!temps.isEmpty()) ++kills_mid_write;
     }
     QCOMPARE(kills, 21);
-    qInfo("%d kills, %d of them mid-write (a temporary was left), %d between the bundle's renames "
-          "(opened from its backup)", kills, kills_mid_write, bundle_backups);
+    qInfo(
+        "%d kills, %d of them mid-write (a temporary was left), %d between the bundle's renames "
+        "(opened from its backup)",
+        kills, kills_mid_write, bundle_backups);
     // The next bundle save leaves exactly one bundle and no temporary or backup folder.
     Trainer last(tinyRun());
     saveSession(bundleAt(last, 3), path + "/session");

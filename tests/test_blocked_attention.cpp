@@ -30,7 +30,7 @@ torch::Tensor materialised(const torch::Tensor& q, const torch::Tensor& k, const
   if (causal) s = s.masked_fill(torch::ones({T, T}, torch::kBool).triu(1), -INFINITY);
   auto a = torch::softmax(s, -1);
   if (R > 0) {
-    auto P = toeplitzFromDiagonals(e, T);                                  // (R, T, T)
+    auto P = toeplitzFromDiagonals(e, T);  // (R, T, T)
     if (causal) P = P.tril();
     auto g = gates.view({1, R, 1, 1});
     auto mixed = (1 - g) * a.narrow(1, 0, R) + g * P.unsqueeze(0);

@@ -3,7 +3,6 @@
 // replays the fuzzers' regression inputs (tests/fuzz/regressions/) through the plain readers.
 #include <QDir>
 #include <QFile>
-
 #include <functional>
 #include <string>
 
@@ -45,64 +44,128 @@ class TestConfigValidation : public QObject {
   void everyBadValueNamesTheFieldAndItsRange() {
     const std::vector<BadValue> table = {
         {"model", [](RunConfig& c) { c.model.model = "mamba"; },
-         "model 'mamba' is unknown: use rnn, lstm, gru, transformer, rsa, linear, starsaber or encdec"},
-        {"d_model 0", [](RunConfig& c) { c.model.d_model = 0; }, "d_model = 0 is out of range: 1..8192"},
-        {"d_model huge", [](RunConfig& c) { c.model.d_model = 100000; }, "d_model = 100000 is out of range: 1..8192"},
+         "model 'mamba' is unknown: use rnn, lstm, gru, transformer, rsa, linear, starsaber or "
+         "encdec"},
+        {"d_model 0", [](RunConfig& c) { c.model.d_model = 0; },
+         "d_model = 0 is out of range: 1..8192"},
+        {"d_model huge", [](RunConfig& c) { c.model.d_model = 100000; },
+         "d_model = 100000 is out of range: 1..8192"},
         {"heads 0", [](RunConfig& c) { c.model.heads = 0; }, "heads = 0 is out of range: 1..256"},
-        {"d_model % heads", [](RunConfig& c) { c.model.d_model = 30; }, "d_model = 30 is not divisible by heads = 4"},
+        {"d_model % heads", [](RunConfig& c) { c.model.d_model = 30; },
+         "d_model = 30 is not divisible by heads = 4"},
         {"layers", [](RunConfig& c) { c.model.layers = 0; }, "layers = 0 is out of range: 1..64"},
-        {"ff_mult", [](RunConfig& c) { c.model.ff_mult = 17; }, "ff_mult = 17 is out of range: 1..16"},
-        {"decoder_layers", [](RunConfig& c) { c.model.decoder_layers = -1; }, "decoder_layers = -1 is out of range: 0..64"},
-        {"rem count", [](RunConfig& c) { c.model.rem.cos = -1; }, "rem head count = -1 is out of range: >= 0"},
-        {"rem sum", [](RunConfig& c) { c.model.rem.regular = 4; }, "REM head counts sum to 6 but there are only heads = 4"},
-        {"dilation", [](RunConfig& c) { c.model.dilations = {0}; }, "dilation = 0 is out of range: 1..1024"},
+        {"ff_mult", [](RunConfig& c) { c.model.ff_mult = 17; },
+         "ff_mult = 17 is out of range: 1..16"},
+        {"decoder_layers", [](RunConfig& c) { c.model.decoder_layers = -1; },
+         "decoder_layers = -1 is out of range: 0..64"},
+        {"rem count", [](RunConfig& c) { c.model.rem.cos = -1; },
+         "rem head count = -1 is out of range: >= 0"},
+        {"rem sum", [](RunConfig& c) { c.model.rem.regular = 4; },
+         "REM head counts sum to 6 but there are only heads = 4"},
+        {"dilation", [](RunConfig& c) { c.model.dilations = {0}; },
+         "dilation = 0 is out of range: 1..1024"},
         {"encoder_attention", [](RunConfig& c) { c.model.encoder_attention = "x"; },
          "encoder_attention 'x' is unknown: use softmax, rsa or linear"},
-        {"eta nan", [](RunConfig& c) { c.model.rem_init.eta_min = NAN; }, "rem_init.eta_min = nan is out of range: -20..20"},
-        {"eta order", [](RunConfig& c) { c.model.rem_init.eta_min = 3; }, "rem_init.eta_min = 3 is out of range: <= eta_max"},
-        {"mu", [](RunConfig& c) { c.model.rem_init.mu = 1e9; }, "rem_init.mu = 1e+09 is out of range: -50..50"},
-        {"theta inf", [](RunConfig& c) { c.model.rem_init.theta = {INFINITY}; }, "rem_init.theta = inf is out of range: a finite angle"},
-        {"optimizer", [](RunConfig& c) { c.trainer.optimizer = "sgd"; }, "optimizer 'sgd' is unknown: use adam or adamw"},
-        {"lr 0", [](RunConfig& c) { c.trainer.learning_rate = 0; }, "learning_rate = 0 must be > 0"},
-        {"lr -1", [](RunConfig& c) { c.trainer.learning_rate = -1; }, "learning_rate = -1 must be > 0"},
-        {"lr nan", [](RunConfig& c) { c.trainer.learning_rate = NAN; }, "learning_rate = nan must be > 0"},
-        {"lr huge", [](RunConfig& c) { c.trainer.learning_rate = 5; }, "learning_rate = 5 is out of range: 1e-06..1"},
-        {"weight_decay", [](RunConfig& c) { c.trainer.weight_decay = -0.1; }, "weight_decay = -0.1 is out of range: 0..1"},
-        {"grad_clip", [](RunConfig& c) { c.trainer.grad_clip = INFINITY; }, "grad_clip = inf is out of range: 0..1000"},
-        {"batch 0", [](RunConfig& c) { c.trainer.batch_size = 0; }, "batch_size = 0 is out of range: 1..4096"},
-        {"batch huge", [](RunConfig& c) { c.trainer.batch_size = 5000; }, "batch_size = 5000 is out of range: 1..4096"},
-        {"steps", [](RunConfig& c) { c.trainer.max_steps = 0; }, "max_steps = 0 is out of range: 1..1e+08"},
-        {"warmup", [](RunConfig& c) { c.trainer.warmup_steps = -5; }, "warmup_steps = -5 is out of range: 0..1e+07"},
-        {"eval_every", [](RunConfig& c) { c.trainer.eval_every = 0; }, "eval_every = 0 is out of range: 1..1e+06"},
-        {"patience", [](RunConfig& c) { c.trainer.patience = -1; }, "patience = -1 is out of range: 0..10000"},
-        {"max_seconds", [](RunConfig& c) { c.trainer.max_seconds = -1; }, "max_seconds = -1 is out of range: 0..1e+07"},
-        {"snapshot_every", [](RunConfig& c) { c.trainer.snapshot_every = -1; }, "snapshot_every = -1 is out of range: 0..1e+06"},
-        {"train_size 0", [](RunConfig& c) { c.train_size = 0; }, "train_size = 0 is out of range: 1..1000000"},
-        {"train_size huge", [](RunConfig& c) { c.train_size = 2'000'000; }, "train_size = 2000000 is out of range: 1..1000000"},
-        {"length 0", [](RunConfig& c) { c.task.length = 0; }, "task.length = 0 is out of range: 1..100000"},
-        {"length huge", [](RunConfig& c) { c.task.length = 200000; }, "task.length = 200000 is out of range: 1..100000"},
-        {"too many values", [](RunConfig& c) { c.task.length = 100000; c.train_size = 1000; },
-         "train_size + validation_size + test_size = 1768 sequences of 100000 steps exceed 67108864 values: use fewer or shorter sequences"},
-        {"validation_size", [](RunConfig& c) { c.task.validation_size = 0; }, "task.validation_size = 0 is out of range: 1..1000000"},
-        {"test_size", [](RunConfig& c) { c.task.test_size = -3; }, "task.test_size = -3 is out of range: 1..1000000"},
-        {"horizon", [](RunConfig& c) { c.task.horizon = 0; }, "task.horizon = 0 is out of range: 1..1024"},
-        {"symbols", [](RunConfig& c) { c.task.symbols = 0; }, "task.symbols = 0 is out of range: 1..65536"},
-        {"noise", [](RunConfig& c) { c.task.noise = -1; }, "task.noise = -1 is out of range: [0, 1000]"},
-        {"ar pole", [](RunConfig& c) { c.task.ar_poles = {0.5, 1.0}; }, "task.ar_poles[1] = 1 is out of range: (-1, 1)"},
-        {"period", [](RunConfig& c) { c.task.periods = {1}; }, "task.periods[0] = 1 is out of range: [2, 1000000]"},
-        {"damping", [](RunConfig& c) { c.task.dampings = {NAN}; }, "task.dampings[0] = nan is out of range: [0, 1)"},
+        {"eta nan", [](RunConfig& c) { c.model.rem_init.eta_min = NAN; },
+         "rem_init.eta_min = nan is out of range: -20..20"},
+        {"eta order", [](RunConfig& c) { c.model.rem_init.eta_min = 3; },
+         "rem_init.eta_min = 3 is out of range: <= eta_max"},
+        {"mu", [](RunConfig& c) { c.model.rem_init.mu = 1e9; },
+         "rem_init.mu = 1e+09 is out of range: -50..50"},
+        {"theta inf", [](RunConfig& c) { c.model.rem_init.theta = {INFINITY}; },
+         "rem_init.theta = inf is out of range: a finite angle"},
+        {"optimizer", [](RunConfig& c) { c.trainer.optimizer = "sgd"; },
+         "optimizer 'sgd' is unknown: use adam or adamw"},
+        {"lr 0", [](RunConfig& c) { c.trainer.learning_rate = 0; },
+         "learning_rate = 0 must be > 0"},
+        {"lr -1", [](RunConfig& c) { c.trainer.learning_rate = -1; },
+         "learning_rate = -1 must be > 0"},
+        {"lr nan", [](RunConfig& c) { c.trainer.learning_rate = NAN; },
+         "learning_rate = nan must be > 0"},
+        {"lr huge", [](RunConfig& c) { c.trainer.learning_rate = 5; },
+         "learning_rate = 5 is out of range: 1e-06..1"},
+        {"weight_decay", [](RunConfig& c) { c.trainer.weight_decay = -0.1; },
+         "weight_decay = -0.1 is out of range: 0..1"},
+        {"grad_clip", [](RunConfig& c) { c.trainer.grad_clip = INFINITY; },
+         "grad_clip = inf is out of range: 0..1000"},
+        {"batch 0", [](RunConfig& c) { c.trainer.batch_size = 0; },
+         "batch_size = 0 is out of range: 1..4096"},
+        {"batch huge", [](RunConfig& c) { c.trainer.batch_size = 5000; },
+         "batch_size = 5000 is out of range: 1..4096"},
+        {"steps", [](RunConfig& c) { c.trainer.max_steps = 0; },
+         "max_steps = 0 is out of range: 1..1e+08"},
+        {"warmup", [](RunConfig& c) { c.trainer.warmup_steps = -5; },
+         "warmup_steps = -5 is out of range: 0..1e+07"},
+        {"eval_every", [](RunConfig& c) { c.trainer.eval_every = 0; },
+         "eval_every = 0 is out of range: 1..1e+06"},
+        {"patience", [](RunConfig& c) { c.trainer.patience = -1; },
+         "patience = -1 is out of range: 0..10000"},
+        {"max_seconds", [](RunConfig& c) { c.trainer.max_seconds = -1; },
+         "max_seconds = -1 is out of range: 0..1e+07"},
+        {"snapshot_every", [](RunConfig& c) { c.trainer.snapshot_every = -1; },
+         "snapshot_every = -1 is out of range: 0..1e+06"},
+        {"train_size 0", [](RunConfig& c) { c.train_size = 0; },
+         "train_size = 0 is out of range: 1..1000000"},
+        {"train_size huge", [](RunConfig& c) { c.train_size = 2'000'000; },
+         "train_size = 2000000 is out of range: 1..1000000"},
+        {"length 0", [](RunConfig& c) { c.task.length = 0; },
+         "task.length = 0 is out of range: 1..100000"},
+        {"length huge", [](RunConfig& c) { c.task.length = 200000; },
+         "task.length = 200000 is out of range: 1..100000"},
+        {"too many values",
+         [](RunConfig& c) {
+           c.task.length = 100000;
+           c.train_size = 1000;
+         },
+         "train_size + validation_size + test_size = 1768 sequences of 100000 steps exceed "
+         "67108864 values: use fewer or shorter sequences"},
+        {"validation_size", [](RunConfig& c) { c.task.validation_size = 0; },
+         "task.validation_size = 0 is out of range: 1..1000000"},
+        {"test_size", [](RunConfig& c) { c.task.test_size = -3; },
+         "task.test_size = -3 is out of range: 1..1000000"},
+        {"horizon", [](RunConfig& c) { c.task.horizon = 0; },
+         "task.horizon = 0 is out of range: 1..1024"},
+        {"symbols", [](RunConfig& c) { c.task.symbols = 0; },
+         "task.symbols = 0 is out of range: 1..65536"},
+        {"noise", [](RunConfig& c) { c.task.noise = -1; },
+         "task.noise = -1 is out of range: [0, 1000]"},
+        {"ar pole",
+         [](RunConfig& c) {
+           c.task.ar_poles = {0.5, 1.0};
+         },
+         "task.ar_poles[1] = 1 is out of range: (-1, 1)"},
+        {"period", [](RunConfig& c) { c.task.periods = {1}; },
+         "task.periods[0] = 1 is out of range: [2, 1000000]"},
+        {"damping", [](RunConfig& c) { c.task.dampings = {NAN}; },
+         "task.dampings[0] = nan is out of range: [0, 1)"},
         {"teacher kind", [](RunConfig& c) { c.task.teacher_kinds = {"sin"}; },
          "task.teacher_kinds[0] = 'sin' is unknown: use regular or cos"},
-        {"teacher base", [](RunConfig& c) { c.task.teacher_bases = {-2}; }, "task.teacher_bases[0] = -2 is out of range: (-1, 1)"},
-        {"language min", [](RunConfig& c) { c.task.name = "parity"; c.task.min_length = 0; },
+        {"teacher base", [](RunConfig& c) { c.task.teacher_bases = {-2}; },
+         "task.teacher_bases[0] = -2 is out of range: (-1, 1)"},
+        {"language min",
+         [](RunConfig& c) {
+           c.task.name = "parity";
+           c.task.min_length = 0;
+         },
          "task.min_length = 0 is out of range: 1..999"},
-        {"language max", [](RunConfig& c) { c.task.name = "tomita3"; c.task.max_length = 1; },
+        {"language max",
+         [](RunConfig& c) {
+           c.task.name = "tomita3";
+           c.task.max_length = 1;
+         },
          "task.max_length = 1 is out of range: 2..999"},
-        {"language test", [](RunConfig& c) { c.task.name = "dyck1"; c.task.test_max_length = 16; },
+        {"language test",
+         [](RunConfig& c) {
+           c.task.name = "dyck1";
+           c.task.test_max_length = 16;
+         },
          "task.test_max_length = 16 is out of range: 17..1000"},
-        {"csv path", [](RunConfig& c) { c.task.name = "csv"; }, "task.csv_path is empty: the csv task needs a CSV file"},
-        {"device", [](RunConfig& c) { c.device = "tpu"; }, "device 'tpu' is unknown: use cpu, cuda, cuda:N or auto"},
-        {"device cuda:x", [](RunConfig& c) { c.device = "cudax"; }, "device 'cudax' is unknown: use cpu, cuda, cuda:N or auto"},
+        {"csv path", [](RunConfig& c) { c.task.name = "csv"; },
+         "task.csv_path is empty: the csv task needs a CSV file"},
+        {"device", [](RunConfig& c) { c.device = "tpu"; },
+         "device 'tpu' is unknown: use cpu, cuda, cuda:N or auto"},
+        {"device cuda:x", [](RunConfig& c) { c.device = "cudax"; },
+         "device 'cudax' is unknown: use cpu, cuda, cuda:N or auto"},
     };
     for (const auto& bad : table) {
       RunConfig c;
@@ -114,7 +177,8 @@ class TestConfigValidation : public QObject {
       QCOMPARE(QString::fromStdString(message), QString(bad.message));
       // The config loader says the same for the same value in a file (JSON has no NaN or
       // infinity: those are written as null and rejected as the wrong type).
-      if (message.find("nan") != std::string::npos || message.find("inf") != std::string::npos) continue;
+      if (message.find("nan") != std::string::npos || message.find("inf") != std::string::npos)
+        continue;
       const auto from_json = errorOf([&] { runConfigFromJson(toJson(c)); });
       QCOMPARE(QString::fromStdString(from_json), QString(bad.message));
     }
@@ -131,23 +195,39 @@ class TestConfigValidation : public QObject {
       const char* expected;  // substring
     };
     const std::vector<Case> cases = {
-        {"truncated", good.substr(0, good.size() / 2), "config is not valid JSON: [json.exception.parse_error.101]"},
+        {"truncated", good.substr(0, good.size() / 2),
+         "config is not valid JSON: [json.exception.parse_error.101]"},
         {"empty", "", "config is not valid JSON"},
         {"binary", std::string("\x00\xff\xfe{\x01", 5), "config is not valid JSON"},
         {"invalid UTF-8 key", "{\"\xff\": 1}", "config is not valid JSON"},
-        {"huge", std::string(size_t{1} << 21, ' '), "config is 2097152 bytes; the limit is 1048576"},
-        {"deep arrays", std::string(100000, '[') + std::string(100000, ']'), "config nests deeper than 32 levels"},
-        {"deep objects", [] { std::string s; for (int i = 0; i < 40; ++i) s += "{\"a\":"; s += "1"; s += std::string(40, '}'); return s; }(),
+        {"huge", std::string(size_t{1} << 21, ' '),
+         "config is 2097152 bytes; the limit is 1048576"},
+        {"deep arrays", std::string(100000, '[') + std::string(100000, ']'),
+         "config nests deeper than 32 levels"},
+        {"deep objects",
+         [] {
+           std::string s;
+           for (int i = 0; i < 40; ++i) s += "{\"a\":";
+           s += "1";
+           s += std::string(40, '}');
+           return s;
+         }(),
          "config nests deeper than 32 levels"},
         {"top-level array", "[1, 2]", "config must be an object"},
         {"section not object", R"({"model": 3})", "model must be an object"},
-        {"string for int", R"({"model": {"d_model": "64"}})", "model.d_model has the wrong type (string): it must be an integer"},
-        {"float for int", R"({"model": {"d_model": 64.5}})", "model.d_model has the wrong type (number): it must be an integer"},
-        {"negative seed", R"({"trainer": {"seed": -1}})", "trainer.seed has the wrong type (number): it must be an integer >= 0"},
-        {"int overflow", R"({"train_size": 99999999999999999999})", "train_size has the wrong type (number): it must be an integer"},
+        {"string for int", R"({"model": {"d_model": "64"}})",
+         "model.d_model has the wrong type (string): it must be an integer"},
+        {"float for int", R"({"model": {"d_model": 64.5}})",
+         "model.d_model has the wrong type (number): it must be an integer"},
+        {"negative seed", R"({"trainer": {"seed": -1}})",
+         "trainer.seed has the wrong type (number): it must be an integer >= 0"},
+        {"int overflow", R"({"train_size": 99999999999999999999})",
+         "train_size has the wrong type (number): it must be an integer"},
         {"number overflow", R"({"trainer": {"learning_rate": 1e999}})", "config is not valid JSON"},
-        {"bool for number", R"({"trainer": {"learning_rate": true}})", "trainer.learning_rate has the wrong type (boolean): it must be a number"},
-        {"string list", R"({"task": {"periods": [12, "x"]}})", "task.periods has the wrong type (array): it must be an array of numbers"},
+        {"bool for number", R"({"trainer": {"learning_rate": true}})",
+         "trainer.learning_rate has the wrong type (boolean): it must be a number"},
+        {"string list", R"({"task": {"periods": [12, "x"]}})",
+         "task.periods has the wrong type (array): it must be an array of numbers"},
         {"null", R"({"device": null})", "device has the wrong type (null): it must be a string"},
         {"unknown key", R"({"trainer": {"lr": 1}})", "unknown key trainer.lr"},
         {"NaN literal", R"({"trainer": {"learning_rate": NaN}})", "config is not valid JSON"},
@@ -160,8 +240,9 @@ class TestConfigValidation : public QObject {
     // The limits are parameters of the parser: a smaller depth bound applies.
     JsonLimits shallow;
     shallow.max_depth = 2;
-    QVERIFY(QString::fromStdString(errorOf([&] { parseJsonLimited("[[[1]]]", "x", shallow); }))
-                .contains("x nests deeper than 2 levels"));
+    QVERIFY(QString::fromStdString(errorOf([&] {
+              parseJsonLimited("[[[1]]]", "x", shallow);
+            })).contains("x nests deeper than 2 levels"));
     QCOMPARE(parseJsonLimited("[[1]]", "x", shallow).dump(), std::string("[[1]]"));
   }
 
@@ -182,13 +263,15 @@ class TestConfigValidation : public QObject {
     };
     for (const auto& c : cases) {
       const auto got = errorOf([&] { parseCsv(c.text); });
-      if (got.find(c.expected) == std::string::npos) qWarning("%s: got \"%s\"", c.what, got.c_str());
+      if (got.find(c.expected) == std::string::npos)
+        qWarning("%s: got \"%s\"", c.what, got.c_str());
       QVERIFY2(!got.empty() && got.find(c.expected) != std::string::npos, c.what);
     }
     CsvLimits small;
     small.max_columns = 3;
-    QVERIFY(errorOf([&] { parseCsv(std::string(100, ',') + "\n", "x", small); }).find("limit is 3") !=
-            std::string::npos);
+    QVERIFY(errorOf([&] {
+              parseCsv(std::string(100, ',') + "\n", "x", small);
+            }).find("limit is 3") != std::string::npos);
   }
 
   // Every input a fuzzer once crashed on, through the plain readers: any error is fine, a crash
@@ -197,7 +280,7 @@ class TestConfigValidation : public QObject {
     const QDir root(QStringLiteral(RSALAB_FUZZ_DIR));
     int replayed = 0;
     for (const QString& harness : {QStringLiteral("csv_reader"), QStringLiteral("config_loader"),
-                                    QStringLiteral("bundle_manifest")}) {
+                                   QStringLiteral("bundle_manifest")}) {
       for (const QString& sub : {QStringLiteral("corpus/"), QStringLiteral("regressions/")}) {
         const QDir dir(root.filePath(sub + harness));
         for (const auto& info : dir.entryInfoList(QDir::Files)) {

@@ -28,9 +28,10 @@ class TestGradients : public QObject {
     auto weights = torch::randn({2, 13, 20}, torch::TensorOptions().dtype(torch::kFloat64));
     auto loss = [&] { return (attn.forward(x, nullptr, 0) * weights).sum(); };
 
-    std::vector<std::pair<std::string, torch::Tensor>> params = {
-        {"eta", attn.rems()->eta}, {"nu", attn.rems()->nu},
-        {"theta", attn.rems()->theta_raw}, {"mu", attn.mu}};
+    std::vector<std::pair<std::string, torch::Tensor>> params = {{"eta", attn.rems()->eta},
+                                                                 {"nu", attn.rems()->nu},
+                                                                 {"theta", attn.rems()->theta_raw},
+                                                                 {"mu", attn.mu}};
     attn.zero_grad();
     loss().backward();
     const double h = 1e-6;
@@ -49,7 +50,8 @@ class TestGradients : public QObject {
         numeric[i] = (up - down) / (2 * h);
       }
       const double scale = std::max(1.0, numeric.abs().max().item<double>());
-      QVERIFY2(test::checkClose(analytic, numeric, 1e-6 * scale, "d loss / d " + name), name.c_str());
+      QVERIFY2(test::checkClose(analytic, numeric, 1e-6 * scale, "d loss / d " + name),
+               name.c_str());
       QVERIFY2(analytic.abs().sum().item<double>() > 0, (name + " gets no gradient").c_str());
     }
   }

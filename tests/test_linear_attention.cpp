@@ -18,7 +18,8 @@ class TestLinearAttention : public QObject {
     torch::Tensor S, z;
     std::vector<torch::Tensor> steps;
     for (int64_t t = 0; t < 20; ++t) {
-      steps.push_back(linearAttentionStep(q.narrow(2, t, 1), k.narrow(2, t, 1), v.narrow(2, t, 1), S, z));
+      steps.push_back(
+          linearAttentionStep(q.narrow(2, t, 1), k.narrow(2, t, 1), v.narrow(2, t, 1), S, z));
     }
     auto recurrent = torch::cat(steps, 2);
     QVERIFY(test::checkClose(cumulative, parallel, 1e-12, "cumulative vs parallel"));

@@ -18,9 +18,13 @@ class TestLinearRnnDecomposition : public QObject {
     // 0.85·e^{±i·2π/7}; spectral radius 0.9 < 1.
     const double g = 0.85, th = 2 * M_PI / 7;
     auto D = torch::zeros({n, n}, f64);
-    D[0][0] = 0.9; D[1][1] = -0.75; D[2][2] = 0.3;
-    D[3][3] = g * std::cos(th); D[3][4] = -g * std::sin(th);
-    D[4][3] = g * std::sin(th); D[4][4] = g * std::cos(th);
+    D[0][0] = 0.9;
+    D[1][1] = -0.75;
+    D[2][2] = 0.3;
+    D[3][3] = g * std::cos(th);
+    D[3][4] = -g * std::sin(th);
+    D[4][3] = g * std::sin(th);
+    D[4][4] = g * std::cos(th);
     auto S = torch::randn({n, n}, f64) + 2 * torch::eye(n, f64);
     auto W = torch::matmul(torch::matmul(S, D), torch::inverse(S));
     auto U = torch::randn({n, m_in}, f64);
@@ -37,8 +41,8 @@ class TestLinearRnnDecomposition : public QObject {
     // Decomposition from the eigen-decomposition of W (complex).
     auto eig = torch::linalg::eig(W);
     auto values = std::get<0>(eig), B = std::get<1>(eig);  // right eigenvectors as columns
-    auto C = torch::linalg::inv(B);                          // rows: left eigenvectors c_rᵀ
-    auto Z = torch::matmul(X, U.t());                        // rows (U x_t)ᵀ: (T, n)
+    auto C = torch::linalg::inv(B);                        // rows: left eigenvectors c_rᵀ
+    auto Z = torch::matmul(X, U.t());                      // rows (U x_t)ᵀ: (T, n)
     auto H = Z.clone();
     std::vector<RemHeadSpec> specs;
     std::vector<double> bases, thetas;
@@ -48,13 +52,19 @@ class TestLinearRnnDecomposition : public QObject {
       const double re = torch::real(lam).item<double>(), im = torch::imag(lam).item<double>();
       auto cb = torch::outer(C[r], B.select(1, r));  // c_r b_rᵀ (n × n, complex)
       if (std::abs(im) < 1e-12) {
-        specs.push_back({RemKind::Regular, 1}); bases.push_back(re); thetas.push_back(0);
+        specs.push_back({RemKind::Regular, 1});
+        bases.push_back(re);
+        thetas.push_back(0);
         mixers.push_back(torch::real(cb));
       } else if (im > 0) {  // one of each conjugate pair: 2·[P_cos Z Re(cb) − P_sin Z Im(cb)]
         const double gamma = std::hypot(re, im), theta = std::atan2(im, re);
-        specs.push_back({RemKind::Cos, 1}); bases.push_back(gamma); thetas.push_back(theta);
+        specs.push_back({RemKind::Cos, 1});
+        bases.push_back(gamma);
+        thetas.push_back(theta);
         mixers.push_back(2 * torch::real(cb));
-        specs.push_back({RemKind::Sin, 1}); bases.push_back(gamma); thetas.push_back(theta);
+        specs.push_back({RemKind::Sin, 1});
+        bases.push_back(gamma);
+        thetas.push_back(theta);
         mixers.push_back(-2 * torch::imag(cb));
       }
     }

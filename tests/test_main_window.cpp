@@ -3,50 +3,47 @@
 // sessions (save, reopen offline), standard shortcuts and the CSV import preview.
 #include <QAction>
 #include <QApplication>
-#include <QDockWidget>
-#include <QSpinBox>
 #include <QDir>
+#include <QDockWidget>
 #include <QFileInfo>
 #include <QMessageBox>
-#include <QSettings>
-#include <QSignalSpy>
-#include <QStandardPaths>
-#include <QTemporaryDir>
+#include <QPlainTextEdit>
+#include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStandardPaths>
 #include <QTableWidget>
+#include <QTemporaryDir>
 #include <QtTest>
 #include <algorithm>
 #include <cmath>
-#include <QPlainTextEdit>
-#include <QPointer>
-#include <QtTest>
-#include <algorithm>
-#include <memory>
-#include <map>
-#include <vector>
-
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <memory>
+#include <vector>
 
 #include "app/main_window.h"
-#include "app/training_controller.h"
 #include "app/sweep_dialog.h"
 #include "app/sweep_panel.h"
+#include "app/training_controller.h"
 #include "app/training_worker.h"
 #include "engine/runtime.h"
 #include "widgets/attention_view.h"
-#include "widgets/gate_view.h"
+#include "widgets/comparison_table.h"
 #include "widgets/csv_import_dialog.h"
-#include "widgets/shortcuts_dialog.h"
+#include "widgets/gate_view.h"
 #include "widgets/heat_map_grid.h"
 #include "widgets/hyper_parameter_form.h"
 #include "widgets/loss_curve_view.h"
 #include "widgets/rem_parameter_view.h"
 #include "widgets/run_setup_panel.h"
 #include "widgets/runs_table.h"
-#include "widgets/comparison_table.h"
 #include "widgets/sample_efficiency_view.h"
+#include "widgets/shortcuts_dialog.h"
 
 using namespace rsalab;
 
@@ -86,7 +83,7 @@ class TestMainWindow : public QObject {
     w.setupPanel()->setSetup(s);
     w.startAction()->trigger();
     QTRY_VERIFY_WITH_TIMEOUT(!w.isTraining(), 60000);
-    QTest::qWait(200);  // the last queued metrics batch
+    QTest::qWait(200);                             // the last queued metrics batch
     w.findChild<QDockWidget*>("LogDock")->hide();  // layout travels with the session
     QSignalSpy saved(&w, &MainWindow::sessionSaved);
     const QString path = dir_.filePath("trained");
@@ -114,7 +111,8 @@ class TestMainWindow : public QObject {
       QCOMPARE(b->steps(), a->steps());
       const auto* va = w.curves()->series(id, LossCurveView::Curve::kValidation);
       const auto* vb = again.curves()->series(id, LossCurveView::Curve::kValidation);
-      QCOMPARE(vb ? vb->values() : std::vector<double>{}, va ? va->values() : std::vector<double>{});
+      QCOMPARE(vb ? vb->values() : std::vector<double>{},
+               va ? va->values() : std::vector<double>{});
       const auto steps = w.snapshotHistory().steps(id);
       QVERIFY(!steps.empty());
       QCOMPARE(again.snapshotHistory().steps(id), steps);
@@ -154,7 +152,8 @@ class TestMainWindow : public QObject {
     QCOMPARE(w.runsTable()->rowCount(), 0);
     auto* box = w.findChild<QMessageBox*>();
     QVERIFY(box);
-    QVERIFY2(box->text().contains("manifest.json") && box->text().contains("format_version"), qPrintable(box->text()));
+    QVERIFY2(box->text().contains("manifest.json") && box->text().contains("format_version"),
+             qPrintable(box->text()));
     box->close();
   }
 
@@ -164,14 +163,15 @@ class TestMainWindow : public QObject {
     QStringList texts;
     for (const auto& e : entries) texts << e.first;
     const QList<QKeySequence::StandardKey> keys = {
-        QKeySequence::Open,   QKeySequence::Save,    QKeySequence::SaveAs,     QKeySequence::Quit,
-        QKeySequence::Copy,   QKeySequence::ZoomIn,  QKeySequence::ZoomOut,    QKeySequence::FullScreen,
-        QKeySequence::Preferences};
+        QKeySequence::Open,    QKeySequence::Save,       QKeySequence::SaveAs,
+        QKeySequence::Quit,    QKeySequence::Copy,       QKeySequence::ZoomIn,
+        QKeySequence::ZoomOut, QKeySequence::FullScreen, QKeySequence::Preferences};
     for (auto key : keys) {
       QAction* a = w.standardAction(key);
       QVERIFY2(a, qPrintable(QString("no action for standard key %1").arg(int(key))));
       QVERIFY2(!a->shortcuts().isEmpty(), qPrintable(a->text()));
-      for (const auto& binding : QKeySequence::keyBindings(key)) QVERIFY(a->shortcuts().contains(binding));
+      for (const auto& binding : QKeySequence::keyBindings(key))
+        QVERIFY(a->shortcuts().contains(binding));
       QString text = a->text();
       text.remove('&');
       QVERIFY2(texts.contains(text), qPrintable(text + " missing from Help > Keyboard shortcuts"));
@@ -186,7 +186,8 @@ class TestMainWindow : public QObject {
     {
       std::ofstream out(path.toStdString());
       out << "date,temperature,load\n";
-      for (int i = 0; i < 200; ++i) out << "2024-01-" << (i % 28 + 1) << "," << 0.5 * i << "," << (i % 7) << "\n";
+      for (int i = 0; i < 200; ++i)
+        out << "2024-01-" << (i % 28 + 1) << "," << 0.5 * i << "," << (i % 7) << "\n";
     }
     MainWindow w;
     w.show();
@@ -211,7 +212,8 @@ class TestMainWindow : public QObject {
     const auto s = w.setupPanel()->setup();
     QCOMPARE(s.task, QString("seasonal"));
     QCOMPARE(s.models, (QStringList{"rnn", "rsa", "transformer"}));
-    for (const char* name : {"RunSetupDock", "HyperParametersDock", "RunsDock", "LossCurvesDock", "LogDock"}) {
+    for (const char* name :
+         {"RunSetupDock", "HyperParametersDock", "RunsDock", "LossCurvesDock", "LogDock"}) {
       QVERIFY2(w.findChild<QDockWidget*>(name), name);
     }
   }
@@ -229,7 +231,8 @@ class TestMainWindow : public QObject {
     auto* table = w.runsTable();
     QTRY_COMPARE_WITH_TIMEOUT(table->rowCount(), 3, 20000);
     // All three advance, interleaved, while the GUI thread keeps running this loop.
-    QTRY_VERIFY_WITH_TIMEOUT(stepOf(table, 0) > 5 && stepOf(table, 1) > 5 && stepOf(table, 2) > 5, 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(stepOf(table, 0) > 5 && stepOf(table, 1) > 5 && stepOf(table, 2) > 5,
+                             30000);
     QTRY_VERIFY_WITH_TIMEOUT(w.curves()->drawnPointCount() > 0, 5000);
     QCOMPARE(stateOf(table, 0), QString("running"));
 
@@ -259,14 +262,14 @@ class TestMainWindow : public QObject {
     std::vector<double> rates_after;
     std::map<int, std::vector<double>> rates_by_run;
     bool edited = false;
-    auto connection = connect(w.controllerWorker(), &TrainingWorker::metrics, &w,
-                              [&](const MetricsBatch& b) {
-                                if (!edited) return;
-                                for (const auto& m : b.steps) {
-                                  rates_after.push_back(m.learning_rate);
-                                  rates_by_run[b.run].push_back(m.learning_rate);
-                                }
-                              });
+    auto connection =
+        connect(w.controllerWorker(), &TrainingWorker::metrics, &w, [&](const MetricsBatch& b) {
+          if (!edited) return;
+          for (const auto& m : b.steps) {
+            rates_after.push_back(m.learning_rate);
+            rates_by_run[b.run].push_back(m.learning_rate);
+          }
+        });
     edited = true;
     emit w.hyperParameters()->hotChanged("learning_rate", 1e-3);
     QCOMPARE(w.curves()->markerCount(), markers + 1);
@@ -319,15 +322,19 @@ class TestMainWindow : public QObject {
     const HeadInspection& head0 = first->layers[0].heads[0];
     QVERIFY(head0.has_rem);
     QCOMPARE(w.inspectorGrid()->headCount(), int(AttentionView::kRsaPanelCount));
-    QVERIFY(w.inspectorGrid()->cellMatrix(0, AttentionView::kSoftmaxPanel).values == head0.softmax_part.values);
+    QVERIFY(w.inspectorGrid()->cellMatrix(0, AttentionView::kSoftmaxPanel).values ==
+            head0.softmax_part.values);
     QVERIFY(w.inspectorGrid()->cellMatrix(0, AttentionView::kRemPanel).values == head0.rem.values);
-    QVERIFY(w.inspectorGrid()->cellMatrix(0, AttentionView::kMixPanel).values == head0.attention.values);
-    QCOMPARE(w.remParameters()->currentStep(), recorded.front());  // the scrubber drives the REM table
+    QVERIFY(w.inspectorGrid()->cellMatrix(0, AttentionView::kMixPanel).values ==
+            head0.attention.values);
+    QCOMPARE(w.remParameters()->currentStep(),
+             recorded.front());  // the scrubber drives the REM table
     w.stepSlider()->setValue(w.stepSlider()->maximum());
     QCOMPARE(w.shownStep(), recorded.back());
     QVERIFY(w.remParameters()->graphCount() > 0);
     const InspectionRecord* last = w.snapshotHistory().at(inspected, recorded.back());
-    QVERIFY(w.remParameters()->remGrid()->cellMatrix(0, 0).values == last->layers[0].heads[0].rem.values);
+    QVERIFY(w.remParameters()->remGrid()->cellMatrix(0, 0).values ==
+            last->layers[0].heads[0].rem.values);
     // The seasonal task's truth (AR pole λ, season γ and θ) as reference lines, and a similarity
     // score for every REM head of the newest record.
     QCOMPARE(w.remParameters()->groundTruthLineCount(), 3);
@@ -336,7 +343,8 @@ class TestMainWindow : public QObject {
     // The sample picker: the worker inspects the chosen validation sample and every view shows it.
     w.attentionView()->samplePicker()->setValue(3);
     QTRY_VERIFY_WITH_TIMEOUT(w.attentionView()->caption().contains("sample 3"), 10000);
-    QTRY_COMPARE_WITH_TIMEOUT(w.snapshotHistory().at(inspected, w.shownStep())->sample, int64_t(3), 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(w.snapshotHistory().at(inspected, w.shownStep())->sample, int64_t(3),
+                              10000);
     QVERIFY(w.gateView()->caption().contains("sample 3"));
     // Reset drops the runs.
     w.resetAction()->trigger();
@@ -365,7 +373,8 @@ class TestMainWindow : public QObject {
     w.show();
     auto* panel = w.sweepPanel();
     QVERIFY(panel);
-    QCOMPARE(w.centralTabs()->tabText(w.centralTabs()->indexOf(panel)), QString("Sample efficiency"));
+    QCOMPARE(w.centralTabs()->tabText(w.centralTabs()->indexOf(panel)),
+             QString("Sample efficiency"));
     // The dialog rejects a bad size, naming the field, and starts nothing.
     auto* dialog = panel->dialog();
     SweepOptions rejected;

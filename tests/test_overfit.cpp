@@ -50,7 +50,8 @@ class TestOverfit : public QObject {
     auto net = makeSequenceModel(tiny(model.toStdString()), ModelIO{2, 0, 1, false});
     auto x = torch::randn({8, 16, 2});
     auto y = torch::randn({8, 16, 1});  // random targets: must be memorised
-    auto [first, best] = fit(*net, [&] { return torch::mse_loss(net->forward(x), y); }, 400, 1e-2);
+    auto [first, best] = fit(
+        *net, [&] { return torch::mse_loss(net->forward(x), y); }, 400, 1e-2);
     qInfo("%s: loss %.4f -> %.4f", qPrintable(model), first, best);
     QVERIFY2(best * 10 < first, qPrintable(model));
   }
@@ -60,10 +61,13 @@ class TestOverfit : public QObject {
     auto src = torch::randint(2, 12, {8, 10}, torch::kInt64);
     auto bos = torch::zeros({8, 1}, torch::kInt64);
     auto tgt_in = torch::cat({bos, src.narrow(1, 0, 9)}, 1);  // teacher forcing
-    auto [first, best] = fit(*net, [&] {
-      auto logits = net->forward(src, tgt_in);  // (B, T, V)
-      return torch::cross_entropy_loss(logits.reshape({-1, 12}), src.reshape({-1}));
-    }, 400, 3e-3);
+    auto [first, best] = fit(
+        *net,
+        [&] {
+          auto logits = net->forward(src, tgt_in);  // (B, T, V)
+          return torch::cross_entropy_loss(logits.reshape({-1, 12}), src.reshape({-1}));
+        },
+        400, 3e-3);
     qInfo("encdec: loss %.4f -> %.4f", first, best);
     QVERIFY(best * 10 < first);
     auto decoded = net->greedyDecode(src, 0, 10);

@@ -76,7 +76,8 @@ class TestRemBuilder : public QObject {
     QVERIFY(torch::equal(P.diagonal(0, 1, 2), torch::zeros({3, 11}, P.options())));
   }
   void zeroAndNegativeBaseGiveNoNaNInValuesOrGradients() {
-    std::vector<RemHeadSpec> specs = {{RemKind::Regular, 1}, {RemKind::Regular, 2}, {RemKind::Cos, 1}};
+    std::vector<RemHeadSpec> specs = {
+        {RemKind::Regular, 1}, {RemKind::Regular, 2}, {RemKind::Cos, 1}};
     RemBuilder b(specs, RemInit{}, true);
     {
       torch::NoGradGuard no_grad;
@@ -92,7 +93,12 @@ class TestRemBuilder : public QObject {
   }
   void headAssignmentFollowsCountOrderAndCyclesDilations() {
     RemHeadCounts c;
-    c.regular = 1; c.cos = 1; c.sin = 0; c.dilated_regular = 2; c.dilated_cos = 1; c.dilated_sin = 0;
+    c.regular = 1;
+    c.cos = 1;
+    c.sin = 0;
+    c.dilated_regular = 2;
+    c.dilated_cos = 1;
+    c.dilated_sin = 0;
     auto specs = assignRemHeads(c, {2, 5});
     QCOMPARE(specs.size(), size_t{5});
     QVERIFY(specs[0].kind == RemKind::Regular && specs[0].dilation == 1);
@@ -104,7 +110,9 @@ class TestRemBuilder : public QObject {
   void defaultInitFollowsSpec() {
     torch::manual_seed(3);
     RemHeadCounts c;
-    c.regular = 4; c.cos = 2; c.sin = 1;
+    c.regular = 4;
+    c.cos = 2;
+    c.sin = 1;
     RemBuilder b(assignRemHeads(c, {}), RemInit{}, true);
     auto eta = b->eta.abs();
     QVERIFY((eta >= 1).all().item<bool>() && (eta <= 2).all().item<bool>());

@@ -36,7 +36,8 @@ class TestRuntime : public QObject {
                info.summary().c_str());
     }
     torch::manual_seed(3);
-    auto a = torch::randn({300, 200}, torch::kFloat64), b = torch::randn({200, 250}, torch::kFloat64);
+    auto a = torch::randn({300, 200}, torch::kFloat64),
+         b = torch::randn({200, 250}, torch::kFloat64);
     auto expected = (a.unsqueeze(2) * b.unsqueeze(0)).sum(1);  // no BLAS: broadcast and sum
     QVERIFY(torch::allclose(torch::mm(a, b), expected, 1e-10, 1e-10));
     auto af = a.to(torch::kFloat32), bf = b.to(torch::kFloat32);

@@ -1,5 +1,5 @@
-// Session bundles (engine/session/session_bundle): round trip, interrupted saves, hostile manifests,
-// and the inspection JSON reader.
+// Session bundles (engine/session/session_bundle): round trip, interrupted saves, hostile
+// manifests, and the inspection JSON reader.
 #include <QTemporaryDir>
 #include <QtTest>
 #include <filesystem>
@@ -19,7 +19,8 @@ Matrix matrix(int64_t rows, int64_t cols, float scale) {
   Matrix m;
   m.rows = rows;
   m.cols = cols;
-  for (int64_t i = 0; i < rows * cols; ++i) m.values.push_back(scale * static_cast<float>(i) / 7.0f - 0.3f);
+  for (int64_t i = 0; i < rows * cols; ++i)
+    m.values.push_back(scale * static_cast<float>(i) / 7.0f - 0.3f);
   return m;
 }
 
@@ -90,7 +91,8 @@ SessionBundle sampleBundle() {
     run.snapshots = {{1, rsaRecord(1.0f)}, {20, rsaRecord(3.0f)}};
     b.runs.push_back(run);
   }
-  b.sweep_json = R"({"runs": [{"model": "rsa", "size": 16, "seed": 7, "test_loss": 0.5}], "fits": []})";
+  b.sweep_json =
+      R"({"runs": [{"model": "rsa", "size": 16, "seed": 7, "test_loss": 0.5}], "fits": []})";
   b.layout = std::string("\x00\x01layout\xff", 9);
   return b;
 }
@@ -141,7 +143,9 @@ class TestSessionBundle : public QObject {
   Q_OBJECT
  private:
   QTemporaryDir tmp_;
-  std::string path(const char* name) const { return (fs::path(tmp_.path().toStdString()) / name).string(); }
+  std::string path(const char* name) const {
+    return (fs::path(tmp_.path().toStdString()) / name).string();
+  }
 
  private slots:
   void roundTripKeepsEverything() {
@@ -196,16 +200,20 @@ class TestSessionBundle : public QObject {
 
   void checkpointsAreWrittenAndCarriedOver() {
     SessionBundle b = sampleBundle();
-    const std::string dir = saveSession(b, path("ckpt"), {[](int64_t id, const std::string& p) {
-                                          writeFileAtomically(p, "checkpoint of run " + std::to_string(id));
-                                          return true;
-                                        }, {}});
+    const std::string dir =
+        saveSession(b, path("ckpt"),
+                    {[](int64_t id, const std::string& p) {
+                       writeFileAtomically(p, "checkpoint of run " + std::to_string(id));
+                       return true;
+                     },
+                     {}});
     SessionBundle loaded = loadSession(dir);
     QVERIFY(!loaded.runs[1].checkpoint_file.empty());
     // Saved again without a checkpoint writer (an offline session): the files are copied over.
     const std::string again = saveSession(loaded, path("ckpt"));
     const SessionBundle reloaded = loadSession(again);
-    QCOMPARE(readTextFile(reloaded.runs[1].checkpoint_file, 100), std::string("checkpoint of run 1"));
+    QCOMPARE(readTextFile(reloaded.runs[1].checkpoint_file, 100),
+             std::string("checkpoint of run 1"));
   }
 
   void interruptedSaveLeavesPreviousBundle() {
@@ -225,7 +233,8 @@ class TestSessionBundle : public QObject {
     QCOMPARE(loaded.models, first.models);
     QCOMPARE(loaded.runs[0].steps.size(), first.runs[0].steps.size());
     for (const auto& entry : fs::directory_iterator(tmp_.path().toStdString())) {
-      QVERIFY2(entry.path().filename().string().find(".tmp-") == std::string::npos, "temporary folder left behind");
+      QVERIFY2(entry.path().filename().string().find(".tmp-") == std::string::npos,
+               "temporary folder left behind");
     }
   }
 
@@ -241,7 +250,8 @@ class TestSessionBundle : public QObject {
     expectError("{not json", "not valid JSON");
     expectError("[1, 2]", "must be a JSON object");
     expectError(R"({"format": "zip"})", "\"format\"");
-    const std::string good = R"({"format": "rsalab-session", "format_version": 1, "app_version": "0.1.0",
+    const std::string good =
+        R"({"format": "rsalab-session", "format_version": 1, "app_version": "0.1.0",
       "created": "x", "updated": "y", "config": {}, "models": ["rsa"], "seeds": 1,
       "runs": [{"id": 0, "model": "rsa", "seed": 1, "status": "finished"}]})";
     QCOMPARE(parseSessionManifest(good).runs.size(), size_t{1});
@@ -250,18 +260,23 @@ class TestSessionBundle : public QObject {
       s.replace(s.find(from), from.size(), to);
       return s;
     };
-    expectError(with("\"format_version\": 1", "\"format_version\": 99"), "format_version 99 is not supported");
-    expectError(with("\"format_version\": 1", "\"format_version\": \"1\""), "\"format_version\" must be an integer");
+    expectError(with("\"format_version\": 1", "\"format_version\": 99"),
+                "format_version 99 is not supported");
+    expectError(with("\"format_version\": 1", "\"format_version\": \"1\""),
+                "\"format_version\" must be an integer");
     expectError(with("\"seeds\": 1", "\"seedz\": 1"), "missing key \"seeds\"");
-    expectError(with("\"models\": [\"rsa\"]", "\"models\": [3]"), "\"models\" must be an array of strings");
+    expectError(with("\"models\": [\"rsa\"]", "\"models\": [3]"),
+                "\"models\" must be an array of strings");
     expectError(with("\"id\": 0", "\"id\": \"zero\""), "\"runs[0].id\" must be an integer");
     expectError(with("\"status\": \"finished\"", "\"status\": \"exploded\""), "runs[0].status");
     expectError(with("\"config\": {}", "\"config\": {\"trainer\": {\"learning_rate\": \"fast\"}}"),
                 "trainer.learning_rate has the wrong type");
-    expectError(with("\"config\": {}", "\"config\": {\"model\": {\"d_model\": 30, \"heads\": 4}}"), "config");
+    expectError(with("\"config\": {}", "\"config\": {\"model\": {\"d_model\": 30, \"heads\": 4}}"),
+                "config");
     std::string many = "[";
     for (int i = 0; i < 5000; ++i) many += std::string(i ? "," : "") + "{}";
-    expectError(with("[{\"id\": 0, \"model\": \"rsa\", \"seed\": 1, \"status\": \"finished\"}]", many + "]"),
+    expectError(with("[{\"id\": 0, \"model\": \"rsa\", \"seed\": 1, \"status\": \"finished\"}]",
+                     many + "]"),
                 "the limit is 4096");
   }
 

@@ -1,7 +1,7 @@
 // Sample-efficiency sweeps: one row per (model, N, seed), CSV/JSON output, power-law fit.
-#include <cmath>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <cmath>
 #include <random>
 #include <set>
 
@@ -24,7 +24,8 @@ class TestSweep : public QObject {
       }
     }
     auto fit = fitPowerLaw(n, loss);
-    qInfo("b = %.4f [%.4f, %.4f], a = %.3f, R2 = %.4f", fit.b, fit.b_low, fit.b_high, fit.a, fit.r2);
+    qInfo("b = %.4f [%.4f, %.4f], a = %.3f, R2 = %.4f", fit.b, fit.b_low, fit.b_high, fit.a,
+          fit.r2);
     QVERIFY(std::abs(fit.b - 0.45) < 0.03);
     QVERIFY(fit.b_low < 0.45 && 0.45 < fit.b_high);
     QVERIFY(fit.b_high - fit.b_low < 0.1);
@@ -91,12 +92,14 @@ class TestSweep : public QObject {
     for (size_t i = 0; i < back.rows.size(); ++i) {
       QCOMPARE(back.rows[i].model, result.rows[i].model);
       QCOMPARE(back.rows[i].run, result.rows[i].run);
-      QVERIFY(std::abs(back.rows[i].test_loss - result.rows[i].test_loss) <= 1e-12 * result.rows[i].test_loss);
+      QVERIFY(std::abs(back.rows[i].test_loss - result.rows[i].test_loss) <=
+              1e-12 * result.rows[i].test_loss);
       QVERIFY(std::abs(back.rows[i].flops_per_token - result.rows[i].flops_per_token) < 1e-6);
     }
     QCOMPARE(back.fits.size(), size_t{3});
     QVERIFY(std::abs(back.fits[1].b - result.fits[1].b) < 1e-9);
-    QVERIFY_THROWS_EXCEPTION(std::runtime_error, sweepResultFromJson("{\"runs\": [{\"size\": 8}]}"));
+    QVERIFY_THROWS_EXCEPTION(std::runtime_error,
+                             sweepResultFromJson("{\"runs\": [{\"size\": 8}]}"));
   }
   void badModelFailsBeforeTraining() {
     SweepOptions o;

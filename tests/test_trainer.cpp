@@ -50,11 +50,11 @@ RunConfig teacherRun(const std::string& kind, double base, double theta) {
   c.model.rem = RemHeadCounts{kind == "regular" ? 1 : 0, kind == "cos" ? 1 : 0, 0, 0, 0, 0};
   c.model.rem_init.mu = 20;
   c.model.rem_init.learn_gate = false;
-  c.model.rem_init.eta_min = 0.2;   // start away from the truth: λ ≈ ±0.2..0.4
+  c.model.rem_init.eta_min = 0.2;  // start away from the truth: λ ≈ ±0.2..0.4
   c.model.rem_init.eta_max = 0.4;
-  c.model.rem_init.nu_min = 0.0;    // γ ≈ 0.5..0.6
+  c.model.rem_init.nu_min = 0.0;  // γ ≈ 0.5..0.6
   c.model.rem_init.nu_max = 0.4;
-  c.model.rem_init.theta = {1.0};   // θ starts at 1.0 (truth 0.524)
+  c.model.rem_init.theta = {1.0};  // θ starts at 1.0 (truth 0.524)
   c.train_size = 2048;
   c.trainer.max_steps = 1500;
   c.trainer.learning_rate = 1e-2;
@@ -127,7 +127,7 @@ class TestTrainer : public QObject {
     t.step();
     QVERIFY_THROWS_EXCEPTION(c10::Error, t.step());
     QCOMPARE(t.stepsDone(), int64_t{1});  // the failed step did not count
-    t.step();                              // fired once: step 2 now runs
+    t.step();                             // fired once: step 2 now runs
     QCOMPARE(t.stepsDone(), int64_t{2});
     t.faults.throw_at_step = 3;
     t.faults.throw_kind = "bad_alloc";
@@ -138,7 +138,9 @@ class TestTrainer : public QObject {
       t.step();
       QFAIL("no shape error");
     } catch (const c10::Error& e) {
-      QVERIFY2(QString(e.what()).contains("cannot be multiplied") || QString(e.what()).contains("size"), e.what());
+      QVERIFY2(
+          QString(e.what()).contains("cannot be multiplied") || QString(e.what()).contains("size"),
+          e.what());
     }
   }
   void truncatedOrForeignCheckpointIsAClearError() {
@@ -161,8 +163,9 @@ class TestTrainer : public QObject {
     Trainer other(smallRun("rsa", 1));  // a whole checkpoint of another model
     Trainer gru(smallRun("gru", 1));
     gru.saveCheckpoint(path.toStdString());
-    QVERIFY2(message(other).contains("does not fit this model") || message(other).contains("checkpoint"),
-             qPrintable(message(other)));
+    QVERIFY2(
+        message(other).contains("does not fit this model") || message(other).contains("checkpoint"),
+        qPrintable(message(other)));
     QFile::remove(path);
   }
   void runStopsAtMaxStepsAndEvaluates() {

@@ -7,7 +7,6 @@
 #include <QElapsedTimer>
 #include <QPointer>
 #include <QtTest>
-
 #include <map>
 #include <memory>
 

@@ -76,13 +76,15 @@ class TestAttentionView : public QObject {
     QVERIFY(grid->cellTitle(0, AttentionView::kMixPanel).contains("σ(µ)=0.25"));
     QVERIFY(grid->cellTitle(0, AttentionView::kRemPanel).contains("λ=0.8"));
     // The head without a REM: its softmax weights in the first panel, the others empty.
-    QVERIFY(grid->cellMatrix(1, AttentionView::kSoftmaxPanel).values == rec.layers[0].heads[1].attention.values);
+    QVERIFY(grid->cellMatrix(1, AttentionView::kSoftmaxPanel).values ==
+            rec.layers[0].heads[1].attention.values);
     QVERIFY(grid->cellMatrix(1, AttentionView::kRemPanel).empty());
     QVERIFY(view.caption().contains("step 40"));
     QVERIFY(view.caption().contains("sample 2"));
     // Hover text: the head and panel, the positions with the input value there, the value.
     QCOMPARE(grid->tooltipFor(0, AttentionView::kRemPanel, 2, 1),
-             QString("L0 H0 REM — row 2 (x=2), col 1 (x=-1): %1").arg(double(h.rem.at(2, 1)), 0, 'g', 6));
+             QString("L0 H0 REM — row 2 (x=2), col 1 (x=-1): %1")
+                 .arg(double(h.rem.at(2, 1)), 0, 'g', 6));
     view.show();
     grid->flush();
     QCOMPARE(view.samplePicker()->maximum(), 9);
@@ -142,8 +144,10 @@ class TestAttentionView : public QObject {
     QCOMPARE(view.grid()->layerCount(), 3);  // encoder self, decoder self, decoder cross
     QVERIFY(view.grid()->cellMatrix(2, 0).values == dec.cross_attention[0].values);
     QCOMPARE(view.grid()->tooltipFor(2, 0, 1, 2),
-             QString("dec L0 H0 cross — row 1 (c), col 2 (c): %1").arg(double(dec.cross_attention[0].at(1, 2)), 0, 'g', 6));
-    QCOMPARE(view.grid()->tooltipFor(2, 0, 0, 0).section(':', 0, 0), QString("dec L0 H0 cross — row 0 (<bos>), col 0 (a)"));
+             QString("dec L0 H0 cross — row 1 (c), col 2 (c): %1")
+                 .arg(double(dec.cross_attention[0].at(1, 2)), 0, 'g', 6));
+    QCOMPARE(view.grid()->tooltipFor(2, 0, 0, 0).section(':', 0, 0),
+             QString("dec L0 H0 cross — row 0 (<bos>), col 0 (a)"));
   }
   void recurrentModelHasNoAttention() {
     InspectionRecord r;
@@ -159,7 +163,8 @@ class TestAttentionView : public QObject {
     r.sample = 2;
     for (int64_t l = 0; l < 2; ++l) {
       int k = 0;
-      for (const char* g : {"i", "f", "g", "o"}) r.gates.push_back({l, g, filled(4, 3, 0.1f * float(++k + 4 * l))});
+      for (const char* g : {"i", "f", "g", "o"})
+        r.gates.push_back({l, g, filled(4, 3, 0.1f * float(++k + 4 * l))});
     }
     GateView view;
     view.resize(800, 700);
@@ -180,7 +185,8 @@ class TestAttentionView : public QObject {
     QVERIFY(same(0, 2, r.gates[3]));  // L0 o
     QVERIFY(same(1, 1, r.gates[5]));  // L1 f
     QVERIFY(grid->cellTitle(1, 1).contains("forget"));
-    QCOMPARE(grid->tooltipFor(0, 1, 0, 2).section(':', 0, 0), QString("L0 forget gate f — row 0, col 2 (x=2)"));
+    QCOMPARE(grid->tooltipFor(0, 1, 0, 2).section(':', 0, 0),
+             QString("L0 forget gate f — row 0, col 2 (x=2)"));
     // The input strip holds the sample's values at the gate maps' time steps.
     QCPGraph* input = view.inputPlot()->graph(0);
     QVERIFY(input);

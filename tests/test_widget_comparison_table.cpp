@@ -25,15 +25,21 @@ QVector<ComparisonEntry> entries() {
   b.flops_per_token = 1.5e6;
   b.steps_per_second = 9.5;
   b.test_loss = {{16, 0.7}, {256, 0.25}};
-  b.config = {{"model.d_model", "32"}, {"model.layers", "2"}, {"trainer.max_steps", "300"},
-              {"model.rem.regular", "1"}, {"model.heads", "4"}};
+  b.config = {{"model.d_model", "32"},
+              {"model.layers", "2"},
+              {"trainer.max_steps", "300"},
+              {"model.rem.regular", "1"},
+              {"model.heads", "4"}};
   c = a;
   c.name = "transformer";
   c.parameters = 50;
   c.flops_per_token = 1.4e6;
   c.steps_per_second = 11;
   c.test_loss = {{16, 1.1}};  // no N = 256 run
-  c.config = {{"model.d_model", "32"}, {"model.layers", "3"}, {"trainer.max_steps", "300"}, {"model.heads", "4"}};
+  c.config = {{"model.d_model", "32"},
+              {"model.layers", "3"},
+              {"trainer.max_steps", "300"},
+              {"model.heads", "4"}};
   return {a, b, c};
 }
 }  // namespace
@@ -46,7 +52,8 @@ class TestComparisonTable : public QObject {
     t.setEntries(entries());
     QCOMPARE(t.table()->rowCount(), 3);
     QCOMPARE(t.table()->columnCount(), ComparisonTable::kFirstLoss + 2);
-    QCOMPARE(t.table()->horizontalHeaderItem(ComparisonTable::kFirstLoss + 1)->text(), QString("test loss N=256"));
+    QCOMPARE(t.table()->horizontalHeaderItem(ComparisonTable::kFirstLoss + 1)->text(),
+             QString("test loss N=256"));
     QCOMPARE(t.table()->item(1, ComparisonTable::kFlops)->text(), QString("1.50 M"));
     QCOMPARE(t.table()->item(2, ComparisonTable::kFirstLoss + 1)->text(), QString("–"));
   }
@@ -61,19 +68,22 @@ class TestComparisonTable : public QObject {
     QCOMPARE(t.modelOrder(), (QStringList{"gru", "transformer", "rsa"}));
     t.table()->sortItems(ComparisonTable::kFirstLoss, Qt::AscendingOrder);  // loss at N = 16
     QCOMPARE(t.modelOrder(), (QStringList{"rsa", "gru", "transformer"}));
-    t.table()->sortItems(ComparisonTable::kFirstLoss + 1, Qt::AscendingOrder);  // missing sorts last
+    t.table()->sortItems(ComparisonTable::kFirstLoss + 1,
+                         Qt::AscendingOrder);  // missing sorts last
     QCOMPARE(t.modelOrder(), (QStringList{"rsa", "gru", "transformer"}));
   }
 
   void differencesOnlyHidesKeysEveryModelShares() {
     ComparisonTable t;
     t.setEntries(entries());
-    QCOMPARE(t.visibleConfigKeys(),
-             (QStringList{"model.d_model", "model.heads", "model.layers", "model.rem.regular", "trainer.max_steps"}));
+    QCOMPARE(t.visibleConfigKeys(), (QStringList{"model.d_model", "model.heads", "model.layers",
+                                                 "model.rem.regular", "trainer.max_steps"}));
     t.differencesOnlyBox()->click();  // the user's toggle
     QVERIFY(t.differencesOnly());
-    // d_model and max_steps agree everywhere; heads and rem are missing for some ("–"), layers differ.
-    QCOMPARE(t.visibleConfigKeys(), (QStringList{"model.heads", "model.layers", "model.rem.regular"}));
+    // d_model and max_steps agree everywhere; heads and rem are missing for some ("–"), layers
+    // differ.
+    QCOMPARE(t.visibleConfigKeys(),
+             (QStringList{"model.heads", "model.layers", "model.rem.regular"}));
     t.setDifferencesOnly(false);
     QVERIFY(!t.differencesOnlyBox()->isChecked());
     QCOMPARE(t.visibleConfigKeys().size(), 5);

@@ -5,12 +5,12 @@
 
 #include <QFile>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QJsonObject>
 #include <QRegularExpression>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTemporaryDir>
-#include <QJsonDocument>
 #include <QXmlStreamReader>
 #include <QtTest>
 
@@ -93,8 +93,10 @@ class TestPlotExport : public QObject {
     fillCurves(view);
     PlotExport* exporter = PlotExport::of(view.plot());
     QString error;
-    QVERIFY2(exporter->saveData(file("all.csv"), /*visible_only=*/false, &error), qPrintable(error));
-    const QStringList lines = QString::fromUtf8(readAll(file("all.csv"))).split('\n', Qt::SkipEmptyParts);
+    QVERIFY2(exporter->saveData(file("all.csv"), /*visible_only=*/false, &error),
+             qPrintable(error));
+    const QStringList lines =
+        QString::fromUtf8(readAll(file("all.csv"))).split('\n', Qt::SkipEmptyParts);
     QCOMPARE(lines.first(), QString("series,step,samples_seen,loss,smoothed"));
     QCOMPARE(lines.size(), 1 + 300 + 300 + 1);  // every stored point, not the decimated drawing
     QCOMPARE(lines[2].section(',', 0, 3), QString("rsa s1 train,2,64,0.5"));
@@ -103,7 +105,8 @@ class TestPlotExport : public QObject {
     view.setXRange(10.5, 20.5);
     view.flush();
     QVERIFY(exporter->saveData(file("visible.csv"), /*visible_only=*/true, &error));
-    const QStringList visible = QString::fromUtf8(readAll(file("visible.csv"))).split('\n', Qt::SkipEmptyParts);
+    const QStringList visible =
+        QString::fromUtf8(readAll(file("visible.csv"))).split('\n', Qt::SkipEmptyParts);
     QCOMPARE(visible.size(), 1 + 10 + 10);  // steps 11..20 of both runs; validation at 100 is out
 
     view.setRunVisible(1, false);
@@ -142,13 +145,16 @@ class TestPlotExport : public QObject {
     const auto all = plotData(plot, false);
     const auto visible = plotData(plot, true);
     int all_rows = -1, visible_rows = -1;
-    for (const auto& t : all) if (t.name == "λ L0H0") all_rows = t.rows.size();
-    for (const auto& t : visible) if (t.name == "λ L0H0") visible_rows = t.rows.size();
+    for (const auto& t : all)
+      if (t.name == "λ L0H0") all_rows = t.rows.size();
+    for (const auto& t : visible)
+      if (t.name == "λ L0H0") visible_rows = t.rows.size();
     QCOMPARE(all_rows, 3);
     QCOMPARE(visible_rows, 2);
     QMenu* menu = PlotExport::of(plot)->buildMenu(plot);
     QStringList names;
-    for (auto* a : menu->actions()) if (!a->isSeparator()) names << a->objectName();
+    for (auto* a : menu->actions())
+      if (!a->isSeparator()) names << a->objectName();
     QCOMPARE(names, (QStringList{"copyImage", "saveImage", "exportVisible", "exportAll"}));
     QCOMPARE(plot->contextMenuPolicy(), Qt::CustomContextMenu);
   }

@@ -7,9 +7,8 @@
 #include <QtTest>
 #include <cmath>
 
-#include "widgets/rem_similarity.h"
-
 #include "widgets/rem_parameter_view.h"
+#include "widgets/rem_similarity.h"
 #include "widgets/snapshot_history.h"
 
 using namespace rsalab;
@@ -98,7 +97,8 @@ class TestRemParameterView : public QObject {
     for (int i = 0; i < 4; ++i) {
       for (int j = 0; j < 4; ++j) {
         const double want = i > j ? std::pow(0.9, i - j) * std::cos(0.3 * (i - j)) : 0.0;
-        QVERIFY2(std::abs(P[size_t(i * 4 + j)] - want) < 1e-12, qPrintable(QString("(%1,%2)").arg(i).arg(j)));
+        QVERIFY2(std::abs(P[size_t(i * 4 + j)] - want) < 1e-12,
+                 qPrintable(QString("(%1,%2)").arg(i).arg(j)));
       }
     }
     // Dilation 2, regular λ = −0.5, T = 5: lags 2 and 4 only, at k = 1 and 2.
@@ -123,7 +123,8 @@ class TestRemParameterView : public QObject {
     QCOMPARE(matched, std::string("λ=0.8"));
     // Dilation 2: only (2,0) = λ = 0.5 is left; A·B = 0.5 · 0.64 = 0.32, ‖A‖ = 0.5.
     head.dilation = 2;
-    QVERIFY(std::abs(remTruthSimilarity(head, RemTruth{{0.8}, {}, {}}, 3) - 0.32 / (0.5 * std::sqrt(1.6896))) < 1e-12);
+    QVERIFY(std::abs(remTruthSimilarity(head, RemTruth{{0.8}, {}, {}}, 3) -
+                     0.32 / (0.5 * std::sqrt(1.6896))) < 1e-12);
     // The best true component wins: a learned cos REM equal to the truth's cos REM scores 1, and
     // the matching label names it; a sin truth of the same pair scores lower.
     HeadInspection cyc;
@@ -157,8 +158,8 @@ class TestRemParameterView : public QObject {
     QCOMPARE(table->item(1, RemParameterView::kGate)->text(),
              QString::number(newest.layers[0].heads[1].gate, 'f', 3));
     // λ = 0.6 against the true 0.8 at T = 3, by hand: A = (0.6, 0.6, 0.36), B = (0.8, 0.8, 0.64).
-    const double want = (0.48 + 0.48 + 0.36 * 0.64) /
-                        (std::sqrt(0.36 + 0.36 + 0.1296) * std::sqrt(1.6896));
+    const double want =
+        (0.48 + 0.48 + 0.36 * 0.64) / (std::sqrt(0.36 + 0.36 + 0.1296) * std::sqrt(1.6896));
     QVERIFY(std::abs(view.similarity(0, 0) - want) < 1e-9);
     QCOMPARE(table->item(0, RemParameterView::kSimilarity)->text(), QString::number(want, 'f', 3));
     // Scrubbing back shows that step's numbers; a newer snapshot does not pull the table forward.

@@ -37,15 +37,16 @@ LegendFit parseLegend(const QString& text) {
 }
 
 // loss = a·N^(−b)·exp(noise) at N = 16 … 4096, `seeds` points per N.
-QVector<SampleEfficiencyPoint> synthetic(const QString& model, double a, double b, int seeds, double noise,
-                                         unsigned seed, int first_run) {
+QVector<SampleEfficiencyPoint> synthetic(const QString& model, double a, double b, int seeds,
+                                         double noise, unsigned seed, int first_run) {
   std::mt19937 rng(seed);
   std::normal_distribution<double> eps(0.0, noise);
   QVector<SampleEfficiencyPoint> out;
   int run = first_run;
   for (double n : {16.0, 64.0, 256.0, 1024.0, 4096.0}) {
     for (int s = 0; s < seeds; ++s) {
-      out.push_back({model, n, static_cast<quint64>(s), a * std::pow(n, -b) * std::exp(eps(rng)), run++});
+      out.push_back(
+          {model, n, static_cast<quint64>(s), a * std::pow(n, -b) * std::exp(eps(rng)), run++});
     }
   }
   return out;
@@ -72,7 +73,8 @@ class TestSampleEfficiencyView : public QObject {
     view.flush();
     const auto rsa = parseLegend(view.legendText("rsa"));
     const auto gru = parseLegend(view.legendText("gru"));
-    qInfo("legend: '%s' | '%s'", qPrintable(view.legendText("rsa")), qPrintable(view.legendText("gru")));
+    qInfo("legend: '%s' | '%s'", qPrintable(view.legendText("rsa")),
+          qPrintable(view.legendText("gru")));
     QVERIFY2(std::abs(rsa.b - 0.45) < 0.03, qPrintable(view.legendText("rsa")));
     QVERIFY(rsa.low < 0.45 && 0.45 < rsa.high);
     QVERIFY(rsa.high - rsa.low < 0.1);
@@ -92,8 +94,12 @@ class TestSampleEfficiencyView : public QObject {
     SampleEfficiencyView view;
     view.resize(900, 600);
     // Two seeds at each of two sizes for "a"; one model "b" with one size (no slope).
-    view.setPoints({{"a", 10, 0, 1.0, 0}, {"a", 10, 1, 3.0, 1}, {"a", 100, 0, 0.5, 2}, {"a", 100, 1, 0.7, 3},
-                    {"b", 10, 0, 2.0, 4}, {"b", 10, 1, -1.0, 5}});  // a loss <= 0 cannot be drawn
+    view.setPoints({{"a", 10, 0, 1.0, 0},
+                    {"a", 10, 1, 3.0, 1},
+                    {"a", 100, 0, 0.5, 2},
+                    {"a", 100, 1, 0.7, 3},
+                    {"b", 10, 0, 2.0, 4},
+                    {"b", 10, 1, -1.0, 5}});  // a loss <= 0 cannot be drawn
     view.flush();
     QCOMPARE(view.meanGraphCount(), 2);
     QCOMPARE(view.models(), (QStringList{"a", "b"}));
@@ -101,20 +107,21 @@ class TestSampleEfficiencyView : public QObject {
     QVERIFY(a);
     QCOMPARE(a->dataCount(), 2);
     QCOMPARE(a->data()->at(0)->key, 10.0);
-    QCOMPARE(a->data()->at(0)->value, 2.0);   // (1 + 3) / 2
-    QCOMPARE(a->data()->at(1)->value, 0.6);   // (0.5 + 0.7) / 2
+    QCOMPARE(a->data()->at(0)->value, 2.0);  // (1 + 3) / 2
+    QCOMPARE(a->data()->at(1)->value, 0.6);  // (0.5 + 0.7) / 2
     auto* b = meanGraph(view.plot(), "b");
     QCOMPARE(b->dataCount(), 1);
-    QCOMPARE(b->data()->at(0)->value, 2.0);   // the -1 point is left out
+    QCOMPARE(b->data()->at(0)->value, 2.0);  // the -1 point is left out
     QVERIFY(view.legendText("b").contains("fit needs"));
     auto c = view.curve("a");
-    QCOMPARE(c.low[0], 1.0);                  // min–max band
+    QCOMPARE(c.low[0], 1.0);  // min–max band
     QCOMPARE(c.high[0], 3.0);
     view.setBand(SampleEfficiencyView::Band::kStdDev);
     c = view.curve("a");
-    const double sd = std::sqrt(((1 - 2.0) * (1 - 2.0) + (3 - 2.0) * (3 - 2.0)) / 1.0);  // n − 1 = 1
+    const double sd =
+        std::sqrt(((1 - 2.0) * (1 - 2.0) + (3 - 2.0) * (3 - 2.0)) / 1.0);  // n − 1 = 1
     QVERIFY(std::abs(c.high[0] - (2.0 + sd)) < 1e-12);
-    QVERIFY(c.low[0] > 0);                    // 2 − 1.414 > 0 stays, never <= 0 on a log axis
+    QVERIFY(c.low[0] > 0);  // 2 − 1.414 > 0 stays, never <= 0 on a log axis
     QVERIFY(std::abs(c.low[0] - (2.0 - sd)) < 1e-12);
     QVERIFY(view.plot()->xAxis->scaleType() == QCPAxis::stLogarithmic);
     QVERIFY(view.plot()->yAxis->scaleType() == QCPAxis::stLogarithmic);
@@ -168,7 +175,8 @@ class TestSampleEfficiencyView : public QObject {
           r.seed = seed;
           r.steps = 20;
           r.stop_reason = "max steps";
-          r.test_loss = 2.0 * std::pow(static_cast<double>(n), -0.3) * (1 + 0.05 * static_cast<double>(seed));
+          r.test_loss =
+              2.0 * std::pow(static_cast<double>(n), -0.3) * (1 + 0.05 * static_cast<double>(seed));
           for (int64_t s = 1; s <= 20; ++s) {
             StepMetrics m;
             m.step = s;

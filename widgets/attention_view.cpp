@@ -16,9 +16,9 @@ namespace {
 QString fmt(double v) { return QString::number(v, 'g', 3); }
 
 QString remSummary(const HeadInspection& head) {
-  QString s = head.rem_kind == "regular"
-                  ? QString("REM regular λ=%1").arg(fmt(head.lambda))
-                  : QString("REM %1 γ=%2 θ=%3").arg(QString::fromStdString(head.rem_kind),
+  QString s = head.rem_kind == "regular" ? QString("REM regular λ=%1").arg(fmt(head.lambda))
+                                         : QString("REM %1 γ=%2 θ=%3")
+                                               .arg(QString::fromStdString(head.rem_kind),
                                                     fmt(head.gamma), fmt(head.theta));
   if (head.dilation > 1) s += QString(" d=%1").arg(head.dilation);
   return s;
@@ -73,10 +73,11 @@ void AttentionView::setRecord(qint64 step, const InspectionRecord& record, const
     const QSignalBlocker block(picker_);
     picker_->setMaximum(input.sample_count - 1);
   }
-  const QString where = QString("%1 at step %2, validation sample %3")
-                            .arg(run_label.isEmpty() ? QString::fromStdString(record.model) : run_label)
-                            .arg(step)
-                            .arg(record.sample);
+  const QString where =
+      QString("%1 at step %2, validation sample %3")
+          .arg(run_label.isEmpty() ? QString::fromStdString(record.model) : run_label)
+          .arg(step)
+          .arg(record.sample);
   if (record.layers.empty()) {
     clear(where + tr(": this model has no attention (its gates are in the Gates tab)."));
     return;
@@ -85,10 +86,13 @@ void AttentionView::setRecord(qint64 step, const InspectionRecord& record, const
   QString what;
   if (!record.decoder_layers.empty()) {
     showEncoderDecoder(record, input);
-    what = tr("encoder self-, decoder self- and cross-attention (target × source) per layer × head");
+    what =
+        tr("encoder self-, decoder self- and cross-attention (target × source) per layer × head");
   } else if (hasRem(record)) {
     showRsa(record, positions);
-    what = tr("per layer × head: content softmax part | REM part | gated mix (1−σ(µ))·softmax + σ(µ)·REM");
+    what =
+        tr("per layer × head: content softmax part | REM part | gated mix (1−σ(µ))·softmax + "
+           "σ(µ)·REM");
   } else if (record.model == "linear") {
     showLayersByHeads(record, positions);
     what = tr("implied normalised φ(Q)φ(K)ᵀ matrix (row-normalised, φ = elu+1) per layer × head");
@@ -120,8 +124,9 @@ void AttentionView::showRsa(const InspectionRecord& record, const QStringList& p
                      positions, name + " softmax");
       grid_->setCell(row, kRemPanel, head.rem, name + " " + remSummary(head), positions, positions,
                      name + " REM");
-      grid_->setCell(row, kMixPanel, head.attention, name + QString(" mix σ(µ)=%1").arg(fmt(head.gate)),
-                     positions, positions, name + " mix");
+      grid_->setCell(row, kMixPanel, head.attention,
+                     name + QString(" mix σ(µ)=%1").arg(fmt(head.gate)), positions, positions,
+                     name + " mix");
     }
   }
 }
@@ -130,7 +135,8 @@ void AttentionView::showEncoderDecoder(const InspectionRecord& record, const Sam
   const QStringList source = input.tokens, target = input.target_tokens;
   const int enc = static_cast<int>(record.layers.size());
   const int dec = static_cast<int>(record.decoder_layers.size());
-  grid_->setGridSize(enc + 2 * dec, std::max(1, std::max(maxHeads(record.layers), maxHeads(record.decoder_layers))));
+  grid_->setGridSize(enc + 2 * dec, std::max(1, std::max(maxHeads(record.layers),
+                                                         maxHeads(record.decoder_layers))));
   for (int l = 0; l < enc; ++l) {
     const auto& heads = record.layers[size_t(l)].heads;
     for (size_t h = 0; h < heads.size(); ++h) {
@@ -152,7 +158,8 @@ void AttentionView::showEncoderDecoder(const InspectionRecord& record, const Sam
   }
 }
 
-void AttentionView::showLayersByHeads(const InspectionRecord& record, const QStringList& positions) {
+void AttentionView::showLayersByHeads(const InspectionRecord& record,
+                                      const QStringList& positions) {
   const bool linear = record.model == "linear";
   grid_->setGridSize(static_cast<int>(record.layers.size()), maxHeads(record.layers));
   for (size_t l = 0; l < record.layers.size(); ++l) {

@@ -34,7 +34,10 @@ QString engineering(double v) {  // 1.23 k, 45.6 M: FLOPs span many decades
   if (!std::isfinite(v) || v <= 0) return QStringLiteral("–");
   static const char* kUnits[] = {"", " k", " M", " G", " T"};
   int u = 0;
-  while (v >= 1000 && u < 4) { v /= 1000; ++u; }
+  while (v >= 1000 && u < 4) {
+    v /= 1000;
+    ++u;
+  }
   return QString::number(v, 'f', v < 10 ? 2 : v < 100 ? 1 : 0) + kUnits[u];
 }
 }  // namespace
@@ -54,7 +57,8 @@ ComparisonTable::ComparisonTable(QWidget* parent) : QWidget(parent) {
   auto* config_layout = new QVBoxLayout(config_box);
   config_layout->setContentsMargins(0, 4, 0, 0);
   differences_box_ = new QCheckBox(tr("Differences only"), config_box);
-  differences_box_->setToolTip(tr("Show only the config keys whose values differ between the models"));
+  differences_box_->setToolTip(
+      tr("Show only the config keys whose values differ between the models"));
   config_layout->addWidget(differences_box_);
   config_table_ = new QTableWidget(config_box);
   config_table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -96,27 +100,39 @@ void ComparisonTable::rebuild() {
   table_->clear();
   table_->setRowCount(static_cast<int>(entries_.size()));
   table_->setColumnCount(kFirstLoss + static_cast<int>(sizes.size()));
-  QStringList headers = {tr("model"), tr("parameters"), tr("FLOPs/token"), tr("steps/s"), tr("wall time (s)"), tr("runs")};
+  QStringList headers = {tr("model"),   tr("parameters"),    tr("FLOPs/token"),
+                         tr("steps/s"), tr("wall time (s)"), tr("runs")};
   for (qint64 n : sizes) headers << tr("test loss N=%1").arg(n);
   table_->setHorizontalHeaderLabels(headers);
   table_->horizontalHeaderItem(kFlops)->setToolTip(
       tr("Forward FLOPs per token, counted analytically from the architecture (matrix products, "
          "attention over the task's length T); training ≈ 3×"));
-  table_->horizontalHeaderItem(kStepsPerSecond)->setToolTip(tr("Measured: steps ÷ run wall time, mean over the model's runs"));
-  table_->horizontalHeaderItem(kWallSeconds)->setToolTip(tr("Measured wall time of the model's runs, summed"));
+  table_->horizontalHeaderItem(kStepsPerSecond)
+      ->setToolTip(tr("Measured: steps ÷ run wall time, mean over the model's runs"));
+  table_->horizontalHeaderItem(kWallSeconds)
+      ->setToolTip(tr("Measured wall time of the model's runs, summed"));
   for (int r = 0; r < entries_.size(); ++r) {
     const auto& e = entries_[r];
     auto* name = new QTableWidgetItem(e.name);
     name->setForeground(QBrush(SampleEfficiencyView::modelColor(e.name)));  // as in the figure
     table_->setItem(r, kModel, name);
-    table_->setItem(r, kParameters, new NumberItem(static_cast<double>(e.parameters), QString::number(e.parameters)));
-    table_->setItem(r, kFlops, new NumberItem(e.flops_per_token > 0 ? e.flops_per_token : NAN, engineering(e.flops_per_token)));
-    table_->setItem(r, kStepsPerSecond, new NumberItem(e.steps_per_second, QString::number(e.steps_per_second, 'f', 1)));
-    table_->setItem(r, kWallSeconds, new NumberItem(e.wall_seconds, QString::number(e.wall_seconds, 'f', 1)));
+    table_->setItem(
+        r, kParameters,
+        new NumberItem(static_cast<double>(e.parameters), QString::number(e.parameters)));
+    table_->setItem(r, kFlops,
+                    new NumberItem(e.flops_per_token > 0 ? e.flops_per_token : NAN,
+                                   engineering(e.flops_per_token)));
+    table_->setItem(
+        r, kStepsPerSecond,
+        new NumberItem(e.steps_per_second, QString::number(e.steps_per_second, 'f', 1)));
+    table_->setItem(r, kWallSeconds,
+                    new NumberItem(e.wall_seconds, QString::number(e.wall_seconds, 'f', 1)));
     table_->setItem(r, kRuns, new NumberItem(e.runs, QString::number(e.runs)));
     for (int k = 0; k < sizes.size(); ++k) {
       const double v = e.test_loss.value(sizes[k], NAN);
-      table_->setItem(r, kFirstLoss + k, new NumberItem(v, std::isfinite(v) ? QString::number(v, 'g', 4) : QStringLiteral("–")));
+      table_->setItem(
+          r, kFirstLoss + k,
+          new NumberItem(v, std::isfinite(v) ? QString::number(v, 'g', 4) : QStringLiteral("–")));
     }
   }
   table_->setSortingEnabled(true);
@@ -138,7 +154,8 @@ void ComparisonTable::rebuild() {
   config_table_->setVerticalHeaderLabels(keys);
   for (int k = 0; k < keys.size(); ++k) {
     for (int c = 0; c < entries_.size(); ++c) {
-      config_table_->setItem(k, c, new QTableWidgetItem(entries_[c].config.value(keys[k], QStringLiteral("–"))));
+      config_table_->setItem(
+          k, c, new QTableWidgetItem(entries_[c].config.value(keys[k], QStringLiteral("–"))));
     }
   }
   config_table_->resizeColumnsToContents();
@@ -148,7 +165,8 @@ void ComparisonTable::rebuild() {
 void ComparisonTable::applyDifferencesFilter() {
   for (int k = 0; k < config_table_->rowCount(); ++k) {
     QSet<QString> values;
-    for (int c = 0; c < config_table_->columnCount(); ++c) values.insert(config_table_->item(k, c)->text());
+    for (int c = 0; c < config_table_->columnCount(); ++c)
+      values.insert(config_table_->item(k, c)->text());
     config_table_->setRowHidden(k, differences_only_ && values.size() <= 1);
   }
 }

@@ -17,11 +17,11 @@ class QTableWidget;
 namespace rsalab {
 
 struct ComparisonEntry {
-  QString name;                    // model (or any label)
+  QString name;  // model (or any label)
   qint64 parameters = 0;
-  double flops_per_token = 0;      // forward, analytic, at the task's length T
-  double steps_per_second = 0;     // measured: steps ÷ run seconds, mean over the runs
-  double wall_seconds = 0;         // summed over the runs
+  double flops_per_token = 0;   // forward, analytic, at the task's length T
+  double steps_per_second = 0;  // measured: steps ÷ run seconds, mean over the runs
+  double wall_seconds = 0;      // summed over the runs
   int runs = 0;
   QMap<qint64, double> test_loss;  // N → mean test loss over seeds
   QMap<QString, QString> config;   // flattened config key → value ("model.d_model" → "32")

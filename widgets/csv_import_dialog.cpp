@@ -12,21 +12,26 @@
 
 namespace rsalab {
 
-CsvImportDialog::CsvImportDialog(const QString& path, const CsvTable& table, int length, int horizon,
-                                 QWidget* parent)
+CsvImportDialog::CsvImportDialog(const QString& path, const CsvTable& table, int length,
+                                 int horizon, QWidget* parent)
     : QDialog(parent), path_(path) {
   setWindowTitle(QString("Import %1").arg(QFileInfo(path).fileName()));
   auto* layout = new QVBoxLayout(this);
-  const QString separator = table.separator == '\t' ? "tab" : QString("'%1'").arg(QChar(table.separator));
+  const QString separator =
+      table.separator == '\t' ? "tab" : QString("'%1'").arg(QChar(table.separator));
   QStringList skipped;
   for (const auto& s : table.skipped_columns) skipped << QString::fromStdString(s);
   summary_ = new QLabel(
       QString("%1 numeric column(s), %2 row(s); header %3; separator %4%5%6")
-          .arg(table.columns.size()).arg(table.rows)
+          .arg(table.columns.size())
+          .arg(table.rows)
           .arg(table.has_header ? "detected" : "not detected (columns named by position)")
           .arg(separator)
-          .arg(skipped.isEmpty() ? QString() : QString("; date/time column(s) skipped: %1").arg(skipped.join(", ")))
-          .arg(table.filled ? QString("; %1 missing value(s) filled forward").arg(table.filled) : QString()),
+          .arg(skipped.isEmpty()
+                   ? QString()
+                   : QString("; date/time column(s) skipped: %1").arg(skipped.join(", ")))
+          .arg(table.filled ? QString("; %1 missing value(s) filled forward").arg(table.filled)
+                            : QString()),
       this);
   summary_->setWordWrap(true);
   layout->addWidget(summary_);
@@ -73,7 +78,8 @@ QString CsvImportDialog::summary() const { return summary_->text(); }
 
 QStringList CsvImportDialog::columnNames() const {
   QStringList out;
-  for (int c = 0; c < preview_->columnCount(); ++c) out << preview_->horizontalHeaderItem(c)->text();
+  for (int c = 0; c < preview_->columnCount(); ++c)
+    out << preview_->horizontalHeaderItem(c)->text();
   return out;
 }
 

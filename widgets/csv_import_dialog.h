@@ -22,8 +22,8 @@ class CsvImportDialog : public QDialog {
                   QWidget* parent = nullptr);
 
   QString path() const { return path_; }
-  int length() const;   // T
-  int horizon() const;  // H
+  int length() const;               // T
+  int horizon() const;              // H
   QStringList columnNames() const;  // as shown in the preview's header
   QString summary() const;          // the one-line description shown above the table
   QTableWidget* preview() const { return preview_; }

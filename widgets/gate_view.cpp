@@ -34,7 +34,8 @@ Matrix transposed(const Matrix& m) {
   t.cols = m.rows;
   t.values.resize(m.values.size());
   for (int64_t r = 0; r < m.rows; ++r)
-    for (int64_t c = 0; c < m.cols; ++c) t.values[size_t(c * m.rows + r)] = m.values[size_t(r * m.cols + c)];
+    for (int64_t c = 0; c < m.cols; ++c)
+      t.values[size_t(c * m.rows + r)] = m.values[size_t(r * m.cols + c)];
   return t;
 }
 
@@ -42,7 +43,8 @@ Matrix transposed(const Matrix& m) {
 
 GateView::GateView(QWidget* parent) : QWidget(parent) {
   caption_ = new QLabel(tr("Start training to see gate activations (LSTM, GRU) and StarSaber's "
-                           "fixed-point layers."), this);
+                           "fixed-point layers."),
+                        this);
   caption_->setWordWrap(true);
   input_plot_ = new QCustomPlot(this);
   input_plot_->setMinimumHeight(90);
@@ -96,10 +98,11 @@ void GateView::clear() {
 
 void GateView::setRecord(qint64 step, const InspectionRecord& record, const SampleInput& input,
                          const QString& run_label) {
-  const QString where = QString("%1 at step %2, validation sample %3")
-                            .arg(run_label.isEmpty() ? QString::fromStdString(record.model) : run_label)
-                            .arg(step)
-                            .arg(record.sample);
+  const QString where =
+      QString("%1 at step %2, validation sample %3")
+          .arg(run_label.isEmpty() ? QString::fromStdString(record.model) : run_label)
+          .arg(step)
+          .arg(record.sample);
   setInput(input);
   std::vector<const GateTrace*> shown;
   int layers = 0;
@@ -116,8 +119,8 @@ void GateView::setRecord(qint64 step, const InspectionRecord& record, const Samp
     const int col = column[g->layer]++;
     const QString name = QString("L%1 %2").arg(g->layer).arg(gateName(g->gate));
     // Drawn unit × time, so time runs left to right under the input strip.
-    grid_->setCell(static_cast<int>(g->layer), col, transposed(g->values), name + " (unit × time)", {},
-                   positions, name);
+    grid_->setCell(static_cast<int>(g->layer), col, transposed(g->values), name + " (unit × time)",
+                   {}, positions, name);
   }
   grid_->setVisible(!shown.empty());
   bool alpha = false;
@@ -125,8 +128,9 @@ void GateView::setRecord(qint64 step, const InspectionRecord& record, const Samp
   fixed_point_plot_->setVisible(alpha || !fixed_point_graphs_.empty());
   QString what;
   if (!shown.empty()) {
-    what = tr("gate activations σ(·) ∈ [0, 1] per layer × gate, rows = units, columns = time steps "
-              "(aligned with the input above)");
+    what =
+        tr("gate activations σ(·) ∈ [0, 1] per layer × gate, rows = units, columns = time steps "
+           "(aligned with the input above)");
   } else if (alpha) {
     what = tr("StarSaber: α per layer and the fixed-point residual over training steps");
   } else {
@@ -178,8 +182,9 @@ void GateView::addFixedPoint(qint64 step, const InspectionRecord& record) {
     for (bool residual : {false, true}) {
       auto& g = fixed_point_graphs_[{static_cast<int>(l), residual}];
       if (!g) {
-        g = fixed_point_plot_->addGraph(fixed_point_plot_->xAxis,
-                                        residual ? fixed_point_plot_->yAxis2 : fixed_point_plot_->yAxis);
+        g = fixed_point_plot_->addGraph(fixed_point_plot_->xAxis, residual
+                                                                      ? fixed_point_plot_->yAxis2
+                                                                      : fixed_point_plot_->yAxis);
         QPen pen(runColor(static_cast<int>(l)), 1.6);
         if (residual) pen.setStyle(Qt::DashLine);
         g->setPen(pen);

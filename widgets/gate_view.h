@@ -5,7 +5,8 @@
 //   time step × unit; the maps are drawn transposed (rows = units, columns = time steps) so time
 //   runs left to right under the input strip; hover labels name the input at that step. The
 //   candidate activations (LSTM g, GRU n) are not gates and are left out.
-// - Bottom: StarSaber α per layer and its fixed-point residual ‖h^{l+1} − h^l‖ / ‖h^l‖ over training
+// - Bottom: StarSaber α per layer and its fixed-point residual ‖h^{l+1} − h^l‖ / ‖h^l‖ over
+// training
 //   steps (log-scale right axis), from the snapshot history.
 // Parts the record has nothing for are hidden, with a caption saying so.
 #pragma once

@@ -1,6 +1,5 @@
 #include "widgets/heat_map_grid.h"
 
-#include "widgets/plot_export.h"
 #include <qcustomplot.h>
 
 #include <QScrollArea>
@@ -10,6 +9,7 @@
 #include <cmath>
 
 #include "widgets/heat_map_view.h"
+#include "widgets/plot_export.h"
 
 namespace rsalab {
 

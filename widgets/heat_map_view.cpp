@@ -1,12 +1,13 @@
 #include "widgets/heat_map_view.h"
 
-#include "widgets/plot_export.h"
 #include <qcustomplot.h>
 
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
+
+#include "widgets/plot_export.h"
 
 namespace rsalab {
 
@@ -28,7 +29,8 @@ HeatMapView::HeatMapView(QWidget* parent) : QWidget(parent) {
     t.name = title_ && !title_->text().isEmpty() ? title_->text() : QString("heat map");
     t.columns = {"row", "column", "value"};
     for (int64_t r = 0; r < matrix_.rows; ++r) {
-      for (int64_t c = 0; c < matrix_.cols; ++c) t.rows.push_back({double(r), double(c), matrix_.at(r, c)});
+      for (int64_t c = 0; c < matrix_.cols; ++c)
+        t.rows.push_back({double(r), double(c), matrix_.at(r, c)});
     }
     return QVector<PlotDataTable>{t};
   });

@@ -1,6 +1,5 @@
 #include "widgets/linear_rnn_rem_panel.h"
 
-#include "widgets/plot_export.h"
 #include <qcustomplot.h>
 
 #include <QHBoxLayout>
@@ -11,6 +10,8 @@
 #include <cmath>
 #include <random>
 #include <stdexcept>
+
+#include "widgets/plot_export.h"
 
 namespace rsalab {
 

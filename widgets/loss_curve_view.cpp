@@ -1,6 +1,5 @@
 #include "widgets/loss_curve_view.h"
 
-#include "widgets/plot_export.h"
 #include <qcustomplot.h>
 
 #include <QCheckBox>
@@ -14,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "widgets/plot_export.h"
 #include "widgets/run_palette.h"
 
 namespace rsalab {

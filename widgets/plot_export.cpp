@@ -3,6 +3,7 @@
 #include <qcustomplot.h>
 
 #include <QApplication>
+#include <QBuffer>
 #include <QClipboard>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -15,7 +16,6 @@
 #include <QSettings>
 #include <QStandardPaths>
 #include <QSvgGenerator>
-#include <QBuffer>
 #include <cmath>
 
 namespace rsalab {
@@ -54,7 +54,8 @@ QVector<PlotDataTable> plotData(QCustomPlot* plot, bool visible_only) {
     QCPAbstractPlottable* p = plot->plottable(i);
     if (visible_only && !p->visible()) continue;
     const QCPRange keys = p->keyAxis() ? p->keyAxis()->range() : QCPRange(-INFINITY, INFINITY);
-    const QCPRange values = p->valueAxis() ? p->valueAxis()->range() : QCPRange(-INFINITY, INFINITY);
+    const QCPRange values =
+        p->valueAxis() ? p->valueAxis()->range() : QCPRange(-INFINITY, INFINITY);
     PlotDataTable t;
     t.name = plottableName(p, i);
     if (auto* map = qobject_cast<QCPColorMap*>(p)) {
@@ -69,8 +70,9 @@ QVector<PlotDataTable> plotData(QCustomPlot* plot, bool visible_only) {
         }
       }
     } else if (QCPPlottableInterface1D* d = p->interface1D()) {
-      t.columns = {p->keyAxis() && !p->keyAxis()->label().isEmpty() ? p->keyAxis()->label() : "x",
-                   p->valueAxis() && !p->valueAxis()->label().isEmpty() ? p->valueAxis()->label() : "y"};
+      t.columns = {
+          p->keyAxis() && !p->keyAxis()->label().isEmpty() ? p->keyAxis()->label() : "x",
+          p->valueAxis() && !p->valueAxis()->label().isEmpty() ? p->valueAxis()->label() : "y"};
       if (t.columns[0] == t.columns[1]) t.columns[1] += " (value)";
       for (int k = 0; k < d->dataCount(); ++k) {
         const double x = d->dataMainKey(k), y = d->dataMainValue(k);
@@ -87,7 +89,8 @@ QVector<PlotDataTable> plotData(QCustomPlot* plot, bool visible_only) {
 
 QString tablesCsv(const QVector<PlotDataTable>& tables) {
   auto quoted = [](QString s) {
-    if (s.contains(',') || s.contains('"') || s.contains('\n')) s = '"' + s.replace("\"", "\"\"") + '"';
+    if (s.contains(',') || s.contains('"') || s.contains('\n'))
+      s = '"' + s.replace("\"", "\"\"") + '"';
     return s;
   };
   QString out;
@@ -132,7 +135,8 @@ QByteArray tablesJson(const QVector<PlotDataTable>& tables) {
       for (double v : row) cells.append(std::isfinite(v) ? QJsonValue(v) : QJsonValue());
       rows.append(cells);
     }
-    list.append(QJsonObject{{"name", t.name}, {"columns", QJsonArray::fromStringList(t.columns)}, {"rows", rows}});
+    list.append(QJsonObject{
+        {"name", t.name}, {"columns", QJsonArray::fromStringList(t.columns)}, {"rows", rows}});
   }
   return QJsonDocument(list).toJson(QJsonDocument::Indented);
 }
@@ -145,11 +149,12 @@ PlotExport::PlotExport(QCustomPlot* plot, PlotDataProvider data)
 PlotExport* PlotExport::attach(QCustomPlot* plot, PlotDataProvider data) {
   auto* exporter = new PlotExport(plot, std::move(data));
   plot->setContextMenuPolicy(Qt::CustomContextMenu);
-  connect(plot, &QWidget::customContextMenuRequested, exporter, [exporter, plot](const QPoint& pos) {
-    QMenu* menu = exporter->buildMenu(plot);
-    menu->setAttribute(Qt::WA_DeleteOnClose);
-    menu->popup(plot->mapToGlobal(pos));
-  });
+  connect(plot, &QWidget::customContextMenuRequested, exporter,
+          [exporter, plot](const QPoint& pos) {
+            QMenu* menu = exporter->buildMenu(plot);
+            menu->setAttribute(Qt::WA_DeleteOnClose);
+            menu->popup(plot->mapToGlobal(pos));
+          });
   return exporter;
 }
 
@@ -225,7 +230,8 @@ bool savePlot(QCustomPlot* plot, const QString& path, int width, int height, QSt
 }
 
 bool PlotExport::saveImage(const QString& path, QString* error) const {
-  return savePlot(plot_, path, 0, 0, error, /*pixel_ratio=*/2.0);  // twice the pixels: crisp in documents
+  return savePlot(plot_, path, 0, 0, error,
+                  /*pixel_ratio=*/2.0);  // twice the pixels: crisp in documents
 }
 
 bool PlotExport::saveData(const QString& path, bool visible_only, QString* error) const {
@@ -256,8 +262,9 @@ QMenu* PlotExport::buildMenu(QWidget* parent) {
 
 void PlotExport::saveImageInteractively() {
   QString filter = "PNG image (*.png)";
-  const QString path = QFileDialog::getSaveFileName(plot_, "Save image", lastFolder() + "/plot.png",
-                                                    "PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)", &filter);
+  const QString path = QFileDialog::getSaveFileName(
+      plot_, "Save image", lastFolder() + "/plot.png",
+      "PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)", &filter);
   if (path.isEmpty()) return;
   QSettings().setValue("paths/export", QFileInfo(path).absolutePath());
   QString error;
@@ -270,8 +277,9 @@ void PlotExport::saveImageInteractively() {
 
 void PlotExport::saveDataInteractively(bool visible_only) {
   QString filter = "CSV table (*.csv)";
-  const QString path = QFileDialog::getSaveFileName(plot_, visible_only ? "Export visible data" : "Export all data",
-                                                    lastFolder() + "/data.csv", "CSV table (*.csv);;JSON (*.json)", &filter);
+  const QString path = QFileDialog::getSaveFileName(
+      plot_, visible_only ? "Export visible data" : "Export all data", lastFolder() + "/data.csv",
+      "CSV table (*.csv);;JSON (*.json)", &filter);
   if (path.isEmpty()) return;
   QSettings().setValue("paths/export", QFileInfo(path).absolutePath());
   QString error;

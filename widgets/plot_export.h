@@ -24,8 +24,8 @@ namespace rsalab {
 // 320 × 240). Written through QSaveFile, so a failed write leaves any previous file intact.
 // False and *error (naming the file or the problem) on failure. Used by the context menu, the
 // sample-efficiency view and `rsalab-cli sweep --figures`.
-bool savePlot(QCustomPlot* plot, const QString& path, int width, int height, QString* error = nullptr,
-              double pixel_ratio = 1.0);
+bool savePlot(QCustomPlot* plot, const QString& path, int width, int height,
+              QString* error = nullptr, double pixel_ratio = 1.0);
 
 // One named table of numbers (a curve: step, loss; a heat map: row, column, value).
 struct PlotDataTable {

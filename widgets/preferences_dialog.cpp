@@ -11,7 +11,8 @@
 
 namespace rsalab {
 
-PreferencesDialog::PreferencesDialog(const Preferences& current, QWidget* parent) : QDialog(parent) {
+PreferencesDialog::PreferencesDialog(const Preferences& current, QWidget* parent)
+    : QDialog(parent) {
   setWindowTitle("Preferences");
   auto* form = new QFormLayout(this);
   theme_ = new QComboBox(this);

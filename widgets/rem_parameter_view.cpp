@@ -1,6 +1,5 @@
 #include "widgets/rem_parameter_view.h"
 
-#include "widgets/plot_export.h"
 #include <qcustomplot.h>
 
 #include <QHeaderView>
@@ -11,6 +10,7 @@
 #include <cmath>
 
 #include "widgets/heat_map_grid.h"
+#include "widgets/plot_export.h"
 #include "widgets/run_palette.h"
 
 namespace rsalab {
@@ -50,16 +50,18 @@ RemParameterView::RemParameterView(QWidget* parent) : QWidget(parent) {
   plot_->legend->setRowSpacing(0);  // many entries (4 per head): keep the box compact
   plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
   cursor_ = new QCPItemStraightLine(plot_);
-  for (QCPItemPosition* p : {cursor_->point1, cursor_->point2}) p->setType(QCPItemPosition::ptPlotCoords);
+  for (QCPItemPosition* p : {cursor_->point1, cursor_->point2})
+    p->setType(QCPItemPosition::ptPlotCoords);
   cursor_->setPen(QPen(QColor(200, 60, 60, 140), 1.0, Qt::DotLine));
   cursor_->setVisible(false);
 
   table_ = new QTableWidget(0, kColumnCount, this);
-  table_->setHorizontalHeaderLabels({tr("head"), tr("sim. to truth"), tr("learned"), tr("σ(µ)"),
-                                     tr("REM"), tr("closest true")});
-  table_->horizontalHeaderItem(kSimilarity)->setToolTip(
-      tr("Cosine similarity between the REM built from the learned parameters and the REM of the "
-         "closest true component, at the task's length T (1 = same matrix up to scale)"));
+  table_->setHorizontalHeaderLabels(
+      {tr("head"), tr("sim. to truth"), tr("learned"), tr("σ(µ)"), tr("REM"), tr("closest true")});
+  table_->horizontalHeaderItem(kSimilarity)
+      ->setToolTip(tr(
+          "Cosine similarity between the REM built from the learned parameters and the REM of the "
+          "closest true component, at the task's length T (1 = same matrix up to scale)"));
   table_->verticalHeader()->setVisible(false);
   table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   table_->setSelectionMode(QAbstractItemView::NoSelection);
@@ -177,8 +179,10 @@ void RemParameterView::setCurrentRecord(qint64 step, const InspectionRecord& rec
       // Short titles: the cells are narrow. The kind is implied by the parameters for regular.
       const QString title = head.rem_kind == "regular"
                                 ? QString("%1 λ=%2").arg(name).arg(head.lambda, 0, 'g', 3)
-                                : QString("%1 %2\nγ=%3 θ=%4").arg(name, QString::fromStdString(head.rem_kind))
-                                      .arg(head.gamma, 0, 'g', 3).arg(head.theta, 0, 'g', 3);
+                                : QString("%1 %2\nγ=%3 θ=%4")
+                                      .arg(name, QString::fromStdString(head.rem_kind))
+                                      .arg(head.gamma, 0, 'g', 3)
+                                      .arg(head.theta, 0, 'g', 3);
       rem_grid_->setCell(static_cast<int>(l), col++, head.rem, title, {}, {}, name + " REM");
     }
   }
@@ -236,7 +240,8 @@ void RemParameterView::rebuildTable() {
       put(kGate, num(head.gate));
       put(kSimilarity, std::isnan(sim) ? QString("–") : num(sim));
       put(kMatched, std::isnan(sim) ? QString() : QString::fromStdString(matched));
-      table_->item(row, kHead)->setForeground(runColor(static_cast<int>(l) * 8 + static_cast<int>(h)));
+      table_->item(row, kHead)
+          ->setForeground(runColor(static_cast<int>(l) * 8 + static_cast<int>(h)));
       ++row;
     }
   }

@@ -52,7 +52,8 @@ double remTruthSimilarity(const HeadInspection& head, const RemTruth& truth, int
   const auto learned = remClosedForm(head.rem_kind, regular ? head.lambda : head.gamma,
                                      regular ? 0.0 : head.theta, head.dilation, T);
   double score = kNaN;
-  auto consider = [&](const std::string& kind, double base, double theta, const std::string& label) {
+  auto consider = [&](const std::string& kind, double base, double theta,
+                      const std::string& label) {
     const double s = cosineSimilarity(learned, remClosedForm(kind, base, theta, 1, T));
     if (std::isnan(s) || (!std::isnan(score) && s <= score)) return;
     score = s;
@@ -60,7 +61,8 @@ double remTruthSimilarity(const HeadInspection& head, const RemTruth& truth, int
   };
   for (double l : truth.lambdas) consider("regular", l, 0.0, "λ=" + shortNumber(l));
   for (size_t k = 0; k < truth.gammas.size() && k < truth.thetas.size(); ++k) {
-    const std::string pair = "γ=" + shortNumber(truth.gammas[k]) + " θ=" + shortNumber(truth.thetas[k]);
+    const std::string pair =
+        "γ=" + shortNumber(truth.gammas[k]) + " θ=" + shortNumber(truth.thetas[k]);
     consider("cos", truth.gammas[k], truth.thetas[k], "cos " + pair);
     consider("sin", truth.gammas[k], truth.thetas[k], "sin " + pair);
   }

@@ -100,7 +100,8 @@ RunSetup RunSetupPanel::setup() const {
 void RunSetupPanel::setSetup(const RunSetup& s) {
   const QSignalBlocker block(this);
   task_->setCurrentText(s.task);
-  for (auto it = models_.begin(); it != models_.end(); ++it) it.value()->setChecked(s.models.contains(it.key()));
+  for (auto it = models_.begin(); it != models_.end(); ++it)
+    it.value()->setChecked(s.models.contains(it.key()));
   seeds_->setValue(s.seeds);
   train_size_->setValue(static_cast<int>(s.train_size));
   steps_->setValue(static_cast<int>(s.max_steps));

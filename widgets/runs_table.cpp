@@ -18,8 +18,8 @@ QTableWidgetItem* readOnly(const QString& text) {
 }  // namespace
 
 RunsTable::RunsTable(QWidget* parent) : QTableWidget(0, kColumns, parent) {
-  setHorizontalHeaderLabels({"", "Show", "Model", "Seed", "State", "Step", "Train loss",
-                             "Val loss", "Params", "Steps/s"});
+  setHorizontalHeaderLabels({"", "Show", "Model", "Seed", "State", "Step", "Train loss", "Val loss",
+                             "Params", "Steps/s"});
   horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   horizontalHeader()->setStretchLastSection(true);
   verticalHeader()->setVisible(false);
@@ -29,7 +29,8 @@ RunsTable::RunsTable(QWidget* parent) : QTableWidget(0, kColumns, parent) {
   connect(this, &QTableWidget::itemChanged, this, [this](QTableWidgetItem* item) {
     if (filling_ || item->column() != kVisible) return;
     const int row = item->row();
-    if (row >= 0 && row < ids_.size()) emit visibilityToggled(ids_[row], item->checkState() == Qt::Checked);
+    if (row >= 0 && row < ids_.size())
+      emit visibilityToggled(ids_[row], item->checkState() == Qt::Checked);
   });
   connect(this, &QTableWidget::itemSelectionChanged, this, [this] {
     const int id = selectedRun();
@@ -71,12 +72,14 @@ void RunsTable::fill(int row, const RunRow& r) {
   state->setToolTip(r.message);
   if (r.state == "failed" || r.state == "diverged") state->setForeground(QColor(200, 30, 30));
   setItem(row, kState, state);
-  setItem(row, kStep, readOnly(r.max_steps > 0 ? QString("%1 / %2").arg(r.step).arg(r.max_steps)
-                                               : QString::number(r.step)));
+  setItem(row, kStep,
+          readOnly(r.max_steps > 0 ? QString("%1 / %2").arg(r.step).arg(r.max_steps)
+                                   : QString::number(r.step)));
   setItem(row, kTrain, readOnly(lossText(r.train_loss)));
   setItem(row, kValidation, readOnly(lossText(r.validation_loss)));
   setItem(row, kParams, readOnly(QString::number(r.parameters)));
-  setItem(row, kSpeed, readOnly(r.steps_per_second > 0 ? QString::number(r.steps_per_second, 'f', 1) : "–"));
+  setItem(row, kSpeed,
+          readOnly(r.steps_per_second > 0 ? QString::number(r.steps_per_second, 'f', 1) : "–"));
 }
 
 int RunsTable::rowOf(int id) const { return static_cast<int>(ids_.indexOf(id)); }

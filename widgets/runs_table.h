@@ -24,14 +24,26 @@ struct RunRow {
 class RunsTable : public QTableWidget {
   Q_OBJECT
  public:
-  enum Column { kSwatch, kVisible, kModel, kSeed, kState, kStep, kTrain, kValidation, kParams, kSpeed, kColumns };
+  enum Column {
+    kSwatch,
+    kVisible,
+    kModel,
+    kSeed,
+    kState,
+    kStep,
+    kTrain,
+    kValidation,
+    kParams,
+    kSpeed,
+    kColumns
+  };
   explicit RunsTable(QWidget* parent = nullptr);
 
   void setRuns(const QVector<RunRow>& rows);  // replaces all rows
   void updateRun(const RunRow& row);          // by id; ignores unknown ids
   int rowOf(int id) const;
   bool isRunVisible(int id) const;
-  int selectedRun() const;                    // -1 when none
+  int selectedRun() const;  // -1 when none
 
  signals:
   /// The user ticked or cleared a run's checkbox; consumed by the curve view.

@@ -18,15 +18,16 @@
 namespace rsalab {
 
 namespace {
-constexpr int kBandAlpha = 45;   // band fill: light, the mean line carries the colour
-constexpr int kSeedAlpha = 110;  // single-seed points behind the mean
-constexpr double kLogPad = 1.25; // ranges get a factor 1.25 of headroom on log axes
+constexpr int kBandAlpha = 45;    // band fill: light, the mean line carries the colour
+constexpr int kSeedAlpha = 110;   // single-seed points behind the mean
+constexpr double kLogPad = 1.25;  // ranges get a factor 1.25 of headroom on log axes
 
 // Calls `on_show` when the watched widget is shown: hidden views (another tab) keep their points
 // dirty and draw when they come back.
 class ShowWatcher : public QObject {
  public:
-  ShowWatcher(QObject* parent, std::function<void()> on_show) : QObject(parent), on_show_(std::move(on_show)) {}
+  ShowWatcher(QObject* parent, std::function<void()> on_show)
+      : QObject(parent), on_show_(std::move(on_show)) {}
   bool eventFilter(QObject*, QEvent* event) override {
     if (event->type() == QEvent::Show) on_show_();
     return false;
@@ -101,7 +102,8 @@ SampleEfficiencyView::SampleEfficiencyView(QWidget* parent) : QWidget(parent) {
 }
 
 QColor SampleEfficiencyView::modelColor(const QString& model) {
-  static const QStringList kOrder = {"rnn", "lstm", "gru", "transformer", "rsa", "linear", "starsaber", "encdec"};
+  static const QStringList kOrder = {"rnn", "lstm",   "gru",       "transformer",
+                                     "rsa", "linear", "starsaber", "encdec"};
   const int i = kOrder.indexOf(model);
   return runColor(i >= 0 ? i : static_cast<int>(kOrder.size() + qHash(model) % 8));
 }
@@ -143,7 +145,8 @@ void SampleEfficiencyView::setTitle(const QString& title) {
     }
   }
   plot_->plotLayout()->insertRow(0);
-  plot_->plotLayout()->addElement(0, 0, new QCPTextElement(plot_, title, QFont(font().family(), 10, QFont::Bold)));
+  plot_->plotLayout()->addElement(
+      0, 0, new QCPTextElement(plot_, title, QFont(font().family(), 10, QFont::Bold)));
   markDirty();
 }
 
@@ -173,7 +176,8 @@ SampleEfficiencyView::ModelCurve SampleEfficiencyView::curve(const QString& mode
     } else {
       double ss = 0;
       for (double v : losses) ss += (v - mean) * (v - mean);
-      const double sd = losses.size() > 1 ? std::sqrt(ss / static_cast<double>(losses.size() - 1)) : 0;
+      const double sd =
+          losses.size() > 1 ? std::sqrt(ss / static_cast<double>(losses.size() - 1)) : 0;
       low = std::max(mean - sd, mean * 1e-3);  // the log axis cannot show <= 0
       high = mean + sd;
     }
@@ -216,8 +220,10 @@ void SampleEfficiencyView::redraw() {
     high->setChannelFillGraph(low);
     low->removeFromLegend();
     high->removeFromLegend();
-    low->setData(QVector<double>(c.sizes.begin(), c.sizes.end()), QVector<double>(c.low.begin(), c.low.end()), true);
-    high->setData(QVector<double>(c.sizes.begin(), c.sizes.end()), QVector<double>(c.high.begin(), c.high.end()), true);
+    low->setData(QVector<double>(c.sizes.begin(), c.sizes.end()),
+                 QVector<double>(c.low.begin(), c.low.end()), true);
+    high->setData(QVector<double>(c.sizes.begin(), c.sizes.end()),
+                  QVector<double>(c.high.begin(), c.high.end()), true);
     // Every seed's point, faint.
     auto* seeds = plot_->addGraph();
     QColor faint = color;
@@ -250,10 +256,12 @@ void SampleEfficiencyView::redraw() {
     mean->setProperty("model", model);
     mean->setPen(QPen(color, 2));
     mean->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, color, color, 6));
-    mean->setData(QVector<double>(c.sizes.begin(), c.sizes.end()), QVector<double>(c.mean.begin(), c.mean.end()), true);
+    mean->setData(QVector<double>(c.sizes.begin(), c.sizes.end()),
+                  QVector<double>(c.mean.begin(), c.mean.end()), true);
     QString name = model;
     if (c.fit.points >= 3 && c.sizes.size() >= 2) {
-      name += QString("  b = %1 [%2, %3]").arg(number(c.fit.b), number(c.fit.b_low), number(c.fit.b_high));
+      name += QString("  b = %1 [%2, %3]")
+                  .arg(number(c.fit.b), number(c.fit.b_low), number(c.fit.b_high));
     } else if (c.fit.points == 2 && c.sizes.size() == 2) {
       name += QString("  b = %1 (2 points, no CI)").arg(number(c.fit.b));
     } else {
@@ -265,7 +273,8 @@ void SampleEfficiencyView::redraw() {
   std::vector<double> sizes;
   for (const auto& [model, points] : points_) {
     for (const auto& p : points) {
-      if (drawable(p) && std::find(sizes.begin(), sizes.end(), p.size) == sizes.end()) sizes.push_back(p.size);
+      if (drawable(p) && std::find(sizes.begin(), sizes.end(), p.size) == sizes.end())
+        sizes.push_back(p.size);
     }
   }
   if (!sizes.empty() && sizes.size() <= 12) {
@@ -281,21 +290,24 @@ void SampleEfficiencyView::redraw() {
   }
   summary_label_->setText(runs == 0 ? tr("no runs yet")
                                     : tr("%1 run(s), %2 model(s); loss ≈ a·N^−b, b with 95% CI")
-                                          .arg(runs).arg(order_.size()));
+                                          .arg(runs)
+                                          .arg(order_.size()));
   plot_->replot();
 }
 
 QString SampleEfficiencyView::legendText(const QString& model) const {
   for (int i = 0; i < plot_->legend->itemCount(); ++i) {
     auto* item = qobject_cast<QCPPlottableLegendItem*>(plot_->legend->item(i));
-    if (item && item->plottable()->property("model").toString() == model) return item->plottable()->name();
+    if (item && item->plottable()->property("model").toString() == model)
+      return item->plottable()->name();
   }
   return {};
 }
 
 int SampleEfficiencyView::meanGraphCount() const {
   int n = 0;
-  for (int i = 0; i < plot_->graphCount(); ++i) n += plot_->graph(i)->property("model").isValid() ? 1 : 0;
+  for (int i = 0; i < plot_->graphCount(); ++i)
+    n += plot_->graph(i)->property("model").isValid() ? 1 : 0;
   return n;
 }
 
@@ -320,14 +332,17 @@ QPoint SampleEfficiencyView::pixelOf(int run_id) const {
   for (const auto& [model, points] : points_) {
     for (const auto& p : points) {
       if (p.run_id == run_id && drawable(p)) {
-        return QPoint(qRound(plot_->xAxis->coordToPixel(p.size)), qRound(plot_->yAxis->coordToPixel(p.test_loss)));
+        return QPoint(qRound(plot_->xAxis->coordToPixel(p.size)),
+                      qRound(plot_->yAxis->coordToPixel(p.test_loss)));
       }
     }
   }
   return {-1, -1};
 }
 
-void SampleEfficiencyView::onMousePress(QMouseEvent* event) { press_pos_ = event->position().toPoint(); }
+void SampleEfficiencyView::onMousePress(QMouseEvent* event) {
+  press_pos_ = event->position().toPoint();
+}
 
 void SampleEfficiencyView::onMouseRelease(QMouseEvent* event) {
   const QPoint pos = event->position().toPoint();

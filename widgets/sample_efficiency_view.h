@@ -27,7 +27,7 @@ namespace rsalab {
 
 struct SampleEfficiencyPoint {
   QString model;
-  double size = 0;       // training-set size N
+  double size = 0;  // training-set size N
   quint64 seed = 0;
   double test_loss = 0;  // drawn only when finite and > 0 (log axis)
   int run_id = -1;       // handed back by pointClicked

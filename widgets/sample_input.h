@@ -10,11 +10,11 @@
 namespace rsalab {
 
 struct SampleInput {
-  int sample = -1;               // validation sample index; -1: unknown
-  int sample_count = 0;          // samples in the split (the picker's range)
-  QStringList tokens;            // token tasks: one label per input position
-  QStringList target_tokens;     // encoder–decoder: the decoder's input tokens
-  std::vector<double> values;    // series tasks: T × features, row-major
+  int sample = -1;             // validation sample index; -1: unknown
+  int sample_count = 0;        // samples in the split (the picker's range)
+  QStringList tokens;          // token tasks: one label per input position
+  QStringList target_tokens;   // encoder–decoder: the decoder's input tokens
+  std::vector<double> values;  // series tasks: T × features, row-major
   int features = 0;
   QStringList feature_names;
   int length() const {

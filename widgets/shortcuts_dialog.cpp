@@ -25,7 +25,8 @@ QList<QPair<QString, QString>> shortcutEntries(const QList<QAction*>& actions) {
   return out;
 }
 
-ShortcutsDialog::ShortcutsDialog(const QList<QAction*>& actions, QWidget* parent) : QDialog(parent) {
+ShortcutsDialog::ShortcutsDialog(const QList<QAction*>& actions, QWidget* parent)
+    : QDialog(parent) {
   setWindowTitle("Keyboard shortcuts");
   auto* layout = new QVBoxLayout(this);
   const auto entries = shortcutEntries(actions);

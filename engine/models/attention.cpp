@@ -53,5 +53,4 @@ std::pair<torch::Tensor, torch::Tensor> appendToCache(AttentionState& state,
   return {state.k.narrow(2, 0, needed), state.v.narrow(2, 0, needed)};  // (B, H, t+1, Dh)
 }
 
-
 }  // namespace rsalab

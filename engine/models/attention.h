@@ -14,9 +14,9 @@ namespace rsalab {
 
 // Generation state of one attention layer: a KV cache for softmax/RSA, (S, z) for linear.
 struct AttentionState {
-  torch::Tensor k, v;    // (B, H, capacity, Dh), filled up to `length`
-  int64_t length = 0;    // positions seen so far
-  torch::Tensor S, z;    // linear attention: (B, H, Dh, Dh) and (B, H, Dh), float32
+  torch::Tensor k, v;  // (B, H, capacity, Dh), filled up to `length`
+  int64_t length = 0;  // positions seen so far
+  torch::Tensor S, z;  // linear attention: (B, H, Dh, Dh) and (B, H, Dh), float32
 };
 
 class SelfAttentionImpl : public torch::nn::Module {

@@ -13,10 +13,10 @@ DecoderBlockImpl::DecoderBlockImpl(const std::string& kind, const ModelOptions& 
 
 torch::Tensor DecoderBlockImpl::forward(const torch::Tensor& y, const torch::Tensor& memory,
                                         LayerInspection* record, int64_t sample) {
-  auto h = y + self_attention_->forward(ln_self_->forward(y), record, sample);       // (B, Tt, D)
+  auto h = y + self_attention_->forward(ln_self_->forward(y), record, sample);  // (B, Tt, D)
   h = h + cross_->forward(ln_cross_->forward(h), memory,
-                          record ? &record->cross_attention : nullptr, sample);     // (B, Tt, D)
-  return ffn_->forward(h);                                                 // (B, Tt, D)
+                          record ? &record->cross_attention : nullptr, sample);  // (B, Tt, D)
+  return ffn_->forward(h);                                                       // (B, Tt, D)
 }
 
 EncoderDecoderImpl::EncoderDecoderImpl(const ModelOptions& options, int64_t source_vocab,
@@ -31,19 +31,23 @@ EncoderDecoderImpl::EncoderDecoderImpl(const ModelOptions& options, int64_t sour
     encoder_.push_back(register_module("encoder" + std::to_string(l),
                                        TransformerBlock(kind, options_, /*causal=*/false)));
   }
-  const int64_t decoder_layers = options_.decoder_layers > 0 ? options_.decoder_layers : options_.layers;
+  const int64_t decoder_layers =
+      options_.decoder_layers > 0 ? options_.decoder_layers : options_.layers;
   for (int64_t l = 0; l < decoder_layers; ++l) {
-    decoder_.push_back(register_module("decoder" + std::to_string(l), DecoderBlock(kind, options_)));
+    decoder_.push_back(
+        register_module("decoder" + std::to_string(l), DecoderBlock(kind, options_)));
   }
-  ln_encoder_ = register_module("ln_encoder", torch::nn::LayerNorm(torch::nn::LayerNormOptions({D})));
-  ln_decoder_ = register_module("ln_decoder", torch::nn::LayerNorm(torch::nn::LayerNormOptions({D})));
+  ln_encoder_ =
+      register_module("ln_encoder", torch::nn::LayerNorm(torch::nn::LayerNormOptions({D})));
+  ln_decoder_ =
+      register_module("ln_decoder", torch::nn::LayerNorm(torch::nn::LayerNormOptions({D})));
   output_ = register_module("output", torch::nn::Linear(D, target_vocab));
 }
 
 torch::Tensor EncoderDecoderImpl::embedWithPositions(torch::nn::Embedding& embed,
                                                      const torch::Tensor& tokens) {
-  auto h = embed->forward(tokens);                                                 // (B, T, D)
-  return h + sinusoidalEncoding(h.size(1), options_.d_model, 0, h.options());       // (B, T, D)
+  auto h = embed->forward(tokens);                                             // (B, T, D)
+  return h + sinusoidalEncoding(h.size(1), options_.d_model, 0, h.options());  // (B, T, D)
 }
 
 torch::Tensor EncoderDecoderImpl::encode(const torch::Tensor& source, InspectionRecord* record) {
@@ -55,8 +59,8 @@ torch::Tensor EncoderDecoderImpl::encode(const torch::Tensor& source, Inspection
   return ln_encoder_->forward(h);  // (B, Ts, D)
 }
 
-torch::Tensor EncoderDecoderImpl::decode(const torch::Tensor& target_in, const torch::Tensor& memory,
-                                         InspectionRecord* record) {
+torch::Tensor EncoderDecoderImpl::decode(const torch::Tensor& target_in,
+                                         const torch::Tensor& memory, InspectionRecord* record) {
   auto h = embedWithPositions(target_embed_, target_in);  // (B, Tt, D)
   if (record) record->decoder_layers.assign(decoder_.size(), LayerInspection{});
   for (size_t l = 0; l < decoder_.size(); ++l) {
@@ -66,7 +70,8 @@ torch::Tensor EncoderDecoderImpl::decode(const torch::Tensor& target_in, const t
   return output_->forward(ln_decoder_->forward(h));  // (B, Tt, V)
 }
 
-torch::Tensor EncoderDecoderImpl::forward(const torch::Tensor& source, const torch::Tensor& target_in,
+torch::Tensor EncoderDecoderImpl::forward(const torch::Tensor& source,
+                                          const torch::Tensor& target_in,
                                           InspectionRecord* record) {
   if (record) record->model = "encdec";
   return decode(target_in, encode(source, record), record);
@@ -78,8 +83,8 @@ torch::Tensor EncoderDecoderImpl::greedyDecode(const torch::Tensor& source, int6
   auto memory = encode(source, nullptr);
   auto tokens = torch::full({source.size(0), 1}, bos, source.options().dtype(torch::kInt64));
   for (int64_t t = 0; t < length; ++t) {
-    auto logits = decode(tokens, memory, nullptr);           // (B, t+1, V)
-    auto next = logits.select(1, t).argmax(-1, true);        // (B, 1)
+    auto logits = decode(tokens, memory, nullptr);     // (B, t+1, V)
+    auto next = logits.select(1, t).argmax(-1, true);  // (B, 1)
     tokens = torch::cat({tokens, next}, 1);
   }
   return tokens.narrow(1, 1, length);  // (B, length)

@@ -4,8 +4,7 @@ namespace rsalab {
 
 torch::Tensor eluFeatureMap(const torch::Tensor& x) { return torch::elu(x) + 1; }
 
-torch::Tensor linearAttentionWeights(const torch::Tensor& q, const torch::Tensor& k,
-                                     bool causal) {
+torch::Tensor linearAttentionWeights(const torch::Tensor& q, const torch::Tensor& k, bool causal) {
   auto sim = torch::matmul(eluFeatureMap(q), eluFeatureMap(k).transpose(-2, -1));  // (B, H, T, T)
   if (causal) sim = sim.tril();
   return sim / (sim.sum(-1, /*keepdim=*/true) + kLinearAttentionEps);
@@ -13,24 +12,24 @@ torch::Tensor linearAttentionWeights(const torch::Tensor& q, const torch::Tensor
 
 torch::Tensor linearAttentionParallel(const torch::Tensor& q, const torch::Tensor& k,
                                       const torch::Tensor& v, bool causal) {
-  auto fq = eluFeatureMap(q), fk = eluFeatureMap(k);                  // (B, H, T, Dh)
+  auto fq = eluFeatureMap(q), fk = eluFeatureMap(k);  // (B, H, T, Dh)
   if (causal) {
-    auto sim = torch::matmul(fq, fk.transpose(-2, -1)).tril();       // (B, H, T, T)
+    auto sim = torch::matmul(fq, fk.transpose(-2, -1)).tril();                 // (B, H, T, T)
     return torch::matmul(sim, v) / (sim.sum(-1, true) + kLinearAttentionEps);  // (B, H, T, Dh)
   }
-  auto kv = torch::matmul(fk.transpose(-2, -1), v);                  // (B, H, Dh, Dh)
-  auto z = fk.sum(2, /*keepdim=*/true);                              // (B, H, 1, Dh)
-  auto denom = (fq * z).sum(-1, true) + kLinearAttentionEps;         // (B, H, T, 1)
-  return torch::matmul(fq, kv) / denom;                              // (B, H, T, Dh)
+  auto kv = torch::matmul(fk.transpose(-2, -1), v);           // (B, H, Dh, Dh)
+  auto z = fk.sum(2, /*keepdim=*/true);                       // (B, H, 1, Dh)
+  auto denom = (fq * z).sum(-1, true) + kLinearAttentionEps;  // (B, H, T, 1)
+  return torch::matmul(fq, kv) / denom;                       // (B, H, T, Dh)
 }
 
 torch::Tensor linearAttentionCumulative(const torch::Tensor& q, const torch::Tensor& k,
                                         const torch::Tensor& v) {
-  auto fq = eluFeatureMap(q), fk = eluFeatureMap(k);                 // (B, H, T, Dh)
-  auto S = (fk.unsqueeze(-1) * v.unsqueeze(-2)).cumsum(2);           // (B, H, T, Dh, Dh)
-  auto z = fk.cumsum(2);                                             // (B, H, T, Dh)
-  auto num = torch::matmul(fq.unsqueeze(-2), S).squeeze(-2);         // (B, H, T, Dh)
-  auto denom = (fq * z).sum(-1, true) + kLinearAttentionEps;         // (B, H, T, 1)
+  auto fq = eluFeatureMap(q), fk = eluFeatureMap(k);          // (B, H, T, Dh)
+  auto S = (fk.unsqueeze(-1) * v.unsqueeze(-2)).cumsum(2);    // (B, H, T, Dh, Dh)
+  auto z = fk.cumsum(2);                                      // (B, H, T, Dh)
+  auto num = torch::matmul(fq.unsqueeze(-2), S).squeeze(-2);  // (B, H, T, Dh)
+  auto denom = (fq * z).sum(-1, true) + kLinearAttentionEps;  // (B, H, T, 1)
   return num / denom;
 }
 
@@ -40,18 +39,18 @@ torch::Tensor linearAttentionStep(const torch::Tensor& q, const torch::Tensor& k
   const auto state_type = q.scalar_type() == torch::kFloat64 ? torch::kFloat64 : torch::kFloat32;
   // (B, H) kept as dimensions: an outer product and a batched matrix–vector product (1.28× faster
   // per call than heads folded into baddbmm/bmm; rsalab-bench "levers").
-  auto fq = eluFeatureMap(q).to(state_type).squeeze(2);              // (B, H, Dh)
-  auto fk = eluFeatureMap(k).to(state_type).squeeze(2);              // (B, H, Dh)
-  auto vt = v.to(state_type).squeeze(2);                             // (B, H, Dv)
+  auto fq = eluFeatureMap(q).to(state_type).squeeze(2);  // (B, H, Dh)
+  auto fk = eluFeatureMap(k).to(state_type).squeeze(2);  // (B, H, Dh)
+  auto vt = v.to(state_type).squeeze(2);                 // (B, H, Dv)
   if (!S.defined()) {
     S = torch::zeros({fk.size(0), fk.size(1), fk.size(2), vt.size(2)}, fk.options());
     z = torch::zeros_like(fk);
   }
-  S = S + fk.unsqueeze(-1) * vt.unsqueeze(-2);                       // S + φ(k)vᵀ: (B, H, Dh, Dv)
-  z = z + fk;                                                        // (B, H, Dh)
-  auto num = torch::matmul(fq.unsqueeze(-2), S).squeeze(-2);         // (B, H, Dv)
-  auto denom = (fq * z).sum(-1, true) + kLinearAttentionEps;         // (B, H, 1)
-  return (num / denom).unsqueeze(2).to(q.scalar_type());             // (B, H, 1, Dv)
+  S = S + fk.unsqueeze(-1) * vt.unsqueeze(-2);                // S + φ(k)vᵀ: (B, H, Dh, Dv)
+  z = z + fk;                                                 // (B, H, Dh)
+  auto num = torch::matmul(fq.unsqueeze(-2), S).squeeze(-2);  // (B, H, Dv)
+  auto denom = (fq * z).sum(-1, true) + kLinearAttentionEps;  // (B, H, 1)
+  return (num / denom).unsqueeze(2).to(q.scalar_type());      // (B, H, 1, Dv)
 }
 
 LinearAttentionImpl::LinearAttentionImpl(int64_t d_model, int64_t heads, bool causal,
@@ -67,16 +66,17 @@ torch::Tensor LinearAttentionImpl::forward(const torch::Tensor& x, LayerInspecti
   if (record) {
     auto w = linearAttentionWeights(q[sample], k[sample], causal_);  // (H, T, T)
     record->heads.resize(static_cast<size_t>(heads_));
-    for (int64_t h = 0; h < heads_; ++h) record->heads[static_cast<size_t>(h)].attention = toMatrix(w[h]);
+    for (int64_t h = 0; h < heads_; ++h)
+      record->heads[static_cast<size_t>(h)].attention = toMatrix(w[h]);
   }
   return out_->forward(mergeHeads(y));  // (B, T, D)
 }
 
 torch::Tensor LinearAttentionImpl::step(const torch::Tensor& x_t, AttentionState& state) {
-  auto [q, k, v] = projectQkv(x_t);                           // (B, H, 1, Dh)
-  auto y = linearAttentionStep(q, k, v, state.S, state.z);    // (B, H, 1, Dh)
+  auto [q, k, v] = projectQkv(x_t);                         // (B, H, 1, Dh)
+  auto y = linearAttentionStep(q, k, v, state.S, state.z);  // (B, H, 1, Dh)
   state.length += 1;
-  return out_->forward(mergeHeads(y));                        // (B, 1, D)
+  return out_->forward(mergeHeads(y));  // (B, 1, D)
 }
 
 }  // namespace rsalab

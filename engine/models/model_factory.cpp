@@ -36,13 +36,19 @@ EncoderDecoder makeEncoderDecoder(const ModelOptions& options, int64_t source_vo
 }
 
 std::vector<ModelDescription> describeModels(const ModelOptions& base, const ModelIO& io) {
-  struct Row { const char* name; const char* title; const char* equation; };
+  struct Row {
+    const char* name;
+    const char* title;
+    const char* equation;
+  };
   static const Row rows[] = {
       {"rnn", "RNN (tanh)", "h_t = tanh(W_ih x_t + W_hh h_{t-1} + b)"},
       {"lstm", "LSTM", "c_t = f*c_{t-1} + i*g, h_t = o*tanh(c_t)"},
       {"gru", "GRU", "h_t = (1-z)*n + z*h_{t-1}"},
-      {"transformer", "Softmax Transformer", "softmax(QK^T/sqrt(Dh) + mask) V, pre-LN, sinusoidal PE"},
-      {"rsa", "RSA (self-attention with recurrence)", "((1-s(mu)) softmax(QK^T/sqrt(Dh)) + s(mu) P) V"},
+      {"transformer", "Softmax Transformer",
+       "softmax(QK^T/sqrt(Dh) + mask) V, pre-LN, sinusoidal PE"},
+      {"rsa", "RSA (self-attention with recurrence)",
+       "((1-s(mu)) softmax(QK^T/sqrt(Dh)) + s(mu) P) V"},
       {"linear", "Linear attention (elu+1)", "phi(Q_i)^T S_i / (phi(Q_i)^T z_i + eps)"},
       {"starsaber", base.starsaber_gated ? "StarSaber (gated)" : "StarSaber",
        "h^{l+1} = h^l + a_l tanh(A^l + V^l x)"},

@@ -11,11 +11,16 @@ RecurrentModelImpl::RecurrentModelImpl(const ModelOptions& options, const ModelI
   registerIoLayers(options_.d_model);
   const int64_t D = options_.d_model, L = options_.layers;
   if (options_.model == "rnn") {
-    rnn_ = register_module("rnn", torch::nn::RNN(torch::nn::RNNOptions(D, D).num_layers(L).batch_first(true).nonlinearity(torch::kTanh)));
+    rnn_ = register_module(
+        "rnn",
+        torch::nn::RNN(torch::nn::RNNOptions(D, D).num_layers(L).batch_first(true).nonlinearity(
+            torch::kTanh)));
   } else if (options_.model == "lstm") {
-    lstm_ = register_module("lstm", torch::nn::LSTM(torch::nn::LSTMOptions(D, D).num_layers(L).batch_first(true)));
+    lstm_ = register_module(
+        "lstm", torch::nn::LSTM(torch::nn::LSTMOptions(D, D).num_layers(L).batch_first(true)));
   } else if (options_.model == "gru") {
-    gru_ = register_module("gru", torch::nn::GRU(torch::nn::GRUOptions(D, D).num_layers(L).batch_first(true)));
+    gru_ = register_module(
+        "gru", torch::nn::GRU(torch::nn::GRUOptions(D, D).num_layers(L).batch_first(true)));
   } else {
     throw std::invalid_argument("RecurrentModel: model must be rnn, lstm or gru, not '" +
                                 options_.model + "'");
@@ -32,7 +37,8 @@ torch::Tensor RecurrentModelImpl::weight(const std::string& name, int64_t layer)
   const auto full = name + "_l" + std::to_string(layer);
   for (const auto& item : named_parameters(/*recurse=*/true)) {
     const auto& key = item.key();
-    if (key.size() >= full.size() && key.compare(key.size() - full.size(), full.size(), full) == 0 &&
+    if (key.size() >= full.size() &&
+        key.compare(key.size() - full.size(), full.size(), full) == 0 &&
         (key.size() == full.size() || key[key.size() - full.size() - 1] == '.')) {
       return item.value();
     }
@@ -47,30 +53,31 @@ torch::Tensor RecurrentModelImpl::runCells(const torch::Tensor& input,
   for (int64_t l = 0; l < options_.layers; ++l) {
     auto w_hh = weight("weight_hh", l), b_hh = weight("bias_hh", l);
     // Input contributions for all steps at once: x W_ihᵀ + b_ih.
-    auto xw = torch::matmul(layer_input, weight("weight_ih", l).t()) + weight("bias_ih", l);  // (B, T, G·D)
+    auto xw = torch::matmul(layer_input, weight("weight_ih", l).t()) +
+              weight("bias_ih", l);  // (B, T, G·D)
     auto h = torch::zeros({B, D}, input.options());
     auto c = torch::zeros({B, D}, input.options());
     std::vector<torch::Tensor> outputs;
     std::vector<std::vector<torch::Tensor>> traces;  // per gate, per step: (D)
     for (int64_t t = 0; t < T; ++t) {
-      auto xt = xw.select(1, t);                                    // (B, G·D)
-      auto hw = torch::matmul(h, w_hh.t()) + b_hh;                  // (B, G·D)
+      auto xt = xw.select(1, t);                    // (B, G·D)
+      auto hw = torch::matmul(h, w_hh.t()) + b_hh;  // (B, G·D)
       std::vector<torch::Tensor> step_gates;
       if (lstm_) {
         auto g = (xt + hw).chunk(4, 1);
         auto i = torch::sigmoid(g[0]), f = torch::sigmoid(g[1]);
         auto gg = torch::tanh(g[2]), o = torch::sigmoid(g[3]);
-        c = f * c + i * gg;                                         // c_t = f⊙c_{t−1} + i⊙g
-        h = o * torch::tanh(c);                                     // h_t = o⊙tanh(c_t)
+        c = f * c + i * gg;      // c_t = f⊙c_{t−1} + i⊙g
+        h = o * torch::tanh(c);  // h_t = o⊙tanh(c_t)
         step_gates = {i, f, gg, o};
       } else if (gru_) {
         auto gi = xt.chunk(3, 1), gh = hw.chunk(3, 1);
         auto r = torch::sigmoid(gi[0] + gh[0]), z = torch::sigmoid(gi[1] + gh[1]);
-        auto n = torch::tanh(gi[2] + r * gh[2]);                    // n = tanh(W_in x + r⊙(W_hn h + b_hn))
-        h = (1 - z) * n + z * h;                                    // h_t = (1−z)⊙n + z⊙h_{t−1}
+        auto n = torch::tanh(gi[2] + r * gh[2]);  // n = tanh(W_in x + r⊙(W_hn h + b_hn))
+        h = (1 - z) * n + z * h;                  // h_t = (1−z)⊙n + z⊙h_{t−1}
         step_gates = {r, z, n};
       } else {
-        h = torch::tanh(xt + hw);                                   // h_t = tanh(W_ih x + W_hh h)
+        h = torch::tanh(xt + hw);  // h_t = tanh(W_ih x + W_hh h)
       }
       outputs.push_back(h);
       if (gates) {
@@ -80,8 +87,8 @@ torch::Tensor RecurrentModelImpl::runCells(const torch::Tensor& input,
     }
     layer_input = torch::stack(outputs, 1);  // (B, T, D)
     if (gates) {
-      const std::vector<std::string> names =
-          lstm_ ? std::vector<std::string>{"i", "f", "g", "o"} : std::vector<std::string>{"r", "z", "n"};
+      const std::vector<std::string> names = lstm_ ? std::vector<std::string>{"i", "f", "g", "o"}
+                                                   : std::vector<std::string>{"r", "z", "n"};
       for (size_t k = 0; k < traces.size(); ++k) {
         gates->push_back({l, names[k], toMatrix(torch::stack(traces[k], 0))});
       }

@@ -22,8 +22,7 @@ class RecurrentModelImpl : public SequenceModelImpl {
   torch::Tensor runModule(const torch::Tensor& input);
   // The same, one time step and one layer at a time; gates of batch element `sample` appended to
   // `gates` (LSTM i, f, g, o; GRU r, z, n) when given.
-  torch::Tensor runCells(const torch::Tensor& input, std::vector<GateTrace>* gates,
-                         int64_t sample);
+  torch::Tensor runCells(const torch::Tensor& input, std::vector<GateTrace>* gates, int64_t sample);
 
  private:
   torch::Tensor weight(const std::string& name, int64_t layer) const;

@@ -7,9 +7,12 @@ namespace rsalab {
 
 std::string remKindName(RemKind kind) {
   switch (kind) {
-    case RemKind::Regular: return "regular";
-    case RemKind::Cos: return "cos";
-    case RemKind::Sin: return "sin";
+    case RemKind::Regular:
+      return "regular";
+    case RemKind::Cos:
+      return "cos";
+    case RemKind::Sin:
+      return "sin";
   }
   return "?";
 }
@@ -56,7 +59,8 @@ RemBuilderImpl::RemBuilderImpl(std::vector<RemHeadSpec> specs, const RemInit& in
     if (s.kind == RemKind::Regular) {
       head_index.push_back(r++);
       // η ~ ±U(eta_min, eta_max), random sign (spec "Default init").
-      const double mag = init.eta_min + (init.eta_max - init.eta_min) * torch::rand({1}).item<double>();
+      const double mag =
+          init.eta_min + (init.eta_max - init.eta_min) * torch::rand({1}).item<double>();
       const double sign = torch::rand({1}).item<double>() < 0.5 ? -1.0 : 1.0;
       eta0.push_back(static_cast<float>(sign * mag));
       selector.insert(selector.end(), {1.f, 0.f, 0.f});
@@ -69,15 +73,16 @@ RemBuilderImpl::RemBuilderImpl(std::vector<RemHeadSpec> specs, const RemInit& in
                             : M_PI / static_cast<double>(c + 2);  // π/(k+1), k = c+1
       theta0.push_back(static_cast<float>(th));
       ++c;
-      selector.insert(selector.end(),
-                      s.kind == RemKind::Cos ? std::initializer_list<float>{0.f, 1.f, 0.f}
-                                             : std::initializer_list<float>{0.f, 0.f, 1.f});
+      selector.insert(selector.end(), s.kind == RemKind::Cos
+                                          ? std::initializer_list<float>{0.f, 1.f, 0.f}
+                                          : std::initializer_list<float>{0.f, 0.f, 1.f});
     }
   }
   const auto R = static_cast<int64_t>(specs_.size());
   eta = register_parameter("eta", torch::tensor(eta0.empty() ? std::vector<float>{} : eta0));
   nu = register_parameter("nu", torch::tensor(nu0.empty() ? std::vector<float>{} : nu0));
-  theta_raw = register_parameter("theta", torch::tensor(theta0.empty() ? std::vector<float>{} : theta0));
+  theta_raw =
+      register_parameter("theta", torch::tensor(theta0.empty() ? std::vector<float>{} : theta0));
   // Not registered as buffers: Module::to(dtype) would turn the integer tensors into floats.
   // They follow the parameters' device on use.
   head_index_ = torch::tensor(head_index, torch::kInt64);
@@ -99,16 +104,19 @@ torch::Tensor RemBuilderImpl::theta() const {
 // else 0, for lags m = 0..max_lag: (R, max_lag + 1).
 torch::Tensor RemBuilderImpl::lagValues(int64_t max_lag) const {
   const int64_t R = size();
-  auto m = torch::arange(max_lag + 1, torch::TensorOptions().dtype(torch::kInt64).device(eta.device()))
-               .unsqueeze(0);                                                   // (1, M)
+  auto m =
+      torch::arange(max_lag + 1, torch::TensorOptions().dtype(torch::kInt64).device(eta.device()))
+          .unsqueeze(0);  // (1, M)
   auto d = dilation_.to(eta.device()).view({R, 1});
-  auto valid = m.gt(0) & (m.remainder(d) == 0);                                // (R, M)
-  auto k = torch::div(m, d, "floor").masked_fill(valid.logical_not(), 1).to(eta.scalar_type());  // (R, M)
-  auto powers = base().view({R, 1}).pow(k);                                    // (R, M)
-  auto angle = theta().view({R, 1}) * k;                                       // (R, M)
+  auto valid = m.gt(0) & (m.remainder(d) == 0);  // (R, M)
+  auto k = torch::div(m, d, "floor")
+               .masked_fill(valid.logical_not(), 1)
+               .to(eta.scalar_type());       // (R, M)
+  auto powers = base().view({R, 1}).pow(k);  // (R, M)
+  auto angle = theta().view({R, 1}) * k;     // (R, M)
   auto sel = selector_.to(eta.device(), eta.scalar_type());
   auto trig = sel.select(1, 0).view({R, 1}) + sel.select(1, 1).view({R, 1}) * torch::cos(angle) +
-              sel.select(1, 2).view({R, 1}) * torch::sin(angle);              // (R, M)
+              sel.select(1, 2).view({R, 1}) * torch::sin(angle);                  // (R, M)
   return torch::where(valid, powers * trig, torch::zeros({}, powers.options()));  // (R, M)
 }
 
@@ -119,16 +127,18 @@ torch::Tensor RemBuilderImpl::build(const torch::Tensor& lag) const {
   const int64_t R = size();
   auto dist = (causal_ ? lag : lag.abs()).clamp_min(0);  // (Tq, Tk); future lags (< 0) -> 0
   const int64_t max_lag = dist.numel() > 0 ? dist.max().item<int64_t>() : 0;
-  return lagValues(max_lag).index_select(1, dist.flatten()).view({R, lag.size(0), lag.size(1)});  // (R, Tq, Tk)
+  return lagValues(max_lag)
+      .index_select(1, dist.flatten())
+      .view({R, lag.size(0), lag.size(1)});  // (R, Tq, Tk)
 }
 
 // e[h, m] = P_h at lag T − 1 − m: flip(f(0..T−1)) then the future lags −1..−(T−1), which are 0
 // when causal and f(1..T−1) (|lag|) when bidirectional.
 torch::Tensor RemBuilderImpl::diagonals(int64_t T) const {
-  auto values = lagValues(std::max<int64_t>(T - 1, 0));                          // (R, T)
+  auto values = lagValues(std::max<int64_t>(T - 1, 0));  // (R, T)
   auto future = causal_ ? torch::zeros({size(), T - 1}, values.options())
-                        : values.narrow(1, 1, T - 1);                             // (R, T − 1)
-  return torch::cat({values.flip(1), future}, 1);                                 // (R, 2T − 1)
+                        : values.narrow(1, 1, T - 1);  // (R, T − 1)
+  return torch::cat({values.flip(1), future}, 1);      // (R, 2T − 1)
 }
 
 torch::Tensor RemBuilderImpl::build(int64_t T) {

@@ -5,8 +5,8 @@
 
 namespace rsalab {
 
-std::vector<double> remByLoops(RemKind kind, double base, double theta, int64_t dilation,
-                               int64_t T, bool causal) {
+std::vector<double> remByLoops(RemKind kind, double base, double theta, int64_t dilation, int64_t T,
+                               bool causal) {
   std::vector<double> P(static_cast<size_t>(T * T), 0.0);
   for (int64_t i = 0; i < T; ++i) {
     for (int64_t j = 0; j < T; ++j) {

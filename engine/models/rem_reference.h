@@ -10,7 +10,7 @@
 namespace rsalab {
 
 // Row-major T × T REM for one head. `base` is λ (regular) or γ (cyclical).
-std::vector<double> remByLoops(RemKind kind, double base, double theta, int64_t dilation,
-                               int64_t T, bool causal);
+std::vector<double> remByLoops(RemKind kind, double base, double theta, int64_t dilation, int64_t T,
+                               bool causal);
 
 }  // namespace rsalab

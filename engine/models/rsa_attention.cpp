@@ -23,12 +23,12 @@ torch::Tensor RsaAttentionImpl::remMatrices(int64_t query_offset, int64_t Tq, in
   // REMs depend only on positions and scalars: built once for all batch elements.
   torch::Tensor P;
   if (query_offset == 0 && Tq == Tk) {
-    P = rems_->build(Tq);                                                  // (R, T, T)
+    P = rems_->build(Tq);  // (R, T, T)
   } else {
     auto opts = torch::TensorOptions().dtype(torch::kInt64).device(like.device());
     auto rows = torch::arange(query_offset, query_offset + Tq, opts);
     auto cols = torch::arange(Tk, opts);
-    P = rems_->build(rows.unsqueeze(1) - cols.unsqueeze(0));               // (R, Tq, Tk)
+    P = rems_->build(rows.unsqueeze(1) - cols.unsqueeze(0));  // (R, Tq, Tk)
   }
   return P.to(like.scalar_type());
 }
@@ -39,16 +39,17 @@ torch::Tensor RsaAttentionImpl::mix(const torch::Tensor& y, const torch::Tensor&
   const auto B = v.size(0), Tq = P.size(1), Tk = P.size(2), Dh = v.size(3);
   // P_h V_h for the REM heads as one bmm over heads, batch folded into the columns.
   auto v_rem = v.narrow(1, 0, R).permute({1, 2, 0, 3}).reshape({R, Tk, B * Dh});  // (R, Tk, B·Dh)
-  auto pv = torch::bmm(P, v_rem).view({R, Tq, B, Dh}).permute({2, 0, 1, 3});       // (B, R, Tq, Dh)
-  auto g = gate().to(y.scalar_type()).view({1, R, 1, 1});                           // (1, R, 1, 1)
-  auto mixed = (1 - g) * y.narrow(1, 0, R) + g * pv;                                // (B, R, Tq, Dh)
+  auto pv = torch::bmm(P, v_rem).view({R, Tq, B, Dh}).permute({2, 0, 1, 3});      // (B, R, Tq, Dh)
+  auto g = gate().to(y.scalar_type()).view({1, R, 1, 1});                         // (1, R, 1, 1)
+  auto mixed = (1 - g) * y.narrow(1, 0, R) + g * pv;                              // (B, R, Tq, Dh)
   if (R == heads_) return mixed;
   return torch::cat({mixed, y.narrow(1, R, heads_ - R)}, /*dim=*/1);  // (B, H, Tq, Dh)
 }
 
 RemMixing RsaAttentionImpl::remMixing(int64_t T, const torch::Tensor& like) {
   if (rems_->size() == 0) return {};
-  return {rems_->diagonals(T).to(like.scalar_type()), gate().to(like.scalar_type())};  // (R, 2T−1), (R)
+  return {rems_->diagonals(T).to(like.scalar_type()),
+          gate().to(like.scalar_type())};  // (R, 2T−1), (R)
 }
 
 torch::Tensor RsaAttentionImpl::attend(const torch::Tensor& probs, const torch::Tensor& v,

@@ -29,7 +29,8 @@ class RsaAttentionImpl : public SoftmaxAttentionImpl {
 
  private:
   // REMs of the query positions query_offset.. (Tq of them) over keys 0..Tk−1: (R, Tq, Tk).
-  torch::Tensor remMatrices(int64_t query_offset, int64_t Tq, int64_t Tk, const torch::Tensor& like);
+  torch::Tensor remMatrices(int64_t query_offset, int64_t Tq, int64_t Tk,
+                            const torch::Tensor& like);
   // REM heads: (1 − σ(µ))·y + σ(µ)·P·V; plain heads: y. y (B, H, Tq, Dh), P (R, Tq, Tk).
   torch::Tensor mix(const torch::Tensor& y, const torch::Tensor& v, const torch::Tensor& P);
   RemBuilder rems_{nullptr};

@@ -27,8 +27,8 @@ torch::Tensor SequenceModelImpl::embed(const torch::Tensor& x) {
 torch::Tensor SequenceModelImpl::head(const torch::Tensor& h, const torch::Tensor& x) {
   if (!io_.pooled) return output_->forward(h);  // (B, T, O)
   if (io_.vocab > 0 && io_.pad_token >= 0) {
-    auto keep = x.ne(io_.pad_token).unsqueeze(-1).to(h.scalar_type());               // (B, T, 1)
-    return output_->forward((h * keep).sum(1) / keep.sum(1).clamp_min(1.0));         // (B, O)
+    auto keep = x.ne(io_.pad_token).unsqueeze(-1).to(h.scalar_type());        // (B, T, 1)
+    return output_->forward((h * keep).sum(1) / keep.sum(1).clamp_min(1.0));  // (B, O)
   }
   return output_->forward(h.mean(1));  // (B, O)
 }
@@ -43,8 +43,8 @@ int64_t SequenceModelImpl::parameterCount() const {
 torch::Tensor sinusoidalEncoding(int64_t T, int64_t D, int64_t offset,
                                  const torch::TensorOptions& options) {
   auto opts = options.dtype(torch::kFloat64);
-  auto pos = torch::arange(offset, offset + T, opts).unsqueeze(1);                 // (T, 1)
-  auto i = torch::arange(0, D, 2, opts);                                           // (⌈D/2⌉)
+  auto pos = torch::arange(offset, offset + T, opts).unsqueeze(1);                   // (T, 1)
+  auto i = torch::arange(0, D, 2, opts);                                             // (⌈D/2⌉)
   auto angle = pos * torch::exp(i * (-std::log(10000.0) / static_cast<double>(D)));  // (T, ⌈D/2⌉)
   auto pe = torch::zeros({T, D}, opts);
   pe.slice(1, 0, D, 2).copy_(torch::sin(angle));

@@ -36,7 +36,8 @@ struct RemHeads {
   int64_t size() const { return static_cast<int64_t>(gate.size()); }
   int64_t remHead(int64_t folded) const { return folded % heads < size() ? folded % heads : -1; }
   bool any(int64_t h, int64_t g) const {
-    for (int64_t j = 0; j < g; ++j) if (remHead(h + j) >= 0) return true;
+    for (int64_t j = 0; j < g; ++j)
+      if (remHead(h + j) >= 0) return true;
     return false;
   }
 };
@@ -58,7 +59,8 @@ RemHeads remHeads(const RemMixing& mixing, int64_t heads, bool causal, const tor
 // gradient dA per diagonal (R, 2T − 1), and Σ rowsum(W ⊙ dA) per head.
 struct RemGradSums {
   std::vector<double> diagonals, w_da;
-  RemGradSums(int64_t R, int64_t T) : diagonals(static_cast<size_t>(R * (2 * T - 1))), w_da(static_cast<size_t>(R)) {}
+  RemGradSums(int64_t R, int64_t T)
+      : diagonals(static_cast<size_t>(R * (2 * T - 1))), w_da(static_cast<size_t>(R)) {}
   void add(const RemGradSums& o) {
     for (size_t i = 0; i < diagonals.size(); ++i) diagonals[i] += o.diagonals[i];
     for (size_t i = 0; i < w_da.size(); ++i) w_da[i] += o.w_da[i];
@@ -73,7 +75,8 @@ void mixRemHeads(torch::Tensor& w, const RemHeads& rem, int64_t T, int64_t h, in
     if (r < 0) continue;
     const double g = rem.gate[static_cast<size_t>(r)];
     if (w.scalar_type() == torch::kFloat64) {
-      toeplitz::mixInto(w[j].data_ptr<double>(), n, keys, rem.e[r].data_ptr<double>(), T - 1 - r0, g);
+      toeplitz::mixInto(w[j].data_ptr<double>(), n, keys, rem.e[r].data_ptr<double>(), T - 1 - r0,
+                        g);
     } else {
       toeplitz::mixInto(w[j].data_ptr<float>(), n, keys, rem.e[r].data_ptr<float>(), T - 1 - r0, g);
     }
@@ -92,8 +95,9 @@ torch::Tensor diagonalMask(int64_t rows, const torch::TensorOptions& options) {
 }
 
 // softmax(q kᵀ + mask) of heads [h, h+g), rows [r0, r0+n), keys [0, keys): (g, n, keys).
-torch::Tensor blockWeights(const torch::Tensor& q, const torch::Tensor& k, const torch::Tensor& mask,
-                           const BlockPlan& p, int64_t h, int64_t g, int64_t r0, int64_t n) {
+torch::Tensor blockWeights(const torch::Tensor& q, const torch::Tensor& k,
+                           const torch::Tensor& mask, const BlockPlan& p, int64_t h, int64_t g,
+                           int64_t r0, int64_t n) {
   const int64_t keys = p.keys(r0, n);
   auto s = torch::bmm(q.narrow(0, h, g).narrow(1, r0, n),
                       k.narrow(0, h, g).narrow(1, 0, keys).transpose(1, 2));  // (g, n, keys)
@@ -108,9 +112,9 @@ void blockedForward(const torch::Tensor& q, const torch::Tensor& k, const torch:
     const int64_t g = std::min(p.group, end - h);
     for (int64_t r0 = 0; r0 < p.T; r0 += p.rows) {
       const int64_t n = std::min(p.rows, p.T - r0), keys = p.keys(r0, n);
-      auto w = blockWeights(q, k, mask, p, h, g, r0, n);                        // (g, n, keys)
-      mixRemHeads(w, rem, p.T, h, r0);                                          // A = (1−g)W + gP
-      auto o = out.narrow(0, h, g).narrow(1, r0, n);                            // (g, n, Dh)
+      auto w = blockWeights(q, k, mask, p, h, g, r0, n);  // (g, n, keys)
+      mixRemHeads(w, rem, p.T, h, r0);                    // A = (1−g)W + gP
+      auto o = out.narrow(0, h, g).narrow(1, r0, n);      // (g, n, Dh)
       torch::bmm_out(o, w, v.narrow(0, h, g).narrow(1, 0, keys));
     }
   }
@@ -121,26 +125,27 @@ void blockedForward(const torch::Tensor& q, const torch::Tensor& k, const torch:
 // backward, recomputing W; for plain heads rowsum(W ⊙ dA) = rowsum(dO ⊙ out)). For REM heads the
 // sums gather dA per diagonal and rowsum(W ⊙ dA): dP = g·Σ dA, dg = Σ (P − W) ⊙ dA.
 void blockedBackward(const torch::Tensor& q, const torch::Tensor& k, const torch::Tensor& v,
-                     const torch::Tensor& out, const torch::Tensor& d_out, const torch::Tensor& mask,
-                     const RemHeads& rem, const BlockPlan& p, torch::Tensor& dq, torch::Tensor& dk,
-                     torch::Tensor& dv, RemGradSums& sums, int64_t begin, int64_t end) {
+                     const torch::Tensor& out, const torch::Tensor& d_out,
+                     const torch::Tensor& mask, const RemHeads& rem, const BlockPlan& p,
+                     torch::Tensor& dq, torch::Tensor& dk, torch::Tensor& dv, RemGradSums& sums,
+                     int64_t begin, int64_t end) {
   for (int64_t h = begin; h < end; h += p.group) {
     const int64_t g = std::min(p.group, end - h);
     const bool mixed = rem.any(h, g);
     for (int64_t r0 = 0; r0 < p.T; r0 += p.rows) {
       const int64_t n = std::min(p.rows, p.T - r0), keys = p.keys(r0, n);
-      auto w = blockWeights(q, k, mask, p, h, g, r0, n);                        // (g, n, keys)
-      auto d_o = d_out.narrow(0, h, g).narrow(1, r0, n);                        // (g, n, Dh)
-      auto k_b = k.narrow(0, h, g).narrow(1, 0, keys);                          // (g, keys, Dh)
-      auto v_b = v.narrow(0, h, g).narrow(1, 0, keys);                          // (g, keys, Dh)
+      auto w = blockWeights(q, k, mask, p, h, g, r0, n);  // (g, n, keys)
+      auto d_o = d_out.narrow(0, h, g).narrow(1, r0, n);  // (g, n, Dh)
+      auto k_b = k.narrow(0, h, g).narrow(1, 0, keys);    // (g, keys, Dh)
+      auto v_b = v.narrow(0, h, g).narrow(1, 0, keys);    // (g, keys, Dh)
       torch::Tensor a = w;
       if (mixed) {
         a = w.clone();
         mixRemHeads(a, rem, p.T, h, r0);
       }
       dv.narrow(0, h, g).narrow(1, 0, keys).baddbmm_(a.transpose(1, 2), d_o);  // (g, keys, Dh)
-      auto d_a = torch::bmm(d_o, v_b.transpose(1, 2));                          // (g, n, keys)
-      auto delta = mixed ? (w * d_a).sum(-1, true)                              // (g, n, 1)
+      auto d_a = torch::bmm(d_o, v_b.transpose(1, 2));                         // (g, n, keys)
+      auto delta = mixed ? (w * d_a).sum(-1, true)                             // (g, n, 1)
                          : (d_o * out.narrow(0, h, g).narrow(1, r0, n)).sum(-1, true);
       for (int64_t j = 0; mixed && j < g; ++j) {
         const int64_t r = rem.remHead(h + j);
@@ -153,15 +158,16 @@ void blockedBackward(const torch::Tensor& q, const torch::Tensor& k, const torch
         }
         sums.w_da[static_cast<size_t>(r)] += delta[j].sum().item<double>();
       }
-      auto ds = d_a.sub_(delta).mul_(w);                                        // (g, n, keys)
+      auto ds = d_a.sub_(delta).mul_(w);  // (g, n, keys)
       for (int64_t j = 0; mixed && j < g; ++j) {
         const int64_t r = rem.remHead(h + j);
         if (r >= 0) ds[j].mul_(1 - rem.gate[static_cast<size_t>(r)]);
       }
-      auto dq_b = dq.narrow(0, h, g).narrow(1, r0, n);                          // (g, n, Dh)
+      auto dq_b = dq.narrow(0, h, g).narrow(1, r0, n);  // (g, n, Dh)
       torch::bmm_out(dq_b, ds, k_b);
-      dk.narrow(0, h, g).narrow(1, 0, keys).baddbmm_(ds.transpose(1, 2),
-                                                     q.narrow(0, h, g).narrow(1, r0, n));
+      dk.narrow(0, h, g)
+          .narrow(1, 0, keys)
+          .baddbmm_(ds.transpose(1, 2), q.narrow(0, h, g).narrow(1, r0, n));
     }
   }
 }
@@ -198,7 +204,9 @@ class BlockedAttentionFunction : public torch::autograd::Function<BlockedAttenti
     const auto rem = remHeads({e, gates}, heads, causal, q);
     auto mask = causal ? diagonalMask(p.rows, q.options()) : torch::Tensor();
     auto out = torch::empty_like(q);
-    forEachHeadRange(q.size(0), p, [&](int64_t b, int64_t end) { blockedForward(q, k, v, mask, rem, p, out, b, end); });
+    forEachHeadRange(q.size(0), p, [&](int64_t b, int64_t end) {
+      blockedForward(q, k, v, mask, rem, p, out, b, end);
+    });
     ctx->save_for_backward({q, k, v, out, e, gates});
     ctx->saved_data["heads"] = heads;
     ctx->saved_data["causal"] = causal;
@@ -229,12 +237,14 @@ class BlockedAttentionFunction : public torch::autograd::Function<BlockedAttenti
     torch::Tensor d_e, d_gates;
     if (rem.size() > 0) {
       auto f64 = torch::TensorOptions().dtype(torch::kFloat64);
-      auto dA = torch::from_blob(total.diagonals.data(), {rem.size(), 2 * T - 1}, f64);  // Σ dA per diagonal
-      auto g = torch::tensor(rem.gate, f64).view({-1, 1});                               // (R, 1)
-      d_e = (dA * g).to(e.options());                                                    // (R, 2T − 1)
-      if (causal) d_e.narrow(1, T, T - 1).zero_();  // the future diagonals are not used
+      auto dA = torch::from_blob(total.diagonals.data(), {rem.size(), 2 * T - 1},
+                                 f64);                      // Σ dA per diagonal
+      auto g = torch::tensor(rem.gate, f64).view({-1, 1});  // (R, 1)
+      d_e = (dA * g).to(e.options());                       // (R, 2T − 1)
+      if (causal) d_e.narrow(1, T, T - 1).zero_();          // the future diagonals are not used
       d_gates = ((rem.e.to(torch::kFloat64) * dA).sum(1) -
-                 torch::from_blob(total.w_da.data(), {rem.size()}, f64)).to(gates.options());  // (R)
+                 torch::from_blob(total.w_da.data(), {rem.size()}, f64))
+                    .to(gates.options());  // (R)
     }
     return {dq, dk, dv, d_e, d_gates, torch::Tensor(), torch::Tensor(), torch::Tensor()};
   }
@@ -251,21 +261,25 @@ torch::Tensor blockedSoftmaxAttention(const torch::Tensor& q, const torch::Tenso
   auto k3 = k.reshape({B * H, T, Dh}).contiguous();            // (BH, T, Dh)
   auto v3 = v.reshape({B * H, T, Dh}).contiguous();            // (BH, T, Dh)
   const bool has_rems = rems.gates.defined() && rems.gates.numel() > 0;
-  TORCH_CHECK(!has_rems || (rems.diagonals.dim() == 2 && rems.diagonals.size(0) == rems.gates.numel() &&
-                            rems.diagonals.size(1) == 2 * T - 1 && rems.gates.numel() <= H),
-              "blockedSoftmaxAttention: REM diagonals must be (R, 2T − 1) with R = gates ≤ H");
+  TORCH_CHECK(
+      !has_rems || (rems.diagonals.dim() == 2 && rems.diagonals.size(0) == rems.gates.numel() &&
+                    rems.diagonals.size(1) == 2 * T - 1 && rems.gates.numel() <= H),
+      "blockedSoftmaxAttention: REM diagonals must be (R, 2T − 1) with R = gates ≤ H");
   auto e = has_rems ? rems.diagonals : q3.new_empty({0, 2 * T - 1});
   auto gates = has_rems ? rems.gates : q3.new_empty({0});
   torch::Tensor y;
-  if (torch::GradMode::is_enabled() && (q3.requires_grad() || k3.requires_grad() ||
-                                        v3.requires_grad() || e.requires_grad() || gates.requires_grad())) {
+  if (torch::GradMode::is_enabled() &&
+      (q3.requires_grad() || k3.requires_grad() || v3.requires_grad() || e.requires_grad() ||
+       gates.requires_grad())) {
     y = BlockedAttentionFunction::apply(q3, k3, v3, e, gates, H, causal, block_values);
   } else {
     const auto p = planBlocks(T, causal, block_values);
     const auto rem = remHeads({e, gates}, H, causal, q3);
     auto mask = causal ? diagonalMask(p.rows, q3.options()) : torch::Tensor();
     y = torch::empty_like(q3);
-    forEachHeadRange(B * H, p, [&](int64_t b, int64_t end) { blockedForward(q3, k3, v3, mask, rem, p, y, b, end); });
+    forEachHeadRange(B * H, p, [&](int64_t b, int64_t end) {
+      blockedForward(q3, k3, v3, mask, rem, p, y, b, end);
+    });
   }
   return y.view({B, H, T, Dh});  // (B, H, T, Dh)
 }
@@ -302,25 +316,25 @@ RemMixing SoftmaxAttentionImpl::remMixing(int64_t, const torch::Tensor&) { retur
 // softmax(QKᵀ/√Dh + mask)·V
 torch::Tensor SoftmaxAttentionImpl::forward(const torch::Tensor& x, LayerInspection* record,
                                             int64_t sample) {
-  auto [q, k, v] = projectQkv(x);                      // (B, H, T, Dh) each
+  auto [q, k, v] = projectQkv(x);  // (B, H, T, Dh) each
   torch::Tensor y;
   if (record || !q.is_cpu()) {
-    auto probs = probabilities(q, k, causal_);         // (B, H, T, T)
+    auto probs = probabilities(q, k, causal_);                 // (B, H, T, T)
     y = attend(probs, v, /*query_offset=*/0, record, sample);  // (B, H, T, Dh)
   } else {
-    y = blockedSoftmaxAttention(q, k, v, 1.0 / std::sqrt(static_cast<double>(head_dim_)),
-                                causal_, remMixing(q.size(2), q));  // (B, H, T, Dh)
+    y = blockedSoftmaxAttention(q, k, v, 1.0 / std::sqrt(static_cast<double>(head_dim_)), causal_,
+                                remMixing(q.size(2), q));  // (B, H, T, Dh)
   }
-  return out_->forward(mergeHeads(y));                 // (B, T, D)
+  return out_->forward(mergeHeads(y));  // (B, T, D)
 }
 
 torch::Tensor SoftmaxAttentionImpl::step(const torch::Tensor& x_t, AttentionState& state) {
-  auto [q, k_t, v_t] = projectQkv(x_t);                // (B, H, 1, Dh) each
+  auto [q, k_t, v_t] = projectQkv(x_t);  // (B, H, 1, Dh) each
   const int64_t position = state.length;
-  auto [k, v] = appendToCache(state, k_t, v_t);        // (B, H, t+1, Dh)
-  auto probs = probabilities(q, k, /*mask=*/false);    // (B, H, 1, t+1): keys 0..t only
-  auto y = attend(probs, v, position, nullptr, 0);     // (B, H, 1, Dh)
-  return out_->forward(mergeHeads(y));                 // (B, 1, D)
+  auto [k, v] = appendToCache(state, k_t, v_t);      // (B, H, t+1, Dh)
+  auto probs = probabilities(q, k, /*mask=*/false);  // (B, H, 1, t+1): keys 0..t only
+  auto y = attend(probs, v, position, nullptr, 0);   // (B, H, 1, Dh)
+  return out_->forward(mergeHeads(y));               // (B, 1, D)
 }
 
 CrossAttentionImpl::CrossAttentionImpl(int64_t d_model, int64_t heads)
@@ -336,11 +350,11 @@ torch::Tensor CrossAttentionImpl::forward(const torch::Tensor& x, const torch::T
   const auto B = x.size(0), Tt = x.size(1), Ts = memory.size(1);
   auto q = q_->forward(x).view({B, Tt, heads_, head_dim_}).transpose(1, 2);  // (B, H, Tt, Dh)
   auto kv = kv_->forward(memory).chunk(2, -1);
-  auto k = kv[0].view({B, Ts, heads_, head_dim_}).transpose(1, 2);          // (B, H, Ts, Dh)
-  auto v = kv[1].view({B, Ts, heads_, head_dim_}).transpose(1, 2);          // (B, H, Ts, Dh)
-  auto probs = torch::softmax(torch::matmul(q, k.transpose(-2, -1)) *
-                                  (1.0 / std::sqrt(static_cast<double>(head_dim_))),
-                              -1);  // (B, H, Tt, Ts)
+  auto k = kv[0].view({B, Ts, heads_, head_dim_}).transpose(1, 2);  // (B, H, Ts, Dh)
+  auto v = kv[1].view({B, Ts, heads_, head_dim_}).transpose(1, 2);  // (B, H, Ts, Dh)
+  auto probs = torch::softmax(
+      torch::matmul(q, k.transpose(-2, -1)) * (1.0 / std::sqrt(static_cast<double>(head_dim_))),
+      -1);  // (B, H, Tt, Ts)
   if (record) {
     record->clear();
     for (int64_t h = 0; h < heads_; ++h) record->push_back(toMatrix(probs[sample][h]));

@@ -31,35 +31,37 @@ torch::Tensor StarSaberLayerImpl::splitHeads(const torch::Tensor& t) const {
 torch::Tensor StarSaberLayerImpl::forward(const torch::Tensor& h, const torch::Tensor& x,
                                           LayerInspection* record, int64_t sample) {
   const auto B = h.size(0), T = h.size(1);
-  auto hw = splitHeads(W_->forward(h));                                   // (B, H, T, Dh)
-  auto hh = splitHeads(h);                                                // (B, H, T, Dh)
+  auto hw = splitHeads(W_->forward(h));  // (B, H, T, Dh)
+  auto hh = splitHeads(h);               // (B, H, T, Dh)
   auto scores = torch::matmul(hw, hh.transpose(-2, -1)) *
-                (1.0 / std::sqrt(static_cast<double>(head_dim_)));        // (B, H, T, T)
+                (1.0 / std::sqrt(static_cast<double>(head_dim_)));  // (B, H, T, T)
   if (causal_) {
     auto upper = torch::ones({T, T}, scores.options().dtype(torch::kBool)).triu(1);
     scores.masked_fill_(upper, -std::numeric_limits<double>::infinity());
   }
-  auto G = torch::softmax(scores, -1);                                    // (B, H, T, T)
-  auto past = G.tril(-1);                                                 // i < n
-  auto future = G.triu(0);                                                // i ≥ n
+  auto G = torch::softmax(scores, -1);  // (B, H, T, T)
+  auto past = G.tril(-1);               // i < n
+  auto future = G.triu(0);              // i ≥ n
   auto A = torch::matmul(past, splitHeads(U_->forward(h))) +
-           torch::matmul(future, splitHeads(Q_->forward(h)));             // (B, H, T, Dh)
-  A = A.transpose(1, 2).contiguous().view({B, T, d_model_});              // (B, T, D)
-  auto update = torch::tanh(A + V_->forward(x));                          // (B, T, D)
+           torch::matmul(future, splitHeads(Q_->forward(h)));  // (B, H, T, Dh)
+  A = A.transpose(1, 2).contiguous().view({B, T, d_model_});   // (B, T, D)
+  auto update = torch::tanh(A + V_->forward(x));               // (B, T, D)
   torch::Tensor next;
   if (gated_) {
-    auto z = torch::sigmoid(Wz_->forward(h) + Vz_->forward(x));           // (B, T, D)
+    auto z = torch::sigmoid(Wz_->forward(h) + Vz_->forward(x));  // (B, T, D)
     next = (1 - z) * h + z * update;
   } else {
     next = h + alpha * update;
   }
   if (record) {
     record->heads.resize(static_cast<size_t>(heads_));
-    for (int64_t k = 0; k < heads_; ++k) record->heads[static_cast<size_t>(k)].attention = toMatrix(G[sample][k]);
+    for (int64_t k = 0; k < heads_; ++k)
+      record->heads[static_cast<size_t>(k)].attention = toMatrix(G[sample][k]);
     record->has_alpha = true;
     record->alpha = alpha.item<double>();
     auto before = h[sample].detach();
-    record->residual = ((next[sample].detach() - before).norm() / (before.norm() + 1e-12)).item<double>();
+    record->residual =
+        ((next[sample].detach() - before).norm() / (before.norm() + 1e-12)).item<double>();
   }
   return next;
 }
@@ -68,9 +70,9 @@ StarSaberModelImpl::StarSaberModelImpl(const ModelOptions& options, const ModelI
     : SequenceModelImpl(options, io) {
   registerIoLayers(options_.d_model);
   for (int64_t l = 0; l < options_.layers; ++l) {
-    layers_.push_back(register_module(
-        "layer" + std::to_string(l),
-        StarSaberLayer(options_.d_model, options_.heads, options_.causal, options_.starsaber_gated)));
+    layers_.push_back(register_module("layer" + std::to_string(l),
+                                      StarSaberLayer(options_.d_model, options_.heads,
+                                                     options_.causal, options_.starsaber_gated)));
   }
 }
 
@@ -82,7 +84,8 @@ torch::Tensor StarSaberModelImpl::forward(const torch::Tensor& input, Inspection
     record->layers.assign(layers_.size(), LayerInspection{});
   }
   for (size_t l = 0; l < layers_.size(); ++l) {
-    h = layers_[l]->forward(h, x, record ? &record->layers[l] : nullptr, record ? record->sample : 0);
+    h = layers_[l]->forward(h, x, record ? &record->layers[l] : nullptr,
+                            record ? record->sample : 0);
   }
   return head(h, input);  // (B, T, O) | (B, O)
 }

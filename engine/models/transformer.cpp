@@ -32,8 +32,8 @@ torch::Tensor FeedForwardImpl::forward(const torch::Tensor& x) {
   return x + fc2_->forward(torch::gelu(fc1_->forward(ln_->forward(x))));  // (B, T, D)
 }
 
-TransformerBlockImpl::TransformerBlockImpl(const std::string& attention_kind,
-                                           const ModelOptions& o, bool causal) {
+TransformerBlockImpl::TransformerBlockImpl(const std::string& attention_kind, const ModelOptions& o,
+                                           bool causal) {
   const int64_t D = o.d_model;
   ln1_ = register_module("ln1", torch::nn::LayerNorm(torch::nn::LayerNormOptions({D})));
   attention_ = register_module("attention", makeSelfAttention(attention_kind, o, causal));
@@ -65,11 +65,12 @@ TransformerModelImpl::TransformerModelImpl(const ModelOptions& options, const Mo
     blocks_.push_back(register_module("block" + std::to_string(l),
                                       TransformerBlock(kind, options_, options_.causal)));
   }
-  ln_f_ = register_module(
-      "ln_f", torch::nn::LayerNorm(torch::nn::LayerNormOptions({options_.d_model})));
+  ln_f_ = register_module("ln_f",
+                          torch::nn::LayerNorm(torch::nn::LayerNormOptions({options_.d_model})));
 }
 
-torch::Tensor TransformerModelImpl::positional(int64_t T, int64_t offset, const torch::Tensor& like) {
+torch::Tensor TransformerModelImpl::positional(int64_t T, int64_t offset,
+                                               const torch::Tensor& like) {
   const int64_t needed = offset + T;
   if (!pe_cache_.defined() || pe_cache_.size(0) < needed || pe_cache_.device() != like.device() ||
       pe_cache_.scalar_type() != like.scalar_type()) {
@@ -80,8 +81,8 @@ torch::Tensor TransformerModelImpl::positional(int64_t T, int64_t offset, const 
 }
 
 torch::Tensor TransformerModelImpl::forward(const torch::Tensor& x, InspectionRecord* record) {
-  auto h = embed(x);                                   // (B, T, D)
-  h = h + positional(h.size(1), 0, h);                 // (B, T, D)
+  auto h = embed(x);                    // (B, T, D)
+  h = h + positional(h.size(1), 0, h);  // (B, T, D)
   if (record) {
     record->model = options_.model;
     record->layers.assign(blocks_.size(), LayerInspection{});
@@ -89,7 +90,7 @@ torch::Tensor TransformerModelImpl::forward(const torch::Tensor& x, InspectionRe
   for (size_t l = 0; l < blocks_.size(); ++l) {
     h = blocks_[l]->forward(h, record ? &record->layers[l] : nullptr, record ? record->sample : 0);
   }
-  return head(ln_f_->forward(h), x);                      // (B, T, O) | (B, O)
+  return head(ln_f_->forward(h), x);  // (B, T, O) | (B, O)
 }
 
 torch::Tensor TransformerModelImpl::step(const torch::Tensor& x_t, GenerationState& state) {
@@ -97,11 +98,11 @@ torch::Tensor TransformerModelImpl::step(const torch::Tensor& x_t, GenerationSta
     throw std::logic_error("step() needs a causal model with per-position outputs");
   }
   if (state.layers.size() != blocks_.size()) state.layers.assign(blocks_.size(), AttentionState{});
-  auto h = embed(x_t);                                 // (B, 1, D)
+  auto h = embed(x_t);  // (B, 1, D)
   h = h + positional(1, state.position, h);
   for (size_t l = 0; l < blocks_.size(); ++l) h = blocks_[l]->step(h, state.layers[l]);
   state.position += 1;
-  return output_->forward(ln_f_->forward(h));          // (B, 1, O)
+  return output_->forward(ln_f_->forward(h));  // (B, 1, O)
 }
 
 }  // namespace rsalab

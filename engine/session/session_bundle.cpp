@@ -5,8 +5,8 @@
 
 #include <cerrno>
 #include <chrono>
-#include <csignal>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
@@ -68,7 +68,8 @@ void removeLeftoverFolders(const fs::path& target) {
       if (f.rfind(prefix, 0) != 0 || !entry.is_directory(ec)) continue;
       long pid = 0;
       if (std::sscanf(f.c_str() + prefix.size(), "%ld-", &pid) != 1 || pid <= 0) continue;
-      const bool alive = pid != ::getpid() && (::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM);
+      const bool alive =
+          pid != ::getpid() && (::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM);
       const bool ours_or_dead = pid == ::getpid() || !alive;
       if ((kind == ".bak-" && ours_or_dead) || (kind == ".tmp-" && pid != ::getpid() && !alive)) {
         fs::remove_all(entry.path(), ec);
@@ -87,21 +88,26 @@ std::string number(double v) {
 
 // ---- Manifest keys, checked with messages naming the key.
 
-const json& need(const json& j, const char* key, const std::string& file, const std::string& path = "") {
+const json& need(const json& j, const char* key, const std::string& file,
+                 const std::string& path = "") {
   auto it = j.find(key);
   if (it == j.end()) fail(file, "missing key \"" + path + key + "\"");
   return *it;
 }
 
-int64_t needInt(const json& j, const char* key, const std::string& file, const std::string& path = "") {
+int64_t needInt(const json& j, const char* key, const std::string& file,
+                const std::string& path = "") {
   const json& v = need(j, key, file, path);
-  if (!v.is_number_integer()) fail(file, "key \"" + path + key + "\" must be an integer (is " + v.type_name() + ")");
+  if (!v.is_number_integer())
+    fail(file, "key \"" + path + key + "\" must be an integer (is " + v.type_name() + ")");
   return v.get<int64_t>();
 }
 
-std::string needString(const json& j, const char* key, const std::string& file, const std::string& path = "") {
+std::string needString(const json& j, const char* key, const std::string& file,
+                       const std::string& path = "") {
   const json& v = need(j, key, file, path);
-  if (!v.is_string()) fail(file, "key \"" + path + key + "\" must be a string (is " + v.type_name() + ")");
+  if (!v.is_string())
+    fail(file, "key \"" + path + key + "\" must be a string (is " + v.type_name() + ")");
   return v.get<std::string>();
 }
 
@@ -119,9 +125,15 @@ json manifestJson(const SessionBundle& b) {
   j["sweep"] = !b.sweep_json.empty();
   j["runs"] = json::array();
   for (const auto& r : b.runs) {
-    j["runs"].push_back({{"id", r.id}, {"model", r.model}, {"seed", r.seed}, {"size", r.train_size}, {"status", r.status},
-                         {"parameters", r.parameters}, {"message", r.message},
-                         {"steps", r.steps.size()}, {"snapshots", r.snapshots.size()}});
+    j["runs"].push_back({{"id", r.id},
+                         {"model", r.model},
+                         {"seed", r.seed},
+                         {"size", r.train_size},
+                         {"status", r.status},
+                         {"parameters", r.parameters},
+                         {"message", r.message},
+                         {"steps", r.steps.size()},
+                         {"snapshots", r.snapshots.size()}});
   }
   return j;
 }
@@ -136,27 +148,32 @@ std::string readBounded(const fs::path& root, const std::string& relative, size_
 
 // ---- Metrics CSV: "train" rows carry StepMetrics, "eval" rows carry EvalMetrics.
 
-const char* const kMetricsColumns[] = {"kind", "step", "samples_seen", "train_loss", "learning_rate",
-                                       "grad_norm", "seconds", "split", "loss"};
+const char* const kMetricsColumns[] = {"kind",       "step",          "samples_seen",
+                                       "train_loss", "learning_rate", "grad_norm",
+                                       "seconds",    "split",         "loss"};
 constexpr size_t kFixedColumns = 9;
 
 std::vector<std::string> splitLine(const std::string& line) {
   std::vector<std::string> out(1);
   for (char c : line) {
-    if (c == ',') out.emplace_back();
-    else out.back() += c;
+    if (c == ',')
+      out.emplace_back();
+    else
+      out.back() += c;
   }
   return out;
 }
 
-double parseNumber(const std::string& cell, const std::string& file, int64_t line, const std::string& column) {
+double parseNumber(const std::string& cell, const std::string& file, int64_t line,
+                   const std::string& column) {
   if (cell == "nan") return NAN;
   if (cell == "inf") return INFINITY;
   if (cell == "-inf") return -INFINITY;
   char* end = nullptr;
   const double v = std::strtod(cell.c_str(), &end);
   if (cell.empty() || end != cell.c_str() + cell.size()) {
-    fail(file, "line " + std::to_string(line) + ", column " + column + ": \"" + cell.substr(0, 40) + "\" is not a number");
+    fail(file, "line " + std::to_string(line) + ", column " + column + ": \"" + cell.substr(0, 40) +
+                   "\" is not a number");
   }
   return v;
 }
@@ -167,7 +184,8 @@ std::string sessionBundlePath(const std::string& dir) {
   std::string d = dir;
   while (d.size() > 1 && d.back() == '/') d.pop_back();
   const std::string suffix = kSessionSuffix;
-  if (d.size() < suffix.size() || d.compare(d.size() - suffix.size(), suffix.size(), suffix) != 0) d += suffix;
+  if (d.size() < suffix.size() || d.compare(d.size() - suffix.size(), suffix.size(), suffix) != 0)
+    d += suffix;
   return d;
 }
 
@@ -182,7 +200,8 @@ std::string utcTimestamp() {
 
 std::string sessionMetricsCsv(const SessionRun& run) {
   std::set<std::string> keys;
-  for (const auto& e : run.evals) for (const auto& kv : e.values) keys.insert(kv.first);
+  for (const auto& e : run.evals)
+    for (const auto& kv : e.values) keys.insert(kv.first);
   std::ostringstream s;
   for (size_t c = 0; c < kFixedColumns; ++c) s << (c ? "," : "") << kMetricsColumns[c];
   for (const auto& k : keys) s << "," << k;
@@ -210,7 +229,8 @@ void parseSessionMetricsCsv(const std::string& text, const std::string& file, Se
   if (!std::getline(in, line)) fail(file, "empty file (expected a header line)");
   if (!line.empty() && line.back() == '\r') line.pop_back();
   const auto header = splitLine(line);
-  if (header.size() < kFixedColumns) fail(file, "header has " + std::to_string(header.size()) + " columns; expected at least 9");
+  if (header.size() < kFixedColumns)
+    fail(file, "header has " + std::to_string(header.size()) + " columns; expected at least 9");
   for (size_t c = 0; c < kFixedColumns; ++c) {
     if (header[c] != kMetricsColumns[c]) {
       fail(file, "header column " + std::to_string(c + 1) + " is \"" + header[c].substr(0, 40) +
@@ -232,7 +252,8 @@ void parseSessionMetricsCsv(const std::string& text, const std::string& file, Se
     auto integer = [&](size_t c) {
       const double v = num(c);
       if (!(std::fabs(v) < 9e15) || v != std::floor(v)) {
-        fail(file, "line " + std::to_string(number_of_line) + ", column " + header[c] + " must be an integer");
+        fail(file, "line " + std::to_string(number_of_line) + ", column " + header[c] +
+                       " must be an integer");
       }
       return static_cast<int64_t>(v);
     };
@@ -250,7 +271,8 @@ void parseSessionMetricsCsv(const std::string& text, const std::string& file, Se
       e.step = integer(1);
       e.split = cells[7];
       if (e.split != "validation" && e.split != "test") {
-        fail(file, "line " + std::to_string(number_of_line) + ", column split must be validation or test");
+        fail(file, "line " + std::to_string(number_of_line) +
+                       ", column split must be validation or test");
       }
       e.loss = num(8);
       for (size_t c = kFixedColumns; c < cells.size(); ++c) {
@@ -258,8 +280,8 @@ void parseSessionMetricsCsv(const std::string& text, const std::string& file, Se
       }
       run.evals.push_back(std::move(e));
     } else {
-      fail(file, "line " + std::to_string(number_of_line) + ", column kind must be train or eval (is \"" +
-                     cells[0].substr(0, 40) + "\")");
+      fail(file, "line " + std::to_string(number_of_line) +
+                     ", column kind must be train or eval (is \"" + cells[0].substr(0, 40) + "\")");
     }
   }
 }
@@ -274,10 +296,12 @@ SessionBundle parseSessionManifest(const std::string& text, const std::string& f
   if (!j.is_object()) fail(file, std::string("must be a JSON object (is ") + j.type_name() + ")");
   SessionBundle b;
   const auto format = needString(j, "format", file);
-  if (format != "rsalab-session") fail(file, "key \"format\" is \"" + format.substr(0, 40) + "\"; expected \"rsalab-session\"");
+  if (format != "rsalab-session")
+    fail(file, "key \"format\" is \"" + format.substr(0, 40) + "\"; expected \"rsalab-session\"");
   b.format_version = static_cast<int>(needInt(j, "format_version", file));
   if (b.format_version < 1 || b.format_version > kSessionFormatVersion) {
-    fail(file, "format_version " + std::to_string(b.format_version) + " is not supported (this build reads 1.." +
+    fail(file, "format_version " + std::to_string(b.format_version) +
+                   " is not supported (this build reads 1.." +
                    std::to_string(kSessionFormatVersion) + "); a newer RSA Lab wrote it");
   }
   b.app_version = needString(j, "app_version", file);
@@ -300,16 +324,20 @@ SessionBundle parseSessionManifest(const std::string& text, const std::string& f
   if (b.seeds < 0 || b.seeds > 1000) fail(file, "key \"seeds\" must be in 0..1000");
   const json& runs = need(j, "runs", file);
   if (!runs.is_array()) fail(file, "key \"runs\" must be an array");
-  if (runs.size() > kMaxRuns) fail(file, "key \"runs\" has " + std::to_string(runs.size()) + " entries; the limit is 4096");
+  if (runs.size() > kMaxRuns)
+    fail(file, "key \"runs\" has " + std::to_string(runs.size()) + " entries; the limit is 4096");
   std::set<int64_t> ids;
   for (size_t i = 0; i < runs.size(); ++i) {
     const json& r = runs[i];
     const std::string path = "runs[" + std::to_string(i) + "].";
-    if (!r.is_object()) fail(file, "key \"" + path.substr(0, path.size() - 1) + "\" must be an object");
+    if (!r.is_object())
+      fail(file, "key \"" + path.substr(0, path.size() - 1) + "\" must be an object");
     SessionRun run;
     run.id = needInt(r, "id", file, path);
-    if (run.id < 0 || run.id > 1'000'000) fail(file, "key \"" + path + "id\" must be in 0..1000000");
-    if (!ids.insert(run.id).second) fail(file, "key \"" + path + "id\": run id " + std::to_string(run.id) + " appears twice");
+    if (run.id < 0 || run.id > 1'000'000)
+      fail(file, "key \"" + path + "id\" must be in 0..1000000");
+    if (!ids.insert(run.id).second)
+      fail(file, "key \"" + path + "id\": run id " + std::to_string(run.id) + " appears twice");
     run.model = needString(r, "model", file, path);
     const int64_t seed = needInt(r, "seed", file, path);
     if (seed < 0) fail(file, "key \"" + path + "seed\" must be >= 0");
@@ -319,7 +347,9 @@ SessionBundle parseSessionManifest(const std::string& text, const std::string& f
     run.status = needString(r, "status", file, path);
     bool known = false;
     for (const char* s : kStatuses) known = known || run.status == s;
-    if (!known) fail(file, "key \"" + path + "status\" is \"" + run.status.substr(0, 40) + "\"; expected idle, running, paused, finished, stopped or failed");
+    if (!known)
+      fail(file, "key \"" + path + "status\" is \"" + run.status.substr(0, 40) +
+                     "\"; expected idle, running, paused, finished, stopped or failed");
     if (r.contains("parameters")) run.parameters = needInt(r, "parameters", file, path);
     if (r.contains("message")) run.message = needString(r, "message", file, path);
     b.runs.push_back(std::move(run));
@@ -336,9 +366,11 @@ SessionBundle loadSession(const std::string& dir_in) {
     fs::file_time_type newest_time{};
     const std::string prefix = root.filename().string() + ".bak-";
     if (fs::is_directory(root.parent_path().empty() ? "." : root.parent_path(), ec)) {
-      for (const auto& entry : fs::directory_iterator(root.parent_path().empty() ? "." : root.parent_path(), ec)) {
+      for (const auto& entry :
+           fs::directory_iterator(root.parent_path().empty() ? "." : root.parent_path(), ec)) {
         const auto name = entry.path().filename().string();
-        if (name.rfind(prefix, 0) == 0 && entry.is_directory() && (newest.empty() || entry.last_write_time() > newest_time)) {
+        if (name.rfind(prefix, 0) == 0 && entry.is_directory() &&
+            (newest.empty() || entry.last_write_time() > newest_time)) {
           newest = entry.path();
           newest_time = entry.last_write_time();
         }
@@ -369,11 +401,13 @@ SessionBundle loadSession(const std::string& dir_in) {
       if (list.size() > kMaxSnapshots) fail(inspection, "more than 100000 snapshots");
       for (size_t i = 0; i < list.size(); ++i) {
         const std::string path = "snapshots[" + std::to_string(i) + "].";
-        if (!list[i].is_object()) fail(inspection, "key \"snapshots[" + std::to_string(i) + "]\" must be an object");
+        if (!list[i].is_object())
+          fail(inspection, "key \"snapshots[" + std::to_string(i) + "]\" must be an object");
         const int64_t step = needInt(list[i], "step", inspection, path);
         try {
-          run.snapshots.emplace_back(step, inspectionFromJsonValue(need(list[i], "record", inspection, path),
-                                                                   inspection + ": " + path + "record"));
+          run.snapshots.emplace_back(
+              step, inspectionFromJsonValue(need(list[i], "record", inspection, path),
+                                            inspection + ": " + path + "record"));
         } catch (const SessionError&) {
           throw;
         } catch (const std::exception& e) {
@@ -388,7 +422,8 @@ SessionBundle loadSession(const std::string& dir_in) {
     b.sweep_json = readBounded(root, "sweep.json", kMaxSweepBytes);
     const json j = json::parse(b.sweep_json, nullptr, /*allow_exceptions=*/false);
     if (j.is_discarded()) fail("sweep.json", "not valid JSON");
-    if (!j.is_object() || !j.contains("fits") || !j["fits"].is_array()) fail("sweep.json", "missing key \"fits\" (an array)");
+    if (!j.is_object() || !j.contains("fits") || !j["fits"].is_array())
+      fail("sweep.json", "missing key \"fits\" (an array)");
   }
   if (fs::exists(root / "layout.bin")) b.layout = readBounded(root, "layout.bin", kMaxLayoutBytes);
   return b;
@@ -443,9 +478,11 @@ std::string saveSession(SessionBundle b, const std::string& dir, const SessionSa
       if (!run.snapshots.empty()) {
         json list = json::array();
         for (const auto& [step, record] : run.snapshots) {
-          list.push_back({{"step", step}, {"record", inspectionJsonValue(record, /*compact=*/true)}});
+          list.push_back(
+              {{"step", step}, {"record", inspectionJsonValue(record, /*compact=*/true)}});
         }
-        write(runFile("inspection", run.id, ".json"), json{{"run", run.id}, {"snapshots", list}}.dump());
+        write(runFile("inspection", run.id, ".json"),
+              json{{"run", run.id}, {"snapshots", list}}.dump());
       }
       const auto checkpoint = runFile("checkpoints", run.id, ".pt");
       if (hooks.write_checkpoint && hooks.write_checkpoint(run.id, (tmp / checkpoint).string())) {
@@ -457,7 +494,8 @@ std::string saveSession(SessionBundle b, const std::string& dir, const SessionSa
     }
     if (!b.sweep_json.empty()) write("sweep.json", b.sweep_json);
     if (!b.layout.empty()) write("layout.bin", b.layout);
-    write("manifest.json", manifestJson(b).dump(2) + "\n");  // last: a bundle without one is incomplete
+    write("manifest.json",
+          manifestJson(b).dump(2) + "\n");  // last: a bundle without one is incomplete
   } catch (...) {
     std::error_code ec;
     fs::remove_all(tmp, ec);
@@ -471,7 +509,8 @@ std::string saveSession(SessionBundle b, const std::string& dir, const SessionSa
     fs::rename(target, backup, ec);
     if (ec) {
       fs::remove_all(tmp, ec);
-      throw std::runtime_error("cannot move the previous session " + target.string() + " aside: " + ec.message());
+      throw std::runtime_error("cannot move the previous session " + target.string() +
+                               " aside: " + ec.message());
     }
   }
   fs::rename(tmp, target, ec);
@@ -479,7 +518,8 @@ std::string saveSession(SessionBundle b, const std::string& dir, const SessionSa
     std::error_code ignore;
     if (!backup.empty()) fs::rename(backup, target, ignore);
     fs::remove_all(tmp, ignore);
-    throw std::runtime_error("cannot move the new session into " + target.string() + ": " + ec.message());
+    throw std::runtime_error("cannot move the new session into " + target.string() + ": " +
+                             ec.message());
   }
   if (!backup.empty()) fs::remove_all(backup, ec);
   removeLeftoverFolders(target);

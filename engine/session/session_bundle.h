@@ -58,7 +58,7 @@ struct SessionRun {
   std::string model;
   uint64_t seed = 0;
   int64_t train_size = 0;  // N of this run; 0 = the bundle config's (sweeps vary it per run)
-  std::string status;  // running | paused | finished | stopped | failed | idle
+  std::string status;      // running | paused | finished | stopped | failed | idle
   int64_t parameters = 0;
   std::string message;  // error or stop reason
   std::vector<StepMetrics> steps;
@@ -75,11 +75,12 @@ struct SessionBundle {
   RunConfig config;         // the base config shared by the runs (model/seed vary per run)
   std::vector<std::string> models;
   int64_t seeds = 1;
-  std::string created, updated;  // ISO 8601 UTC; saveSession sets `updated` (and `created` if empty)
+  std::string created,
+      updated;  // ISO 8601 UTC; saveSession sets `updated` (and `created` if empty)
   std::vector<SessionRun> runs;
-  std::string sweep_json;  // empty: not a sweep
-  std::string layout;      // bytes of QMainWindow::saveState; empty: none
-  std::string loaded_from; // on load: the folder actually read (a .bak-XXXX after a crash)
+  std::string sweep_json;   // empty: not a sweep
+  std::string layout;       // bytes of QMainWindow::saveState; empty: none
+  std::string loaded_from;  // on load: the folder actually read (a .bak-XXXX after a crash)
 };
 
 struct SessionSaveHooks {
@@ -92,18 +93,20 @@ struct SessionSaveHooks {
 
 // Writes the bundle atomically as described above; `dir` gets the .rsalab suffix if it lacks one.
 // Returns the folder written. Throws std::runtime_error; the previous bundle then stays intact.
-std::string saveSession(SessionBundle bundle, const std::string& dir, const SessionSaveHooks& hooks = {});
+std::string saveSession(SessionBundle bundle, const std::string& dir,
+                        const SessionSaveHooks& hooks = {});
 // Reads and validates a bundle (see the limits above). Throws SessionError.
 SessionBundle loadSession(const std::string& dir);
 // The manifest alone (tests, fuzzing): `file` names it in messages.
-SessionBundle parseSessionManifest(const std::string& text, const std::string& file = "manifest.json");
+SessionBundle parseSessionManifest(const std::string& text,
+                                   const std::string& file = "manifest.json");
 
 // Metrics of one run as the bundle's CSV, and back (exact: 17 significant digits).
 std::string sessionMetricsCsv(const SessionRun& run);
 void parseSessionMetricsCsv(const std::string& text, const std::string& file, SessionRun& run);
 
 std::string sessionBundlePath(const std::string& dir);  // adds ".rsalab" when missing
-std::string utcTimestamp();                              // "2026-11-22T22:51:07Z"
+std::string utcTimestamp();                             // "2026-11-22T22:51:07Z"
 
 // The runs of a sweep.json (sweepJson of engine/training/sweep.h) as plain rows, for views that
 // must not include the trainer (the sample-efficiency view). Throws SessionError naming the key.

@@ -284,8 +284,8 @@ CsvTable parseCsv(const std::string& input, const std::string& source, const Csv
     } else if (kinds[c] == ColumnKind::Numeric) {
       keep.push_back(c);
     } else if (named[c]) {
-      throw std::runtime_error(source + ": column '" + shortCell(names[c]) + "' (" + std::to_string(c + 1) +
-                               ") has no values");
+      throw std::runtime_error(source + ": column '" + shortCell(names[c]) + "' (" +
+                               std::to_string(c + 1) + ") has no values");
     }  // an unnamed, empty column (trailing separator) is dropped
   }
   if (keep.empty()) throw std::runtime_error(source + " has no numeric column");

@@ -17,7 +17,8 @@ torch::Tensor makeSeasonalSeries(const SeasonalSeriesOptions& o) {
   auto e = torch::randn({o.length}, gen, f64) * 0.3;
   auto e_acc = e.accessor<double, 1>();
   std::vector<double> a(static_cast<size_t>(o.length), 0.0);
-  for (int64_t i = 1; i < o.length; ++i) a[static_cast<size_t>(i)] = o.ar_lambda * a[static_cast<size_t>(i - 1)] + e_acc[i];
+  for (int64_t i = 1; i < o.length; ++i)
+    a[static_cast<size_t>(i)] = o.ar_lambda * a[static_cast<size_t>(i - 1)] + e_acc[i];
   s += torch::tensor(a, f64);
   s += torch::randn({o.length}, gen, f64) * o.noise;
   return s.to(torch::kFloat32);

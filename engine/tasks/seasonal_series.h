@@ -10,7 +10,7 @@
 namespace rsalab {
 
 struct SeasonalSeriesOptions {
-  int64_t length = 4096;                  // points in the series
+  int64_t length = 4096;                   // points in the series
   std::vector<double> periods = {12, 30};  // seasonal periods P (true θ = 2π/P)
   double ar_lambda = 0.8;                  // AR(1) pole (the true λ)
   double noise = 0.1;                      // std of the observation noise

@@ -43,13 +43,12 @@ struct TaskData {
   ModelIO io;
   DataSplit train, validation, test;
   GroundTruth truth;
-  double mlm_probability = 0;  // > 0: MLM; the trainer corrupts inputs anew every epoch
-  int64_t bos = -1;            // Seq2Seq decoder start token
+  double mlm_probability = 0;           // > 0: MLM; the trainer corrupts inputs anew every epoch
+  int64_t bos = -1;                     // Seq2Seq decoder start token
   std::vector<std::string> vocabulary;  // token labels for the inspector (token tasks)
   std::vector<std::string> columns;     // feature names (series tasks)
   std::string summary;                  // one line for logs
 };
-
 
 // Builds the task with `train_size` training sequences (or windows). Throws std::invalid_argument
 // (bad options) or std::runtime_error (unreadable / malformed files) with a message naming the

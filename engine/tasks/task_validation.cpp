@@ -24,7 +24,9 @@ void requireReal(bool ok, const std::string& field, double value, const std::str
   throw std::invalid_argument(s.str());
 }
 
-std::string indexed(const char* field, size_t i) { return std::string(field) + "[" + std::to_string(i) + "]"; }
+std::string indexed(const char* field, size_t i) {
+  return std::string(field) + "[" + std::to_string(i) + "]";
+}
 
 bool isLanguage(const std::string& name) {
   return name == "parity" || name == "dyck1" ||
@@ -58,8 +60,8 @@ void validate(const TaskOptions& o, int64_t train_size) {
   if (sequences > kMaxTaskValues / width) {
     throw std::invalid_argument(
         "train_size + validation_size + test_size = " + std::to_string(sequences) +
-        " sequences of " + std::to_string(width) + " steps exceed " + std::to_string(kMaxTaskValues) +
-        " values: use fewer or shorter sequences");
+        " sequences of " + std::to_string(width) + " steps exceed " +
+        std::to_string(kMaxTaskValues) + " values: use fewer or shorter sequences");
   }
   requireInt("task.horizon", o.horizon, 1, kMaxHorizon);
   requireInt("task.symbols", o.symbols, 1, kMaxTaskSymbols);
@@ -88,8 +90,8 @@ void validate(const TaskOptions& o, int64_t train_size) {
     }
   }
   for (size_t i = 0; i < o.teacher_bases.size(); ++i) {
-    requireReal(std::abs(o.teacher_bases[i]) < 1, indexed("task.teacher_bases", i), o.teacher_bases[i],
-                "(-1, 1)");
+    requireReal(std::abs(o.teacher_bases[i]) < 1, indexed("task.teacher_bases", i),
+                o.teacher_bases[i], "(-1, 1)");
   }
   for (size_t i = 0; i < o.teacher_thetas.size(); ++i) {
     const bool cos = i < o.teacher_kinds.size() && o.teacher_kinds[i] == "cos";
@@ -101,8 +103,9 @@ void validate(const TaskOptions& o, int64_t train_size) {
   }
   for (const std::string* path : {&o.csv_path, &o.text_path}) {
     if (path->size() > 4096 || path->find('\0') != std::string::npos) {
-      throw std::invalid_argument(std::string(path == &o.csv_path ? "task.csv_path" : "task.text_path") +
-                                  " is not a usable file name (over 4096 bytes or a NUL byte)");
+      throw std::invalid_argument(
+          std::string(path == &o.csv_path ? "task.csv_path" : "task.text_path") +
+          " is not a usable file name (over 4096 bytes or a NUL byte)");
     }
   }
 }

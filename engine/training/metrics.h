@@ -12,8 +12,8 @@ struct StepMetrics {
   int64_t samples_seen = 0;  // sequences consumed
   double train_loss = 0;
   double learning_rate = 0;
-  double grad_norm = 0;      // before clipping
-  double seconds = 0;        // training wall time so far
+  double grad_norm = 0;  // before clipping
+  double seconds = 0;    // training wall time so far
 };
 
 struct EvalMetrics {

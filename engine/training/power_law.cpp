@@ -5,10 +5,10 @@
 namespace rsalab {
 
 double studentT975(int64_t df) {
-  static const double table[] = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262,
-                                 2.228,  2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101,
-                                 2.093,  2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052,
-                                 2.048,  2.045, 2.042};
+  static const double table[] = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306,
+                                 2.262,  2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120,
+                                 2.110,  2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064,
+                                 2.060,  2.056, 2.052, 2.048, 2.045, 2.042};
   if (df < 1) return NAN;
   return df <= 30 ? table[df - 1] : 1.96;
 }
@@ -26,8 +26,12 @@ PowerLawFit fitPowerLaw(const std::vector<double>& sizes, const std::vector<doub
   fit.points = n;
   if (n < 2) return fit;
   double mx = 0, my = 0;
-  for (int64_t i = 0; i < n; ++i) { mx += x[i]; my += y[i]; }
-  mx /= n; my /= n;
+  for (int64_t i = 0; i < n; ++i) {
+    mx += x[i];
+    my += y[i];
+  }
+  mx /= n;
+  my /= n;
   double sxx = 0, sxy = 0, syy = 0;
   for (int64_t i = 0; i < n; ++i) {
     sxx += (x[i] - mx) * (x[i] - mx);

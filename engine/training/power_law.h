@@ -11,10 +11,10 @@ namespace rsalab {
 
 struct PowerLawFit {
   std::string model;
-  double a = 0, b = 0;            // loss ≈ a·N^(−b)
-  double b_low = 0, b_high = 0;   // 95% confidence interval of b
+  double a = 0, b = 0;           // loss ≈ a·N^(−b)
+  double b_low = 0, b_high = 0;  // 95% confidence interval of b
   double r2 = 0;
-  int64_t points = 0;             // points used (N > 0, finite loss > 0)
+  int64_t points = 0;  // points used (N > 0, finite loss > 0)
 };
 
 // Least squares on (log N, log loss); the CI uses Student's t with n−2 degrees of freedom.

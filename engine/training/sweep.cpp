@@ -7,8 +7,8 @@
 #include <fstream>
 #include <map>
 #include <mutex>
-#include <set>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -19,12 +19,18 @@ namespace rsalab {
 SweepResult runSweep(const SweepOptions& options,
                      const std::function<void(int64_t, int64_t, const SweepRow&)>& progress,
                      TrainingControl* control) {
-  struct Job { std::string model; int64_t size; uint64_t seed; };
+  struct Job {
+    std::string model;
+    int64_t size;
+    uint64_t seed;
+  };
   std::vector<Job> jobs;
   for (int64_t s = 0; s < options.seeds; ++s)
     for (int64_t n : options.sizes)
-      for (const auto& m : options.models) jobs.push_back({m, n, options.base.trainer.seed + static_cast<uint64_t>(s)});
-  if (jobs.empty()) throw std::invalid_argument("the sweep has no runs: give models, sizes and seeds >= 1");
+      for (const auto& m : options.models)
+        jobs.push_back({m, n, options.base.trainer.seed + static_cast<uint64_t>(s)});
+  if (jobs.empty())
+    throw std::invalid_argument("the sweep has no runs: give models, sizes and seeds >= 1");
   for (const auto& m : options.models) {  // fail fast on bad configs, before any training
     RunConfig c = options.base;
     c.model.model = m;
@@ -68,7 +74,9 @@ SweepResult runSweep(const SweepOptions& options,
         {
           std::lock_guard<std::mutex> lock(mutex);
           auto& slot = datasets[{job.size, job.seed}];
-          if (!slot) slot = std::make_shared<const TaskData>(makeTask(options.base.task, job.size, job.seed));
+          if (!slot)
+            slot =
+                std::make_shared<const TaskData>(makeTask(options.base.task, job.size, job.seed));
           data = slot;
         }
         RunConfig c = options.base;
@@ -97,7 +105,8 @@ SweepResult runSweep(const SweepOptions& options,
       } catch (const std::exception& e) {
         row.error = e.what();
       }
-      row.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - run_start).count();
+      row.seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - run_start).count();
       std::lock_guard<std::mutex> lock(mutex);
       result.rows[i] = row;
       ++finished;
@@ -108,7 +117,8 @@ SweepResult runSweep(const SweepOptions& options,
   for (int64_t w = 0; w < result.parallel; ++w) threads.emplace_back(worker);
   for (auto& t : threads) t.join();
   torch::set_num_threads(previous_threads);
-  result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  result.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   for (const auto& m : options.models) {
     std::vector<double> n, loss;
@@ -127,7 +137,8 @@ SweepResult runSweep(const SweepOptions& options,
 
 std::string sweepCsv(const SweepResult& result) {
   std::set<std::string> metric_names;
-  for (const auto& r : result.rows) for (const auto& [k, v] : r.test_metrics) metric_names.insert(k);
+  for (const auto& r : result.rows)
+    for (const auto& [k, v] : r.test_metrics) metric_names.insert(k);
   std::ostringstream s;
   s.precision(9);
   s << "model,size,seed,test_loss";
@@ -146,8 +157,8 @@ std::string sweepCsv(const SweepResult& result) {
       for (char c : t) q += c == '"' ? std::string("\"\"") : std::string(1, c);
       return q + "\"";
     };
-    s << "," << r.best_validation << "," << r.steps << "," << r.parameters << "," << r.seconds << ","
-      << quoted(r.stop_reason) << "," << quoted(r.error) << "\n";
+    s << "," << r.best_validation << "," << r.steps << "," << r.parameters << "," << r.seconds
+      << "," << quoted(r.stop_reason) << "," << quoted(r.error) << "\n";
   }
   return s.str();
 }
@@ -160,16 +171,27 @@ std::string sweepJson(const SweepResult& result) {
   j["config"] = nlohmann::json::parse(toJson(result.base));
   for (const auto& r : result.rows) {
     if (r.model.empty()) continue;
-    j["runs"].push_back({{"model", r.model}, {"size", r.size}, {"seed", r.seed},
-                         {"test_loss", r.test_loss}, {"test_metrics", r.test_metrics},
-                         {"best_validation", r.best_validation}, {"steps", r.steps},
-                         {"parameters", r.parameters}, {"flops_per_token", r.flops_per_token},
-                         {"seconds", r.seconds}, {"stop_reason", r.stop_reason}, {"run", r.run},
+    j["runs"].push_back({{"model", r.model},
+                         {"size", r.size},
+                         {"seed", r.seed},
+                         {"test_loss", r.test_loss},
+                         {"test_metrics", r.test_metrics},
+                         {"best_validation", r.best_validation},
+                         {"steps", r.steps},
+                         {"parameters", r.parameters},
+                         {"flops_per_token", r.flops_per_token},
+                         {"seconds", r.seconds},
+                         {"stop_reason", r.stop_reason},
+                         {"run", r.run},
                          {"error", r.error}});
   }
   for (const auto& f : result.fits) {
-    j["fits"].push_back({{"model", f.model}, {"a", f.a}, {"b", f.b}, {"b_ci95", {f.b_low, f.b_high}},
-                         {"r2", f.r2}, {"points", f.points}});
+    j["fits"].push_back({{"model", f.model},
+                         {"a", f.a},
+                         {"b", f.b},
+                         {"b_ci95", {f.b_low, f.b_high}},
+                         {"r2", f.r2},
+                         {"points", f.points}});
   }
   return j.dump(2);
 }

@@ -17,13 +17,14 @@
 namespace rsalab {
 
 struct SweepOptions {
-  RunConfig base;                    // task, model and trainer settings shared by every run
-  std::vector<std::string> models = {"rnn", "gru", "lstm", "transformer", "rsa", "linear", "starsaber"};
+  RunConfig base;  // task, model and trainer settings shared by every run
+  std::vector<std::string> models = {"rnn", "gru",    "lstm",     "transformer",
+                                     "rsa", "linear", "starsaber"};
   std::vector<int64_t> sizes = {16, 64, 256, 1024, 4096};
   int64_t seeds = 3;
-  int64_t parallel = 0;              // concurrent runs; 0 = one per core (each on 1 thread)
-  bool keep_curves = false;          // fill SweepRow::train_curve / validation_curve (figures, GUI)
-  bool keep_inspection = false;      // fill SweepRow::inspection after each run (GUI)
+  int64_t parallel = 0;          // concurrent runs; 0 = one per core (each on 1 thread)
+  bool keep_curves = false;      // fill SweepRow::train_curve / validation_curve (figures, GUI)
+  bool keep_inspection = false;  // fill SweepRow::inspection after each run (GUI)
 };
 
 struct SweepRow {

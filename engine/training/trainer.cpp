@@ -5,8 +5,8 @@
 #include <limits>
 #include <new>
 #include <sstream>
-#include <thread>
 #include <stdexcept>
+#include <thread>
 
 #include "engine/atomic_file.h"
 #include "engine/device.h"
@@ -17,12 +17,18 @@ namespace rsalab {
 
 std::string stopReasonName(StopReason reason) {
   switch (reason) {
-    case StopReason::None: return "running";
-    case StopReason::MaxSteps: return "max steps";
-    case StopReason::EarlyStop: return "early stop (validation plateau)";
-    case StopReason::WallTime: return "wall-time budget";
-    case StopReason::Requested: return "stopped";
-    case StopReason::Diverged: return "diverged (non-finite loss or gradient)";
+    case StopReason::None:
+      return "running";
+    case StopReason::MaxSteps:
+      return "max steps";
+    case StopReason::EarlyStop:
+      return "early stop (validation plateau)";
+    case StopReason::WallTime:
+      return "wall-time budget";
+    case StopReason::Requested:
+      return "stopped";
+    case StopReason::Diverged:
+      return "diverged (non-finite loss or gradient)";
   }
   return "?";
 }
@@ -40,25 +46,30 @@ std::optional<HotParameters> TrainingControl::takeHot() {
 }
 
 struct Trainer::State {
-  SequenceModel sequence;          // all objectives but Seq2Seq
+  SequenceModel sequence;  // all objectives but Seq2Seq
   EncoderDecoder seq2seq{nullptr};
   std::unique_ptr<torch::optim::Optimizer> optimizer;
   torch::Device device{torch::kCPU};  // model and batches; the datasets stay on the CPU
-  at::Generator sampler;           // batch order and MLM corruption (CPU)
-  torch::Tensor order;             // current epoch's permutation of the training set
+  at::Generator sampler;              // batch order and MLM corruption (CPU)
+  torch::Tensor order;                // current epoch's permutation of the training set
   int64_t cursor = 0;
   HotParameters hot;
-  torch::nn::Module& module() { return sequence ? static_cast<torch::nn::Module&>(*sequence) : *seq2seq; }
+  torch::nn::Module& module() {
+    return sequence ? static_cast<torch::nn::Module&>(*sequence) : *seq2seq;
+  }
 };
 
 Trainer::Trainer(RunConfig config, std::shared_ptr<const TaskData> data)
     : config_(std::move(config)), data_(std::move(data)), state_(std::make_unique<State>()) {
   validate(config_);
-  if (!data_) data_ = std::make_shared<const TaskData>(makeTask(config_.task, config_.train_size, config_.trainer.seed));
+  if (!data_)
+    data_ = std::make_shared<const TaskData>(
+        makeTask(config_.task, config_.train_size, config_.trainer.seed));
   const bool seq2seq = data_->objective == Objective::Seq2Seq;
   if (seq2seq != (config_.model.model == "encdec")) {
-    throw std::invalid_argument(seq2seq ? "task '" + data_->name + "' is sequence-to-sequence: use --model encdec"
-                                        : "model encdec needs a sequence-to-sequence task (copy or reverse)");
+    throw std::invalid_argument(
+        seq2seq ? "task '" + data_->name + "' is sequence-to-sequence: use --model encdec"
+                : "model encdec needs a sequence-to-sequence task (copy or reverse)");
   }
   if (data_->mlm_probability > 0) config_.model.causal = false;  // MLM sees both sides
   state_->device = resolveDevice(config_.device);
@@ -73,17 +84,20 @@ Trainer::Trainer(RunConfig config, std::shared_ptr<const TaskData> data)
   // Weight decay only on matrices (as nanoGPT): never on biases, norms, REM scalars or gates,
   // which it would pull towards 0 (λ = tanh(η) → 0).
   std::vector<torch::Tensor> decay, no_decay;
-  for (const auto& p : state_->module().parameters()) (p.dim() >= 2 ? decay : no_decay).push_back(p);
+  for (const auto& p : state_->module().parameters())
+    (p.dim() >= 2 ? decay : no_decay).push_back(p);
   std::vector<torch::optim::OptimizerParamGroup> groups;
   if (t.optimizer == "adamw") {
-    groups.emplace_back(decay, std::make_unique<torch::optim::AdamWOptions>(
-                                   torch::optim::AdamWOptions(t.learning_rate).weight_decay(t.weight_decay)));
+    groups.emplace_back(
+        decay, std::make_unique<torch::optim::AdamWOptions>(
+                   torch::optim::AdamWOptions(t.learning_rate).weight_decay(t.weight_decay)));
     groups.emplace_back(no_decay, std::make_unique<torch::optim::AdamWOptions>(
                                       torch::optim::AdamWOptions(t.learning_rate).weight_decay(0)));
     state_->optimizer = std::make_unique<torch::optim::AdamW>(groups);
   } else {
-    groups.emplace_back(decay, std::make_unique<torch::optim::AdamOptions>(
-                                   torch::optim::AdamOptions(t.learning_rate).weight_decay(t.weight_decay)));
+    groups.emplace_back(
+        decay, std::make_unique<torch::optim::AdamOptions>(
+                   torch::optim::AdamOptions(t.learning_rate).weight_decay(t.weight_decay)));
     groups.emplace_back(no_decay, std::make_unique<torch::optim::AdamOptions>(
                                       torch::optim::AdamOptions(t.learning_rate).weight_decay(0)));
     state_->optimizer = std::make_unique<torch::optim::Adam>(groups);
@@ -120,7 +134,8 @@ double Trainer::scheduledLearningRate() const {
   const auto& t = config_.trainer;
   const double base = state_->hot.learning_rate;
   const auto s = static_cast<double>(step_ + 1);
-  if (t.warmup_steps > 0 && s <= t.warmup_steps) return base * s / static_cast<double>(t.warmup_steps);
+  if (t.warmup_steps > 0 && s <= t.warmup_steps)
+    return base * s / static_cast<double>(t.warmup_steps);
   if (!t.cosine) return base;
   const double span = std::max<double>(1.0, static_cast<double>(t.max_steps - t.warmup_steps));
   const double progress = std::min(1.0, (s - static_cast<double>(t.warmup_steps)) / span);
@@ -139,7 +154,7 @@ double Trainer::lossOn(const DataSplit& split, const torch::Tensor& index, EvalM
   torch::Tensor loss;
   switch (data_->objective) {
     case Objective::Regression: {
-      auto out = state_->sequence->forward(x);                       // (B, T, O)
+      auto out = state_->sequence->forward(x);  // (B, T, O)
       loss = torch::mse_loss(out, y);
       if (metrics) {
         metrics->values["mse"] += loss.item<double>() * index.size(0);
@@ -148,7 +163,7 @@ double Trainer::lossOn(const DataSplit& split, const torch::Tensor& index, EvalM
       break;
     }
     case Objective::Classification: {
-      auto logits = state_->sequence->forward(x);                    // (B, C)
+      auto logits = state_->sequence->forward(x);  // (B, C)
       loss = torch::cross_entropy_loss(logits, y);
       if (metrics) {
         metrics->values["cross_entropy"] += loss.item<double>() * index.size(0);
@@ -163,7 +178,7 @@ double Trainer::lossOn(const DataSplit& split, const torch::Tensor& index, EvalM
         logits = state_->seq2seq->forward(
             x, split.target_in.index_select(0, index).to(state_->device));  // (B, T, V)
       } else {
-        logits = state_->sequence->forward(x);                                         // (B, T, V)
+        logits = state_->sequence->forward(x);  // (B, T, V)
       }
       const auto V = logits.size(-1);
       loss = torch::cross_entropy_loss(logits.reshape({-1, V}), y.reshape({-1}));
@@ -171,7 +186,8 @@ double Trainer::lossOn(const DataSplit& split, const torch::Tensor& index, EvalM
         const double ce = loss.item<double>();
         metrics->values["cross_entropy"] += ce * index.size(0);
         metrics->values["bits_per_char"] += ce / std::log(2.0) * index.size(0);
-        metrics->values["accuracy"] += logits.argmax(-1).eq(y).to(torch::kFloat64).mean().item<double>() * index.size(0);
+        metrics->values["accuracy"] +=
+            logits.argmax(-1).eq(y).to(torch::kFloat64).mean().item<double>() * index.size(0);
       }
       break;
     }
@@ -211,8 +227,10 @@ StepMetrics Trainer::step() {
   for (size_t g = 0; g < groups.size(); ++g) {
     groups[g].options().set_lr(lr);
     const double decay = g == 0 ? st.hot.weight_decay : 0.0;  // group 0: matrices
-    if (auto* w = dynamic_cast<torch::optim::AdamWOptions*>(&groups[g].options())) w->weight_decay(decay);
-    if (auto* a = dynamic_cast<torch::optim::AdamOptions*>(&groups[g].options())) a->weight_decay(decay);
+    if (auto* w = dynamic_cast<torch::optim::AdamWOptions*>(&groups[g].options()))
+      w->weight_decay(decay);
+    if (auto* a = dynamic_cast<torch::optim::AdamOptions*>(&groups[g].options()))
+      a->weight_decay(decay);
   }
   st.module().train();
   st.optimizer->zero_grad();
@@ -234,7 +252,8 @@ StepMetrics Trainer::step() {
   if (!std::isfinite(loss) || !std::isfinite(grad_norm)) {
     stop_reason_ = StopReason::Diverged;  // the optimiser step is skipped: weights stay good
   } else {
-    if (st.hot.grad_clip > 0) torch::nn::utils::clip_grad_norm_(st.module().parameters(), st.hot.grad_clip);
+    if (st.hot.grad_clip > 0)
+      torch::nn::utils::clip_grad_norm_(st.module().parameters(), st.hot.grad_clip);
     st.optimizer->step();
   }
   ++step_;
@@ -252,7 +271,8 @@ StepMetrics Trainer::step() {
   }
   if (stop_reason_ == StopReason::None) {
     if (step_ >= config_.trainer.max_steps) stop_reason_ = StopReason::MaxSteps;
-    if (config_.trainer.max_seconds > 0 && seconds_ >= config_.trainer.max_seconds) stop_reason_ = StopReason::WallTime;
+    if (config_.trainer.max_seconds > 0 && seconds_ >= config_.trainer.max_seconds)
+      stop_reason_ = StopReason::WallTime;
   }
   return m;
 }
@@ -274,8 +294,10 @@ EvalMetrics Trainer::evaluate(const std::string& which) {
   for (auto& [key, value] : m.values) value /= static_cast<double>(N);
   m.loss = data_->objective == Objective::Regression ? m.values["mse"] : m.values["cross_entropy"];
   if (data_->objective == Objective::Seq2Seq) {
-    auto decoded = state_->seq2seq->greedyDecode(split.x.to(state_->device), data_->bos, split.y.size(1));
-    m.values["exact_match"] = decoded.cpu().eq(split.y).all(1).to(torch::kFloat64).mean().item<double>();
+    auto decoded =
+        state_->seq2seq->greedyDecode(split.x.to(state_->device), data_->bos, split.y.size(1));
+    m.values["exact_match"] =
+        decoded.cpu().eq(split.y).all(1).to(torch::kFloat64).mean().item<double>();
   }
   if (onEval) onEval(m);
   return m;
@@ -378,9 +400,11 @@ void Trainer::loadCheckpointBytes(const std::string& bytes, const std::string& s
     root.read("counters", counters);
     root.read("seconds", seconds);
     root.read("sampler", sampler);
-    if (counters.numel() != 3 || counters.scalar_type() != torch::kInt64) throw std::runtime_error("counters");
+    if (counters.numel() != 3 || counters.scalar_type() != torch::kInt64)
+      throw std::runtime_error("counters");
   } catch (const std::exception&) {
-    throw std::runtime_error("cannot read checkpoint " + source + ": not a RSA Lab checkpoint or truncated");
+    throw std::runtime_error("cannot read checkpoint " + source +
+                             ": not a RSA Lab checkpoint or truncated");
   }
   try {
     state_->module().load(model);

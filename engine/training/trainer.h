@@ -20,7 +20,6 @@
 
 namespace rsalab {
 
-
 // Cross-thread commands, checked once per step by run().
 struct TrainingControl {
   std::atomic<bool> stop{false};
@@ -40,7 +39,7 @@ class Trainer {
   explicit Trainer(RunConfig config, std::shared_ptr<const TaskData> data = nullptr);
   ~Trainer();
 
-  StepMetrics step();                   // one optimisation step
+  StepMetrics step();  // one optimisation step
   // step(), then the validation evaluation and early-stop bookkeeping when due (what run() does
   // per iteration; for callers that drive the loop themselves, like the GUI worker).
   StepMetrics advance();

@@ -15,22 +15,22 @@ struct TrainerOptions {
   int64_t snapshot_every = 0;       // hot; steps between inspection snapshots, 0 = off
   int64_t batch_size = 32;
   int64_t max_steps = 1000;
-  int64_t warmup_steps = 0;         // linear warm-up from 0
-  bool cosine = false;              // cosine decay to 10% after warm-up
-  int64_t eval_every = 100;         // steps between validation evaluations
-  int64_t patience = 0;             // early stop after this many evaluations without improvement
-  double max_seconds = 0;           // wall-time budget, 0 = none
+  int64_t warmup_steps = 0;  // linear warm-up from 0
+  bool cosine = false;       // cosine decay to 10% after warm-up
+  int64_t eval_every = 100;  // steps between validation evaluations
+  int64_t patience = 0;      // early stop after this many evaluations without improvement
+  double max_seconds = 0;    // wall-time budget, 0 = none
   uint64_t seed = 0;
 };
 
 // One tunable value as data, so the GUI can build its form and badge hot/cold fields.
 struct HyperParameterInfo {
-  std::string name;      // key in TrainerOptions / JSON
-  std::string label;     // for forms
-  std::string unit;      // "", "steps", "s", ...
+  std::string name;   // key in TrainerOptions / JSON
+  std::string label;  // for forms
+  std::string unit;   // "", "steps", "s", ...
   double minimum, maximum;
   bool log_scale;
-  bool hot;              // true: applies at the next step; false: needs a restart
+  bool hot;  // true: applies at the next step; false: needs a restart
 };
 const std::vector<HyperParameterInfo>& trainerHyperParameters();
 

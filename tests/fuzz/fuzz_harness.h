@@ -17,12 +17,12 @@
 
 void rsalabFuzzParse(const std::string& text);
 
-#define RSALAB_FUZZ_TARGET(arg)                                                  \
-  extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {      \
-    try {                                                                        \
-      rsalabFuzzParse(std::string(reinterpret_cast<const char*>(data), size));   \
-    } catch (const std::exception&) {                                            \
-    }                                                                            \
-    return 0;                                                                    \
-  }                                                                              \
+#define RSALAB_FUZZ_TARGET(arg)                                                \
+  extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {    \
+    try {                                                                      \
+      rsalabFuzzParse(std::string(reinterpret_cast<const char*>(data), size)); \
+    } catch (const std::exception&) {                                          \
+    }                                                                          \
+    return 0;                                                                  \
+  }                                                                            \
   void rsalabFuzzParse(arg)

@@ -3,7 +3,6 @@
 
 #include <QCoreApplication>
 #include <QtTest>
-
 #include <cstdio>
 #include <string>
 
@@ -37,10 +36,10 @@ inline bool checkClose(const torch::Tensor& actual, const torch::Tensor& expecte
 
 }  // namespace rsalab::test
 
-#define RSALAB_TEST_MAIN(TestClass)               \
-  int main(int argc, char** argv) {               \
-    rsalab::initRuntime();                        \
-    QCoreApplication app(argc, argv);             \
-    TestClass test;                               \
-    return QTest::qExec(&test, argc, argv);       \
+#define RSALAB_TEST_MAIN(TestClass)         \
+  int main(int argc, char** argv) {         \
+    rsalab::initRuntime();                  \
+    QCoreApplication app(argc, argv);       \
+    TestClass test;                         \
+    return QTest::qExec(&test, argc, argv); \
   }
