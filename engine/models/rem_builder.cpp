@@ -5,18 +5,6 @@
 
 namespace rsalab {
 
-std::string remKindName(RemKind kind) {
-  switch (kind) {
-    case RemKind::Regular:
-      return "regular";
-    case RemKind::Cos:
-      return "cos";
-    case RemKind::Sin:
-      return "sin";
-  }
-  return "?";
-}
-
 std::vector<RemHeadSpec> assignRemHeads(const RemHeadCounts& c,
                                         const std::vector<int64_t>& dilations) {
   std::vector<RemHeadSpec> specs;

@@ -10,13 +10,11 @@
 #include <string>
 #include <vector>
 
+#include "engine/core/names.h"
 #include "engine/model_options.h"
 #include "engine/torch_api.h"
 
 namespace rsalab {
-
-enum class RemKind { Regular, Cos, Sin };
-std::string remKindName(RemKind kind);
 
 struct RemHeadSpec {
   RemKind kind = RemKind::Regular;

@@ -18,6 +18,7 @@ struct StepMetrics {
 
 struct EvalMetrics {
   int64_t step = 0;
+  int64_t samples_seen = 0;              // sequences consumed by training when evaluated
   std::string split;                     // validation | test
   double loss = 0;                       // the objective's loss (MSE, cross-entropy)
   std::map<std::string, double> values;  // mse, mae | accuracy, cross_entropy | bits_per_char

@@ -281,6 +281,7 @@ EvalMetrics Trainer::evaluate(const std::string& which) {
   const DataSplit& split = which == "test" ? data_->test : data_->validation;
   EvalMetrics m;
   m.step = step_;
+  m.samples_seen = samples_;
   m.split = which;
   const int64_t N = split.size();
   if (N == 0) throw std::runtime_error("the " + which + " split is empty");

@@ -1,0 +1,47 @@
+// The model list: one row per model, read by the factory, the CLI's help and `models` command,
+// the GUI's check boxes, the sweep dialog, the legend colours, the FLOP counts and the bench.
+// Adding a model = one row here + one model file (and its case in the factory's family switch
+// when it opens a new family). Plain C++: no LibTorch, no Qt.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace rsalab {
+
+enum class ModelFamily { Recurrent, Attention, FixedPoint, Seq2Seq };
+const char* modelFamilyName(ModelFamily family);  // recurrent | attention | fixed-point | seq2seq
+
+struct ModelInfo {
+  const char* name;      // as given to --model, saved in configs and bundles
+  const char* title;     // human name (GUI check boxes, legends, `rsalab-cli models`)
+  const char* equation;  // the seed's equation, one line
+  ModelFamily family;
+  bool supports_causal;
+  bool supports_bidirectional;
+  bool has_rems;   // RSA-style recurrence encoding matrices in its attention
+  bool has_gates;  // gates the inspector shows (LSTM/GRU gates, StarSaber's α)
+  // Attention family: the attention inside the transformer block (softmax | rsa | linear).
+  const char* attention;
+  // Recurrent family: gate blocks per cell (FLOP count): rnn 1, gru 3, lstm 4.
+  int gate_blocks;
+  // In the GUI's default launch and the bench's default comparison.
+  bool default_selected;
+};
+
+// Every model, in display order (colours are assigned by this order).
+const std::vector<ModelInfo>& modelRegistry();
+// nullptr when `name` is unknown.
+const ModelInfo* findModel(const std::string& name);
+// Throws std::invalid_argument naming the unknown model and the known ones.
+const ModelInfo& modelInfo(const std::string& name);
+// Every name, in registry order; `sequence_only` leaves out the seq2seq family.
+std::vector<std::string> modelNames(bool sequence_only = false);
+// Names of the default launch (GUI) in registry order.
+std::vector<std::string> defaultModelNames();
+// Index of `name` in the registry (stable colour index); -1 when unknown.
+int modelIndex(const std::string& name);
+// "rnn, lstm, …" for messages and help texts.
+std::string modelNameList(bool sequence_only = false);
+
+}  // namespace rsalab

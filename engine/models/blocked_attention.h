@@ -1,0 +1,31 @@
+// The blocked softmax attention kernel (with RSA's REMs mixed into its blocks): the one file
+// compiled with -fopenmp (see engine/CMakeLists.txt).
+#pragma once
+
+#include "engine/torch_api.h"
+
+namespace rsalab {
+
+// softmax(q kᵀ·scale + causal mask)·v without materialising the (B, H, T, T) weights: the heads
+// are split over the threads and query rows taken in blocks whose scores fit in L2; causal blocks
+// skip the keys after their last row; the backward recomputes the weights block by block
+// (FlashAttention's recomputation, with LibTorch's own matmuls). Same values as
+// softmax(q kᵀ·scale + mask)·v up to rounding. q, k, v (B, H, T, Dh) -> (B, H, T, Dh).
+// block_values: scores per block (heads × rows × keys); the default was chosen with
+// rsalab-bench's "attention block size" lever (docs/PERFORMANCE.md). CPU tensors, float or double.
+//
+// RSA: with `rems`, heads h < R (of every batch element) use ((1 − g_h)·softmax(...) + g_h·P_h)·v
+// instead, mixed into each block's weights before they meet v, so no (R, T, T) REM and no extra
+// product with v exist. P_h is Toeplitz, given by its flipped diagonals (RemBuilder::diagonals):
+// P_h[i, j] = diagonals[h, T − 1 − i + j]; the backward sums the weights' gradient per diagonal.
+struct RemMixing {
+  torch::Tensor diagonals;  // (R, 2T − 1)
+  torch::Tensor gates;      // (R): g_h = σ(µ_h)
+};
+constexpr int64_t kAttentionBlockValues = 64 * 1024;
+torch::Tensor blockedSoftmaxAttention(const torch::Tensor& q, const torch::Tensor& k,
+                                      const torch::Tensor& v, double scale, bool causal,
+                                      const RemMixing& rems = {},
+                                      int64_t block_values = kAttentionBlockValues);
+
+}  // namespace rsalab
