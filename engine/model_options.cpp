@@ -20,6 +20,14 @@ const std::vector<std::string> kModels = {"rnn", "lstm",   "gru",       "transfo
 
 }  // namespace
 
+RemHeadCounts defaultRemHeads(int64_t heads) {
+  RemHeadCounts c;
+  c.regular = heads >= 1 ? 1 : 0;
+  c.cos = heads >= 2 ? 1 : 0;
+  c.sin = heads >= 3 ? 1 : 0;
+  return c;
+}
+
 void validate(const ModelOptions& o) {
   if (std::find(kModels.begin(), kModels.end(), o.model) == kModels.end()) {
     throw std::invalid_argument("model '" + o.model +

@@ -21,6 +21,10 @@ struct RemHeadCounts {
   }
 };
 
+// The one rule for which heads of an H-head RSA layer carry a REM (GUI, CLI, sweeps, bench): one
+// regular head, a cos head from H = 2, a sin head from H = 3; heads beyond them stay plain softmax.
+RemHeadCounts defaultRemHeads(int64_t heads);
+
 struct RemInit {
   double eta_min = 1.0, eta_max = 2.0;  // |η| ~ U(eta_min, eta_max), random sign
   double nu_min = 1.0, nu_max = 2.0;    // ν ~ U(nu_min, nu_max)
