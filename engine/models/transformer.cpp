@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "engine/core/model_registry.h"
 #include "engine/models/linear_attention.h"
 #include "engine/models/rsa_attention.h"
 #include "engine/models/softmax_attention.h"
@@ -9,7 +10,7 @@
 namespace rsalab {
 
 SelfAttention makeSelfAttention(const std::string& kind, const ModelOptions& o, bool causal) {
-  if (kind == "softmax" || kind == "transformer") {
+  if (kind == "softmax") {
     return std::make_shared<SoftmaxAttentionImpl>(o.d_model, o.heads, causal);
   }
   if (kind == "rsa") {
@@ -51,16 +52,10 @@ torch::Tensor TransformerBlockImpl::step(const torch::Tensor& x_t, AttentionStat
   return ffn_->forward(h);
 }
 
-namespace {
-std::string attentionKindOf(const std::string& model) {
-  return model == "transformer" ? "softmax" : model;
-}
-}  // namespace
-
 TransformerModelImpl::TransformerModelImpl(const ModelOptions& options, const ModelIO& io)
     : SequenceModelImpl(options, io) {
   registerIoLayers(options_.d_model);
-  const auto kind = attentionKindOf(options_.model);
+  const std::string kind = modelInfo(options_.model).attention;  // the registry row's attention
   for (int64_t l = 0; l < options_.layers; ++l) {
     blocks_.push_back(register_module("block" + std::to_string(l),
                                       TransformerBlock(kind, options_, options_.causal)));

@@ -10,7 +10,8 @@
 
 namespace rsalab {
 
-// "softmax" | "rsa" | "linear" attention of width D with options' heads and REM settings.
+// The attention of kind softmax | rsa | linear (ModelInfo::attention, attentionKinds()) of width
+// D with options' heads and REM settings.
 SelfAttention makeSelfAttention(const std::string& kind, const ModelOptions& options, bool causal);
 
 // x + FFN(LN(x)), FFN = Linear(D, ff_mult·D)·GELU·Linear(ff_mult·D, D)
@@ -48,7 +49,8 @@ struct GenerationState {
 
 class TransformerModelImpl : public SequenceModelImpl {
  public:
-  // options.model selects the attention: "transformer" (softmax), "rsa" or "linear".
+  // options.model names an attention-family row of the registry; its ModelInfo::attention is the
+  // attention of every block.
   TransformerModelImpl(const ModelOptions& options, const ModelIO& io);
   torch::Tensor forward(const torch::Tensor& x, InspectionRecord* record = nullptr) override;
   bool causal() const override { return options_.causal; }

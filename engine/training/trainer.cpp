@@ -9,29 +9,12 @@
 #include <thread>
 
 #include "engine/atomic_file.h"
+#include "engine/core/names.h"
 #include "engine/device.h"
 #include "engine/models/model_factory.h"
 #include "engine/tasks/mlm_corruption.h"
 
 namespace rsalab {
-
-std::string stopReasonName(StopReason reason) {
-  switch (reason) {
-    case StopReason::None:
-      return "running";
-    case StopReason::MaxSteps:
-      return "max steps";
-    case StopReason::EarlyStop:
-      return "early stop (validation plateau)";
-    case StopReason::WallTime:
-      return "wall-time budget";
-    case StopReason::Requested:
-      return "stopped";
-    case StopReason::Diverged:
-      return "diverged (non-finite loss or gradient)";
-  }
-  return "?";
-}
 
 void TrainingControl::setHot(const HotParameters& hot) {
   std::lock_guard<std::mutex> lock(mutex_);
@@ -66,10 +49,11 @@ Trainer::Trainer(RunConfig config, std::shared_ptr<const TaskData> data)
     data_ = std::make_shared<const TaskData>(
         makeTask(config_.task, config_.train_size, config_.trainer.seed));
   const bool seq2seq = data_->objective == Objective::Seq2Seq;
-  if (seq2seq != (config_.model.model == "encdec")) {
+  if (seq2seq != (modelInfo(config_.model.model).family == ModelFamily::Seq2Seq)) {
     throw std::invalid_argument(
-        seq2seq ? "task '" + data_->name + "' is sequence-to-sequence: use --model encdec"
-                : "model encdec needs a sequence-to-sequence task (copy or reverse)");
+        seq2seq ? "task '" + data_->name + "' is sequence-to-sequence: use a seq2seq model"
+                : "model " + config_.model.model +
+                      " needs a sequence-to-sequence task (copy or reverse)");
   }
   if (data_->mlm_probability > 0) config_.model.causal = false;  // MLM sees both sides
   state_->device = resolveDevice(config_.device);
@@ -278,7 +262,12 @@ StepMetrics Trainer::step() {
 }
 
 EvalMetrics Trainer::evaluate(const std::string& which) {
-  const DataSplit& split = which == "test" ? data_->test : data_->validation;
+  const auto parsed = parseSplit(which);
+  if (!parsed || *parsed == Split::Train) {
+    throw std::invalid_argument("evaluate: split '" + which + "' is unknown: use " +
+                                splitName(Split::Validation) + " or " + splitName(Split::Test));
+  }
+  const DataSplit& split = *parsed == Split::Test ? data_->test : data_->validation;
   EvalMetrics m;
   m.step = step_;
   m.samples_seen = samples_;
@@ -309,7 +298,7 @@ StepMetrics Trainer::advance() {
   auto m = step();
   if (stop_reason_ == StopReason::Diverged) return m;
   if (step_ % t.eval_every == 0 || done()) {
-    auto v = evaluate("validation");
+    auto v = evaluate(splitName(Split::Validation));
     if (std::isfinite(v.loss)) keepGoodState();
     if (v.loss < best_validation_ - 1e-12) {
       best_validation_ = v.loss;
