@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <type_traits>
 
+#include "engine/core/model_registry.h"
+#include "engine/core/task_registry.h"
 #include "engine/json_limits.h"
 #include "engine/tasks/task_validation.h"
 
@@ -158,6 +160,16 @@ void validate(const RunConfig& c) {
   validate(c.model);
   validate(c.trainer);
   validate(c.task, c.train_size);
+  // A bidirectional model on a next-step task sees, at position t, the input at t + 1 — the
+  // value it must predict — and reports a loss no causal model can reach. (Recurrent models
+  // ignore `causal`: they are causal whatever it says.)
+  const auto* task = findTask(c.task.name);
+  const auto* model = findModel(c.model.model);
+  if (task && task->next_step && !c.model.causal && model && model->supports_bidirectional) {
+    throw std::invalid_argument("task '" + c.task.name +
+                                "' predicts the next value: a bidirectional model would see it; "
+                                "use a causal model");
+  }
   const auto& d = c.device;
   const bool cuda_index = d.size() > 5 && d.size() <= 8 && d.rfind("cuda:", 0) == 0 &&
                           d.find_first_not_of("0123456789", 5) == std::string::npos;

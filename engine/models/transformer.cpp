@@ -42,8 +42,8 @@ TransformerBlockImpl::TransformerBlockImpl(const std::string& attention_kind, co
 }
 
 torch::Tensor TransformerBlockImpl::forward(const torch::Tensor& x, LayerInspection* record,
-                                            int64_t sample) {
-  auto h = x + attention_->forward(ln1_->forward(x), record, sample);  // (B, T, D)
+                                            int64_t sample, const torch::Tensor& key_padding) {
+  auto h = x + attention_->forward(ln1_->forward(x), record, sample, key_padding);  // (B, T, D)
   return ffn_->forward(h);
 }
 
@@ -82,8 +82,10 @@ torch::Tensor TransformerModelImpl::forward(const torch::Tensor& x, InspectionRe
     record->model = options_.model;
     record->layers.assign(blocks_.size(), LayerInspection{});
   }
+  const auto padding = keyPaddingMask(x, io_);  // (B, T) or undefined
   for (size_t l = 0; l < blocks_.size(); ++l) {
-    h = blocks_[l]->forward(h, record ? &record->layers[l] : nullptr, record ? record->sample : 0);
+    h = blocks_[l]->forward(h, record ? &record->layers[l] : nullptr, record ? record->sample : 0,
+                            padding);
   }
   return head(ln_f_->forward(h), x);  // (B, T, O) | (B, O)
 }
