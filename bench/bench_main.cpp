@@ -21,8 +21,9 @@ std::string joined(const std::vector<std::string>& items) {
   return out;
 }
 
-void parseOptions(CLI::App& app, Options& o) {
-  std::vector<std::string> sections = defaultSections();
+// Binds the flags to `o` and `sections` (copied into o.sections once parsed).
+void addFlags(CLI::App& app, Options& o, std::vector<std::string>& sections) {
+  sections = defaultSections();
   o.configs = trainConfigNames();
   o.models = modelNames(/*sequence_only=*/true);
   app.add_option("--json", o.json_path, "also write every figure and sample as JSON to PATH")
@@ -45,7 +46,6 @@ void parseOptions(CLI::App& app, Options& o) {
   app.add_option("--cli", o.cli, "the rsalab-cli that --with-sweep times")
       ->type_name("PATH")
       ->capture_default_str();
-  app.callback([&o, &sections] { o.sections = {sections.begin(), sections.end()}; });
 }
 
 void printHeader(const RuntimeInfo& runtime, const Machine& m, double load_before) {
@@ -102,12 +102,14 @@ int run(int argc, char** argv) {
   const RuntimeInfo& runtime = initRuntime();
   Options o;
   CLI::App app("rsalab-bench: the performance suite (docs/PERFORMANCE.md)", "rsalab-bench");
-  parseOptions(app, o);
+  std::vector<std::string> sections;
+  addFlags(app, o, sections);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   }
+  o.sections = {sections.begin(), sections.end()};
   if (o.has("blas-child")) {  // internal: the child process of the OpenBLAS levers
     blasChild();
     return 0;
