@@ -13,14 +13,12 @@
 #include <QCommandLineParser>
 #include <QPushButton>
 #include <QTabWidget>
-#include <QTimer>
 #include <cstdio>
 #include <cstring>
-#include <functional>
-#include <memory>
 #include <string>
 
 #include "app/main_window.h"
+#include "app/screenshot_script.h"
 #include "app/sweep_dialog.h"
 #include "app/sweep_panel.h"
 #include "engine/runtime.h"
@@ -49,15 +47,6 @@ bool parseTeacher(const QString& text, rsalab::TaskOptions& task, QString& error
   }
   return true;
 }
-
-int tabIndex(const QString& name) {
-  const QStringList tabs = {"attention", "rem", "gates", "linear-rnn"};
-  return int(tabs.indexOf(name));
-}
-
-}  // namespace
-
-namespace {
 
 // QGuiApplication takes "-session"/"--session ID" for X11 session management and removes it from
 // argv, so our --session DIR is taken out before QApplication sees the arguments.
@@ -116,13 +105,16 @@ int main(int argc, char** argv) {
   parser.process(app);
 
   rsalab::MainWindow window;
-  auto setup = window.setupPanel()->setup();
+  auto* setup_panel = window.findChild<rsalab::RunSetupPanel*>("RunSetupPanel");
+  auto* panel = window.findChild<rsalab::SweepPanel*>("SweepPanel");
+  auto* tabs = window.findChild<QTabWidget*>("InspectorTabs");
+  auto setup = setup_panel->setup();
   if (parser.isSet(task)) setup.task = parser.value(task);
   if (parser.isSet(models)) setup.models = parser.value(models).split(',', Qt::SkipEmptyParts);
   if (parser.isSet(heads)) setup.heads = parser.value(heads).toInt();
   if (parser.isSet(length)) setup.length = parser.value(length).toInt();
   if (parser.isSet(steps)) setup.max_steps = parser.value(steps).toLongLong();
-  window.setupPanel()->setSetup(setup);
+  setup_panel->setSetup(setup);
   if (parser.isSet(teacher)) {
     rsalab::TaskOptions t;
     QString error;
@@ -134,15 +126,15 @@ int main(int argc, char** argv) {
   }
   window.show();
   const bool offline = !session_dir.isEmpty();  // the option is listed in --help; parsed above
-  if (offline && !window.openSession(session_dir)) {
-    std::fprintf(stderr, "rsalab: cannot open the session %s (the window's log says why)\n",
-                 qPrintable(session_dir));
+  QString session_error;
+  if (offline && !window.openSession(session_dir, &session_error)) {
+    std::fprintf(stderr, "rsalab: cannot open the session %s: %s\n", qPrintable(session_dir),
+                 qPrintable(session_error));
     return 1;
   }
-  auto* panel = window.sweepPanel();
   if (parser.isSet(sweep_results)) {
     QString error;
-    window.centralTabs()->setCurrentWidget(panel);
+    tabs->setCurrentWidget(panel);
     if (!panel->loadResults(parser.value(sweep_results), &error)) {
       qCritical("rsalab: %s", qPrintable(error));
       return 1;
@@ -156,7 +148,7 @@ int main(int argc, char** argv) {
     if (parts.size() > 1) dialog->setSizesText(parts[1]);
     if (parts.size() > 2) dialog->setSeeds(parts[2].toInt());
     if (parts.size() > 3) dialog->setSteps(parts[3].toInt());
-    window.centralTabs()->setCurrentWidget(panel);
+    tabs->setCurrentWidget(panel);
     dialog->startButton()->click();
     if (!panel->isRunning()) {
       qCritical("rsalab: --sweep %s: could not start the sweep", qPrintable(parser.value(sweep)));
@@ -165,46 +157,12 @@ int main(int argc, char** argv) {
     dialog->hide();
   }
   if (parser.isSet(screenshot)) {
-    const QString path = parser.value(screenshot);
-    const QStringList list = parser.value(shots).split(',', Qt::SkipEmptyParts);
-    const QStringList chosen = window.setupPanel()->setup().models;  // the order runs get ids in
-    const bool sweep_view = parser.isSet(sweep_results) || parser.isSet(sweep);
-    if (!offline && !sweep_view)
-      QTimer::singleShot(300, &window, [&window] { window.startAction()->trigger(); });
-    QTimer::singleShot(
-        static_cast<int>(parser.value(after).toDouble() * 1000), &window,
-        [&window, path, list, chosen] {
-          if (list.isEmpty()) {
-            window.grab().save(path);
-            window.setCloseAnswerForTests(1);
-            window.close();
-            return;
-          }
-          if (window.isTraining())
-            window.startAction()->trigger();  // pause: views hold still for the shots
-          auto next = std::make_shared<std::function<void(int)>>();
-          *next = [&window, path, list, chosen, next](int k) {
-            if (k >= list.size()) {
-              window.setCloseAnswerForTests(1);
-              window.close();
-              return;
-            }
-            const QStringList tm = list[k].split(':');
-            const int tab = tabIndex(tm[0]);
-            if (tab >= 0) window.tabs()->setCurrentIndex(tab);
-            const int run = tm.size() > 1 ? int(chosen.indexOf(tm[1])) : -1;
-            if (run >= 0) window.inspectRun(run);  // runs are numbered in model order (first seed)
-            QTimer::singleShot(1500, &window, [&window, path, tm, next, k] {
-              const QString file =
-                  QString("%1-%2%3.png").arg(path, tm[0], tm.size() > 1 ? "-" + tm[1] : QString());
-              std::printf("%s: %s\n", qPrintable(file),
-                          window.grab().save(file) ? "saved" : "NOT saved");
-              std::fflush(stdout);
-              (*next)(k + 1);
-            });
-          };
-          QTimer::singleShot(800, &window, [next] { (*next)(0); });
-        });
+    rsalab::ScreenshotScript script;
+    script.path = parser.value(screenshot);
+    script.after_seconds = parser.value(after).toDouble();
+    script.shots = parser.value(shots).split(',', Qt::SkipEmptyParts);
+    script.start_training = !offline && !parser.isSet(sweep_results) && !parser.isSet(sweep);
+    rsalab::scheduleScreenshots(window, script);
   }
   return app.exec();
 }

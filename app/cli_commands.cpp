@@ -5,12 +5,13 @@
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
-#include <map>
 #include <sstream>
 
 #include "app/cli_progress.h"
+#include "app/session_recorder.h"
 #include "app/sweep_figures.h"
 #include "engine/atomic_file.h"
+#include "engine/core/names.h"
 #include "engine/inspection_io.h"
 #include "engine/session/session_bundle.h"
 #include "engine/training/sweep.h"
@@ -100,18 +101,21 @@ int runTrain(const TrainCommand& command) {
   std::cerr << "train: " << trainer.config().model.model << " on " << trainer.data().summary << ", "
             << trainer.parameterCount() << " parameters, N = " << trainer.data().train.size()
             << ", device " << trainer.deviceName() << "\n";
-  std::vector<StepMetrics> steps;
-  std::map<int64_t, double> validation;  // step -> validation loss
-  std::vector<EvalMetrics> evals;        // for the session bundle
+  // Every step and evaluation, recorded once: metrics.csv and the session bundle come from here.
+  SessionRecorder recorder;
+  const std::string model = trainer.config().model.model;
+  recorder.start(trainer.config(), {model}, 1);
+  recorder.addRun(0, model, trainer.config().trainer.seed, trainer.parameterCount());
+  double last_loss = 0;
+  int64_t steps_done = 0;
   ProgressLine progress("train", trainer.config().trainer.max_steps);
   trainer.onStep = [&](const StepMetrics& m) {
-    steps.push_back(m);
+    recorder.recordStep(0, m);
+    last_loss = m.train_loss;
+    ++steps_done;
     progress.update(m.step, "loss " + format(m.train_loss));
   };
-  trainer.onEval = [&](const EvalMetrics& m) {
-    validation[m.step] = m.loss;
-    evals.push_back(m);
-  };
+  trainer.onEval = [&](const EvalMetrics& m) { recorder.recordEval(0, m); };
   trainer.faults.nan_loss_at_step = command.fault_nan_at_step;
   trainer.faults.throw_at_step = command.fault_throw_at_step;
   trainer.faults.throw_kind = command.fault_kind;
@@ -121,35 +125,15 @@ int runTrain(const TrainCommand& command) {
     InterruptToStop interrupt(control.stop);
     reason = trainer.run(&control);
   }
-  progress.finish(steps.empty() ? "" : "loss " + format(steps.back().train_loss));
-  std::ostringstream metrics;
-  metrics << std::setprecision(9)
-          << "step,samples,train_loss,learning_rate,grad_norm,seconds,validation_loss\n";
-  for (const auto& m : steps) {
-    metrics << m.step << "," << m.samples_seen << "," << m.train_loss << "," << m.learning_rate
-            << "," << m.grad_norm << "," << m.seconds << ",";
-    if (auto it = validation.find(m.step); it != validation.end()) metrics << it->second;
-    metrics << "\n";
-  }
-  writeFileAtomically((dir / "metrics.csv").string(), metrics.str());
+  progress.finish(steps_done == 0 ? "" : "loss " + format(last_loss));
+  writeFileAtomically((dir / "metrics.csv").string(), recorder.metricsCsv(0));
   trainer.saveCheckpoint((dir / "checkpoint.pt").string());
-  auto writeSession = [&](const std::string& status, const EvalMetrics* test) {
+  auto writeSession = [&](RunState state, const EvalMetrics* test) {
     if (command.session_dir.empty()) return;
-    SessionBundle bundle;
-    bundle.config = trainer.config();
-    bundle.models = {trainer.config().model.model};
-    SessionRun run;
-    run.model = trainer.config().model.model;
-    run.seed = trainer.config().trainer.seed;
-    run.status = status;
-    run.parameters = trainer.parameterCount();
-    run.message = stopReasonName(reason);
-    run.steps = steps;
-    run.evals = evals;
-    if (test) run.evals.push_back(*test);
-    run.snapshots.emplace_back(trainer.stepsDone(), trainer.inspect(0));
-    bundle.runs.push_back(std::move(run));
-    const auto dir = saveSession(bundle, command.session_dir,
+    recorder.setStatus(0, runStateName(state), stopReasonName(reason));
+    if (test) recorder.recordEval(0, *test);
+    recorder.setSnapshots(0, {{trainer.stepsDone(), trainer.inspect(0)}});
+    const auto dir = saveSession(recorder.bundle(), command.session_dir,
                                  {[&](int64_t, const std::string& path) {
                                     trainer.saveCheckpoint(path);
                                     return true;
@@ -158,7 +142,7 @@ int runTrain(const TrainCommand& command) {
     std::cout << "wrote session " << dir << "\n";
   };
   if (reason == StopReason::Diverged) {
-    writeSession("failed", nullptr);
+    writeSession(RunState::Failed, nullptr);
     std::cerr << "error: training diverged at step " << trainer.stepsDone()
               << " (non-finite loss or gradient); checkpoint holds the last good weights\n";
     return 3;
@@ -172,7 +156,7 @@ int runTrain(const TrainCommand& command) {
   trainer.onEval = nullptr;
   auto test = trainer.evaluate("test");
   writeFileAtomically((dir / "result.json").string(), evalJson(test, trainer));
-  writeSession("finished", &test);
+  writeSession(RunState::Finished, &test);
   std::cout << "stopped: " << stopReasonName(reason) << " after " << trainer.stepsDone()
             << " steps\n"
             << metricsLine(test) << "\nwrote " << dir.string()
@@ -265,27 +249,21 @@ int runSweepCommand(const SweepCommand& command) {
   writeFileAtomically((dir / "sweep.csv").string(), sweepCsv(result));
   writeFileAtomically((dir / "sweep.json").string(), sweepJson(result));
   if (!command.session_dir.empty()) {
-    SessionBundle bundle;
-    bundle.config = options.base;
-    bundle.models = options.models;
-    bundle.seeds = options.seeds;
-    bundle.sweep_json = sweepJson(result);
+    SessionRecorder recorder;
+    recorder.start(options.base, options.models, options.seeds);
+    recorder.setSweepJson(sweepJson(result));
     for (size_t i = 0; i < result.rows.size(); ++i) {
       const SweepRow& r = result.rows[i];
       if (r.model.empty()) continue;  // not run (stopped)
-      SessionRun run;
-      run.id = static_cast<int64_t>(i);
-      run.model = r.model;
-      run.seed = r.seed;
-      run.train_size = r.size;
-      run.status = r.error.empty() ? "finished" : "failed";
-      run.parameters = r.parameters;
-      run.message = r.error.empty() ? r.stop_reason : r.error;
-      run.steps = r.train_curve;
-      run.evals = r.validation_curve;  // validation points (the test loss is in sweep.json)
-      bundle.runs.push_back(std::move(run));
+      const auto id = static_cast<int64_t>(i);
+      recorder.addRun(id, r.model, r.seed, r.parameters, r.size);
+      recorder.setStatus(id, runStateName(r.error.empty() ? RunState::Finished : RunState::Failed),
+                         r.error.empty() ? r.stop_reason : r.error);
+      recorder.recordSteps(id, r.train_curve.data(), r.train_curve.size());
+      // Validation points (the test loss is in sweep.json).
+      recorder.recordEvals(id, r.validation_curve.data(), r.validation_curve.size());
     }
-    std::cout << "wrote session " << saveSession(bundle, command.session_dir) << "\n";
+    std::cout << "wrote session " << saveSession(recorder.bundle(), command.session_dir) << "\n";
   }
   std::cout << "sweep: " << total << " runs in " << format(result.wall_seconds, 4) << " s ("
             << result.parallel << " concurrent runs x " << result.threads_per_run

@@ -13,6 +13,7 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QSlider>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTableWidget>
@@ -38,6 +39,7 @@
 #include "widgets/gate_view.h"
 #include "widgets/heat_map_grid.h"
 #include "widgets/hyper_parameter_form.h"
+#include "widgets/inspector_panel.h"
 #include "widgets/loss_curve_view.h"
 #include "widgets/rem_parameter_view.h"
 #include "widgets/run_setup_panel.h"
@@ -48,6 +50,42 @@
 using namespace rsalab;
 
 namespace {
+// The window's parts, found by their object names (MainWindow lists them).
+template <typename T>
+T* part(const QObject& parent, const char* name) {
+  T* child = parent.findChild<T*>(QString::fromLatin1(name));
+  if (!child) qFatal("the window has no %s named %s", T::staticMetaObject.className(), name);
+  return child;
+}
+RunSetupPanel* setupPanel(const MainWindow& w) { return part<RunSetupPanel>(w, "RunSetupPanel"); }
+RunsTable* runsTable(const MainWindow& w) { return part<RunsTable>(w, "RunsTable"); }
+LossCurveView* curves(const MainWindow& w) { return part<LossCurveView>(w, "LossCurveView"); }
+HyperParameterForm* hyperParameters(const MainWindow& w) {
+  return part<HyperParameterForm>(w, "HyperParameterForm");
+}
+InspectorPanel* inspector(const MainWindow& w) { return part<InspectorPanel>(w, "InspectorPanel"); }
+AttentionView* attentionView(const MainWindow& w) {
+  return part<AttentionView>(w, "AttentionView");
+}
+HeatMapGrid* inspectorGrid(const MainWindow& w) { return attentionView(w)->grid(); }
+GateView* gateView(const MainWindow& w) { return part<GateView>(w, "GateView"); }
+RemParameterView* remParameters(const MainWindow& w) {
+  return part<RemParameterView>(w, "RemParameterView");
+}
+QSlider* stepSlider(const MainWindow& w) { return part<QSlider>(w, "StepSlider"); }
+const SnapshotHistory& snapshotHistory(const MainWindow& w) { return inspector(w)->history(); }
+int inspectedRun(const MainWindow& w) { return inspector(w)->inspectedRun(); }
+qint64 shownStep(const MainWindow& w) { return inspector(w)->shownStep(); }
+TrainingWorker* controllerWorker(const MainWindow& w) {
+  return part<TrainingController>(w, "TrainingController")->worker();
+}
+SweepPanel* sweepPanel(const MainWindow& w) { return part<SweepPanel>(w, "SweepPanel"); }
+QTabWidget* centralTabs(const MainWindow& w) { return part<QTabWidget>(w, "InspectorTabs"); }
+QAction* startAction(const MainWindow& w) { return part<QAction>(w, "StartAction"); }
+QAction* stepAction(const MainWindow& w) { return part<QAction>(w, "StepAction"); }
+QAction* stopAction(const MainWindow& w) { return part<QAction>(w, "StopAction"); }
+QAction* resetAction(const MainWindow& w) { return part<QAction>(w, "ResetAction"); }
+
 QString stateOf(RunsTable* t, int row) {
   auto* item = t->item(row, RunsTable::kState);
   return item ? item->text() : QString();
@@ -74,14 +112,14 @@ class TestMainWindow : public QObject {
   void sessionRoundTripReopensTheSamePicture() {
     MainWindow w;
     w.show();
-    auto s = w.setupPanel()->setup();
+    auto s = setupPanel(w)->setup();
     s.models = {"gru", "rsa"};
     s.max_steps = 60;
     s.length = 24;
     s.d_model = 16;
     s.train_size = 128;
-    w.setupPanel()->setSetup(s);
-    w.startAction()->trigger();
+    setupPanel(w)->setSetup(s);
+    startAction(w)->trigger();
     QTRY_VERIFY_WITH_TIMEOUT(!w.isTraining(), 60000);
     QTest::qWait(200);                             // the last queued metrics batch
     w.findChild<QDockWidget*>("LogDock")->hide();  // layout travels with the session
@@ -98,26 +136,26 @@ class TestMainWindow : public QObject {
     MainWindow again;
     again.show();
     QVERIFY(again.openSession(bundle));
-    QCOMPARE(again.runsTable()->rowCount(), 2);
+    QCOMPARE(runsTable(again)->rowCount(), 2);
     QCOMPARE(toJson(again.sessionBundle().config), toJson(w.sessionBundle().config));
-    QCOMPARE(again.setupPanel()->setup().models, (QStringList{"gru", "rsa"}));
-    QCOMPARE(again.setupPanel()->setup().length, 24);
+    QCOMPARE(setupPanel(again)->setup().models, (QStringList{"gru", "rsa"}));
+    QCOMPARE(setupPanel(again)->setup().length, 24);
     for (int id : {0, 1}) {
-      const auto* a = w.curves()->series(id, LossCurveView::Curve::kTrain);
-      const auto* b = again.curves()->series(id, LossCurveView::Curve::kTrain);
+      const auto* a = curves(w)->series(id, LossCurveView::Curve::kTrain);
+      const auto* b = curves(again)->series(id, LossCurveView::Curve::kTrain);
       QVERIFY(a && b);
       QCOMPARE(b->size(), size_t{60});
       QCOMPARE(b->values(), a->values());
       QCOMPARE(b->steps(), a->steps());
-      const auto* va = w.curves()->series(id, LossCurveView::Curve::kValidation);
-      const auto* vb = again.curves()->series(id, LossCurveView::Curve::kValidation);
+      const auto* va = curves(w)->series(id, LossCurveView::Curve::kValidation);
+      const auto* vb = curves(again)->series(id, LossCurveView::Curve::kValidation);
       QCOMPARE(vb ? vb->values() : std::vector<double>{},
                va ? va->values() : std::vector<double>{});
-      const auto steps = w.snapshotHistory().steps(id);
+      const auto steps = snapshotHistory(w).steps(id);
       QVERIFY(!steps.empty());
-      QCOMPARE(again.snapshotHistory().steps(id), steps);
-      const InspectionRecord* ra = w.snapshotHistory().at(id, steps.back());
-      const InspectionRecord* rb = again.snapshotHistory().at(id, steps.back());
+      QCOMPARE(snapshotHistory(again).steps(id), steps);
+      const InspectionRecord* ra = snapshotHistory(w).at(id, steps.back());
+      const InspectionRecord* rb = snapshotHistory(again).at(id, steps.back());
       QVERIFY(ra && rb);
       QCOMPARE(rb->model, ra->model);
       QCOMPARE(rb->layers.size(), ra->layers.size());
@@ -130,7 +168,7 @@ class TestMainWindow : public QObject {
     }
     QVERIFY(again.findChild<QDockWidget*>("LogDock")->isHidden());
     QVERIFY(again.windowTitle().contains("trained.rsalab"));
-    QVERIFY(again.shownStep() >= 0);  // the inspector shows a stored snapshot offline
+    QVERIFY(shownStep(again) >= 0);  // the inspector shows a stored snapshot offline
 
     // Saved again offline (no live trainers): the checkpoints are carried over.
     QSignalSpy saved_again(&again, &MainWindow::sessionSaved);
@@ -141,6 +179,17 @@ class TestMainWindow : public QObject {
   }
 
   void badSessionIsRefusedWithTheFileNamed() {
+    // A good bundle first (written by the engine, no training): the picture to keep.
+    SessionBundle good;
+    good.config.task.name = "seasonal";
+    good.models = {"gru"};
+    SessionRun run;
+    run.model = "gru";
+    run.status = "finished";
+    for (int64_t k = 1; k <= 5; ++k) run.steps.push_back({k, 32 * k, 1.0 / double(k), 1e-3, 1, 0});
+    good.runs.push_back(run);
+    const QString good_path =
+        QString::fromStdString(saveSession(good, dir_.filePath("good").toStdString()));
     QDir().mkpath(dir_.filePath("bad.rsalab"));
     QFile manifest(dir_.filePath("bad.rsalab/manifest.json"));
     QVERIFY(manifest.open(QIODevice::WriteOnly));
@@ -148,13 +197,28 @@ class TestMainWindow : public QObject {
     manifest.close();
     MainWindow w;
     w.show();
+    QVERIFY(w.openSession(good_path));
+    const QString title = w.windowTitle();
+    QCOMPARE(runsTable(w)->rowCount(), 1);
     QVERIFY(!w.openSession(dir_.filePath("bad.rsalab")));
-    QCOMPARE(w.runsTable()->rowCount(), 0);
+    // The reason in a message box (not modal to the app: the test goes on), the picture kept.
     auto* box = w.findChild<QMessageBox*>();
     QVERIFY(box);
     QVERIFY2(box->text().contains("manifest.json") && box->text().contains("format_version"),
              qPrintable(box->text()));
+    QVERIFY(box->isVisible());
     box->close();
+    QCOMPARE(runsTable(w)->rowCount(), 1);
+    QVERIFY(curves(w)->hasRun(0));
+    QCOMPARE(curves(w)->series(0, LossCurveView::Curve::kTrain)->size(), size_t{5});
+    QCOMPARE(w.windowTitle(), title);
+    QCOMPARE(w.sessionPath(), good_path);
+    // The caller that asks for the reason (`rsalab --session DIR`) gets it, and no box.
+    QString error;
+    QVERIFY(!w.openSession(dir_.filePath("bad.rsalab"), &error));
+    QVERIFY2(error.contains("manifest.json") && error.contains("format_version"),
+             qPrintable(error));
+    QTRY_VERIFY(!w.findChild<QMessageBox*>());  // the first box deletes itself on close
   }
 
   void standardShortcutsAreListed() {
@@ -200,8 +264,8 @@ class TestMainWindow : public QObject {
     dialog->lengthBox()->setValue(40);
     dialog->horizonBox()->setValue(3);
     dialog->accept();
-    QCOMPARE(w.setupPanel()->setup().task, QString("csv"));
-    QCOMPARE(w.setupPanel()->setup().length, 40);
+    QCOMPARE(setupPanel(w)->setup().task, QString("csv"));
+    QCOMPARE(setupPanel(w)->setup().length, 40);
     QCOMPARE(w.csvTaskPath(), path);
     QVERIFY(!w.importCsv(dir_.filePath("missing.csv")));
   }
@@ -209,7 +273,7 @@ class TestMainWindow : public QObject {
   void opensOnTheBuiltInTaskWithThreeModels() {
     MainWindow w;
     w.show();
-    const auto s = w.setupPanel()->setup();
+    const auto s = setupPanel(w)->setup();
     QCOMPARE(s.task, QString("seasonal"));
     QCOMPARE(s.models, (QStringList{"rnn", "rsa", "transformer"}));
     for (const char* name :
@@ -220,20 +284,20 @@ class TestMainWindow : public QObject {
   void startTrainsAllThreeLiveAndControlsWork() {
     MainWindow w;
     w.show();
-    auto s = w.setupPanel()->setup();
+    auto s = setupPanel(w)->setup();
     s.max_steps = 100000;
     s.length = 32;
     s.d_model = 16;
     s.train_size = 256;
-    w.setupPanel()->setSetup(s);
-    w.startAction()->trigger();
+    setupPanel(w)->setSetup(s);
+    startAction(w)->trigger();
     QVERIFY(w.isTraining());
-    auto* table = w.runsTable();
+    auto* table = runsTable(w);
     QTRY_COMPARE_WITH_TIMEOUT(table->rowCount(), 3, 20000);
     // All three advance, interleaved, while the GUI thread keeps running this loop.
     QTRY_VERIFY_WITH_TIMEOUT(stepOf(table, 0) > 5 && stepOf(table, 1) > 5 && stepOf(table, 2) > 5,
                              30000);
-    QTRY_VERIFY_WITH_TIMEOUT(w.curves()->drawnPointCount() > 0, 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(curves(w)->drawnPointCount() > 0, 5000);
     QCOMPARE(stateOf(table, 0), QString("running"));
 
     // Event-loop latency while three runs train: a 5 ms timer's lateness (printed, no target).
@@ -258,12 +322,12 @@ class TestMainWindow : public QObject {
     }
 
     // Hot edit: the trainers see it at their next step, and a marker lands on the curves.
-    const int markers = w.curves()->markerCount();
+    const int markers = curves(w)->markerCount();
     std::vector<double> rates_after;
     std::map<int, std::vector<double>> rates_by_run;
     bool edited = false;
     auto connection =
-        connect(w.controllerWorker(), &TrainingWorker::metrics, &w, [&](const MetricsBatch& b) {
+        connect(controllerWorker(w), &TrainingWorker::metrics, &w, [&](const MetricsBatch& b) {
           if (!edited) return;
           for (const auto& m : b.steps) {
             rates_after.push_back(m.learning_rate);
@@ -271,8 +335,8 @@ class TestMainWindow : public QObject {
           }
         });
     edited = true;
-    emit w.hyperParameters()->hotChanged("learning_rate", 1e-3);
-    QCOMPARE(w.curves()->markerCount(), markers + 1);
+    emit hyperParameters(w)->hotChanged("learning_rate", 1e-3);
+    QCOMPARE(curves(w)->markerCount(), markers + 1);
     // Steps taken before the edit reached the worker (batched, ~20 Hz) may still arrive with the
     // old rate; the new one must show up, and per run no step after it may report the old rate.
     QTRY_VERIFY_WITH_TIMEOUT(!rates_after.empty() && rates_after.back() == 1e-3, 30000);
@@ -283,84 +347,84 @@ class TestMainWindow : public QObject {
     disconnect(connection);
 
     // Cold edit while running: pending, the running session keeps its settings.
-    auto cold = w.setupPanel()->setup();
+    auto cold = setupPanel(w)->setup();
     cold.max_steps = 77777;
-    w.setupPanel()->setSetup(cold);
-    emit w.setupPanel()->setupChanged();
+    setupPanel(w)->setSetup(cold);
+    emit setupPanel(w)->setupChanged();
     QTest::qWait(200);
-    QVERIFY(w.runsTable()->item(0, RunsTable::kStep)->text().endsWith("/ 100000"));
+    QVERIFY(runsTable(w)->item(0, RunsTable::kStep)->text().endsWith("/ 100000"));
 
     // Pause: steps stop advancing.
-    w.startAction()->trigger();
+    startAction(w)->trigger();
     QTRY_COMPARE_WITH_TIMEOUT(stateOf(table, 0), QString("paused"), 5000);
     const qint64 paused_at = stepOf(table, 0);
     QTest::qWait(400);
     QCOMPARE(stepOf(table, 0), paused_at);
     // Step: exactly one more step.
-    w.stepAction()->trigger();
+    stepAction(w)->trigger();
     QTRY_COMPARE_WITH_TIMEOUT(stepOf(table, 0), paused_at + 1, 5000);
     QTest::qWait(300);
     QCOMPARE(stepOf(table, 0), paused_at + 1);
     // Resume, then stop.
-    w.startAction()->trigger();
+    startAction(w)->trigger();
     QTRY_VERIFY_WITH_TIMEOUT(stepOf(table, 0) > paused_at + 3, 10000);
-    w.stopAction()->trigger();
+    stopAction(w)->trigger();
     QTRY_COMPARE_WITH_TIMEOUT(stateOf(table, 0), QString("stopped"), 5000);
     QTRY_VERIFY_WITH_TIMEOUT(!w.isTraining(), 5000);
     // The inspector shows real matrices of the RSA run.
-    QTRY_VERIFY_WITH_TIMEOUT(w.inspectorGrid()->layerCount() > 0, 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(inspectorGrid(w)->layerCount() > 0, 10000);
     // The step scrubber: choosing the first recorded step shows that step's snapshot in the grid,
     // and the REM parameter tab has curves for the RSA run.
-    const int inspected = w.inspectedRun();
-    QTRY_VERIFY_WITH_TIMEOUT(w.stepSlider()->maximum() >= 1, 10000);  // step 1, pause, stop, ...
-    const auto recorded = w.snapshotHistory().steps(inspected);
-    w.stepSlider()->setValue(0);
-    QCOMPARE(w.shownStep(), recorded.front());
-    const InspectionRecord* first = w.snapshotHistory().at(inspected, recorded.front());
+    const int inspected = inspectedRun(w);
+    QTRY_VERIFY_WITH_TIMEOUT(stepSlider(w)->maximum() >= 1, 10000);  // step 1, pause, stop, ...
+    const auto recorded = snapshotHistory(w).steps(inspected);
+    stepSlider(w)->setValue(0);
+    QCOMPARE(shownStep(w), recorded.front());
+    const InspectionRecord* first = snapshotHistory(w).at(inspected, recorded.front());
     QVERIFY(first && !first->layers.empty() && !first->layers[0].heads.empty());
     // RSA heads: content softmax part | REM | gated mix, holding the record's matrices.
     const HeadInspection& head0 = first->layers[0].heads[0];
     QVERIFY(head0.has_rem);
-    QCOMPARE(w.inspectorGrid()->headCount(), int(AttentionView::kRsaPanelCount));
-    QVERIFY(w.inspectorGrid()->cellMatrix(0, AttentionView::kSoftmaxPanel).values ==
+    QCOMPARE(inspectorGrid(w)->headCount(), int(AttentionView::kRsaPanelCount));
+    QVERIFY(inspectorGrid(w)->cellMatrix(0, AttentionView::kSoftmaxPanel).values ==
             head0.softmax_part.values);
-    QVERIFY(w.inspectorGrid()->cellMatrix(0, AttentionView::kRemPanel).values == head0.rem.values);
-    QVERIFY(w.inspectorGrid()->cellMatrix(0, AttentionView::kMixPanel).values ==
+    QVERIFY(inspectorGrid(w)->cellMatrix(0, AttentionView::kRemPanel).values == head0.rem.values);
+    QVERIFY(inspectorGrid(w)->cellMatrix(0, AttentionView::kMixPanel).values ==
             head0.attention.values);
-    QCOMPARE(w.remParameters()->currentStep(),
+    QCOMPARE(remParameters(w)->currentStep(),
              recorded.front());  // the scrubber drives the REM table
-    w.stepSlider()->setValue(w.stepSlider()->maximum());
-    QCOMPARE(w.shownStep(), recorded.back());
-    QVERIFY(w.remParameters()->graphCount() > 0);
-    const InspectionRecord* last = w.snapshotHistory().at(inspected, recorded.back());
-    QVERIFY(w.remParameters()->remGrid()->cellMatrix(0, 0).values ==
+    stepSlider(w)->setValue(stepSlider(w)->maximum());
+    QCOMPARE(shownStep(w), recorded.back());
+    QVERIFY(remParameters(w)->graphCount() > 0);
+    const InspectionRecord* last = snapshotHistory(w).at(inspected, recorded.back());
+    QVERIFY(remParameters(w)->remGrid()->cellMatrix(0, 0).values ==
             last->layers[0].heads[0].rem.values);
     // The seasonal task's truth (AR pole λ, season γ and θ) as reference lines, and a similarity
     // score for every REM head of the newest record.
-    QCOMPARE(w.remParameters()->groundTruthLineCount(), 3);
-    QVERIFY(w.remParameters()->headTable()->rowCount() > 0);
-    QVERIFY(!std::isnan(w.remParameters()->similarity(0, 0)));
+    QCOMPARE(remParameters(w)->groundTruthLineCount(), 3);
+    QVERIFY(remParameters(w)->headTable()->rowCount() > 0);
+    QVERIFY(!std::isnan(remParameters(w)->similarity(0, 0)));
     // The sample picker: the worker inspects the chosen validation sample and every view shows it.
-    w.attentionView()->samplePicker()->setValue(3);
-    QTRY_VERIFY_WITH_TIMEOUT(w.attentionView()->caption().contains("sample 3"), 10000);
-    QTRY_COMPARE_WITH_TIMEOUT(w.snapshotHistory().at(inspected, w.shownStep())->sample, int64_t(3),
+    attentionView(w)->samplePicker()->setValue(3);
+    QTRY_VERIFY_WITH_TIMEOUT(attentionView(w)->caption().contains("sample 3"), 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(snapshotHistory(w).at(inspected, shownStep(w))->sample, int64_t(3),
                               10000);
-    QVERIFY(w.gateView()->caption().contains("sample 3"));
+    QVERIFY(gateView(w)->caption().contains("sample 3"));
     // Reset drops the runs.
-    w.resetAction()->trigger();
+    resetAction(w)->trigger();
     QTRY_COMPARE_WITH_TIMEOUT(table->rowCount(), 0, 5000);
   }
   void badSetupShowsAMessageAndDoesNotStart() {
     MainWindow w;
-    auto s = w.setupPanel()->setup();
+    auto s = setupPanel(w)->setup();
     s.d_model = 30;  // not divisible by 4 heads
-    w.setupPanel()->setSetup(s);
+    setupPanel(w)->setSetup(s);
     QTimer::singleShot(200, [] {
       for (auto* top : QApplication::topLevelWidgets()) {
         if (top->inherits("QMessageBox")) top->close();
       }
     });
-    w.startAction()->trigger();
+    startAction(w)->trigger();
     QVERIFY(!w.isTraining());
     bool logged = false;  // the log says why, naming the value
     for (auto* edit : w.findChildren<QPlainTextEdit*>()) {
@@ -371,10 +435,9 @@ class TestMainWindow : public QObject {
   void sweepStreamsPointsIntoItsTabAndOpensAClickedRun() {
     MainWindow w;
     w.show();
-    auto* panel = w.sweepPanel();
+    auto* panel = sweepPanel(w);
     QVERIFY(panel);
-    QCOMPARE(w.centralTabs()->tabText(w.centralTabs()->indexOf(panel)),
-             QString("Sample efficiency"));
+    QCOMPARE(centralTabs(w)->tabText(centralTabs(w)->indexOf(panel)), QString("Sample efficiency"));
     // The dialog rejects a bad size, naming the field, and starts nothing.
     auto* dialog = panel->dialog();
     SweepOptions rejected;
@@ -406,7 +469,7 @@ class TestMainWindow : public QObject {
     QCOMPARE(finished.at(0).at(0).toBool(), false);
     QCOMPARE(panel->view()->pointCount(), 4);
     QCOMPARE(panel->view()->meanGraphCount(), 0);  // its tab is hidden: drawn when shown
-    w.centralTabs()->setCurrentWidget(panel);
+    centralTabs(w)->setCurrentWidget(panel);
     QTRY_COMPARE_WITH_TIMEOUT(panel->view()->meanGraphCount(), 2, 5000);
     QVERIFY(panel->view()->legendText("gru").contains("b = "));
     QCOMPARE(dialog->progressBar()->value(), 4);
@@ -432,27 +495,27 @@ class TestMainWindow : public QObject {
     const int run_id = static_cast<int>(rsa->run);
     emit panel->view()->pointClicked(run_id);
     const int opened = (1 << 20) + run_id;
-    QVERIFY(w.curves()->hasRun(opened));
-    QCOMPARE(w.curves()->series(opened, LossCurveView::Curve::kTrain)->size(), size_t{4});
-    QCOMPARE(w.inspectedRun(), opened);
-    QCOMPARE(w.snapshotHistory().steps(opened).size(), size_t{1});
-    QTRY_VERIFY_WITH_TIMEOUT(w.inspectorGrid()->layerCount() > 0, 5000);
+    QVERIFY(curves(w)->hasRun(opened));
+    QCOMPARE(curves(w)->series(opened, LossCurveView::Curve::kTrain)->size(), size_t{4});
+    QCOMPARE(inspectedRun(w), opened);
+    QCOMPARE(snapshotHistory(w).steps(opened).size(), size_t{1});
+    QTRY_VERIFY_WITH_TIMEOUT(inspectorGrid(w)->layerCount() > 0, 5000);
   }
   void closingWhileTrainingAsksAndCancelKeepsTraining() {
     auto window = std::make_unique<MainWindow>();
     MainWindow& w = *window;
     w.show();
-    auto s = w.setupPanel()->setup();
+    auto s = setupPanel(w)->setup();
     s.max_steps = 100000;
     s.d_model = 16;
-    w.setupPanel()->setSetup(s);
-    w.startAction()->trigger();
-    QTRY_COMPARE_WITH_TIMEOUT(w.runsTable()->rowCount(), 3, 20000);
+    setupPanel(w)->setSetup(s);
+    startAction(w)->trigger();
+    QTRY_COMPARE_WITH_TIMEOUT(runsTable(w)->rowCount(), 3, 20000);
     w.setCloseAnswerForTests(0);
     QVERIFY(!w.close());
     QVERIFY(w.isTraining());
     w.setCloseAnswerForTests(1);
-    QPointer<TrainingWorker> worker = w.controller()->worker();
+    QPointer<TrainingWorker> worker = controllerWorker(w);
     QElapsedTimer timer;
     timer.start();
     QVERIFY(w.close());

@@ -1,0 +1,242 @@
+// MainWindow, the window's parts: the training toolbar and Run menu, the docks (run setup,
+// hyperparameters, runs, loss curves, log), the status bar, and the sample-efficiency tab with
+// opening a clicked sweep run.
+#include <QAction>
+#include <QDockWidget>
+#include <QMenu>
+#include <QMenuBar>
+#include <QStatusBar>
+#include <QStyle>
+#include <QToolBar>
+
+#include "app/main_window.h"
+#include "app/sweep_panel.h"
+#include "app/training_controller.h"
+#include "engine/core/model_registry.h"
+#include "engine/tasks/task_options.h"
+#include "widgets/hyper_parameter_form.h"
+#include "widgets/loss_curve_view.h"
+#include "widgets/run_setup_panel.h"
+#include "widgets/runs_table.h"
+#include "widgets/sample_efficiency_view.h"
+
+namespace rsalab {
+
+namespace {
+
+QList<QPair<QString, QString>> taskList() {
+  QList<QPair<QString, QString>> out;
+  for (const auto& name : taskNames()) {
+    if (name == "csv") continue;  // needs a file: opened by drag and drop / the CLI
+    out.push_back({QString::fromStdString(name), QString::fromStdString(taskDescription(name))});
+  }
+  return out;
+}
+
+// The models the run setup offers: every sequence model of the registry, by name and title.
+QList<QPair<QString, QString>> modelList() {
+  QList<QPair<QString, QString>> out;
+  for (const auto& info : modelRegistry()) {
+    if (info.family == ModelFamily::Seq2Seq) continue;
+    out.push_back({QString::fromUtf8(info.name), QString::fromUtf8(info.title)});
+  }
+  return out;
+}
+
+}  // namespace
+
+void MainWindow::buildActions() {
+  auto* toolbar = addToolBar("Training");
+  toolbar->setObjectName("TrainingToolBar");
+  toolbar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+  start_action_ = toolbar->addAction(style()->standardIcon(QStyle::SP_MediaPlay), "Start", this,
+                                     &MainWindow::togglePause);
+  start_action_->setShortcut(QKeySequence(Qt::Key_Space));
+  start_action_->setToolTip("Start / pause / resume (Space)");
+  step_action_ =
+      toolbar->addAction(style()->standardIcon(QStyle::SP_MediaSkipForward), "Step", this, [this] {
+        if (!training_) startTraining();
+        controller_->stepOnce();
+        setTrainingState(true, true);
+      });
+  step_action_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Space));
+  step_action_->setToolTip("One step of every run, then pause (Ctrl+Space)");
+  stop_action_ = toolbar->addAction(style()->standardIcon(QStyle::SP_MediaStop), "Stop", this,
+                                    [this] { controller_->stop(); });
+  stop_action_->setShortcut(QKeySequence(Qt::Key_Escape));
+  stop_action_->setToolTip("Stop every run (Esc)");
+  reset_action_ = toolbar->addAction(style()->standardIcon(QStyle::SP_BrowserReload), "Reset", this,
+                                     &MainWindow::resetRuns);
+  reset_action_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
+  reset_action_->setToolTip("Drop all runs (Ctrl+Shift+R)");
+  start_action_->setObjectName("StartAction");
+  step_action_->setObjectName("StepAction");
+  stop_action_->setObjectName("StopAction");
+  reset_action_->setObjectName("ResetAction");
+  for (auto* a : {start_action_, step_action_, stop_action_, reset_action_}) {
+    a->setShortcutContext(Qt::ApplicationShortcut);
+  }
+  file_menu_ = menuBar()->addMenu("&File");  // filled by buildSessionActions()
+  auto* run = menuBar()->addMenu("&Run");
+  run->addActions({start_action_, step_action_, stop_action_, reset_action_});
+  // Divergence: the run pauses as "diverged"; this rolls it back to its last good state.
+  restore_action_ = run->addAction("Restore last good checkpoint", this, [this] {
+    controller_->restoreLastGood(-1);
+    setTrainingState(true, false);
+    appendLog("Restoring every diverged run to its last good state.");
+  });
+  restore_action_->setObjectName("RestoreAction");
+  restore_action_->setToolTip("Roll diverged runs back to their last good state and resume");
+  restore_action_->setEnabled(false);
+}
+
+void MainWindow::buildDocks() {
+  auto dock = [this](const QString& title, const QString& name, QWidget* w,
+                     Qt::DockWidgetArea area) {
+    auto* d = new QDockWidget(title, this);
+    d->setObjectName(name);
+    d->setWidget(w);
+    addDockWidget(area, d);
+    return d;
+  };
+  setup_ = new RunSetupPanel(taskList(), modelList(), this);
+  setup_->setObjectName("RunSetupPanel");
+  connect(setup_, &RunSetupPanel::startRequested, this, [this] {
+    if (!training_) startTraining();
+  });
+  connect(setup_, &RunSetupPanel::setupChanged, this, [this] {
+    if (training_)
+      appendLog(
+          "Run setup changed: it applies at the next Start (the running session is unchanged).");
+    setWindowModified(true);
+  });
+  auto* setup_dock = dock("Run setup", "RunSetupDock", setup_, Qt::LeftDockWidgetArea);
+
+  hyper_ = new HyperParameterForm(trainerHyperParameters(), this);
+  hyper_->setObjectName("HyperParameterForm");
+  TrainerOptions t;
+  hyper_->setValues({{"learning_rate", t.learning_rate},
+                     {"weight_decay", t.weight_decay},
+                     {"grad_clip", t.grad_clip},
+                     {"snapshot_every", 25},
+                     {"batch_size", t.batch_size},
+                     {"max_steps", 2000},
+                     {"warmup_steps", t.warmup_steps},
+                     {"eval_every", 50},
+                     {"patience", t.patience},
+                     {"max_seconds", t.max_seconds}});
+  hot_ = {t.learning_rate, t.weight_decay, t.grad_clip, 25};
+  connect(hyper_, &HyperParameterForm::hotChanged, this, &MainWindow::onHotChanged);
+  connect(hyper_, &HyperParameterForm::applyAndRestart, this, [this](const QMap<QString, double>&) {
+    appendLog("Applying pending settings: restarting every run.");
+    controller_->stop();
+    startTraining();
+  });
+  auto* hyper_dock = dock("Hyperparameters", "HyperParametersDock", hyper_, Qt::LeftDockWidgetArea);
+  tabifyDockWidget(setup_dock, hyper_dock);
+  setup_dock->raise();
+
+  runs_table_ = new RunsTable(this);
+  runs_table_->setObjectName("RunsTable");
+  connect(runs_table_, &RunsTable::visibilityToggled, this,
+          [this](int id, bool visible) { curves_->setRunVisible(id, visible); });
+  connect(runs_table_, &RunsTable::runSelected, this, &MainWindow::inspectRun);
+  auto* runs_dock = dock("Runs", "RunsDock", runs_table_, Qt::BottomDockWidgetArea);
+
+  curves_ = new LossCurveView(this);  // has its own x-axis, smoothing, log-y and fit controls
+  curves_->setObjectName("LossCurveView");
+  curves_->setSmoothing(0.9);
+  auto* curves_dock = dock("Loss curves", "LossCurvesDock", curves_, Qt::BottomDockWidgetArea);
+
+  log_ = new QPlainTextEdit(this);
+  log_->setObjectName("Log");
+  log_->setReadOnly(true);
+  log_->setMaximumBlockCount(5000);
+  auto* log_dock = dock("Log", "LogDock", log_, Qt::BottomDockWidgetArea);
+  splitDockWidget(runs_dock, curves_dock, Qt::Horizontal);
+  tabifyDockWidget(runs_dock, log_dock);
+  runs_dock->raise();
+
+  resizeDocks({runs_dock, curves_dock}, {620, 780}, Qt::Horizontal);
+  resizeDocks({runs_dock}, {330}, Qt::Vertical);
+  auto* view = menuBar()->addMenu("&View");
+  for (auto* d : findChildren<QDockWidget*>()) view->addAction(d->toggleViewAction());
+  view->addSeparator();
+  view->addAction("Reset layout", this, [this] { restoreState(default_layout_, kLayoutVersion); });
+}
+
+void MainWindow::buildStatusBar() {
+  progress_ = new QProgressBar(this);
+  progress_->setMaximumWidth(220);
+  progress_->setFormat("%p%");
+  eta_label_ = new QLabel("ETA –", this);
+  speed_label_ = new QLabel("– steps/s", this);
+  device_label_ = new QLabel("device: CPU", this);
+  state_label_ = new QLabel("idle", this);
+  statusBar()->addWidget(state_label_);
+  statusBar()->addPermanentWidget(progress_);
+  statusBar()->addPermanentWidget(eta_label_);
+  statusBar()->addPermanentWidget(speed_label_);
+  statusBar()->addPermanentWidget(device_label_);
+}
+
+// ---- Sample-efficiency sweeps: the tab, its menu entry, and opening a clicked run.
+
+void MainWindow::buildSweepTab() {
+  sweep_panel_ = new SweepPanel(tabs_);
+  sweep_panel_->setObjectName("SweepPanel");
+  tabs_->addTab(sweep_panel_, "Sample efficiency");
+  sweep_panel_->setBaseConfigProvider([this] { return currentConfig(); });
+  connect(sweep_panel_, &SweepPanel::log, this, &MainWindow::appendLog);
+  connect(sweep_panel_, &SweepPanel::runActivated, this, &MainWindow::openSweepRun);
+  auto* menu = menuBar()->addMenu("&Sweep");
+  menu->addAction("&New sample-efficiency sweep…", this, [this] {
+    tabs_->setCurrentWidget(sweep_panel_);
+    sweep_panel_->openDialog();
+  });
+  menu->addAction("&Cancel sweep", sweep_panel_, &SweepPanel::cancelSweep);
+}
+
+void MainWindow::openSweepRun(const SweepRow& row) {
+  constexpr int kSweepRunIds = 1 << 20;  // apart from the session's run ids
+  const int id = kSweepRunIds + static_cast<int>(row.run);
+  const QString model = QString::fromStdString(row.model);
+  RunDescriptor d;
+  d.id = id;
+  d.model = model;
+  d.seed = row.seed;
+  d.parameters = row.parameters;
+  runs_[id] = d;
+  inspector_->setRunInfo(id, inspectedRunInfo(d));
+  curves_->removeRun(id);
+  curves_->addRun(id, QString("%1 N=%2 s%3 (sweep)").arg(model).arg(row.size).arg(row.seed),
+                  SampleEfficiencyView::modelColor(model));
+  for (const auto& m : row.train_curve) {
+    curves_->appendTrain(id, static_cast<double>(m.step), static_cast<double>(m.samples_seen),
+                         m.train_loss);
+  }
+  const double batch =
+      static_cast<double>(sweep_panel_->runner()->options().base.trainer.batch_size);
+  for (const auto& e : row.validation_curve) {
+    curves_->appendValidation(id, static_cast<double>(e.step), static_cast<double>(e.step) * batch,
+                              e.loss);
+  }
+  curves_->fitAll();
+  QString what = row.train_curve.empty()
+                     ? "no curves stored"
+                     : QString("%1 steps of curves").arg(row.train_curve.size());
+  if (row.has_inspection) {
+    inspector_->addRecord(id, row.steps, row.inspection);
+    tabs_->setCurrentIndex(InspectorPanel::kInspectorTab);
+    inspector_->showRun(id);
+    what += ", inspector at the last step";
+  }
+  appendLog(QString("Opened sweep run %1 N=%2 seed %3: test loss %4 (%5).")
+                .arg(model)
+                .arg(row.size)
+                .arg(row.seed)
+                .arg(QString::number(row.test_loss, 'g', 3))
+                .arg(what));
+}
+
+}  // namespace rsalab
