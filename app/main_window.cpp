@@ -49,16 +49,6 @@ QList<QPair<QString, QString>> taskList() {
   return out;
 }
 
-QList<QPair<QString, QString>> modelList() {
-  return {{"rnn", "RNN (tanh)"},
-          {"lstm", "LSTM"},
-          {"gru", "GRU"},
-          {"transformer", "Softmax Transformer (baseline)"},
-          {"rsa", "RSA: self-attention with recurrence"},
-          {"linear", "Linear attention (elu+1)"},
-          {"starsaber", "StarSaber (fixed-point attention)"}};
-}
-
 QString fmt(double v) { return QString::number(v, 'g', 3); }
 
 }  // namespace
@@ -107,10 +97,6 @@ MainWindow::MainWindow(QWidget* parent)
   connect(worker, &TrainingWorker::log, this, &MainWindow::appendLog);
   connect(worker, &TrainingWorker::idle, this, [this] { setTrainingState(false, false); });
 
-  RunSetup defaults;
-  defaults.task = "seasonal";
-  defaults.models = {"rnn", "transformer", "rsa"};
-  setup_->setSetup(defaults);
   default_layout_ = saveState(kLayoutVersion);
   appendLog(QString::fromStdString(initRuntime().summary()));
   restoreSettings();
@@ -182,7 +168,7 @@ void MainWindow::buildDocks() {
     addDockWidget(area, d);
     return d;
   };
-  setup_ = new RunSetupPanel(taskList(), modelList(), this);
+  setup_ = new RunSetupPanel(taskList(), this);
   connect(setup_, &RunSetupPanel::startRequested, this, [this] {
     if (!training_) startTraining();
   });
@@ -194,19 +180,9 @@ void MainWindow::buildDocks() {
   });
   auto* setup_dock = dock("Run setup", "RunSetupDock", setup_, Qt::LeftDockWidgetArea);
 
-  hyper_ = new HyperParameterForm(trainerHyperParameters(), this);
-  TrainerOptions t;
-  hyper_->setValues({{"learning_rate", t.learning_rate},
-                     {"weight_decay", t.weight_decay},
-                     {"grad_clip", t.grad_clip},
-                     {"snapshot_every", 25},
-                     {"batch_size", t.batch_size},
-                     {"max_steps", 2000},
-                     {"warmup_steps", t.warmup_steps},
-                     {"eval_every", 50},
-                     {"patience", t.patience},
-                     {"max_seconds", t.max_seconds}});
-  hot_ = {t.learning_rate, t.weight_decay, t.grad_clip, 25};
+  hyper_ = new HyperParameterForm(formHyperParameters(), this);
+  const TrainerOptions t = defaultRunConfig().trainer;
+  hot_ = {t.learning_rate, t.weight_decay, t.grad_clip, t.snapshot_every};
   connect(hyper_, &HyperParameterForm::hotChanged, this, &MainWindow::onHotChanged);
   connect(hyper_, &HyperParameterForm::applyAndRestart, this, [this](const QMap<QString, double>&) {
     appendLog("Applying pending settings: restarting every run.");
@@ -259,29 +235,9 @@ void MainWindow::buildStatusBar() {
 }
 
 RunConfig MainWindow::currentConfig() const {
-  const auto s = setup_->setup();
-  const auto v = hyper_->values();
-  RunConfig c;
-  c.task = task_defaults_;
-  c.task.name = s.task.toStdString();
-  c.task.length = s.length;
-  c.train_size = s.train_size;
-  c.model.d_model = s.d_model;
-  c.model.heads = s.heads;
-  c.model.layers = s.layers;
-  c.model.rem.regular = 1;
-  c.model.rem.cos = s.heads >= 2 ? 1 : 0;
-  c.model.rem.sin = s.heads >= 4 ? 1 : 0;
-  c.trainer.learning_rate = v.value("learning_rate", c.trainer.learning_rate);
-  c.trainer.weight_decay = v.value("weight_decay", c.trainer.weight_decay);
-  c.trainer.grad_clip = v.value("grad_clip", c.trainer.grad_clip);
-  c.trainer.snapshot_every = static_cast<int64_t>(v.value("snapshot_every", 25));
-  c.trainer.batch_size = static_cast<int64_t>(v.value("batch_size", 32));
-  c.trainer.max_steps = s.max_steps;
-  c.trainer.warmup_steps = static_cast<int64_t>(v.value("warmup_steps", 0));
-  c.trainer.eval_every = static_cast<int64_t>(v.value("eval_every", 50));
-  c.trainer.patience = static_cast<int64_t>(v.value("patience", 0));
-  c.trainer.max_seconds = v.value("max_seconds", 0);
+  RunConfig base = defaultRunConfig();
+  base.task = task_defaults_;
+  RunConfig c = setup_->config(hyper_->config(base));
   if (c.task.name == "csv") {  // imported by drag and drop (importCsv)
     c.task.csv_path = csv_path_.toStdString();
     c.task.horizon = csv_horizon_;
@@ -356,7 +312,7 @@ void MainWindow::onRunsCreated(const QVector<RunDescriptor>& runs) {
     row.model = r.model;
     row.seed = r.seed;
     row.parameters = r.parameters;
-    row.state = "starting";
+    row.state = RunState::Idle;
     rows.push_back(row);
     curves_->addRun(r.id, QString("%1 s%2").arg(r.model).arg(r.seed), runColor(r.id));
   }
@@ -391,15 +347,10 @@ void MainWindow::applyGroundTruth() {
 void MainWindow::onMetrics(const MetricsBatch& batch) {
   recordMetrics(batch);
   for (const auto& m : batch.steps) {
-    curves_->appendTrain(batch.run, static_cast<double>(m.step),
-                         static_cast<double>(m.samples_seen), m.train_loss);
+    curves_->appendStep(batch.run, m);
     last_step_ = std::max<qint64>(last_step_, m.step);
   }
-  for (const auto& e : batch.evals) {
-    if (e.split != "validation") continue;
-    const double samples = static_cast<double>(e.step) * currentConfig().trainer.batch_size;
-    curves_->appendValidation(batch.run, static_cast<double>(e.step), samples, e.loss);
-  }
+  for (const auto& e : batch.evals) curves_->appendEvaluation(batch.run, e);
 }
 
 RunRow MainWindow::runRow(const RunDescriptor& d, const RunStatus& s) {
@@ -408,7 +359,7 @@ RunRow MainWindow::runRow(const RunDescriptor& d, const RunStatus& s) {
   row.model = d.model;
   row.seed = d.seed;
   row.parameters = d.parameters;
-  row.state = runStateName(s.state);
+  row.state = s.state;
   row.step = s.step;
   row.max_steps = s.max_steps;
   row.train_loss = s.train_loss;
@@ -447,13 +398,14 @@ void MainWindow::updateStatusBar() {
 }
 
 void MainWindow::onSnapshot(const InspectionSnapshot& snapshot) {
+  if (!snapshot.record) return;
   snapshots_[snapshot.run] = snapshot;
-  inputs_[{snapshot.run, static_cast<int>(snapshot.record.sample)}] = snapshot.input;
-  history_.insert(snapshot.run, snapshot.step, snapshot.record);
+  inputs_[{snapshot.run, static_cast<int>(snapshot.record->sample)}] = snapshot.input;
+  history_.insert(snapshot.run, snapshot.step, *snapshot.record);
   if (snapshot.run != inspected_run_) return;
   if (snapshot.step > rem_view_step_) {
-    rem_view_->append(snapshot.step, snapshot.record);
-    gate_view_->appendHistory(snapshot.step, snapshot.record);
+    rem_view_->append(snapshot.step, *snapshot.record);
+    gate_view_->appendHistory(snapshot.step, *snapshot.record);
     rem_view_step_ = snapshot.step;
   } else {
     rebuildRemView();  // a step recorded again (e.g. after resuming): redraw from the history
@@ -543,7 +495,7 @@ void MainWindow::rebuildRemView() {
 void MainWindow::showSnapshot(int run) {
   if (!snapshots_.contains(run)) return;
   const auto& snap = snapshots_[run];
-  showRecord(run, snap.step, snap.record);
+  if (snap.record) showRecord(run, snap.step, *snap.record);
 }
 
 void MainWindow::showRecord(int run, qint64 step, const InspectionRecord& rec) {
@@ -615,22 +567,15 @@ void MainWindow::openSweepRun(const SweepRow& row) {
   curves_->removeRun(id);
   curves_->addRun(id, QString("%1 N=%2 s%3 (sweep)").arg(model).arg(row.size).arg(row.seed),
                   SampleEfficiencyView::modelColor(model));
-  for (const auto& m : row.train_curve) {
-    curves_->appendTrain(id, static_cast<double>(m.step), static_cast<double>(m.samples_seen),
-                         m.train_loss);
-  }
-  const double batch =
-      static_cast<double>(sweep_panel_->runner()->options().base.trainer.batch_size);
-  for (const auto& e : row.validation_curve) {
-    curves_->appendValidation(id, static_cast<double>(e.step), static_cast<double>(e.step) * batch,
-                              e.loss);
-  }
+  for (const auto& m : row.train_curve) curves_->appendStep(id, m);
+  for (const auto& e : row.validation_curve) curves_->appendEvaluation(id, e);
   curves_->fitAll();
   QString what = row.train_curve.empty()
                      ? "no curves stored"
                      : QString("%1 steps of curves").arg(row.train_curve.size());
   if (row.has_inspection) {
-    InspectionSnapshot snap{id, row.steps, row.inspection};
+    InspectionSnapshot snap{
+        id, row.steps, std::make_shared<const InspectionRecord>(row.inspection), {}};
     snapshots_[id] = snap;
     history_.insert(id, row.steps, row.inspection);
     inspected_run_ = id;

@@ -46,15 +46,6 @@ namespace {
 
 constexpr int kMaxRecent = 8;
 
-RunState runStateFromName(const std::string& name) {
-  if (name == "running") return RunState::Running;
-  if (name == "paused") return RunState::Paused;
-  if (name == "finished") return RunState::Finished;
-  if (name == "stopped") return RunState::Stopped;
-  if (name == "failed") return RunState::Failed;
-  return RunState::Idle;
-}
-
 // The records to keep: the newest and an even thinning of the rest, at most `cap`.
 std::vector<qint64> thinnedSteps(const std::vector<qint64>& steps, int cap) {
   if (static_cast<int>(steps.size()) <= cap) return steps;
@@ -269,7 +260,7 @@ SessionBundle MainWindow::sessionBundle() const {
     run.seed = d.seed;
     run.parameters = d.parameters;
     const RunStatus status = statuses_.value(d.id);
-    run.status = runStateName(status.state).toStdString();
+    run.status = runStateName(status.state);
     run.message = status.message.toStdString();
     const auto steps = recorded_steps_.value(d.id);
     const auto evals = recorded_evals_.value(d.id);
@@ -387,20 +378,23 @@ bool MainWindow::openSession(const QString& path) {
     curves_->addRun(id, QString("%1%2 s%3").arg(d.model, size).arg(d.seed), runColor(id));
     RunStatus st;
     st.run = id;
-    st.state = runStateFromName(r.status);
+    st.state = parseRunState(r.status).value_or(RunState::Idle);
     st.message = QString::fromStdString(r.message);
     st.max_steps = b.config.trainer.max_steps;
     st.validation_loss = NAN;
     st.train_loss = NAN;
-    const double batch = static_cast<double>(b.config.trainer.batch_size);
+    std::map<int64_t, int64_t> seen;  // step → samples seen (bundles keep it for train steps)
     for (const auto& m : r.steps) {
+      seen[m.step] = m.samples_seen;
       curves_->appendTrain(id, double(m.step), double(m.samples_seen), m.train_loss);
       st.step = std::max<qint64>(st.step, m.step);
       st.train_loss = m.train_loss;
     }
     for (const auto& e : r.evals) {
       if (e.split != "validation") continue;
-      curves_->appendValidation(id, double(e.step), double(e.step) * batch, e.loss);
+      const auto at = seen.find(e.step);
+      const int64_t samples = e.samples_seen > 0 || at == seen.end() ? e.samples_seen : at->second;
+      curves_->appendValidation(id, double(e.step), double(samples), e.loss);
       st.validation_loss = e.loss;
     }
     statuses_[id] = st;
@@ -408,7 +402,10 @@ bool MainWindow::openSession(const QString& path) {
     recorded_evals_[id] = QVector<EvalMetrics>(r.evals.begin(), r.evals.end());
     for (const auto& [step, record] : r.snapshots) history_.insert(id, step, record);
     if (!r.snapshots.empty())
-      snapshots_[id] = {id, r.snapshots.back().first, r.snapshots.back().second};
+      snapshots_[id] = {id,
+                        r.snapshots.back().first,
+                        std::make_shared<const InspectionRecord>(r.snapshots.back().second),
+                        {}};
     if (!r.checkpoint_file.empty())
       checkpoint_files_[id] = QString::fromStdString(r.checkpoint_file);
     rows.push_back(runRow(d, st));
@@ -487,16 +484,7 @@ void MainWindow::applyBundleToPanels(const SessionBundle& b) {
     setup_->addTask("csv", "CSV series: " + QFileInfo(csv_path_).fileName());
   }
   setup_->setSetup(s);
-  hyper_->setValues({{"learning_rate", c.trainer.learning_rate},
-                     {"weight_decay", c.trainer.weight_decay},
-                     {"grad_clip", c.trainer.grad_clip},
-                     {"snapshot_every", double(c.trainer.snapshot_every)},
-                     {"batch_size", double(c.trainer.batch_size)},
-                     {"max_steps", double(c.trainer.max_steps)},
-                     {"warmup_steps", double(c.trainer.warmup_steps)},
-                     {"eval_every", double(c.trainer.eval_every)},
-                     {"patience", double(c.trainer.patience)},
-                     {"max_seconds", c.trainer.max_seconds}});
+  hyper_->setConfig(c);
 }
 
 // ---- Copy and zoom act on the plot with the keyboard focus or under the mouse, else the curves.
