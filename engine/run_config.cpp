@@ -205,4 +205,28 @@ RunConfig runConfigFromJson(const std::string& text) {
   return mergeRunConfigJson(RunConfig{}, text);
 }
 
+RunConfig defaultRunConfig() {
+  RunConfig c;
+  c.task.name = "seasonal";
+  c.task.length = 64;
+  c.train_size = 1024;
+  c.model.d_model = 32;
+  c.model.heads = 4;
+  c.model.layers = 2;
+  c.model.rem = defaultRemHeads(c.model.heads);
+  c.trainer.batch_size = 32;
+  c.trainer.max_steps = 2000;
+  c.trainer.eval_every = 50;
+  c.trainer.snapshot_every = 25;
+  return c;
+}
+
+RunConfig defaultSweepConfig() {
+  RunConfig c = defaultRunConfig();
+  c.task.length = 48;
+  c.trainer.max_steps = 300;
+  c.trainer.eval_every = 100;
+  return c;
+}
+
 }  // namespace rsalab
