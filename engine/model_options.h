@@ -10,7 +10,7 @@
 namespace rsalab {
 
 // How many attention heads carry each REM type, in this order; heads beyond the sum are plain
-// softmax heads. Seed: rsa-encoding-recurrence-into-transformers.txt; spec "RSA attention".
+// softmax heads (the RSA paper, "Encoding Recurrence into Transformers").
 struct RemHeadCounts {
   int64_t regular = 1;
   int64_t cos = 1;

@@ -46,7 +46,7 @@ class TestConfigValidation : public QObject {
   void everyBadValueNamesTheFieldAndItsRange() {
     const std::vector<BadValue> table = {
         {"model", [](RunConfig& c) { c.model.model = "mamba"; },
-         "model 'mamba' is unknown: use rnn, lstm, gru, transformer, rsa, linear, starsaber or "
+         "model 'mamba' is unknown: use rnn, lstm, gru, transformer, rsa, linear, starsaber, "
          "encdec"},
         {"d_model 0", [](RunConfig& c) { c.model.d_model = 0; },
          "d_model = 0 is out of range: 1..8192"},
@@ -67,7 +67,7 @@ class TestConfigValidation : public QObject {
         {"dilation", [](RunConfig& c) { c.model.dilations = {0}; },
          "dilation = 0 is out of range: 1..1024"},
         {"encoder_attention", [](RunConfig& c) { c.model.encoder_attention = "x"; },
-         "encoder_attention 'x' is unknown: use softmax, rsa or linear"},
+         "encoder_attention 'x' is unknown: use softmax, rsa, linear"},
         {"eta nan", [](RunConfig& c) { c.model.rem_init.eta_min = NAN; },
          "rem_init.eta_min = nan is out of range: -20..20"},
         {"eta order", [](RunConfig& c) { c.model.rem_init.eta_min = 3; },

@@ -1,6 +1,6 @@
 // Pre-LN Transformer with a swappable attention: softmax (the baseline), RSA or linear.
-// Seed: lecture-rnn-vs-transformer.txt; spec models.md "Softmax Transformer". The same block,
-// the same sinusoidal PE and the same heads for all three, so comparisons isolate the attention.
+// As in the RNN-vs-Transformer lecture notes. The same block, the same sinusoidal PE and the same
+// heads for all three, so comparisons isolate the attention.
 #pragma once
 
 #include <vector>

@@ -20,5 +20,4 @@ SweepResult runSweep(const SweepOptions& options,
                      const std::function<void(int64_t, int64_t, const SweepRow&)>& progress = {},
                      TrainingControl* control = nullptr);
 
-
 }  // namespace rsalab
