@@ -215,7 +215,11 @@ void MainWindow::showBundle(const SessionBundle& b) {
   QVector<RunRow> rows;
   for (const auto& r : b.runs) {
     const int id = static_cast<int>(r.id);
-    RunDescriptor d{id, QString::fromStdString(r.model), r.seed, r.parameters};
+    RunDescriptor d;
+    d.id = id;
+    d.model = QString::fromStdString(r.model);
+    d.seed = r.seed;
+    d.parameters = r.parameters;
     runs_[id] = d;
     inspector_->setRunInfo(id, inspectedRunInfo(d));
     // Sweeps vary N per run: say which N a curve is.
