@@ -25,6 +25,8 @@ int runDemo(const DemoOptions& options, std::ostream& out) {
   RunConfig base;
   base.task.name = "seasonal";
   base.task.length = 48;
+  base.task.validation_size = 64;  // evaluated every eval_every steps only
+  base.task.test_size = 256;
   base.train_size = 512;
   base.model.d_model = options.d_model;
   base.model.heads = headsFor(options.d_model);
@@ -36,9 +38,8 @@ int runDemo(const DemoOptions& options, std::ostream& out) {
   // One dataset for every model, so their losses compare.
   auto data = std::make_shared<const TaskData>(
       makeTask(base.task, base.train_size, static_cast<uint64_t>(options.seed)));
-  out << "demo: " << data->summary << "; T = " << base.task.length << ", " << data->train.size()
-      << " training windows, " << data->test.size() << " test windows, "
-      << options.seconds_per_model << " s per model\n";
+  out << "demo: " << data->summary << "; " << options.seconds_per_model
+      << " s of training per model\n";
   out << std::left << std::setw(13) << "model" << std::right << std::setw(10) << "params"
       << std::setw(8) << "steps" << std::setw(12) << "train loss" << std::setw(12) << "test before"
       << std::setw(12) << "test after"
