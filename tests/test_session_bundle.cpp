@@ -84,6 +84,7 @@ SessionBundle sampleBundle() {
     }
     EvalMetrics e;
     e.step = 10;
+    e.samples_seen = 320;  // the loss view places validation points at it
     e.split = "validation";
     e.loss = 0.321;
     e.values = {{"mse", 0.321}, {"mae", 0.45}};
@@ -184,6 +185,7 @@ class TestSessionBundle : public QObject {
       QCOMPARE(b.evals.size(), a.evals.size());
       for (size_t e = 0; e < a.evals.size(); ++e) {
         QCOMPARE(b.evals[e].split, a.evals[e].split);
+        QCOMPARE(b.evals[e].samples_seen, a.evals[e].samples_seen);
         QCOMPARE(b.evals[e].loss, a.evals[e].loss);
         QCOMPARE(b.evals[e].values, a.evals[e].values);
       }

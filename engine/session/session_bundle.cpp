@@ -227,7 +227,7 @@ std::string sessionMetricsCsv(const SessionRun& run) {
     s << "\n";
   }
   for (const auto& e : run.evals) {
-    s << "eval," << e.step << ",,,,,," << e.split << "," << number(e.loss);
+    s << "eval," << e.step << "," << e.samples_seen << ",,,,," << e.split << "," << number(e.loss);
     for (const auto& k : keys) {
       s << ",";
       if (auto it = e.values.find(k); it != e.values.end()) s << number(it->second);
@@ -283,6 +283,8 @@ void parseSessionMetricsCsv(const std::string& text, const std::string& file, Se
     } else if (cells[0] == "eval") {
       EvalMetrics e;
       e.step = integer(1);
+      // Bundles written before evaluations carried samples_seen leave the cell empty (0).
+      e.samples_seen = cells[2].empty() ? 0 : integer(2);
       e.split = cells[7];
       if (!isEvalSplit(e.split)) {
         fail(file, "line " + std::to_string(number_of_line) + ", column split is \"" +
