@@ -1,58 +1,62 @@
 #include "app/cli_demo.h"
 
-#include <chrono>
-#include <cstdio>
 #include <iomanip>
+#include <memory>
 
-#include "engine/models/model_factory.h"
-#include "engine/tasks/seasonal_series.h"
+#include "engine/core/model_registry.h"
+#include "engine/tasks/task.h"
+#include "engine/training/trainer.h"
 
 namespace rsalab {
 
+namespace {
+
+// Heads for width D: 4 where they divide it, else 2, else 1.
+int64_t headsFor(int64_t d_model) {
+  for (int64_t h : {4, 2}) {
+    if (d_model % h == 0) return h;
+  }
+  return 1;
+}
+
+}  // namespace
+
 int runDemo(const DemoOptions& options, std::ostream& out) {
-  SeasonalSeriesOptions series_options;
-  series_options.seed = static_cast<uint64_t>(options.seed);
-  auto series = makeSeasonalSeries(series_options);
-  const int64_t T = 48;
-  auto split = series.size(0) * 3 / 4;
-  auto [train_x, train_y] = nextStepWindows(series.narrow(0, 0, split), T, 4);
-  auto [test_x, test_y] = nextStepWindows(series.narrow(0, split, series.size(0) - split), T, T);
-  out << "demo: next-step forecasting of a seasonal + AR(1) series, T = " << T << ", "
-      << train_x.size(0) << " training windows, " << test_x.size(0) << " test windows, "
-      << options.seconds_per_model << " s per model\n";
+  RunConfig base;
+  base.task.name = "seasonal";
+  base.task.length = 48;
+  base.task.validation_size = 64;  // evaluated every eval_every steps only
+  base.task.test_size = 256;
+  base.train_size = 512;
+  base.model.d_model = options.d_model;
+  base.model.heads = headsFor(options.d_model);
+  base.model.rem = defaultRemHeads(base.model.heads);
+  base.trainer.seed = static_cast<uint64_t>(options.seed);
+  base.trainer.max_steps = 100000000;  // the wall-time budget ends each run
+  base.trainer.max_seconds = options.seconds_per_model;
+  base.trainer.eval_every = 100;
+  // One dataset for every model, so their losses compare.
+  auto data = std::make_shared<const TaskData>(
+      makeTask(base.task, base.train_size, static_cast<uint64_t>(options.seed)));
+  out << "demo: " << data->summary << "; " << options.seconds_per_model
+      << " s of training per model\n";
   out << std::left << std::setw(13) << "model" << std::right << std::setw(10) << "params"
-      << std::setw(8) << "steps" << std::setw(12) << "test before" << std::setw(12) << "test after"
+      << std::setw(8) << "steps" << std::setw(12) << "train loss" << std::setw(12) << "test before"
+      << std::setw(12) << "test after"
       << "\n";
-  for (const auto& name : modelNames()) {
-    if (name == "encdec") continue;  // sequence-to-sequence only
-    torch::manual_seed(options.seed);
-    ModelOptions model_options;
-    model_options.model = name;
-    model_options.d_model = options.d_model;
-    auto net = makeSequenceModel(model_options, ModelIO{1, 0, 1, false});
-    auto evaluate = [&] {
-      torch::NoGradGuard no_grad;
-      return torch::mse_loss(net->forward(test_x), test_y).item<double>();
-    };
-    const double before = evaluate();
-    torch::optim::Adam opt(net->parameters(), torch::optim::AdamOptions(3e-3));
-    const auto start = std::chrono::steady_clock::now();
-    int64_t steps = 0;
-    const int64_t batch = 32;
-    while (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() <
-           options.seconds_per_model) {
-      auto idx = torch::randint(train_x.size(0), {batch}, torch::kInt64);
-      opt.zero_grad();
-      auto loss =
-          torch::mse_loss(net->forward(train_x.index_select(0, idx)), train_y.index_select(0, idx));
-      loss.backward();
-      opt.step();
-      ++steps;
-    }
-    const double after = evaluate();
+  for (const auto& name : modelNames(/*sequence_only=*/true)) {
+    RunConfig config = base;
+    config.model.model = name;
+    Trainer trainer(config, data);
+    const double before = trainer.evaluate("test").loss;
+    double train_loss = 0;
+    trainer.onStep = [&](const StepMetrics& m) { train_loss = m.train_loss; };
+    trainer.run();
+    const double after = trainer.evaluate("test").loss;
     out << std::left << std::setw(13) << name << std::right << std::setw(10)
-        << net->parameterCount() << std::setw(8) << steps << std::fixed << std::setprecision(4)
-        << std::setw(12) << before << std::setw(12) << after << "\n";
+        << trainer.parameterCount() << std::setw(8) << trainer.stepsDone() << std::fixed
+        << std::setprecision(4) << std::setw(12) << train_loss << std::setw(12) << before
+        << std::setw(12) << after << "\n";
     out.unsetf(std::ios::fixed);
   }
   return 0;

@@ -1,7 +1,9 @@
-// `rsalab-cli demo`: trains each sequence model for a few seconds on the built-in seasonal
-// series and prints the held-out loss before and after.
+// `rsalab-cli demo`: trains each sequence model of the registry through the engine's Trainer for a
+// few seconds on the built-in seasonal series (one dataset for all) and prints its last training
+// loss and its test loss before and after.
 #pragma once
 
+#include <cstdint>
 #include <ostream>
 
 namespace rsalab {

@@ -9,6 +9,7 @@
 #include "app/cli_commands.h"
 #include "app/cli_demo.h"
 #include "engine/atomic_file.h"
+#include "engine/core/model_registry.h"
 #include "engine/models/model_factory.h"
 #include "engine/runtime.h"
 
@@ -22,8 +23,7 @@ class RunFlags {
   void add(CLI::App* cmd, bool with_model) {
     cmd->add_option("--config", config_path_, "JSON config (task/model/trainer sections)");
     if (with_model)
-      bind(cmd, "--model", &RunConfig::model, &ModelOptions::model,
-           "model: rnn lstm gru transformer rsa linear starsaber encdec");
+      bind(cmd, "--model", &RunConfig::model, &ModelOptions::model, "model: " + modelNameList());
     bind(cmd, "--task", &RunConfig::task, &TaskOptions::name, "task name (see `rsalab-cli tasks`)");
     bind(cmd, "--csv", &RunConfig::task, &TaskOptions::csv_path,
          "CSV time series file (sets --task csv)");
@@ -62,10 +62,20 @@ class RunFlags {
     cmd->add_flag("--bidirectional", bidirectional_, "bidirectional attention and REMs");
   }
 
-  // `defaults` are the command's own (train and sweep differ); then --config, then flags.
-  RunConfig resolve(RunConfig c) const {
+  // `defaults` are the command's own (defaultRunConfig or defaultSweepConfig); then --config,
+  // then flags. Other heads than the defaults' with the defaults' REM heads: the REM heads follow
+  // the heads by defaultRemHeads, as in the GUI.
+  RunConfig resolve(const RunConfig& defaults) const {
+    RunConfig c = defaults;
     if (!config_path_.empty()) c = mergeRunConfigJson(c, readTextFile(config_path_, 1 << 20));
     for (const auto& apply : appliers_) apply(c);
+    const RemHeadCounts& d = defaults.model.rem;
+    const RemHeadCounts& r = c.model.rem;
+    const bool default_rems = r.regular == d.regular && r.cos == d.cos && r.sin == d.sin &&
+                              r.dilated_regular == d.dilated_regular &&
+                              r.dilated_cos == d.dilated_cos && r.dilated_sin == d.dilated_sin;
+    if (c.model.heads != defaults.model.heads && default_rems)
+      c.model.rem = defaultRemHeads(c.model.heads);
     if (cosine_) c.trainer.cosine = true;
     if (bidirectional_) c.model.causal = false;
     if (!c.task.csv_path.empty()) c.task.name = "csv";
@@ -91,23 +101,6 @@ class RunFlags {
   int64_t train_size_ = 1024;
   std::vector<std::function<void(RunConfig&)>> appliers_;
 };
-
-// The default sweep (the benchmark the performance issue times): the built-in seasonal series,
-// small models, 300 steps per run; models, sizes and seeds are SweepOptions' defaults.
-RunConfig defaultSweepConfig() {
-  RunConfig c;
-  c.task.name = "seasonal";
-  c.task.length = 48;
-  c.task.validation_size = 256;
-  c.task.test_size = 512;
-  c.model.d_model = 32;
-  c.model.heads = 4;
-  c.model.layers = 2;
-  c.trainer.max_steps = 300;
-  c.trainer.batch_size = 32;
-  c.trainer.eval_every = 100;
-  return c;
-}
 
 }  // namespace
 
@@ -160,7 +153,8 @@ int main(int argc, char** argv) {
   RunFlags sweep_flags;
   auto* sweep = app.add_subcommand("sweep", "Sample-efficiency sweep: models x sizes x seeds");
   sweep_flags.add(sweep, /*with_model=*/false);
-  sweep->add_option("--models", sweep_command.models, "comma-separated models")->delimiter(',');
+  sweep->add_option("--models", sweep_command.models, "comma-separated models: " + modelNameList())
+      ->delimiter(',');
   sweep->add_option("--sizes", sweep_command.sizes, "comma-separated training-set sizes")
       ->delimiter(',');
   sweep->add_option("--seeds", sweep_command.seeds, "seeds per (model, size)")
@@ -207,9 +201,7 @@ int main(int argc, char** argv) {
     if (*tasks) return listTasks();
     if (*demo) return runDemo(demo_options, std::cout);
     if (*train) {
-      RunConfig defaults;
-      defaults.trainer.max_steps = 500;
-      train_command.config = train_flags.resolve(defaults);
+      train_command.config = train_flags.resolve(defaultRunConfig());
       return runTrain(train_command);
     }
     if (*sweep) {

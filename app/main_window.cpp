@@ -61,10 +61,6 @@ MainWindow::MainWindow(QWidget* parent)
   connect(worker, &TrainingWorker::log, this, &MainWindow::appendLog);
   connect(worker, &TrainingWorker::idle, this, [this] { setTrainingState(false, false); });
 
-  RunSetup defaults;
-  defaults.task = "seasonal";
-  for (const auto& name : defaultModelNames()) defaults.models << QString::fromStdString(name);
-  setup_->setSetup(defaults);
   default_layout_ = saveState(kLayoutVersion);
   appendLog(QString::fromStdString(initRuntime().summary()));
   restoreSettings();
@@ -73,29 +69,9 @@ MainWindow::MainWindow(QWidget* parent)
 MainWindow::~MainWindow() = default;
 
 RunConfig MainWindow::currentConfig() const {
-  const auto s = setup_->setup();
-  const auto v = hyper_->values();
-  RunConfig c;
-  c.task = task_defaults_;
-  c.task.name = s.task.toStdString();
-  c.task.length = s.length;
-  c.train_size = s.train_size;
-  c.model.d_model = s.d_model;
-  c.model.heads = s.heads;
-  c.model.layers = s.layers;
-  c.model.rem.regular = 1;
-  c.model.rem.cos = s.heads >= 2 ? 1 : 0;
-  c.model.rem.sin = s.heads >= 4 ? 1 : 0;
-  c.trainer.learning_rate = v.value("learning_rate", c.trainer.learning_rate);
-  c.trainer.weight_decay = v.value("weight_decay", c.trainer.weight_decay);
-  c.trainer.grad_clip = v.value("grad_clip", c.trainer.grad_clip);
-  c.trainer.snapshot_every = static_cast<int64_t>(v.value("snapshot_every", 25));
-  c.trainer.batch_size = static_cast<int64_t>(v.value("batch_size", 32));
-  c.trainer.max_steps = s.max_steps;
-  c.trainer.warmup_steps = static_cast<int64_t>(v.value("warmup_steps", 0));
-  c.trainer.eval_every = static_cast<int64_t>(v.value("eval_every", 50));
-  c.trainer.patience = static_cast<int64_t>(v.value("patience", 0));
-  c.trainer.max_seconds = v.value("max_seconds", 0);
+  RunConfig base = defaultRunConfig();
+  base.task = task_defaults_;
+  RunConfig c = setup_->config(hyper_->config(base));
   if (c.task.name == "csv") {  // imported by drag and drop (importCsv)
     c.task.csv_path = csv_path_.toStdString();
     c.task.horizon = csv_horizon_;
@@ -182,7 +158,7 @@ void MainWindow::onRunsCreated(const QVector<RunDescriptor>& runs) {
     row.model = r.model;
     row.seed = r.seed;
     row.parameters = r.parameters;
-    row.state = "starting";
+    row.state = RunState::Idle;
     rows.push_back(row);
     curves_->addRun(r.id, QString("%1 s%2").arg(r.model).arg(r.seed), runColor(r.id));
   }
@@ -206,15 +182,10 @@ void MainWindow::onMetrics(const MetricsBatch& batch) {
   recorder_.recordEvals(batch.run, batch.evals.constData(), size_t(batch.evals.size()));
   setWindowModified(true);
   for (const auto& m : batch.steps) {
-    curves_->appendTrain(batch.run, static_cast<double>(m.step),
-                         static_cast<double>(m.samples_seen), m.train_loss);
+    curves_->appendStep(batch.run, m);
     last_step_ = std::max<qint64>(last_step_, m.step);
   }
-  for (const auto& e : batch.evals) {
-    if (e.split != "validation") continue;
-    const double samples = static_cast<double>(e.step) * currentConfig().trainer.batch_size;
-    curves_->appendValidation(batch.run, static_cast<double>(e.step), samples, e.loss);
-  }
+  for (const auto& e : batch.evals) curves_->appendEvaluation(batch.run, e);
 }
 
 RunRow MainWindow::runRow(const RunDescriptor& d, const RunStatus& s) {
@@ -223,7 +194,7 @@ RunRow MainWindow::runRow(const RunDescriptor& d, const RunStatus& s) {
   row.model = d.model;
   row.seed = d.seed;
   row.parameters = d.parameters;
-  row.state = runStateName(s.state);
+  row.state = s.state;
   row.step = s.step;
   row.max_steps = s.max_steps;
   row.train_loss = s.train_loss;
@@ -235,7 +206,7 @@ RunRow MainWindow::runRow(const RunDescriptor& d, const RunStatus& s) {
 
 void MainWindow::onStatus(const RunStatus& s) {
   statuses_[s.run] = s;
-  recorder_.setStatus(s.run, QString(runStateName(s.state)).toStdString(), s.message.toStdString());
+  recorder_.setStatus(s.run, runStateName(s.state), s.message.toStdString());
   const auto d = runs_.value(s.run);
   runs_table_->updateRun(runRow(d, s));
   if ((s.state == RunState::Failed || s.state == RunState::Diverged) && !s.message.isEmpty()) {

@@ -33,16 +33,6 @@ QList<QPair<QString, QString>> taskList() {
   return out;
 }
 
-// The models the run setup offers: every sequence model of the registry, by name and title.
-QList<QPair<QString, QString>> modelList() {
-  QList<QPair<QString, QString>> out;
-  for (const auto& info : modelRegistry()) {
-    if (info.family == ModelFamily::Seq2Seq) continue;
-    out.push_back({QString::fromUtf8(info.name), QString::fromUtf8(info.title)});
-  }
-  return out;
-}
-
 }  // namespace
 
 void MainWindow::buildActions() {
@@ -99,7 +89,7 @@ void MainWindow::buildDocks() {
     addDockWidget(area, d);
     return d;
   };
-  setup_ = new RunSetupPanel(taskList(), modelList(), this);
+  setup_ = new RunSetupPanel(taskList(), this);
   setup_->setObjectName("RunSetupPanel");
   connect(setup_, &RunSetupPanel::startRequested, this, [this] {
     if (!training_) startTraining();
@@ -112,20 +102,10 @@ void MainWindow::buildDocks() {
   });
   auto* setup_dock = dock("Run setup", "RunSetupDock", setup_, Qt::LeftDockWidgetArea);
 
-  hyper_ = new HyperParameterForm(trainerHyperParameters(), this);
+  hyper_ = new HyperParameterForm(formHyperParameters(), this);
   hyper_->setObjectName("HyperParameterForm");
-  TrainerOptions t;
-  hyper_->setValues({{"learning_rate", t.learning_rate},
-                     {"weight_decay", t.weight_decay},
-                     {"grad_clip", t.grad_clip},
-                     {"snapshot_every", 25},
-                     {"batch_size", t.batch_size},
-                     {"max_steps", 2000},
-                     {"warmup_steps", t.warmup_steps},
-                     {"eval_every", 50},
-                     {"patience", t.patience},
-                     {"max_seconds", t.max_seconds}});
-  hot_ = {t.learning_rate, t.weight_decay, t.grad_clip, 25};
+  const TrainerOptions t = defaultRunConfig().trainer;
+  hot_ = {t.learning_rate, t.weight_decay, t.grad_clip, t.snapshot_every};
   connect(hyper_, &HyperParameterForm::hotChanged, this, &MainWindow::onHotChanged);
   connect(hyper_, &HyperParameterForm::applyAndRestart, this, [this](const QMap<QString, double>&) {
     appendLog("Applying pending settings: restarting every run.");
@@ -211,16 +191,8 @@ void MainWindow::openSweepRun(const SweepRow& row) {
   curves_->removeRun(id);
   curves_->addRun(id, QString("%1 N=%2 s%3 (sweep)").arg(model).arg(row.size).arg(row.seed),
                   SampleEfficiencyView::modelColor(model));
-  for (const auto& m : row.train_curve) {
-    curves_->appendTrain(id, static_cast<double>(m.step), static_cast<double>(m.samples_seen),
-                         m.train_loss);
-  }
-  const double batch =
-      static_cast<double>(sweep_panel_->runner()->options().base.trainer.batch_size);
-  for (const auto& e : row.validation_curve) {
-    curves_->appendValidation(id, static_cast<double>(e.step), static_cast<double>(e.step) * batch,
-                              e.loss);
-  }
+  for (const auto& m : row.train_curve) curves_->appendStep(id, m);
+  for (const auto& e : row.validation_curve) curves_->appendEvaluation(id, e);
   curves_->fitAll();
   QString what = row.train_curve.empty()
                      ? "no curves stored"

@@ -11,12 +11,14 @@
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <cmath>
+#include <map>
 
 #include "app/main_window.h"
 #include "app/sweep_panel.h"
 #include "app/training_controller.h"
 #include "app/training_worker.h"
 #include "engine/core/model_registry.h"
+#include "engine/core/names.h"
 #include "widgets/hyper_parameter_form.h"
 #include "widgets/loss_curve_view.h"
 #include "widgets/run_palette.h"
@@ -28,16 +30,6 @@ namespace rsalab {
 namespace {
 
 constexpr int kMaxRecent = 8;
-
-// A run's state read from a bundle, by the names runStateName writes; an unknown name is Idle.
-RunState runStateFromName(const std::string& name) {
-  const QString wanted = QString::fromStdString(name);
-  for (RunState state : {RunState::Idle, RunState::Running, RunState::Paused, RunState::Finished,
-                         RunState::Stopped, RunState::Failed, RunState::Diverged}) {
-    if (QString(runStateName(state)) == wanted) return state;
-  }
-  return RunState::Idle;
-}
 
 }  // namespace
 
@@ -238,20 +230,24 @@ void MainWindow::showBundle(const SessionBundle& b) {
     curves_->addRun(id, QString("%1%2 s%3").arg(d.model, size).arg(d.seed), runColor(id));
     RunStatus st;
     st.run = id;
-    st.state = runStateFromName(r.status);
+    st.state = parseRunState(r.status).value_or(RunState::Idle);
     st.message = QString::fromStdString(r.message);
     st.max_steps = b.config.trainer.max_steps;
     st.validation_loss = NAN;
     st.train_loss = NAN;
-    const double batch = static_cast<double>(b.config.trainer.batch_size);
+    std::map<int64_t, int64_t> seen;  // step → samples seen (bundles keep it for train steps)
     for (const auto& m : r.steps) {
+      seen[m.step] = m.samples_seen;
       curves_->appendTrain(id, double(m.step), double(m.samples_seen), m.train_loss);
       st.step = std::max<qint64>(st.step, m.step);
       st.train_loss = m.train_loss;
     }
     for (const auto& e : r.evals) {
-      if (e.split != "validation") continue;
-      curves_->appendValidation(id, double(e.step), double(e.step) * batch, e.loss);
+      if (e.split != splitName(Split::Validation)) continue;
+      // Bundles written before evaluations carried samples_seen: the train step's count.
+      const auto at = seen.find(e.step);
+      const int64_t samples = e.samples_seen > 0 || at == seen.end() ? e.samples_seen : at->second;
+      curves_->appendValidation(id, double(e.step), double(samples), e.loss);
       st.validation_loss = e.loss;
     }
     statuses_[id] = st;
@@ -288,16 +284,7 @@ void MainWindow::applyBundleToPanels(const SessionBundle& b) {
     setup_->addTask("csv", "CSV series: " + QFileInfo(csv_path_).fileName());
   }
   setup_->setSetup(s);
-  hyper_->setValues({{"learning_rate", c.trainer.learning_rate},
-                     {"weight_decay", c.trainer.weight_decay},
-                     {"grad_clip", c.trainer.grad_clip},
-                     {"snapshot_every", double(c.trainer.snapshot_every)},
-                     {"batch_size", double(c.trainer.batch_size)},
-                     {"max_steps", double(c.trainer.max_steps)},
-                     {"warmup_steps", double(c.trainer.warmup_steps)},
-                     {"eval_every", double(c.trainer.eval_every)},
-                     {"patience", double(c.trainer.patience)},
-                     {"max_seconds", c.trainer.max_seconds}});
+  hyper_->setConfig(c);
 }
 
 }  // namespace rsalab

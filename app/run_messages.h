@@ -5,8 +5,10 @@
 #include <QMetaType>
 #include <QString>
 #include <QVector>
+#include <memory>
 #include <vector>
 
+#include "engine/core/names.h"
 #include "engine/inspection.h"
 #include "engine/run_config.h"
 #include "engine/training/metrics.h"
@@ -14,11 +16,6 @@
 #include "widgets/sample_input.h"
 
 namespace rsalab {
-
-// Diverged: a non-finite loss or gradient paused the run; it can be restored to its last good
-// state and resumed (TrainingWorker::restoreLastGood). Failed: an error ended it.
-enum class RunState { Idle, Running, Paused, Finished, Stopped, Failed, Diverged };
-QString runStateName(RunState state);
 
 // One run = one model × one seed on the session's task.
 struct RunDescriptor {
@@ -40,6 +37,8 @@ struct MetricsBatch {  // points since the last batch, ~20 Hz
 
 struct RunStatus {
   int run = 0;
+  // engine/core/names.h. Diverged: a non-finite loss or gradient paused the run; it can be
+  // restored to its last good state and resumed (TrainingWorker::restoreLastGood).
   RunState state = RunState::Idle;
   qint64 step = 0;
   qint64 max_steps = 0;
@@ -52,7 +51,9 @@ struct RunStatus {
 struct InspectionSnapshot {
   int run = 0;
   qint64 step = 0;
-  InspectionRecord record;
+  // Copied once off the trainer in the worker, then shared (read-only) by every view and store
+  // that keeps it: a queued signal copies the pointer, not the T×T matrices.
+  std::shared_ptr<const InspectionRecord> record;
   SampleInput input;  // the inspected sample's input sequence (labels, the gate view's strip)
 };
 

@@ -5,6 +5,8 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "engine/core/model_registry.h"
+
 namespace rsalab {
 
 namespace {
@@ -18,15 +20,19 @@ void flatten(const nlohmann::json& j, const std::string& prefix, QMap<QString, Q
       QString::fromStdString(j.is_string() ? j.get<std::string>() : j.dump());
 }
 
+// Whether a config key means anything for `model`, from its registry row (unknown models: all).
 bool appliesTo(const QString& key, const QString& model) {
-  const bool recurrent = model == "rnn" || model == "lstm" || model == "gru";
-  const bool attention = !recurrent;
+  const ModelInfo* info = findModel(model.toStdString());
+  if (!info) return true;
+  const bool attention = info->family != ModelFamily::Recurrent;
+  // REM settings: RSA, and the encoder-decoder whose encoder attention may be RSA.
   if (key.startsWith("model.rem") || key == "model.dilations")
-    return model == "rsa" || model == "encdec";
+    return info->has_rems || info->family == ModelFamily::Seq2Seq;
   if (key == "model.heads" || key == "model.ff_mult") return attention;
-  if (key == "model.starsaber_gated") return model == "starsaber";
-  if (key == "model.linear_cumulative") return model == "linear";
-  if (key == "model.encoder_attention" || key == "model.decoder_layers") return model == "encdec";
+  if (key == "model.starsaber_gated") return info->family == ModelFamily::FixedPoint;
+  if (key == "model.linear_cumulative") return std::string(info->attention) == "linear";
+  if (key == "model.encoder_attention" || key == "model.decoder_layers")
+    return info->family == ModelFamily::Seq2Seq;
   if (key == "model.causal") return attention;
   return true;
 }

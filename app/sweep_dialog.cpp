@@ -17,11 +17,24 @@
 #include <cmath>
 #include <thread>
 
+#include "engine/core/model_registry.h"
+
 namespace rsalab {
 
 namespace {
-const QStringList kModels = {"rnn", "lstm", "gru", "transformer", "rsa", "linear", "starsaber"};
+// The sweep's sequence tasks take every model but the encoder-decoder, in registry order.
+QStringList sweepModels() {
+  QStringList out;
+  for (const auto& name : modelNames(/*sequence_only=*/true)) out << QString::fromStdString(name);
+  return out;
 }
+
+QString sizesText(const std::vector<int64_t>& sizes) {
+  QStringList out;
+  for (int64_t n : sizes) out << QString::number(n);
+  return out.join(", ");
+}
+}  // namespace
 
 SweepDialog::SweepDialog(QWidget* parent) : QDialog(parent) {
   setWindowTitle(tr("Sample-efficiency sweep"));
@@ -33,26 +46,30 @@ SweepDialog::SweepDialog(QWidget* parent) : QDialog(parent) {
 
   auto* models_box = new QGroupBox(tr("Models"), this);
   auto* grid = new QGridLayout(models_box);
-  for (int i = 0; i < kModels.size(); ++i) {
-    auto* box = new QCheckBox(kModels[i], models_box);
-    box->setChecked(true);
-    models_[kModels[i]] = box;
+  const SweepOptions defaults;  // models, sizes and seeds of `rsalab-cli sweep` too
+  const QStringList models = sweepModels();
+  for (int i = 0; i < models.size(); ++i) {
+    auto* box = new QCheckBox(models[i], models_box);
+    box->setToolTip(QString::fromUtf8(modelInfo(models[i].toStdString()).title));
+    box->setChecked(std::find(defaults.models.begin(), defaults.models.end(),
+                              models[i].toStdString()) != defaults.models.end());
+    models_.push_back({models[i], box});
     grid->addWidget(box, i / 4, i % 4);
   }
   layout->addWidget(models_box);
 
   auto* form = new QFormLayout;
-  sizes_ = new QLineEdit("16, 64, 256, 1024", this);
+  sizes_ = new QLineEdit(sizesText(defaults.sizes), this);
   sizes_->setToolTip(
       tr("Training-set sizes N (sequences), comma-separated; at least 2 for a slope"));
   form->addRow(tr("Sizes N"), sizes_);
   seeds_ = new QSpinBox(this);
   seeds_->setRange(1, 100);
-  seeds_->setValue(3);
+  seeds_->setValue(static_cast<int>(defaults.seeds));
   form->addRow(tr("Seeds"), seeds_);
   steps_ = new QSpinBox(this);
   steps_->setRange(1, 1000000);
-  steps_->setValue(300);
+  steps_->setValue(static_cast<int>(defaultSweepConfig().trainer.max_steps));
   steps_->setSuffix(tr(" steps per run"));
   form->addRow(tr("Budget"), steps_);
   parallel_ = new QSpinBox(this);
@@ -94,7 +111,7 @@ SweepDialog::SweepDialog(QWidget* parent) : QDialog(parent) {
   });
   connect(cancel_, &QPushButton::clicked, this, &SweepDialog::cancelRequested);
   connect(close, &QPushButton::clicked, this, &QDialog::hide);  // the sweep goes on
-  setBase(RunConfig{});
+  setBase(defaultSweepConfig());
 }
 
 void SweepDialog::setBase(const RunConfig& base) {
@@ -116,8 +133,8 @@ bool SweepDialog::readOptions(SweepOptions* options, QString* error) const {
   o.base = base_;
   o.base.trainer.max_steps = steps_->value();
   o.models.clear();
-  for (const auto& name : kModels) {
-    if (models_[name]->isChecked()) o.models.push_back(name.toStdString());
+  for (const auto& [name, box] : models_) {
+    if (box->isChecked()) o.models.push_back(name.toStdString());
   }
   if (o.models.empty()) {
     *error = tr("Models: select at least one model.");
@@ -158,8 +175,7 @@ bool SweepDialog::readOptions(SweepOptions* options, QString* error) const {
 }
 
 void SweepDialog::setModels(const QStringList& models) {
-  for (auto it = models_.begin(); it != models_.end(); ++it)
-    it.value()->setChecked(models.contains(it.key()));
+  for (const auto& [name, box] : models_) box->setChecked(models.contains(name));
 }
 void SweepDialog::setSizesText(const QString& text) { sizes_->setText(text); }
 void SweepDialog::setSeeds(int seeds) { seeds_->setValue(seeds); }
@@ -168,7 +184,7 @@ void SweepDialog::setSteps(int steps) { steps_->setValue(steps); }
 void SweepDialog::setRunning(bool running) {
   start_->setEnabled(!running);
   cancel_->setEnabled(running);
-  for (auto* box : models_) box->setEnabled(!running);
+  for (const auto& m : models_) m.second->setEnabled(!running);
   for (QWidget* w : {static_cast<QWidget*>(sizes_), static_cast<QWidget*>(seeds_),
                      static_cast<QWidget*>(steps_), static_cast<QWidget*>(parallel_)}) {
     w->setEnabled(!running);

@@ -52,7 +52,7 @@ class SweepDialog : public QDialog {
 
  private:
   RunConfig base_;
-  QMap<QString, QCheckBox*> models_;
+  QList<QPair<QString, QCheckBox*>> models_;  // registry order
   QLineEdit* sizes_ = nullptr;
   QSpinBox *seeds_ = nullptr, *steps_ = nullptr, *parallel_ = nullptr;
   QLabel* base_label_ = nullptr;

@@ -23,55 +23,57 @@ TrainingController::TrainingController(QObject* parent)
   thread_.start();
 }
 
+template <typename Command>
+void TrainingController::post(Command command) {
+  TrainingWorker* worker = worker_;
+  QMetaObject::invokeMethod(
+      worker_, [worker, command] { command(worker); }, Qt::QueuedConnection);
+}
+
 TrainingController::~TrainingController() {
   worker_->stopFlag() = true;  // seen between steps, even mid-tick
-  QMetaObject::invokeMethod(worker_, "stop", Qt::QueuedConnection);
+  post([](TrainingWorker* w) { w->stop(); });
   thread_.quit();
   thread_.wait();
 }
 
 void TrainingController::start(const RunConfig& base, const QStringList& models, int seeds) {
   worker_->stopFlag() = false;
-  QMetaObject::invokeMethod(worker_, "start", Qt::QueuedConnection, Q_ARG(rsalab::RunConfig, base),
-                            Q_ARG(QStringList, models), Q_ARG(int, seeds));
+  post([base, models, seeds](TrainingWorker* w) { w->start(base, models, seeds); });
 }
 
 void TrainingController::setPaused(bool paused) {
-  QMetaObject::invokeMethod(worker_, "setPaused", Qt::QueuedConnection, Q_ARG(bool, paused));
+  post([paused](TrainingWorker* w) { w->setPaused(paused); });
 }
 
 void TrainingController::stepOnce() {
-  QMetaObject::invokeMethod(worker_, "stepOnce", Qt::QueuedConnection);
+  post([](TrainingWorker* w) { w->stepOnce(); });
 }
 
 void TrainingController::stop() {
   worker_->stopFlag() = true;
-  QMetaObject::invokeMethod(worker_, "stop", Qt::QueuedConnection);
+  post([](TrainingWorker* w) { w->stop(); });
 }
 
 void TrainingController::reset() {
   worker_->stopFlag() = true;
-  QMetaObject::invokeMethod(worker_, "reset", Qt::QueuedConnection);
+  post([](TrainingWorker* w) { w->reset(); });
 }
 
 void TrainingController::setHot(const HotParameters& hot) {
-  QMetaObject::invokeMethod(worker_, "setHot", Qt::QueuedConnection,
-                            Q_ARG(rsalab::HotParameters, hot));
+  post([hot](TrainingWorker* w) { w->setHot(hot); });
 }
 
 void TrainingController::requestInspection(int run, int sample) {
-  QMetaObject::invokeMethod(worker_, "requestInspection", Qt::QueuedConnection, Q_ARG(int, run),
-                            Q_ARG(int, sample));
+  post([run, sample](TrainingWorker* w) { w->requestInspection(run, sample); });
 }
 
 void TrainingController::restoreLastGood(int run) {
-  QMetaObject::invokeMethod(worker_, "restoreLastGood", Qt::QueuedConnection, Q_ARG(int, run));
+  post([run](TrainingWorker* w) { w->restoreLastGood(run); });
 }
 
 void TrainingController::setFaultsForTests(int run, const TrainingFaults& faults) {
-  TrainingWorker* worker = worker_;
-  QMetaObject::invokeMethod(
-      worker_, [worker, run, faults] { worker->setFaults(run, faults); }, Qt::QueuedConnection);
+  post([run, faults](TrainingWorker* w) { w->setFaults(run, faults); });
 }
 
 }  // namespace rsalab

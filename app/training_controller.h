@@ -1,6 +1,7 @@
 // The GUI's only handle on training: owns the worker thread and the TrainingWorker in it, and
-// turns button presses into queued commands. Never blocks the UI thread except in its
-// destructor, which asks the worker to stop and waits for the thread (within about a step).
+// turns button presses into queued commands (type-checked functors run on the worker thread). Never
+// blocks the UI thread except in its destructor, which asks the worker to stop and waits for the
+// thread (within about a step).
 #pragma once
 
 #include <QObject>
@@ -31,6 +32,9 @@ class TrainingController : public QObject {
   TrainingWorker* worker() const { return worker_; }
 
  private:
+  // Runs command(worker) on the worker thread, queued behind the commands posted before it.
+  template <typename Command>
+  void post(Command command);
   QThread thread_;
   TrainingWorker* worker_;
 };

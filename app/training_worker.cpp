@@ -11,26 +11,6 @@
 
 namespace rsalab {
 
-QString runStateName(RunState state) {
-  switch (state) {
-    case RunState::Idle:
-      return "idle";
-    case RunState::Running:
-      return "running";
-    case RunState::Paused:
-      return "paused";
-    case RunState::Finished:
-      return "finished";
-    case RunState::Stopped:
-      return "stopped";
-    case RunState::Failed:
-      return "failed";
-    case RunState::Diverged:
-      return "diverged";
-  }
-  return "?";
-}
-
 struct TrainingWorker::Run {
   RunDescriptor descriptor;
   std::unique_ptr<Trainer> trainer;
@@ -129,7 +109,7 @@ void TrainingWorker::start(const RunConfig& base, const QStringList& models, int
           run->trainer->faults = f->second;
         run->trainer->onEval = [raw](const EvalMetrics& m) {
           raw->pending.evals.push_back(m);
-          if (m.split == "validation") raw->last_validation = m.loss;
+          if (m.split == splitName(Split::Validation)) raw->last_validation = m.loss;
         };
         emit log(QString("%1 seed %2: %3 parameters on %4")
                      .arg(model)
@@ -366,8 +346,8 @@ void TrainingWorker::emitSnapshot(Run& r) {
     InspectionSnapshot s;
     s.run = r.descriptor.id;
     s.step = r.trainer->stepsDone();
-    s.record = r.trainer->inspect(r.sample);
-    s.input = sampleInput(r.trainer->data(), s.record.sample);
+    s.record = std::make_shared<const InspectionRecord>(r.trainer->inspect(r.sample));
+    s.input = sampleInput(r.trainer->data(), s.record->sample);
     emit snapshot(s);
   } catch (const std::exception& e) {
     emit log(QString("inspect run %1: %2").arg(r.descriptor.id).arg(e.what()));

@@ -8,23 +8,26 @@
 // for the weight of each product), so step = 3 × forward. The AdamW update is O(params): left out.
 //
 // With N = B·T tokens, D width, H heads, Dh = D/H, L layers, f = ff_mult, R = REM heads, G = gate
-// blocks of a recurrent cell (RNN 1, GRU 3, LSTM 4), F_in/F_out input/output features:
-//   io          2·N·D·(F_in + F_out)
-//   transformer L·[(8 + 4f)·N·D² + 4·B·T²·D]      QKV 6ND², output 2ND², FFN 2·2f·ND²,
-//                                                  QKᵀ 2BT²D, A·V 2BT²D
-//   rsa         transformer                        ((1 − σ(µ))·softmax + σ(µ)·P)·V is one A·V
-//   product
-//                                                  per head; mixing P in is elementwise
-//   linear      L·[(8 + 4f)·N·D² + 4·N·D·Dh]       φ(K)⊗V (N·D·Dh), cumsum (N·D·Dh), φ(Q)·S
-//   (2·N·D·Dh) starsaber   L·[8·N·D² + 6·B·T²·D]              W, U, Q, V 8ND²; scores 2BT²D;
-//   G_past·U, G_future·Q 4BT²D
-//               (gated: + 4·N·D² for W_z, V_z)
-//   rnn/gru/lstm L·4·G·N·D²                         x·W_ihᵀ and h·W_hhᵀ, each 2·N·D·G·D
+// blocks of a recurrent cell (ModelInfo::gate_blocks: RNN 1, GRU 3, LSTM 4), F_in/F_out
+// input/output features:
+// clang-format off
+//   io            2·N·D·(F_in + F_out)
+//   softmax       L·[(8 + 4f)·N·D² + 4·B·T²·D]  QKV 6ND², output 2ND², FFN 2·2f·ND²,
+//                                               QKᵀ 2BT²D, A·V 2BT²D
+//   RSA           as softmax                    ((1 − σ(µ))·softmax + σ(µ)·P)·V is one A·V
+//                                               product per head; mixing P in is elementwise
+//   linear        L·[(8 + 4f)·N·D² + 4·N·D·Dh]  φ(K)⊗V (N·D·Dh), cumsum (N·D·Dh), φ(Q)·S (2·N·D·Dh)
+//   StarSaber     L·[8·N·D² + 6·B·T²·D]         W, U, Q, V 8ND²; scores 2BT²D;
+//                                               G_past·U, G_future·Q 4BT²D
+//                                               (gated: + 4·N·D² for W_z, V_z)
+//   recurrent     L·4·G·N·D²                    x·W_ihᵀ and h·W_hhᵀ, each 2·N·D·G·D
+// clang-format on
 #pragma once
 
 #include <cstdint>
 #include <string>
 
+#include "engine/core/model_registry.h"
 #include "engine/model_options.h"
 
 namespace rsalab {
@@ -37,7 +40,10 @@ struct StepShape {
   bool gated = false;  // StarSaber gated variant
 };
 
+// `model` is a registry name; the count follows its row: family, attention kind, gate blocks.
+// Throws std::invalid_argument for an unknown model.
 inline double forwardFlops(const std::string& model, const StepShape& s) {
+  const ModelInfo& info = modelInfo(model);
   const double B = static_cast<double>(s.B), T = static_cast<double>(s.T),
                D = static_cast<double>(s.D), L = static_cast<double>(s.L),
                f = static_cast<double>(s.ff_mult);
@@ -46,16 +52,19 @@ inline double forwardFlops(const std::string& model, const StepShape& s) {
   const double io = 2 * N * D * static_cast<double>(s.in_features + s.out_features);
   const double dense = (8 + 4 * f) * N * D * D;  // QKV, output projection, FFN
   const double attention = 4 * B * T * T * D;    // QKᵀ and A·V over all heads
-  if (model == "transformer" || model == "rsa") return io + L * (dense + attention);
-  if (model == "linear") return io + L * (dense + 4 * N * D * Dh);
-  if (model == "starsaber") {
-    return io + L * ((s.gated ? 12 : 8) * N * D * D + 6 * B * T * T * D);
+  switch (info.family) {
+    case ModelFamily::Attention:
+      // Linear attention's state updates replace the T × T products (softmax and RSA).
+      if (std::string(info.attention) == "linear") return io + L * (dense + 4 * N * D * Dh);
+      return io + L * (dense + attention);
+    case ModelFamily::FixedPoint:
+      return io + L * ((s.gated ? 12 : 8) * N * D * D + 6 * B * T * T * D);
+    case ModelFamily::Recurrent:
+      return io + L * 4 * static_cast<double>(info.gate_blocks) * N * D * D;
+    case ModelFamily::Seq2Seq:
+      break;
   }
-  double G = 0;
-  if (model == "rnn") G = 1;
-  if (model == "gru") G = 3;
-  if (model == "lstm") G = 4;
-  return io + L * 4 * G * N * D * D;
+  return 0;  // the seq2seq family is not covered
 }
 
 inline double trainStepFlops(const std::string& model, const StepShape& s) {
@@ -64,9 +73,9 @@ inline double trainStepFlops(const std::string& model, const StepShape& s) {
 
 // Forward FLOPs per token of one sequence of length T (B = 1) for `model` built from `options`
 // with `io` (token inputs are an embedding lookup: no input product). Attention terms grow with T,
-// so the figure is quoted at the task's T. encdec is not covered (returns 0).
+// so the figure is quoted at the task's T. The seq2seq family is not covered (returns 0).
 inline double forwardFlopsPerToken(const ModelOptions& options, const ModelIO& io, int64_t T) {
-  if (T < 1 || options.model == "encdec") return 0;
+  if (T < 1 || modelInfo(options.model).family == ModelFamily::Seq2Seq) return 0;
   StepShape s;
   s.B = 1;
   s.T = T;
@@ -74,7 +83,7 @@ inline double forwardFlopsPerToken(const ModelOptions& options, const ModelIO& i
   s.H = options.heads > 0 ? options.heads : 1;
   s.L = options.layers;
   s.ff_mult = options.ff_mult;
-  s.rem_heads = options.model == "rsa" ? options.rem.total() : 0;
+  s.rem_heads = modelInfo(options.model).has_rems ? options.rem.total() : 0;
   s.in_features = io.vocab > 0 ? 0 : io.input_dim;
   s.out_features = io.output_dim;
   s.gated = options.starsaber_gated;

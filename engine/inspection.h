@@ -1,6 +1,5 @@
 // Plain-data inspection records (no LibTorch types): what a model computed for one chosen sample,
-// copied to the CPU so the GUI, the CLI and tests can read it. See ../shared/spec/models.md,
-// "Inspection record".
+// copied to the CPU so the GUI, the CLI and tests can read it.
 #pragma once
 
 #include <cstdint>

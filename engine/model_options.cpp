@@ -15,9 +15,6 @@ void require(bool ok, const std::string& field, const std::string& range, double
   throw std::invalid_argument(s.str());
 }
 
-const std::vector<std::string> kModels = {"rnn", "lstm",   "gru",       "transformer",
-                                          "rsa", "linear", "starsaber", "encdec"};
-
 }  // namespace
 
 RemHeadCounts defaultRemHeads(int64_t heads) {
@@ -29,10 +26,13 @@ RemHeadCounts defaultRemHeads(int64_t heads) {
 }
 
 void validate(const ModelOptions& o) {
-  if (std::find(kModels.begin(), kModels.end(), o.model) == kModels.end()) {
-    throw std::invalid_argument("model '" + o.model +
-                                "' is unknown: use rnn, lstm, gru, transformer, rsa, linear, "
-                                "starsaber or encdec");
+  const ModelInfo& info = modelInfo(o.model);  // throws naming the model and the known ones
+  const ModelInfo* encoder = findAttention(o.encoder_attention);
+  if (!encoder) {
+    std::string kinds;
+    for (const auto& kind : attentionKinds()) kinds += (kinds.empty() ? "" : ", ") + kind;
+    throw std::invalid_argument("encoder_attention '" + o.encoder_attention + "' is unknown: use " +
+                                kinds);
   }
   require(o.d_model >= 1 && o.d_model <= 8192, "d_model", "1..8192", o.d_model);
   require(o.heads >= 1 && o.heads <= 256, "heads", "1..256", o.heads);
@@ -49,7 +49,8 @@ void validate(const ModelOptions& o) {
   for (int64_t c : {r.regular, r.cos, r.sin, r.dilated_regular, r.dilated_cos, r.dilated_sin}) {
     require(c >= 0, "rem head count", ">= 0", c);
   }
-  if (o.model == "rsa" || o.encoder_attention == "rsa") {
+  // The REM heads of a model whose attention has REMs (or a seq2seq encoder using that attention).
+  if (info.has_rems || (info.family == ModelFamily::Seq2Seq && encoder->has_rems)) {
     if (r.total() > o.heads) {
       std::ostringstream s;
       s << "REM head counts sum to " << r.total() << " but there are only heads = " << o.heads;
@@ -60,11 +61,6 @@ void validate(const ModelOptions& o) {
       throw std::invalid_argument("dilations is empty but dilated REM heads are requested");
     }
     for (int64_t d : o.dilations) require(d >= 1 && d <= 1024, "dilation", "1..1024", d);
-  }
-  if (o.encoder_attention != "softmax" && o.encoder_attention != "rsa" &&
-      o.encoder_attention != "linear") {
-    throw std::invalid_argument("encoder_attention '" + o.encoder_attention +
-                                "' is unknown: use softmax, rsa or linear");
   }
   const RemInit& init = o.rem_init;
   for (const auto& [name, value] :

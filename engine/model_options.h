@@ -5,10 +5,12 @@
 #include <string>
 #include <vector>
 
+#include "engine/core/model_registry.h"
+
 namespace rsalab {
 
 // How many attention heads carry each REM type, in this order; heads beyond the sum are plain
-// softmax heads. Seed: rsa-encoding-recurrence-into-transformers.txt; spec "RSA attention".
+// softmax heads (the RSA paper, "Encoding Recurrence into Transformers").
 struct RemHeadCounts {
   int64_t regular = 1;
   int64_t cos = 1;
@@ -35,18 +37,19 @@ struct RemInit {
 };
 
 struct ModelOptions {
-  std::string model = "rsa";  // rnn, lstm, gru, transformer, rsa, linear, starsaber, encdec
-  int64_t d_model = 64;       // width D
-  int64_t heads = 4;          // H; D must be divisible by H
-  int64_t layers = 2;         // L (encoder layers for encdec; stacked cells for RNNs)
-  int64_t ff_mult = 4;        // FFN width = ff_mult·D
-  bool causal = true;         // false: bidirectional attention / REMs
-  RemHeadCounts rem;          // RSA head assignment
-  std::vector<int64_t> dilations = {2};  // factors for dilated heads, used in turn
+  std::string model = defaultModelName();  // a name of the model registry
+  int64_t d_model = 64;                    // width D
+  int64_t heads = 4;                       // H; D must be divisible by H
+  int64_t layers = 2;                      // L (encoder layers for encdec; stacked cells for RNNs)
+  int64_t ff_mult = 4;                     // FFN width = ff_mult·D
+  bool causal = true;                      // false: bidirectional attention / REMs
+  RemHeadCounts rem;                       // RSA head assignment
+  std::vector<int64_t> dilations = {2};    // factors for dilated heads, used in turn
   RemInit rem_init;
-  bool starsaber_gated = false;               // highway-gated StarSaber variant
-  std::string encoder_attention = "softmax";  // encdec self-attention kind: softmax|rsa|linear
-  int64_t decoder_layers = 0;                 // 0: same as layers
+  bool starsaber_gated = false;  // highway-gated StarSaber variant
+  // The seq2seq family's self-attention: one of attentionKinds() (softmax | rsa | linear).
+  std::string encoder_attention = "softmax";
+  int64_t decoder_layers = 0;     // 0: same as layers
   bool linear_cumulative = true;  // causal linear attention: cumulative form (else masked parallel)
 };
 

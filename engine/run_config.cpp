@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <type_traits>
 
+#include "engine/core/model_registry.h"
+#include "engine/core/task_registry.h"
 #include "engine/json_limits.h"
 #include "engine/tasks/task_validation.h"
 
@@ -158,6 +160,16 @@ void validate(const RunConfig& c) {
   validate(c.model);
   validate(c.trainer);
   validate(c.task, c.train_size);
+  // A bidirectional model on a next-step task sees, at position t, the input at t + 1 — the
+  // value it must predict — and reports a loss no causal model can reach. (Recurrent models
+  // ignore `causal`: they are causal whatever it says.)
+  const auto* task = findTask(c.task.name);
+  const auto* model = findModel(c.model.model);
+  if (task && task->next_step && !c.model.causal && model && model->supports_bidirectional) {
+    throw std::invalid_argument("task '" + c.task.name +
+                                "' predicts the next value: a bidirectional model would see it; "
+                                "use a causal model");
+  }
   const auto& d = c.device;
   const bool cuda_index = d.size() > 5 && d.size() <= 8 && d.rfind("cuda:", 0) == 0 &&
                           d.find_first_not_of("0123456789", 5) == std::string::npos;
@@ -191,6 +203,30 @@ RunConfig mergeRunConfigJson(const RunConfig& base, const std::string& text) {
 
 RunConfig runConfigFromJson(const std::string& text) {
   return mergeRunConfigJson(RunConfig{}, text);
+}
+
+RunConfig defaultRunConfig() {
+  RunConfig c;
+  c.task.name = "seasonal";
+  c.task.length = 64;
+  c.train_size = 1024;
+  c.model.d_model = 32;
+  c.model.heads = 4;
+  c.model.layers = 2;
+  c.model.rem = defaultRemHeads(c.model.heads);
+  c.trainer.batch_size = 32;
+  c.trainer.max_steps = 2000;
+  c.trainer.eval_every = 50;
+  c.trainer.snapshot_every = 25;
+  return c;
+}
+
+RunConfig defaultSweepConfig() {
+  RunConfig c = defaultRunConfig();
+  c.task.length = 48;
+  c.trainer.max_steps = 300;
+  c.trainer.eval_every = 100;
+  return c;
 }
 
 }  // namespace rsalab

@@ -27,4 +27,14 @@ RunConfig runConfigFromJson(const std::string& text);
 // Overlays the keys present in `text` onto `base` (for --config files under flags).
 RunConfig mergeRunConfigJson(const RunConfig& base, const std::string& text);
 
+// The one set of starting values of a run: the GUI's forms and `rsalab-cli train` start here
+// (flags, --config files and form edits go on top). The seasonal series, T = 64, N = 1024,
+// D = 32, H = 4 (REM heads by defaultRemHeads), L = 2, batch 32, 2000 steps, a validation
+// evaluation every 50 steps and an inspection snapshot every 25 (only the GUI records them).
+RunConfig defaultRunConfig();
+// A sample-efficiency sweep's starting values (`rsalab-cli sweep`, the GUI's sweep dialog):
+// defaultRunConfig() with shorter runs so that the default sweep (every model × 5 sizes × 3 seeds)
+// stays within minutes: T = 48, 300 steps per run, a validation evaluation every 100 steps.
+RunConfig defaultSweepConfig();
+
 }  // namespace rsalab

@@ -8,7 +8,7 @@ packages=(
   libtorch-dev libopenblas-dev libopenblas0-openmp
   qt6-base-dev qt6-svg-dev libqcustomplot-dev
   nlohmann-json3-dev libcli11-dev libbenchmark-dev
-  xvfb xauth
+  xvfb xauth clang-format
 )
 missing=()
 for p in "${packages[@]}"; do

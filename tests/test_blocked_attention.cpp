@@ -48,22 +48,28 @@ class TestBlockedAttention : public QObject {
     QTest::addColumn<bool>("causal");
     QTest::addColumn<int>("rems");
     QTest::addColumn<qlonglong>("blockValues");
+    QTest::addColumn<qlonglong>("length");
     // T = 37, H = 5: 64 values -> blocks of 16, 16, 5 rows, one head each; 4·37·37 -> all rows,
-    // 4 heads per block (REM and plain heads in one group).
+    // 4 heads per block (REM and plain heads in one group). T = 7 < 16: one block of all rows.
     for (bool causal : {true, false}) {
-      const char* c = causal ? "causal" : "bidirectional";
-      QTest::newRow((std::string(c) + " softmax, row blocks").c_str()) << causal << 0 << 64LL;
-      QTest::newRow((std::string(c) + " rsa, row blocks").c_str()) << causal << 3 << 64LL;
-      QTest::newRow((std::string(c) + " rsa, head groups").c_str()) << causal << 3 << 4LL * 37 * 37;
-      QTest::newRow((std::string(c) + " rsa, all heads").c_str()) << causal << 5 << 64LL;
+      const std::string c = causal ? "causal" : "bidirectional";
+      QTest::newRow((c + " softmax, row blocks").c_str()) << causal << 0 << 64LL << 37LL;
+      QTest::newRow((c + " rsa, row blocks").c_str()) << causal << 3 << 64LL << 37LL;
+      QTest::newRow((c + " rsa, head groups").c_str()) << causal << 3 << 4LL * 37 * 37 << 37LL;
+      QTest::newRow((c + " rsa, all heads").c_str()) << causal << 5 << 64LL << 37LL;
+      QTest::newRow((c + " softmax, T = 7").c_str()) << causal << 0 << 64LL << 7LL;
+      QTest::newRow((c + " rsa, T = 7").c_str()) << causal << 3 << 64LL << 7LL;
+      QTest::newRow((c + " rsa, T = 7, default blocks").c_str())
+          << causal << 3 << qlonglong{kAttentionBlockValues} << 7LL;
     }
   }
   void matchesMaterialisedFormAndGradients() {
     QFETCH(bool, causal);
     QFETCH(int, rems);
     QFETCH(qlonglong, blockValues);
+    QFETCH(qlonglong, length);
     torch::manual_seed(5);
-    const int64_t B = 2, H = 5, T = 37, Dh = 4, R = rems;
+    const int64_t B = 2, H = 5, T = length, Dh = 4, R = rems;
     auto f64 = torch::TensorOptions().dtype(torch::kFloat64);
     auto q = torch::randn({B, H, T, Dh}, f64).requires_grad_();
     auto k = torch::randn({B, H, T, Dh}, f64).requires_grad_();

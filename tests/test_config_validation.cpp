@@ -6,6 +6,8 @@
 #include <functional>
 #include <string>
 
+#include "engine/core/model_registry.h"
+#include "engine/core/task_registry.h"
 #include "engine/json_limits.h"
 #include "engine/run_config.h"
 #include "engine/session/session_bundle.h"
@@ -44,7 +46,7 @@ class TestConfigValidation : public QObject {
   void everyBadValueNamesTheFieldAndItsRange() {
     const std::vector<BadValue> table = {
         {"model", [](RunConfig& c) { c.model.model = "mamba"; },
-         "model 'mamba' is unknown: use rnn, lstm, gru, transformer, rsa, linear, starsaber or "
+         "model 'mamba' is unknown: use rnn, lstm, gru, transformer, rsa, linear, starsaber, "
          "encdec"},
         {"d_model 0", [](RunConfig& c) { c.model.d_model = 0; },
          "d_model = 0 is out of range: 1..8192"},
@@ -65,7 +67,7 @@ class TestConfigValidation : public QObject {
         {"dilation", [](RunConfig& c) { c.model.dilations = {0}; },
          "dilation = 0 is out of range: 1..1024"},
         {"encoder_attention", [](RunConfig& c) { c.model.encoder_attention = "x"; },
-         "encoder_attention 'x' is unknown: use softmax, rsa or linear"},
+         "encoder_attention 'x' is unknown: use softmax, rsa, linear"},
         {"eta nan", [](RunConfig& c) { c.model.rem_init.eta_min = NAN; },
          "rem_init.eta_min = nan is out of range: -20..20"},
         {"eta order", [](RunConfig& c) { c.model.rem_init.eta_min = 3; },
@@ -182,6 +184,39 @@ class TestConfigValidation : public QObject {
       const auto from_json = errorOf([&] { runConfigFromJson(toJson(c)); });
       QCOMPARE(QString::fromStdString(from_json), QString(bad.message));
     }
+  }
+
+  // A bidirectional model on a next-step task sees the value it must predict (its test loss
+  // would fall below the noise floor): the config check refuses it, naming the task.
+  void bidirectionalModelsAreRefusedOnNextStepTasks() {
+    std::vector<std::string> next_step;
+    for (const auto& t : taskRegistry())
+      if (t.next_step) next_step.emplace_back(t.name);
+    QCOMPARE(next_step, (std::vector<std::string>{"seasonal", "ar", "teacher", "charlm", "csv"}));
+    for (const auto& task : taskRegistry()) {
+      for (const auto& model : modelRegistry()) {
+        if (!model.supports_bidirectional) continue;
+        RunConfig c;
+        c.task.name = task.name;
+        if (task.name == std::string("csv")) c.task.csv_path = "series.csv";
+        c.model.model = model.name;
+        c.model.causal = false;
+        const auto message = errorOf([&] { validate(c); });
+        const std::string expected =
+            task.next_step ? "task '" + std::string(task.name) +
+                                 "' predicts the next value: a bidirectional model would see it; "
+                                 "use a causal model"
+                           : "";
+        QVERIFY2(message == expected,
+                 (std::string(task.name) + " / " + model.name + ": '" + message + "'").c_str());
+        c.model.causal = true;
+        QCOMPARE(QString::fromStdString(errorOf([&] { validate(c); })), QString());
+      }
+    }
+    RunConfig rnn;  // recurrent models are causal whatever the flag says
+    rnn.model.model = "lstm";
+    rnn.model.causal = false;
+    QCOMPARE(QString::fromStdString(errorOf([&] { validate(rnn); })), QString());
   }
 
   void hostileConfigFilesAreRejectedWithAClearError() {

@@ -2,13 +2,16 @@
 // manifests, and the inspection JSON reader.
 #include <QTemporaryDir>
 #include <QtTest>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "engine/atomic_file.h"
+#include "engine/core/names.h"
 #include "engine/inspection_io.h"
 #include "engine/session/session_bundle.h"
+#include "engine/training/sweep.h"
 
 using namespace rsalab;
 namespace fs = std::filesystem;
@@ -81,6 +84,7 @@ SessionBundle sampleBundle() {
     }
     EvalMetrics e;
     e.step = 10;
+    e.samples_seen = 320;  // the loss view places validation points at it
     e.split = "validation";
     e.loss = 0.321;
     e.values = {{"mse", 0.321}, {"mae", 0.45}};
@@ -181,6 +185,7 @@ class TestSessionBundle : public QObject {
       QCOMPARE(b.evals.size(), a.evals.size());
       for (size_t e = 0; e < a.evals.size(); ++e) {
         QCOMPARE(b.evals[e].split, a.evals[e].split);
+        QCOMPARE(b.evals[e].samples_seen, a.evals[e].samples_seen);
         QCOMPARE(b.evals[e].loss, a.evals[e].loss);
         QCOMPARE(b.evals[e].values, a.evals[e].values);
       }
@@ -304,6 +309,101 @@ class TestSessionBundle : public QObject {
       QVERIFY2(QString(e.what()).contains("inspection/run-0.json"), e.what());
       QVERIFY2(QString(e.what()).contains("rows x cols"), e.what());
     }
+  }
+
+  // Every state any writer writes (the GUI worker writes "diverged" for a run paused on a
+  // non-finite loss, the CLI "interrupted" after Ctrl+C) is saved and read back: a bundle holding
+  // such a run must reopen.
+  void runsInEveryStateRoundTrip() {
+    SessionBundle b = sampleBundle();
+    const SessionRun model_run = b.runs[0];
+    b.runs.clear();
+    int64_t id = 0;
+    for (RunState state : allRunStates()) {
+      SessionRun run = model_run;
+      run.id = id++;
+      run.status = runStateName(state);
+      b.runs.push_back(run);
+    }
+    const SessionBundle loaded = loadSession(saveSession(b, path("states")));
+    QCOMPARE(loaded.runs.size(), allRunStates().size());
+    for (size_t i = 0; i < loaded.runs.size(); ++i) {
+      QCOMPARE(loaded.runs[i].status, std::string(runStateName(allRunStates()[i])));
+      QVERIFY(parseRunState(loaded.runs[i].status).has_value());
+    }
+    // A state no writer writes is refused, naming the file and the key.
+    b.runs[1].status = "exploded";
+    try {
+      saveSession(b, path("states-bad"));
+      QFAIL("a run in an unknown state was saved");
+    } catch (const std::exception& e) {
+      QVERIFY2(QString(e.what()).contains("runs[1].status"), e.what());
+      QVERIFY2(QString(e.what()).contains("exploded"), e.what());
+    }
+  }
+
+  // An eval row of the metrics CSV names its split with splitName(); anything else is an error
+  // naming the file and line.
+  void metricsSplitIsParsed() {
+    SessionRun run;
+    run.id = 3;
+    EvalMetrics e;
+    e.step = 4;
+    e.loss = 0.5;
+    for (Split split : {Split::Validation, Split::Test}) {
+      e.split = splitName(split);
+      run.evals.push_back(e);
+    }
+    SessionRun back;
+    parseSessionMetricsCsv(sessionMetricsCsv(run), "metrics/run-3.csv", back);
+    QCOMPARE(back.evals.size(), size_t{2});
+    QCOMPARE(back.evals[1].split, std::string("test"));
+    std::string csv = sessionMetricsCsv(run);
+    csv.replace(csv.find(",test,"), 6, ",tset,");
+    try {
+      SessionRun bad;
+      parseSessionMetricsCsv(csv, "metrics/run-3.csv", bad);
+      QFAIL("an unknown split was accepted");
+    } catch (const SessionError& e) {
+      QVERIFY2(QString(e.what()).contains("metrics/run-3.csv"), e.what());
+      QVERIFY2(QString(e.what()).contains("tset"), e.what());
+    }
+  }
+
+  // sweep.json: one parser (sweepResultFromJson) behind every reader. sweepJson writes a NaN
+  // test loss (a failed or diverged run) as null: it reads back as NaN, in both readers.
+  void sweepJsonNullNumberAndMissingKey() {
+    const std::string text = R"({"runs": [
+      {"model": "rsa", "size": 16, "seed": 7, "test_loss": 0.25, "steps": 9},
+      {"model": "gru", "size": 16, "seed": 7, "test_loss": null, "steps": 3,
+       "error": "diverged"}], "fits": []})";
+    const SweepResult result = sweepResultFromJson(text);
+    QCOMPARE(result.rows.size(), size_t{2});
+    QCOMPARE(result.rows[0].test_loss, 0.25);
+    QVERIFY(std::isnan(result.rows[1].test_loss));
+    QCOMPARE(result.rows[1].error, std::string("diverged"));
+    const auto rows = parseSessionSweepRows(text);
+    QCOMPARE(rows.size(), size_t{2});
+    QCOMPARE(rows[0].test_loss, 0.25);
+    QCOMPARE(rows[0].steps, int64_t{9});
+    QVERIFY(std::isnan(rows[1].test_loss));
+    // A missing key or a wrong type is an error naming sweep.json and the key.
+    auto errorOf = [](const std::string& json) -> QString {
+      try {
+        sweepResultFromJson(json);
+      } catch (const std::runtime_error& e) {
+        return e.what();
+      }
+      return {};
+    };
+    const QString missing = errorOf(R"({"runs": [{"model": "rsa", "size": 16, "seed": 7}]})");
+    QVERIFY2(missing.contains("sweep.json") && missing.contains("runs[0].test_loss"),
+             qPrintable(missing));
+    const QString wrong =
+        errorOf(R"({"runs": [{"model": "rsa", "size": 16, "seed": 7, "test_loss": "low"}]})");
+    QVERIFY2(wrong.contains("sweep.json") && wrong.contains("runs[0].test_loss"),
+             qPrintable(wrong));
+    QVERIFY_THROWS_EXCEPTION(SessionError, parseSessionSweepRows(R"({"runs": [{"model": 3}]})"));
   }
 
   void inspectionJsonReadsBothMatrixForms() {

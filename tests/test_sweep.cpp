@@ -101,6 +101,34 @@ class TestSweep : public QObject {
     QVERIFY_THROWS_EXCEPTION(std::runtime_error,
                              sweepResultFromJson("{\"runs\": [{\"size\": 8}]}"));
   }
+  // The same sweep twice, two runs at a time: identical test losses, run by run (each run's
+  // numbers depend only on its config and seed, not on which run was built beside it).
+  void sweepWithParallelRunsIsReproducible() {
+    SweepOptions o;
+    o.base.task.name = "seasonal";
+    o.base.task.length = 16;
+    o.base.task.validation_size = 32;
+    o.base.task.test_size = 32;
+    o.base.model.d_model = 32;
+    o.base.model.heads = 4;
+    o.base.model.layers = 2;
+    o.base.trainer.max_steps = 3;
+    o.base.trainer.eval_every = 3;
+    o.base.trainer.batch_size = 4;
+    o.models = {"rsa", "transformer", "starsaber"};
+    o.sizes = {8, 16};
+    o.seeds = 2;
+    o.parallel = 2;
+    const auto first = runSweep(o), second = runSweep(o);
+    QCOMPARE(first.rows.size(), size_t{12});
+    QCOMPARE(second.rows.size(), first.rows.size());
+    for (size_t i = 0; i < first.rows.size(); ++i) {
+      QVERIFY2(first.rows[i].error.empty(), first.rows[i].error.c_str());
+      QCOMPARE(second.rows[i].run, first.rows[i].run);
+      QCOMPARE(second.rows[i].test_loss, first.rows[i].test_loss);
+    }
+  }
+
   void badModelFailsBeforeTraining() {
     SweepOptions o;
     o.models = {"gru", "nosuchmodel"};

@@ -273,13 +273,30 @@ class TestTasks : public QObject {
     QVERIFY(contains(errorOf<std::runtime_error>([&] { makeTask(o, 8, 0); }), "none.txt"));
   }
 
-  void mlmGivesCleanTokensAndTheSeedProbability() {
+  // Training inputs are clean (the trainer corrupts every batch); validation and test inputs
+  // are the clean targets corrupted once, changed only where `corrupted` is set.
+  void mlmGivesCleanTrainingTokensAndCorruptedEvaluationInputs() {
     const auto mlm = makeTask(small("mlm"), 16, 4), lm = makeTask(small("charlm"), 16, 4);
     QCOMPARE(mlm.mlm_probability, 0.3);
     QVERIFY(mlm.objective == Objective::LanguageModel);
     QCOMPARE(mlm.vocabulary, lm.vocabulary);
     QVERIFY(torch::equal(mlm.train.x, mlm.train.y));
-    QVERIFY(torch::equal(mlm.test.x, mlm.test.y));
+    QVERIFY(!mlm.train.corrupted.defined() && !lm.test.corrupted.defined());
+    for (const DataSplit* split : {&mlm.validation, &mlm.test}) {
+      QVERIFY(split->corrupted.defined());
+      QVERIFY(!torch::equal(split->x, split->y));
+      QCOMPARE(
+          split->x.ne(split->y).logical_and(split->corrupted.logical_not()).sum().item<int64_t>(),
+          int64_t{0});
+    }
+  }
+
+  // Every task the registry lists is built with the registry's objective.
+  void registryObjectivesMatchTheBuiltTasks() {
+    for (const auto& info : taskRegistry()) {
+      const auto data = makeTask(small(info.name), 8, 1);
+      QVERIFY2(data.objective == info.objective, info.name);
+    }
   }
 
   void corruptForMlmReplacesAboutPUniformly() {

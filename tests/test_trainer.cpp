@@ -1,6 +1,8 @@
 // The trainer: bit-for-bit determinism, checkpoint resume, hot parameters, configs as JSON, and
 // "REM learns the truth" on the linear-recurrence teacher task.
+#include <atomic>
 #include <cmath>
+#include <thread>
 
 #include "engine/device.h"
 #include "engine/run_config.h"
@@ -83,6 +85,44 @@ class TestTrainer : public QObject {
       QVERIFY2(la != lc, model);
     }
   }
+  // A run's numbers depend only on its own config and seed: trained alone, or while three other
+  // runs (other seeds) are built and trained in other threads, it ends with the same test loss.
+  // Model initialisation draws from LibTorch's process-wide generator, so without the lock
+  // around seeding + building, the neighbours' draws interleave with this run's.
+  void aRunBesideOtherThreadsEqualsTheRunAlone() {
+    const int previous_threads = torch::get_num_threads();
+    torch::set_num_threads(1);  // the same reduction order alone and beside the others
+    auto config = [](uint64_t seed) {
+      auto c = smallRun("rsa", seed);
+      c.model.d_model = 32;
+      c.model.layers = 2;
+      c.trainer.max_steps = 8;
+      return c;
+    };
+    auto testLoss = [&](uint64_t seed) {
+      Trainer t(config(seed));
+      t.run();
+      return t.evaluate("test").loss;
+    };
+    const double alone = testLoss(1);
+    std::atomic<bool> done{false};
+    std::vector<std::thread> others;
+    for (uint64_t seed : {2, 3, 4}) {
+      others.emplace_back([&, seed] {
+        while (!done.load()) {
+          Trainer t(config(seed));  // building (seeding + init draws), then a few steps
+          for (int i = 0; i < 2 && !done.load(); ++i) t.step();
+        }
+      });
+    }
+    std::vector<double> beside;
+    for (int k = 0; k < 4; ++k) beside.push_back(testLoss(1));
+    done = true;
+    for (auto& t : others) t.join();
+    torch::set_num_threads(previous_threads);
+    for (double loss : beside) QCOMPARE(loss, alone);
+  }
+
   void resumeFromCheckpointContinuesTheSameCurve() {
     const QString path = QDir::temp().filePath("rsalab_test_checkpoint.pt");
     Trainer straight(smallRun("transformer", 5));

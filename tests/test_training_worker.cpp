@@ -82,6 +82,37 @@ class TestTrainingWorker : public QObject {
     QCOMPARE(stateOf(1), RunState::Failed);  // failed runs are not restored
   }
 
+  // A snapshot's record is copied once in the worker and shared: two receivers get the same
+  // record (not two copies); validation metrics carry the samples seen when they ran (batch 8).
+  void snapshotsShareOneRecordAndEvaluationsCarrySamplesSeen() {
+    std::vector<const InspectionRecord*> first, second;
+    std::vector<EvalMetrics> evals;
+    bool finished = false;
+    QObject receiver;
+    TrainingController controller;
+    auto* worker = controller.worker();
+    connect(worker, &TrainingWorker::snapshot, &receiver,
+            [&first](const InspectionSnapshot& s) { first.push_back(s.record.get()); });
+    connect(worker, &TrainingWorker::snapshot, &receiver,
+            [&second](const InspectionSnapshot& s) { second.push_back(s.record.get()); });
+    connect(worker, &TrainingWorker::metrics, &receiver, [&evals](const MetricsBatch& b) {
+      evals.insert(evals.end(), b.evals.begin(), b.evals.end());
+    });
+    connect(worker, &TrainingWorker::status, &receiver, [&finished](const RunStatus& s) {
+      finished = finished || s.state == RunState::Finished;
+    });
+    RunConfig c = smallRun(30);
+    c.trainer.snapshot_every = 10;
+    controller.start(c, {"rsa"}, 1);
+    QTRY_VERIFY_WITH_TIMEOUT(finished, 60000);
+    QTest::qWait(100);  // the last queued batch
+    QVERIFY(!first.empty());
+    QCOMPARE(first, second);
+    for (const auto* record : first) QVERIFY(record != nullptr);
+    QVERIFY(!evals.empty());
+    for (const auto& e : evals) QCOMPARE(e.samples_seen, e.step * 8);
+  }
+
   void destroyingTheControllerDuringTrainingStopsPromptly() {
     std::map<int, RunStatus> last;
     QObject receiver;

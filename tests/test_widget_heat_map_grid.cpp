@@ -5,6 +5,7 @@
 #include <QtTest>
 #include <cmath>
 
+#include "tests/support/widget_shots.h"
 #include "widgets/heat_map_grid.h"
 
 using namespace rsalab;
@@ -20,14 +21,6 @@ Matrix pattern(int64_t n, double shift) {
     }
   }
   return m;
-}
-
-void saveShot(QWidget* w, const QString& name) {
-  const QString dir = qEnvironmentVariable("RSALAB_WIDGET_SHOTS");
-  if (dir.isEmpty()) return;
-  QDir().mkpath(dir);
-  QTest::qWait(50);  // let posted layout requests settle before grabbing
-  QVERIFY(w->grab().save(dir + "/" + name + ".png"));
 }
 
 }  // namespace
@@ -90,7 +83,8 @@ class TestHeatMapGrid : public QObject {
     QCOMPARE(grid.colorValueUpper(), 3.0);
     QCOMPARE(grid.tooltipFor(0, 1, 0, 0), QString("L0 H1 — row 0, col 0: -3"));
   }
-  void screenshot() {
+  // The picture shows the colour-mapped cells (many saturated colours), not an empty frame.
+  void pictureShowsTheColourMappedCells() {
     HeatMapGrid grid;
     grid.resize(760, 470);
     grid.setGridSize(2, 4);
@@ -108,7 +102,9 @@ class TestHeatMapGrid : public QObject {
     grid.show();
     QVERIFY(QTest::qWaitForWindowExposed(&grid));
     grid.flush();
-    saveShot(&grid, "heat_map_grid");
+    const QImage shot = rsalab::test::grabShot(&grid, "heat_map_grid");
+    QVERIFY(!shot.isNull());
+    QVERIFY2(rsalab::test::saturatedColorCount(shot) >= 20, "no colour-mapped cells drawn");
   }
 };
 

@@ -5,6 +5,7 @@
 #include <QtTest>
 #include <cmath>
 
+#include "tests/support/widget_shots.h"
 #include "widgets/heat_map_support.h"
 #include "widgets/heat_map_view.h"
 
@@ -25,14 +26,6 @@ Matrix makeMatrix(int64_t rows, int64_t cols, float (*f)(int64_t, int64_t)) {
 bool near(const QColor& a, const QColor& b, int tol = 3) {
   return std::abs(a.red() - b.red()) <= tol && std::abs(a.green() - b.green()) <= tol &&
          std::abs(a.blue() - b.blue()) <= tol;
-}
-
-void saveShot(QWidget* w, const QString& name) {
-  const QString dir = qEnvironmentVariable("RSALAB_WIDGET_SHOTS");
-  if (dir.isEmpty()) return;
-  QDir().mkpath(dir);
-  QTest::qWait(50);  // let posted layout requests settle before grabbing
-  QVERIFY(w->grab().save(dir + "/" + name + ".png"));
 }
 
 }  // namespace
@@ -185,7 +178,8 @@ class TestHeatMapView : public QObject {
     const Matrix small = makeMatrix(5, 7, [](int64_t r, int64_t c) { return float(r + c); });
     QCOMPARE(downsampleBlockMean(small, 512, 512).values, small.values);
   }
-  void screenshot() {
+  // Both colour maps are drawn: many saturated colours in each picture.
+  void pictureShowsTheColourMap() {
     HeatMapView view;
     view.resize(560, 460);
     view.setTitle("L0 H1 softmax attention");
@@ -203,13 +197,17 @@ class TestHeatMapView : public QObject {
     QVERIFY(QTest::qWaitForWindowExposed(&view));
     view.pinCell(5, 3);
     view.flush();
-    saveShot(&view, "heat_map_view_viridis");
+    const QImage sequential = rsalab::test::grabShot(&view, "heat_map_view_viridis");
+    QVERIFY(!sequential.isNull());
+    QVERIFY2(rsalab::test::saturatedColorCount(sequential) >= 20, "no colour map drawn");
     view.setTitle("L1 H0 REM (cos, γ=0.91, θ=0.52)");
     view.setMatrix(makeMatrix(40, 40, [](int64_t r, int64_t c) {
       return r < c ? 0.f : float(std::pow(0.91, r - c) * std::cos(0.52 * (r - c)));
     }));
     view.flush();
-    saveShot(&view, "heat_map_view_diverging");
+    const QImage diverging = rsalab::test::grabShot(&view, "heat_map_view_diverging");
+    QVERIFY2(rsalab::test::saturatedColorCount(diverging) >= 20, "no colour map drawn");
+    QVERIFY(diverging != sequential);
   }
 };
 

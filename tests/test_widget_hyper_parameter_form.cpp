@@ -8,7 +8,10 @@
 #include <QtTest>
 #include <cmath>
 
+#include "engine/core/model_registry.h"
+#include "tests/support/widget_shots.h"
 #include "widgets/hyper_parameter_form.h"
+#include "widgets/run_setup_panel.h"
 
 using namespace rsalab;
 
@@ -26,6 +29,10 @@ std::vector<HyperParameterInfo> parameters() {
   };
 }
 
+QList<QPair<QString, QString>> tasks() {
+  return {{"seasonal", "seasonal series"}, {"ar", "AR series"}, {"parity", "parity"}};
+}
+
 QMap<QString, double> defaults() {
   return {{"learning_rate", 3e-3}, {"weight_decay", 0.01}, {"grad_clip", 1.0},
           {"batch_size", 32},      {"max_steps", 1000},    {"max_seconds", 0}};
@@ -37,14 +44,6 @@ void typeInto(QDoubleSpinBox* spin, const QString& text) {
   spin->findChild<QLineEdit*>()->selectAll();
   QTest::keyClicks(spin, text);
   QTest::keyClick(spin, Qt::Key_Return);
-}
-
-void saveShot(QWidget* w, const QString& name) {
-  const QString dir = qEnvironmentVariable("RSALAB_WIDGET_SHOTS");
-  if (dir.isEmpty()) return;
-  QDir().mkpath(dir);
-  QTest::qWait(50);  // let posted layout requests settle before grabbing
-  QVERIFY(w->grab().save(dir + "/" + name + ".png"));
 }
 
 }  // namespace
@@ -160,14 +159,93 @@ class TestHyperParameterForm : public QObject {
     form.spinBox("learning_rate")->stepBy(10);  // ten steps of 10^0.1: one decade
     QVERIFY(std::abs(form.value("learning_rate") - 1e-2) < 1e-4);
   }
-  void screenshot() {
+  // The forms own their config: setConfig then config gives back every field they show, the run
+  // setup's REM heads follow defaultRemHeads, and nothing else of the base changes.
+  void formsRoundTripTheirConfig() {
+    HyperParameterForm form(formHyperParameters());
+    RunSetupPanel setup(tasks());
+    RunConfig c;
+    c.task.name = "ar";
+    c.task.length = 40;
+    c.train_size = 333;
+    c.model.d_model = 48;
+    c.model.heads = 2;
+    c.model.layers = 3;
+    c.model.rem = defaultRemHeads(2);
+    c.trainer.learning_rate = 2e-4;
+    c.trainer.weight_decay = 0.05;
+    c.trainer.grad_clip = 2.5;
+    c.trainer.snapshot_every = 7;
+    c.trainer.batch_size = 12;
+    c.trainer.max_steps = 4321;
+    c.trainer.warmup_steps = 30;
+    c.trainer.eval_every = 15;
+    c.trainer.patience = 4;
+    c.trainer.max_seconds = 90;
+    c.trainer.seed = 99;  // not on either form: comes from the base
+    c.task.horizon = 3;   // ditto
+    form.setConfig(c);
+    setup.setConfig(c);
+    RunConfig base = c;
+    base.task.name = "seasonal";
+    base.task.length = 64;
+    base.train_size = 1;
+    base.model = ModelOptions{};
+    base.model.model = c.model.model;
+    base.trainer = TrainerOptions{};
+    base.trainer.seed = 99;
+    const RunConfig out = setup.config(form.config(base));
+    QCOMPARE(QString::fromStdString(toJson(out)), QString::fromStdString(toJson(c)));
+  }
+
+  // One Max steps field in the two forms (run setup and hyperparameters), and it is the one the
+  // config reads: with the trainer's whole list the form showed a second one that config ignored.
+  void oneMaxStepsFieldAndItIsRead() {
+    HyperParameterForm form(formHyperParameters());
+    RunSetupPanel setup(tasks());
+    QList<QLabel*> labels;
+    for (QWidget* w : {static_cast<QWidget*>(&form), static_cast<QWidget*>(&setup)}) {
+      for (QLabel* label : w->findChildren<QLabel*>()) {
+        if (label->text().startsWith("Max steps")) labels << label;
+      }
+    }
+    QCOMPARE(labels.size(), 1);
+    auto* spin = qobject_cast<QSpinBox*>(labels.front()->buddy());
+    QVERIFY(spin);
+    spin->setValue(1234);
+    QCOMPARE(setup.config(form.config(defaultRunConfig())).trainer.max_steps, int64_t(1234));
+    QCOMPARE(form.config(setup.config(defaultRunConfig())).trainer.max_steps, int64_t(1234));
+  }
+
+  // New forms start at defaultRunConfig() (the CLI's defaults) with the registry's models.
+  void formsStartAtTheSharedDefaults() {
+    HyperParameterForm form(formHyperParameters());
+    RunSetupPanel setup(tasks());
+    const RunConfig defaults = defaultRunConfig();
+    QCOMPARE(QString::fromStdString(toJson(setup.config(form.config(RunConfig{})))),
+             QString::fromStdString(toJson(defaults)));
+    QStringList all, ticked;
+    for (const auto& name : modelNames(/*sequence_only=*/true)) all << QString::fromStdString(name);
+    for (const auto& name : defaultModelNames()) ticked << QString::fromStdString(name);
+    QCOMPARE(setup.modelChoices(), all);
+    QCOMPARE(setup.setup().models, ticked);
+    QCOMPARE(setup.setup().seeds, 1);
+  }
+
+  // A pending cold edit shows its amber "restart pending" badge in the picture.
+  void pictureShowsThePendingBadge() {
     HyperParameterForm form(parameters());
     form.setValues(defaults());
     form.resize(520, 300);
     form.show();
     QVERIFY(QTest::qWaitForWindowExposed(&form));
+    const QColor amber(0xF5, 0xB0, 0x41);  // the pending badge's background
+    QCOMPARE(rsalab::test::countColor(rsalab::test::grabShot(&form, "hyper_parameter_form_clean"),
+                                      amber, 4),
+             0);
     form.spinBox("batch_size")->setValue(64);
-    saveShot(&form, "hyper_parameter_form");
+    const QImage shot = rsalab::test::grabShot(&form, "hyper_parameter_form");
+    QVERIFY(rsalab::test::countColor(shot, amber, 4) > 50);
   }
 };
 

@@ -6,8 +6,10 @@
 #include <cmath>
 #include <random>
 
+#include "tests/support/widget_shots.h"
 #include "widgets/curve_series.h"
 #include "widgets/loss_curve_view.h"
+#include "widgets/run_palette.h"
 
 using namespace rsalab;
 using Curve = LossCurveView::Curve;
@@ -40,14 +42,6 @@ void fillNoisy(LossCurveView& view, int run, int n, unsigned seed) {
 }
 
 QCustomPlot* plotOf(LossCurveView& view) { return view.findChild<QCustomPlot*>(); }
-
-void saveShot(QWidget* w, const QString& name) {
-  const QString dir = qEnvironmentVariable("RSALAB_WIDGET_SHOTS");
-  if (dir.isEmpty()) return;
-  QDir().mkpath(dir);
-  QTest::qWait(50);  // let posted layout requests settle before grabbing
-  QVERIFY(w->grab().save(dir + "/" + name + ".png"));
-}
 
 }  // namespace
 
@@ -265,7 +259,37 @@ class TestLossCurveView : public QObject {
     QVERIFY(view.runIds().empty());
     QCOMPARE(view.drawnPointCount(), 0);
   }
-  void screenshot() {
+  // A validation point lands at the samples the run had seen when it was evaluated, so changing
+  // the batch size between evaluations moves no point (batch 8 up to step 10, then 16).
+  void evaluationsLandAtTheirSamplesSeen() {
+    LossCurveView view;
+    view.addRun(0, "rsa");
+    int64_t seen = 0;
+    for (int64_t step = 1; step <= 20; ++step) {
+      seen += step <= 10 ? 8 : 16;
+      view.appendStep(0, StepMetrics{step, seen, 1.0 / double(step), 1e-3, 0, 0});
+      if (step % 10 == 0) {
+        EvalMetrics e;
+        e.step = step;
+        e.samples_seen = seen;
+        e.split = "validation";
+        e.loss = 2.0 / double(step);
+        view.appendEvaluation(0, e);
+        e.split = "test";  // not a validation point
+        view.appendEvaluation(0, e);
+      }
+    }
+    const CurveSeries* validation = view.series(0, LossCurveView::Curve::kValidation);
+    QVERIFY(validation);
+    QCOMPARE(validation->steps(), (std::vector<double>{10, 20}));
+    QCOMPARE(validation->samplesSeen(), (std::vector<double>{80, 240}));
+    const CurveSeries* train = view.series(0, LossCurveView::Curve::kTrain);
+    QCOMPARE(train->samplesSeen()[9], 80.0);  // the training curve at the same x
+    QCOMPARE(train->samplesSeen()[19], 240.0);
+  }
+
+  // Every run's colour is in the picture, on linear and on log axes.
+  void pictureShowsEveryRunsCurve() {
     LossCurveView view;
     view.resize(820, 420);
     view.addRun(0, "transformer");
@@ -284,10 +308,14 @@ class TestLossCurveView : public QObject {
     view.show();
     QVERIFY(QTest::qWaitForWindowExposed(&view));
     view.flush();
-    saveShot(&view, "loss_curve_view");
+    const QImage linear = rsalab::test::grabShot(&view, "loss_curve_view");
+    QVERIFY(!linear.isNull());
+    for (int run : {0, 1, 2}) QVERIFY(rsalab::test::countColor(linear, runColor(run)) > 20);
     view.setLogY(true);
     view.flush();
-    saveShot(&view, "loss_curve_view_log");
+    const QImage log = rsalab::test::grabShot(&view, "loss_curve_view_log");
+    for (int run : {0, 1, 2}) QVERIFY(rsalab::test::countColor(log, runColor(run)) > 20);
+    QVERIFY(log != linear);
   }
 };
 

@@ -77,12 +77,6 @@ GateView::GateView(QWidget* parent) : QWidget(parent) {
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(caption_);
   layout->addWidget(split, 1);
-
-  repaint_timer_.setInterval(kRepaintIntervalMs);
-  connect(&repaint_timer_, &QTimer::timeout, this, [this] {
-    if (fixed_point_dirty_ && isVisible()) redrawFixedPoint();
-  });
-  repaint_timer_.start();
 }
 
 QString GateView::caption() const { return caption_->text(); }
@@ -194,7 +188,7 @@ void GateView::addFixedPoint(qint64 step, const InspectionRecord& record) {
       if (std::isfinite(v) && (!residual || v > 0)) g->addData(static_cast<double>(step), v);
     }
   }
-  fixed_point_dirty_ = true;
+  repaint_.markDirty();
 }
 
 void GateView::setHistory(const std::map<qint64, InspectionRecord>& records) {
@@ -202,7 +196,7 @@ void GateView::setHistory(const std::map<qint64, InspectionRecord>& records) {
   fixed_point_graphs_.clear();
   for (const auto& kv : records) addFixedPoint(kv.first, kv.second);
   fixed_point_plot_->setVisible(!fixed_point_graphs_.empty());
-  fixed_point_dirty_ = true;
+  repaint_.markDirty();
 }
 
 void GateView::appendHistory(qint64 step, const InspectionRecord& record) {
@@ -211,13 +205,13 @@ void GateView::appendHistory(qint64 step, const InspectionRecord& record) {
 }
 
 void GateView::flush() {
-  redrawFixedPoint();
+  repaint_.markDirty();
+  repaint_.flush();
   grid_->flush();
   input_plot_->replot();
 }
 
 void GateView::redrawFixedPoint() {
-  fixed_point_dirty_ = false;
   fixed_point_plot_->rescaleAxes();
   fixed_point_plot_->replot(QCustomPlot::rpQueuedReplot);
 }

@@ -12,11 +12,11 @@
 #pragma once
 
 #include <QString>
-#include <QTimer>
 #include <QWidget>
 #include <map>
 
 #include "engine/inspection.h"
+#include "widgets/repaint_throttle.h"
 #include "widgets/sample_input.h"
 
 class QCustomPlot;
@@ -31,7 +31,7 @@ class GateView : public QWidget {
   Q_OBJECT
 
  public:
-  static constexpr int kRepaintIntervalMs = 40;
+  static constexpr int kRepaintIntervalMs = RepaintThrottle::kIntervalMs;
 
   explicit GateView(QWidget* parent = nullptr);
 
@@ -61,8 +61,7 @@ class GateView : public QWidget {
   HeatMapGrid* grid_ = nullptr;
   QCustomPlot* fixed_point_plot_ = nullptr;
   std::map<std::pair<int, bool>, QCPGraph*> fixed_point_graphs_;
-  QTimer repaint_timer_;
-  bool fixed_point_dirty_ = false;
+  RepaintThrottle repaint_{this, [this] { redrawFixedPoint(); }};
 };
 
 }  // namespace rsalab

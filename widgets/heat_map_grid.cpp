@@ -45,12 +45,6 @@ HeatMapGrid::HeatMapGrid(QWidget* parent) : QWidget(parent) {
   plot_->plotLayout()->clear();  // drop the default axis rect; cells bring their own
   PlotExport::attach(plot_);
 
-  repaint_timer_.setSingleShot(true);
-  repaint_timer_.setInterval(kRepaintIntervalMs);
-  // Hidden views (other tabs) keep their data dirty and draw when shown.
-  connect(&repaint_timer_, &QTimer::timeout, this, [this]() {
-    if (isVisible()) applyPending();
-  });
   connect(plot_, &QCustomPlot::mouseMove, this, &HeatMapGrid::onMouseMove);
   connect(plot_, &QCustomPlot::mousePress, this, &HeatMapGrid::onMousePress);
   rebuild();
@@ -191,24 +185,11 @@ void HeatMapGrid::rebuild() {
   markDirty();
 }
 
-void HeatMapGrid::markDirty() {
-  dirty_ = true;
-  if (!repaint_timer_.isActive()) repaint_timer_.start();
-}
+void HeatMapGrid::markDirty() { repaint_.markDirty(); }
 
-void HeatMapGrid::flush() {
-  repaint_timer_.stop();
-  applyPending();
-}
-
-void HeatMapGrid::showEvent(QShowEvent* event) {
-  QWidget::showEvent(event);
-  if (dirty_) markDirty();
-}
+void HeatMapGrid::flush() { repaint_.flush(); }
 
 void HeatMapGrid::applyPending() {
-  if (!dirty_) return;
-  dirty_ = false;
   for (Cell& c : cells_) {
     if (!c.dirty) continue;
     c.dirty = false;

@@ -10,12 +10,12 @@
 
 #include <QPointer>
 #include <QString>
-#include <QTimer>
 #include <QWidget>
 #include <vector>
 
 #include "engine/inspection.h"
 #include "widgets/heat_map_support.h"
+#include "widgets/repaint_throttle.h"
 
 class QCustomPlot;
 class QCPAxisRect;
@@ -34,7 +34,7 @@ class HeatMapGrid : public QWidget {
  public:
   static constexpr int kMaxCellSide = 128;
   static constexpr int kMinCellPixels = 90;  // below this the grid scrolls instead of shrinking
-  static constexpr int kRepaintIntervalMs = 40;
+  static constexpr int kRepaintIntervalMs = RepaintThrottle::kIntervalMs;
 
   explicit HeatMapGrid(QWidget* parent = nullptr);
   ~HeatMapGrid() override;  // closes the enlarged window
@@ -80,8 +80,6 @@ class HeatMapGrid : public QWidget {
   void cellActivated(int layer, int head);
 
  protected:
-  void showEvent(QShowEvent* event) override;
-
  private:
   struct Cell {
     Matrix matrix;
@@ -103,19 +101,18 @@ class HeatMapGrid : public QWidget {
 
   QCustomPlot* plot_ = nullptr;
   QCPColorScale* scale_ = nullptr;
-  QTimer repaint_timer_;
   std::vector<Cell> cells_;  // layer-major
   int layers_ = 0, heads_ = 0;
   ColorMode requested_mode_ = ColorMode::kAuto;
   ColorMode mode_ = ColorMode::kSequential;
   QCPRange range_{0, 1};
   bool shared_ = true;
-  bool dirty_ = false;
   bool scale_dirty_ = false;
   int rebuild_count_ = 0;
   bool enlarge_on_click_ = false;
   QPointer<HeatMapView> enlarged_;
   int enlarged_layer_ = -1, enlarged_head_ = -1;
+  RepaintThrottle repaint_{this, [this] { applyPending(); }};
 };
 
 }  // namespace rsalab

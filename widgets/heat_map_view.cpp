@@ -69,12 +69,6 @@ HeatMapView::HeatMapView(QWidget* parent) : QWidget(parent) {
   map_->setGradient(gradient_);
   updateTicks();
 
-  repaint_timer_.setSingleShot(true);
-  repaint_timer_.setInterval(kRepaintIntervalMs);
-  // Hidden views (other tabs) keep their data dirty and draw when shown.
-  connect(&repaint_timer_, &QTimer::timeout, this, [this]() {
-    if (isVisible()) applyPending();
-  });
   connect(plot_, &QCustomPlot::mouseMove, this, &HeatMapView::onMouseMove);
   connect(plot_, &QCustomPlot::mousePress, this, &HeatMapView::onMousePress);
 }
@@ -178,24 +172,11 @@ void HeatMapView::clearPin() {
   markDirty();
 }
 
-void HeatMapView::flush() {
-  repaint_timer_.stop();
-  applyPending();
-}
+void HeatMapView::flush() { repaint_.flush(); }
 
-void HeatMapView::showEvent(QShowEvent* event) {
-  QWidget::showEvent(event);
-  if (dirty_) markDirty();
-}
-
-void HeatMapView::markDirty() {
-  dirty_ = true;
-  if (!repaint_timer_.isActive()) repaint_timer_.start();
-}
+void HeatMapView::markDirty() { repaint_.markDirty(); }
 
 void HeatMapView::applyPending() {
-  if (!dirty_) return;
-  dirty_ = false;
   if (!matrix_.empty()) {
     const Matrix drawn = downsampleBlockMean(matrix_, kMaxDrawnCells, kMaxDrawnCells);
     fillColorMap(map_, drawn, matrix_.rows, matrix_.cols);

@@ -11,11 +11,11 @@
 
 #include <QPointer>
 #include <QStringList>
-#include <QTimer>
 #include <QWidget>
 
 #include "engine/inspection.h"
 #include "widgets/heat_map_support.h"
+#include "widgets/repaint_throttle.h"
 
 class QCustomPlot;
 class QCPColorMap;
@@ -31,7 +31,7 @@ class HeatMapView : public QWidget {
 
  public:
   static constexpr int kMaxDrawnCells = 512;  // per axis
-  static constexpr int kRepaintIntervalMs = 40;
+  static constexpr int kRepaintIntervalMs = RepaintThrottle::kIntervalMs;
 
   explicit HeatMapView(QWidget* parent = nullptr);
 
@@ -77,8 +77,6 @@ class HeatMapView : public QWidget {
   void cellPinned(int row, int col, double value);
 
  protected:
-  void showEvent(QShowEvent* event) override;
-
  private:
   void markDirty();
   void applyPending();
@@ -92,7 +90,6 @@ class HeatMapView : public QWidget {
   QCPColorScale* scale_ = nullptr;
   QCPTextElement* title_ = nullptr;
   QCPItemRect* pin_marker_ = nullptr;
-  QTimer repaint_timer_;
 
   Matrix matrix_;
   QStringList row_labels_, col_labels_;
@@ -102,9 +99,9 @@ class HeatMapView : public QWidget {
   mutable QCPColorGradient gradient_;  // color() fills its lookup table lazily
   bool locked_ = false;
   bool have_locked_range_ = false;
-  bool dirty_ = false;
   QSize drawn_size_;
   int pinned_row_ = -1, pinned_col_ = -1;
+  RepaintThrottle repaint_{this, [this] { applyPending(); }};
 };
 
 }  // namespace rsalab

@@ -10,10 +10,43 @@
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
+#include <variant>
 
 namespace rsalab {
 
 namespace {
+
+// The TrainerOptions member behind each field name of trainerHyperParameters().
+using TrainerField = std::variant<double TrainerOptions::*, int64_t TrainerOptions::*>;
+const std::map<QString, TrainerField>& trainerFields() {
+  static const std::map<QString, TrainerField> fields = {
+      {"learning_rate", &TrainerOptions::learning_rate},
+      {"weight_decay", &TrainerOptions::weight_decay},
+      {"grad_clip", &TrainerOptions::grad_clip},
+      {"snapshot_every", &TrainerOptions::snapshot_every},
+      {"batch_size", &TrainerOptions::batch_size},
+      {"max_steps", &TrainerOptions::max_steps},
+      {"warmup_steps", &TrainerOptions::warmup_steps},
+      {"eval_every", &TrainerOptions::eval_every},
+      {"patience", &TrainerOptions::patience},
+      {"max_seconds", &TrainerOptions::max_seconds},
+  };
+  return fields;
+}
+
+double readField(const TrainerOptions& t, const TrainerField& field) {
+  return std::visit([&t](auto member) { return static_cast<double>(t.*member); }, field);
+}
+
+void writeField(TrainerOptions& t, const TrainerField& field, double value) {
+  std::visit(
+      [&t, value](auto member) {
+        using T = std::decay_t<decltype(t.*member)>;
+        t.*member =
+            std::is_integral_v<T> ? static_cast<T>(std::llround(value)) : static_cast<T>(value);
+      },
+      field);
+}
 
 constexpr int kSliderSteps = 1000;  // log10 slider resolution
 constexpr int kSliderWidth = 120;
@@ -98,6 +131,14 @@ class ScientificSpinBox : public QDoubleSpinBox {
 };
 
 }  // namespace
+
+std::vector<HyperParameterInfo> formHyperParameters() {
+  std::vector<HyperParameterInfo> out;
+  for (const auto& p : trainerHyperParameters()) {
+    if (p.name != "max_steps") out.push_back(p);
+  }
+  return out;
+}
 
 HyperParameterForm::HyperParameterForm(const std::vector<HyperParameterInfo>& parameters,
                                        QWidget* parent)
@@ -186,6 +227,7 @@ HyperParameterForm::HyperParameterForm(const std::vector<HyperParameterInfo>& pa
   outer->addStretch(1);
   revert_button_->setEnabled(false);
   apply_button_->setEnabled(false);
+  setConfig(defaultRunConfig());
   connect(revert_button_, &QPushButton::clicked, this, &HyperParameterForm::revertCold);
   connect(apply_button_, &QPushButton::clicked, this, [this]() {
     const QMap<QString, double> all = values();
@@ -235,6 +277,24 @@ void HyperParameterForm::setValues(const QMap<QString, double>& values) {
   }
   updating_ = false;
   if (pendingColdFields() != before) emitPending();
+}
+
+RunConfig HyperParameterForm::config(const RunConfig& base) const {
+  RunConfig c = base;
+  for (const auto& [name, f] : fields_) {
+    const auto it = trainerFields().find(name);
+    if (it != trainerFields().end()) writeField(c.trainer, it->second, f.spin->value());
+  }
+  return c;
+}
+
+void HyperParameterForm::setConfig(const RunConfig& config) {
+  QMap<QString, double> values;
+  for (const auto& [name, f] : fields_) {
+    const auto it = trainerFields().find(name);
+    if (it != trainerFields().end()) values.insert(name, readField(config.trainer, it->second));
+  }
+  setValues(values);
 }
 
 QStringList HyperParameterForm::pendingColdFields() const {

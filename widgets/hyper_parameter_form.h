@@ -4,9 +4,10 @@
 // cannot be typed), a log10 slider for log-scale fields, and a badge: "applies now" for hot fields,
 // "restart" for cold ones. Editing a hot field emits hotChanged at once; editing a cold field marks
 // it pending ("restart pending") and enables "Apply & restart", which emits every value.
-// setValues() is how the app pushes the running configuration in: it never emits hotChanged, emits
-// coldPending only when it clears pending marks, and clamps and reports (invalidValue) values
-// outside a field's range.
+// setValues() / setConfig() are how the app pushes the running configuration in: they never emit
+// hotChanged, emit coldPending only when they clear pending marks, and clamp and report
+// (invalidValue) values outside a field's range. config() writes the fields into a RunConfig, so
+// the form is the one place its values are read from. A new form starts at defaultRunConfig().
 #pragma once
 
 #include <QMap>
@@ -17,6 +18,7 @@
 #include <map>
 #include <vector>
 
+#include "engine/run_config.h"
 #include "engine/training/trainer_options.h"
 
 class QDoubleSpinBox;
@@ -25,6 +27,10 @@ class QPushButton;
 class QSlider;
 
 namespace rsalab {
+
+// The trainer's values the app's Hyperparameters form shows: every tunable value except max_steps,
+// which the run setup shows (one field per value, so the two cannot disagree).
+std::vector<HyperParameterInfo> formHyperParameters();
 
 class HyperParameterForm : public QWidget {
   Q_OBJECT
@@ -38,6 +44,10 @@ class HyperParameterForm : public QWidget {
   // Sets values and makes them the baseline (their pending marks clear). Out-of-range values are
   // clamped and reported with invalidValue; unknown names are reported and ignored.
   void setValues(const QMap<QString, double>& values);
+  // `base` with the trainer values of every field this form shows.
+  RunConfig config(const RunConfig& base) const;
+  // The form's fields from `config.trainer` (as setValues: baseline, no hotChanged).
+  void setConfig(const RunConfig& config);
 
   QStringList pendingColdFields() const;
   QStringList fieldNames() const;

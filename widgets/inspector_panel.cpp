@@ -63,9 +63,12 @@ void InspectorPanel::setRunInfo(int run, const InspectedRunInfo& info) {
   if (run == inspected_run_) applyGroundTruth();
 }
 
-void InspectorPanel::addSnapshot(int run, qint64 step, const InspectionRecord& record,
+void InspectorPanel::addSnapshot(int run, qint64 step,
+                                 std::shared_ptr<const InspectionRecord> shared,
                                  const SampleInput& input) {
-  latest_[run] = {step, record};
+  if (!shared) return;
+  const InspectionRecord& record = *shared;
+  latest_[run] = {step, std::move(shared)};
   inputs_[{run, static_cast<int>(record.sample)}] = input;
   history_.insert(run, step, record);
   if (run != inspected_run_) return;
@@ -81,7 +84,8 @@ void InspectorPanel::addSnapshot(int run, qint64 step, const InspectionRecord& r
 
 void InspectorPanel::addRecord(int run, qint64 step, const InspectionRecord& record) {
   history_.insert(run, step, record);
-  if (!latest_.contains(run) || latest_[run].step <= step) latest_[run] = {step, record};
+  if (!latest_.contains(run) || latest_[run].step <= step)
+    latest_[run] = {step, std::make_shared<const InspectionRecord>(record)};
 }
 
 void InspectorPanel::setInspectedRun(int run) {
@@ -187,7 +191,7 @@ void InspectorPanel::rebuildRemView() {
 void InspectorPanel::showLatest(int run) {
   if (!latest_.contains(run)) return;
   const Latest& latest = latest_[run];
-  showRecord(run, latest.step, latest.record);
+  if (latest.record) showRecord(run, latest.step, *latest.record);
 }
 
 void InspectorPanel::showRecord(int run, qint64 step, const InspectionRecord& rec) {

@@ -13,6 +13,7 @@
 #include <QPair>
 #include <QString>
 #include <QWidget>
+#include <memory>
 #include <vector>
 
 #include "engine/inspection.h"
@@ -52,8 +53,11 @@ class InspectorPanel : public QWidget {
   // Forgets every run: records, latest snapshots, inputs, run infos; nothing is inspected.
   void clear();
   void setRunInfo(int run, const InspectedRunInfo& info);
-  // A live snapshot: kept in the history; the inspected run's views follow it.
-  void addSnapshot(int run, qint64 step, const InspectionRecord& record, const SampleInput& input);
+  // A live snapshot, shared with the worker's message (copied once, on the worker thread): the
+  // panel keeps the pointer as the run's latest record and a thinned copy in the history; the
+  // inspected run's views follow it. A null record is ignored.
+  void addSnapshot(int run, qint64 step, std::shared_ptr<const InspectionRecord> record,
+                   const SampleInput& input);
   // A stored record (an opened session or sweep run): kept in the history, nothing redrawn.
   void addRecord(int run, qint64 step, const InspectionRecord& record);
   // Makes `run` the inspected one (-1: none) and applies its ground truth; nothing redrawn.
@@ -81,7 +85,7 @@ class InspectorPanel : public QWidget {
 
   struct Latest {
     qint64 step = 0;
-    InspectionRecord record;
+    std::shared_ptr<const InspectionRecord> record;
   };
 
   QTabWidget* tabs_;

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "engine/core/names.h"
 #include "widgets/plot_export.h"
 #include "widgets/run_palette.h"
 
@@ -73,12 +74,6 @@ LossCurveView::LossCurveView(QWidget* parent) : QWidget(parent) {
   smoothing_slider_->setValue(int(std::lround(smoothing_ * kSliderSteps)));
   smoothing_label_->setText(smoothingText(smoothing_));
 
-  repaint_timer_.setSingleShot(true);
-  repaint_timer_.setInterval(kRepaintIntervalMs);
-  // Hidden views (other tabs) keep their data dirty and draw when shown.
-  connect(&repaint_timer_, &QTimer::timeout, this, [this]() {
-    if (isVisible()) redraw();
-  });
   connect(x_mode_box_, qOverload<int>(&QComboBox::currentIndexChanged), this,
           [this](int i) { setXAxisMode(i == 1 ? XAxisMode::kSamplesSeen : XAxisMode::kStep); });
   connect(smoothing_slider_, &QSlider::valueChanged, this,
@@ -155,6 +150,12 @@ void LossCurveView::append(int run_id, Curve curve, double step, double samples_
   s.append(step, samples_seen, loss);
   if (first && curve == Curve::kValidation) updateLegendItem(run);
   markDirty();
+}
+
+void LossCurveView::appendEvaluation(int run_id, const EvalMetrics& e) {
+  if (e.split != splitName(Split::Validation)) return;
+  append(run_id, Curve::kValidation, static_cast<double>(e.step),
+         static_cast<double>(e.samples_seen), e.loss);
 }
 
 const CurveSeries* LossCurveView::series(int run_id, Curve curve) const {
@@ -279,14 +280,8 @@ void LossCurveView::fitAll() {
 }
 
 void LossCurveView::flush() {
-  repaint_timer_.stop();
-  dirty_ = true;
-  redraw();
-}
-
-void LossCurveView::showEvent(QShowEvent* event) {
-  QWidget::showEvent(event);
-  if (dirty_) markDirty();
+  repaint_.markDirty();
+  repaint_.flush();
 }
 
 int LossCurveView::drawnPointCount() const {
@@ -331,10 +326,7 @@ double LossCurveView::markerX(const Marker& m) const {
   return samples[i - 1] + t * (samples[i] - samples[i - 1]);
 }
 
-void LossCurveView::markDirty() {
-  dirty_ = true;
-  if (!repaint_timer_.isActive()) repaint_timer_.start();
-}
+void LossCurveView::markDirty() { repaint_.markDirty(); }
 
 void LossCurveView::onRangeChanged() {
   if (setting_ranges_) return;
@@ -378,8 +370,6 @@ void LossCurveView::fitRanges() {
 }
 
 void LossCurveView::redraw() {
-  if (!dirty_) return;
-  dirty_ = false;
   if (follow_) fitRanges();
   const QCPRange xr = plot_->xAxis->range();
   const int columns = plotWidthPixels();

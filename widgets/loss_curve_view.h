@@ -11,13 +11,14 @@
 
 #include <QColor>
 #include <QString>
-#include <QTimer>
 #include <QWidget>
 #include <map>
 #include <vector>
 
+#include "engine/training/metrics.h"
 #include "widgets/curve_series.h"
 #include "widgets/plot_export.h"
+#include "widgets/repaint_throttle.h"
 
 class QCustomPlot;
 class QCPGraph;
@@ -40,7 +41,7 @@ class LossCurveView : public QWidget {
  public:
   enum class Curve { kTrain, kValidation };
   enum class XAxisMode { kStep, kSamplesSeen };
-  static constexpr int kRepaintIntervalMs = 40;
+  static constexpr int kRepaintIntervalMs = RepaintThrottle::kIntervalMs;
 
   explicit LossCurveView(QWidget* parent = nullptr);
 
@@ -57,6 +58,14 @@ class LossCurveView : public QWidget {
   void appendValidation(int run_id, double step, double samples_seen, double loss) {
     append(run_id, Curve::kValidation, step, samples_seen, loss);
   }
+  // Engine metrics as they arrive (live runs, bundles, sweeps): a training step at its step and
+  // samples seen; a validation evaluation at its step and the samples seen when it ran (other
+  // splits are left out). Points keep their x when the batch size changes later.
+  void appendStep(int run_id, const StepMetrics& m) {
+    append(run_id, Curve::kTrain, static_cast<double>(m.step), static_cast<double>(m.samples_seen),
+           m.train_loss);
+  }
+  void appendEvaluation(int run_id, const EvalMetrics& e);
   // Every stored point of a curve (never decimated); nullptr for an unknown run.
   const CurveSeries* series(int run_id, Curve curve) const;
 
@@ -95,9 +104,6 @@ class LossCurveView : public QWidget {
   /// A run was shown or hidden (legend click or setRunVisible); the run table mirrors it.
   void runVisibilityChanged(int run_id, bool visible);
 
- protected:
-  void showEvent(QShowEvent* event) override;
-
  private:
   struct Run {
     QString name;
@@ -132,7 +138,6 @@ class LossCurveView : public QWidget {
   QSlider* smoothing_slider_ = nullptr;
   QLabel* smoothing_label_ = nullptr;
   QCheckBox* log_box_ = nullptr;
-  QTimer repaint_timer_;
 
   std::map<int, Run> runs_;
   std::vector<Marker> markers_;
@@ -141,7 +146,7 @@ class LossCurveView : public QWidget {
   bool log_y_ = false;
   bool follow_ = true;           // fit ranges to the data on every redraw until the user zooms
   bool setting_ranges_ = false;  // our own setRange calls are not user zooms
-  bool dirty_ = false;
+  RepaintThrottle repaint_{this, [this] { redraw(); }};
 };
 
 }  // namespace rsalab

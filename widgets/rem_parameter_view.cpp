@@ -85,11 +85,6 @@ RemParameterView::RemParameterView(QWidget* parent) : QWidget(parent) {
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(split);
-  repaint_timer_.setInterval(kRepaintIntervalMs);
-  connect(&repaint_timer_, &QTimer::timeout, this, [this] {
-    if (dirty_) redraw();
-  });
-  repaint_timer_.start();
 }
 
 QString RemParameterView::quantityName(Quantity quantity) {
@@ -156,7 +151,7 @@ void RemParameterView::appendPoints(qint64 step, const InspectionRecord& record)
       addPoint(li, hi, Quantity::kGate, x, head.gate);
     }
   }
-  dirty_ = true;
+  repaint_.markDirty();
 }
 
 void RemParameterView::setCurrentRecord(qint64 step, const InspectionRecord& record) {
@@ -197,7 +192,7 @@ void RemParameterView::setCurrentRecord(qint64 step, const InspectionRecord& rec
   cursor_->point2->setCoords(static_cast<double>(step), 1);
   cursor_->setVisible(step >= 0);
   rebuildTable();
-  dirty_ = true;
+  repaint_.markDirty();
 }
 
 double RemParameterView::similarity(int layer, int head) const {
@@ -252,7 +247,7 @@ void RemParameterView::setRecords(const std::map<qint64, InspectionRecord>& reco
   for (const auto& kv : records) appendPoints(kv.first, kv.second);
   if (!records.empty()) newest_step_ = records.rbegin()->first;
   if (!records.empty()) setCurrentRecord(records.rbegin()->first, records.rbegin()->second);
-  dirty_ = true;
+  repaint_.markDirty();
 }
 
 void RemParameterView::clear() {
@@ -263,7 +258,7 @@ void RemParameterView::clear() {
   cursor_->setVisible(false);
   rem_grid_->setGridSize(0, 0);
   rebuildTable();
-  dirty_ = true;
+  repaint_.markDirty();
 }
 
 void RemParameterView::addTruthLine(double value, Quantity quantity, const QString& label) {
@@ -293,13 +288,15 @@ void RemParameterView::setGroundTruth(const std::vector<double>& lambdas,
   for (double v : gammas) addTruthLine(v, Quantity::kGamma, QString("true γ=%1").arg(v));
   for (double v : thetas) addTruthLine(v, Quantity::kTheta, QString("true θ=%1").arg(v));
   rebuildTable();
-  dirty_ = true;
+  repaint_.markDirty();
 }
 
-void RemParameterView::flush() { redraw(); }
+void RemParameterView::flush() {
+  repaint_.markDirty();
+  repaint_.flush();
+}
 
 void RemParameterView::redraw() {
-  dirty_ = false;
   bool found = false;
   QCPRange x = plot_->xAxis->range();
   QCPRange left(0, 1), right(0, 1);

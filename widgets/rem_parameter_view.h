@@ -10,12 +10,11 @@
 // truth the similarity between the learned and the true REM (widgets/rem_similarity.h).
 //
 // Data come from inspection records (SnapshotHistory): setRecords() rebuilds from a run's history,
-// append() adds one snapshot as it arrives. Appends only mark the view dirty; one ~40 ms timer
-// redraws (house style item 6).
+// append() adds one snapshot as it arrives. Appends only mark the view dirty; the view redraws at
+// most every 40 ms, and only while shown (RepaintThrottle).
 #pragma once
 
 #include <QString>
-#include <QTimer>
 #include <QWidget>
 #include <map>
 #include <tuple>
@@ -23,6 +22,7 @@
 
 #include "engine/inspection.h"
 #include "widgets/rem_similarity.h"
+#include "widgets/repaint_throttle.h"
 
 class QCustomPlot;
 class QCPGraph;
@@ -38,7 +38,7 @@ class RemParameterView : public QWidget {
 
  public:
   enum class Quantity { kLambda, kGamma, kTheta, kGate };
-  static constexpr int kRepaintIntervalMs = 40;
+  static constexpr int kRepaintIntervalMs = RepaintThrottle::kIntervalMs;
   enum Column { kHead, kSimilarity, kLearned, kGate, kKind, kMatched, kColumnCount };
 
   explicit RemParameterView(QWidget* parent = nullptr);
@@ -75,7 +75,6 @@ class RemParameterView : public QWidget {
   void rebuildTable();
 
   QCustomPlot* plot_ = nullptr;
-  QTimer repaint_timer_;
   std::map<Key, QCPGraph*> graphs_;
   std::vector<QCPItemStraightLine*> truth_lines_;
   QTableWidget* table_ = nullptr;
@@ -88,7 +87,7 @@ class RemParameterView : public QWidget {
   qint64 current_step_ = -1;
   qint64 newest_step_ = -1;
   std::map<std::pair<int, int>, double> similarity_;
-  bool dirty_ = false;
+  RepaintThrottle repaint_{this, [this] { redraw(); }};
 };
 
 }  // namespace rsalab

@@ -6,21 +6,39 @@
 #include <QStyle>
 #include <QVBoxLayout>
 
+#include "engine/core/model_registry.h"
+
 namespace rsalab {
 
+RunSetup defaultRunSetup() {
+  const RunConfig c = defaultRunConfig();
+  RunSetup s;
+  s.task = QString::fromStdString(c.task.name);
+  for (const auto& name : defaultModelNames()) {
+    if (modelInfo(name).family != ModelFamily::Seq2Seq) s.models << QString::fromStdString(name);
+  }
+  s.seeds = 1;
+  s.train_size = c.train_size;
+  s.max_steps = c.trainer.max_steps;
+  s.length = static_cast<int>(c.task.length);
+  s.d_model = static_cast<int>(c.model.d_model);
+  s.heads = static_cast<int>(c.model.heads);
+  s.layers = static_cast<int>(c.model.layers);
+  return s;
+}
+
 namespace {
-QSpinBox* spin(int lo, int hi, int value, const QString& tip, QWidget* parent) {
+// Ranges only: the values come from defaultRunSetup() at the end of the constructor.
+QSpinBox* spin(int lo, int hi, const QString& tip, QWidget* parent) {
   auto* s = new QSpinBox(parent);
   s->setRange(lo, hi);
-  s->setValue(value);
   s->setToolTip(tip + QString(" (%1–%2)").arg(lo).arg(hi));
   s->setAccelerated(true);
   return s;
 }
 }  // namespace
 
-RunSetupPanel::RunSetupPanel(const QList<QPair<QString, QString>>& tasks,
-                             const QList<QPair<QString, QString>>& models, QWidget* parent)
+RunSetupPanel::RunSetupPanel(const QList<QPair<QString, QString>>& tasks, QWidget* parent)
     : QWidget(parent), tasks_(tasks) {
   auto* layout = new QVBoxLayout(this);
   auto* form = new QFormLayout;
@@ -31,29 +49,30 @@ RunSetupPanel::RunSetupPanel(const QList<QPair<QString, QString>>& tasks,
   task_description_->setStyleSheet("color: palette(mid);");
   form->addRow("Task", task_);
   form->addRow("", task_description_);
-  train_size_ = spin(1, 1000000, 1024, "training-set size N: sequences or windows", this);
+  train_size_ = spin(1, 1000000, "training-set size N: sequences or windows", this);
   form->addRow("Training set N", train_size_);
-  length_ = spin(2, 4096, 64, "sequence length T", this);
+  length_ = spin(2, 4096, "sequence length T", this);
   form->addRow("Length T", length_);
-  seeds_ = spin(1, 10, 1, "seeds per model", this);
+  seeds_ = spin(1, 10, "seeds per model", this);
   form->addRow("Seeds", seeds_);
-  steps_ = spin(1, 10000000, 2000, "training steps per run", this);
+  steps_ = spin(1, 10000000, "training steps per run", this);
   form->addRow("Max steps", steps_);
-  d_model_ = spin(4, 1024, 32, "width D (divisible by heads)", this);
+  d_model_ = spin(4, 1024, "width D (divisible by heads)", this);
   form->addRow("Width D", d_model_);
-  heads_ = spin(1, 64, 4, "attention heads H", this);
+  heads_ = spin(1, 64, "attention heads H", this);
   form->addRow("Heads H", heads_);
-  layers_ = spin(1, 24, 2, "layers L", this);
+  layers_ = spin(1, 24, "layers L", this);
   form->addRow("Layers L", layers_);
   layout->addLayout(form);
 
   auto* box = new QGroupBox("Models", this);
   auto* grid = new QGridLayout(box);
   int i = 0;
-  for (const auto& m : models) {
-    auto* check = new QCheckBox(m.first, box);
-    check->setToolTip(m.second);
-    models_[m.first] = check;
+  for (const ModelInfo& m : modelRegistry()) {
+    if (m.family == ModelFamily::Seq2Seq) continue;  // the sequence tasks take one-stream models
+    auto* check = new QCheckBox(m.name, box);
+    check->setToolTip(QString::fromUtf8(m.title));
+    models_.push_back({QString::fromUtf8(m.name), check});
     grid->addWidget(check, i / 2, i % 2);
     ++i;
     connect(check, &QCheckBox::toggled, this, &RunSetupPanel::setupChanged);
@@ -79,13 +98,14 @@ RunSetupPanel::RunSetupPanel(const QList<QPair<QString, QString>>& tasks,
     connect(s, &QSpinBox::valueChanged, this, &RunSetupPanel::setupChanged);
   }
   connect(start_, &QPushButton::clicked, this, &RunSetupPanel::startRequested);
+  setSetup(defaultRunSetup());
 }
 
 RunSetup RunSetupPanel::setup() const {
   RunSetup s;
   s.task = task_->currentText();
-  for (auto it = models_.begin(); it != models_.end(); ++it) {
-    if (it.value()->isChecked()) s.models << it.key();
+  for (const auto& [name, check] : models_) {
+    if (check->isChecked()) s.models << name;
   }
   s.seeds = seeds_->value();
   s.train_size = train_size_->value();
@@ -100,8 +120,7 @@ RunSetup RunSetupPanel::setup() const {
 void RunSetupPanel::setSetup(const RunSetup& s) {
   const QSignalBlocker block(this);
   task_->setCurrentText(s.task);
-  for (auto it = models_.begin(); it != models_.end(); ++it)
-    it.value()->setChecked(s.models.contains(it.key()));
+  for (const auto& [name, check] : models_) check->setChecked(s.models.contains(name));
   seeds_->setValue(s.seeds);
   train_size_->setValue(static_cast<int>(s.train_size));
   steps_->setValue(static_cast<int>(s.max_steps));
@@ -111,6 +130,37 @@ void RunSetupPanel::setSetup(const RunSetup& s) {
   layers_->setValue(s.layers);
   const int k = task_->currentIndex();
   task_description_->setText(k >= 0 && k < tasks_.size() ? tasks_[k].second : QString());
+}
+
+RunConfig RunSetupPanel::config(const RunConfig& base) const {
+  RunConfig c = base;
+  c.task.name = task_->currentText().toStdString();
+  c.task.length = length_->value();
+  c.train_size = train_size_->value();
+  c.trainer.max_steps = steps_->value();
+  c.model.d_model = d_model_->value();
+  c.model.heads = heads_->value();
+  c.model.layers = layers_->value();
+  c.model.rem = defaultRemHeads(c.model.heads);
+  return c;
+}
+
+void RunSetupPanel::setConfig(const RunConfig& c) {
+  RunSetup s = setup();
+  s.task = QString::fromStdString(c.task.name);
+  s.length = static_cast<int>(c.task.length);
+  s.train_size = c.train_size;
+  s.max_steps = c.trainer.max_steps;
+  s.d_model = static_cast<int>(c.model.d_model);
+  s.heads = static_cast<int>(c.model.heads);
+  s.layers = static_cast<int>(c.model.layers);
+  setSetup(s);
+}
+
+QStringList RunSetupPanel::modelChoices() const {
+  QStringList out;
+  for (const auto& m : models_) out << m.first;
+  return out;
 }
 
 void RunSetupPanel::addTask(const QString& name, const QString& description) {

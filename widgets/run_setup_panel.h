@@ -1,5 +1,7 @@
-// Run setup: the task and its size, which models, how many seeds, and the architecture shared
-// by all models. Plain values in and out; the app turns them into a RunConfig.
+// Run setup: the task and its size, which models, how many seeds, the step budget and the
+// architecture shared by all models. The model check boxes come from the model registry (every
+// sequence model; the default launch ticked). config() writes the panel's fields into a RunConfig
+// (REM heads by defaultRemHeads); the panel starts at defaultRunConfig().
 #pragma once
 
 #include <QCheckBox>
@@ -10,29 +12,38 @@
 #include <QSpinBox>
 #include <QWidget>
 
+#include "engine/run_config.h"
+
 namespace rsalab {
 
 struct RunSetup {
   QString task;
   QStringList models;
   int seeds = 1;
-  qint64 train_size = 1024;
-  qint64 max_steps = 2000;
-  int length = 64;
-  int d_model = 32;
-  int heads = 4;
-  int layers = 2;
+  qint64 train_size = 0;
+  qint64 max_steps = 0;
+  int length = 0;
+  int d_model = 0;
+  int heads = 0;
+  int layers = 0;
 };
+// What a new panel shows: defaultRunConfig()'s values, the registry's default models, one seed.
+RunSetup defaultRunSetup();
 
 class RunSetupPanel : public QWidget {
   Q_OBJECT
  public:
-  // tasks: name -> one-line description; models: name -> human title.
-  RunSetupPanel(const QList<QPair<QString, QString>>& tasks,
-                const QList<QPair<QString, QString>>& models, QWidget* parent = nullptr);
+  // tasks: name -> one-line description.
+  explicit RunSetupPanel(const QList<QPair<QString, QString>>& tasks, QWidget* parent = nullptr);
 
   RunSetup setup() const;
   void setSetup(const RunSetup& setup);
+  // `base` with the task name and length, N, architecture (REM heads by defaultRemHeads) and max
+  // steps of the panel; models and seeds are not part of a RunConfig (setup() has them).
+  RunConfig config(const RunConfig& base) const;
+  // The panel's fields from `config` (models and seeds stay); emits no setupChanged.
+  void setConfig(const RunConfig& config);
+  QStringList modelChoices() const;  // the check boxes' models, in registry order
   // Adds a task to the list, or updates its description (e.g. "csv" once a file is imported).
   void addTask(const QString& name, const QString& description);
   QPushButton* startButton() const { return start_; }
@@ -46,7 +57,7 @@ class RunSetupPanel : public QWidget {
  private:
   QComboBox* task_;
   QLabel* task_description_;
-  QMap<QString, QCheckBox*> models_;
+  QList<QPair<QString, QCheckBox*>> models_;  // registry order
   QSpinBox *seeds_, *train_size_, *steps_, *length_, *d_model_, *heads_, *layers_;
   QPushButton* start_;
   QList<QPair<QString, QString>> tasks_;

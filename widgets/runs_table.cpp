@@ -68,9 +68,10 @@ void RunsTable::updateRun(const RunRow& r) {
 void RunsTable::fill(int row, const RunRow& r) {
   setItem(row, kModel, readOnly(r.model));
   setItem(row, kSeed, readOnly(QString::number(r.seed)));
-  auto* state = readOnly(r.state);
+  auto* state = readOnly(QString::fromUtf8(runStateName(r.state)));
   state->setToolTip(r.message);
-  if (r.state == "failed" || r.state == "diverged") state->setForeground(QColor(200, 30, 30));
+  if (r.state == RunState::Failed || r.state == RunState::Diverged)
+    state->setForeground(QColor(200, 30, 30));
   setItem(row, kState, state);
   setItem(row, kStep,
           readOnly(r.max_steps > 0 ? QString("%1 / %2").arg(r.step).arg(r.max_steps)

@@ -5,6 +5,8 @@
 #include <QTableWidget>
 #include <QVector>
 
+#include "engine/core/names.h"
+
 namespace rsalab {
 
 struct RunRow {
@@ -12,7 +14,7 @@ struct RunRow {
   QString model;
   quint64 seed = 0;
   qint64 parameters = 0;
-  QString state;
+  RunState state = RunState::Idle;
   qint64 step = 0;
   qint64 max_steps = 0;
   double train_loss = qQNaN();

@@ -12,6 +12,7 @@
 #include <functional>
 #include <limits>
 
+#include "engine/core/model_registry.h"
 #include "widgets/plot_export.h"
 #include "widgets/run_palette.h"
 
@@ -24,19 +25,6 @@ constexpr double kLogPad = 1.25;  // ranges get a factor 1.25 of headroom on log
 
 // Calls `on_show` when the watched widget is shown: hidden views (another tab) keep their points
 // dirty and draw when they come back.
-class ShowWatcher : public QObject {
- public:
-  ShowWatcher(QObject* parent, std::function<void()> on_show)
-      : QObject(parent), on_show_(std::move(on_show)) {}
-  bool eventFilter(QObject*, QEvent* event) override {
-    if (event->type() == QEvent::Show) on_show_();
-    return false;
-  }
-
- private:
-  std::function<void()> on_show_;
-};
-
 bool drawable(const SampleEfficiencyPoint& p) {
   return p.size > 0 && std::isfinite(p.test_loss) && p.test_loss > 0;
 }
@@ -86,30 +74,32 @@ SampleEfficiencyView::SampleEfficiencyView(QWidget* parent) : QWidget(parent) {
   plot_->legend->setBorderPen(QPen(QColor(180, 180, 180)));
   plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
 
-  repaint_timer_.setSingleShot(true);
-  repaint_timer_.setInterval(kRepaintIntervalMs);
-  connect(&repaint_timer_, &QTimer::timeout, this, [this] {
-    if (isVisible()) redraw();
-  });
-  installEventFilter(new ShowWatcher(this, [this] {
-    if (dirty_) repaint_timer_.start();
-  }));
   connect(band_box_, qOverload<int>(&QComboBox::currentIndexChanged), this,
           [this](int i) { setBand(i == 1 ? Band::kStdDev : Band::kMinMax); });
   connect(plot_, &QCustomPlot::mousePress, this, &SampleEfficiencyView::onMousePress);
   connect(plot_, &QCustomPlot::mouseRelease, this, &SampleEfficiencyView::onMouseRelease);
-  connect(plot_, &QCustomPlot::mouseDoubleClick, this, [this](QMouseEvent*) { redraw(); });
+  connect(plot_, &QCustomPlot::mouseDoubleClick, this, [this](QMouseEvent*) { flush(); });
 }
 
 QColor SampleEfficiencyView::modelColor(const QString& model) {
-  static const QStringList kOrder = {"rnn", "lstm",   "gru",       "transformer",
-                                     "rsa", "linear", "starsaber", "encdec"};
-  const int i = kOrder.indexOf(model);
-  return runColor(i >= 0 ? i : static_cast<int>(kOrder.size() + qHash(model) % 8));
+  // The registry's order gives each model its hue; unknown names get one past the registry's.
+  const int i = modelIndex(model.toStdString());
+  const int known = static_cast<int>(modelRegistry().size());
+  return runColor(i >= 0 ? i : known + static_cast<int>(qHash(model) % 8));
 }
 
 void SampleEfficiencyView::addPoint(const SampleEfficiencyPoint& point) {
-  if (!points_.count(point.model)) order_.push_back(point.model);
+  if (!points_.count(point.model)) {
+    // Legend in registry order whatever order the runs finish in; unknown models after, as added.
+    const auto rank = [](const QString& m) {
+      const int i = modelIndex(m.toStdString());
+      return i >= 0 ? i : std::numeric_limits<int>::max();
+    };
+    const int r = rank(point.model);
+    auto it =
+        std::find_if(order_.begin(), order_.end(), [&](const QString& m) { return rank(m) > r; });
+    order_.insert(it, point.model);
+  }
   points_[point.model].push_back(point);
   markDirty();
 }
@@ -192,15 +182,14 @@ SampleEfficiencyView::ModelCurve SampleEfficiencyView::curve(const QString& mode
   return c;
 }
 
-void SampleEfficiencyView::markDirty() {
-  dirty_ = true;
-  if (!repaint_timer_.isActive()) repaint_timer_.start();
+void SampleEfficiencyView::markDirty() { repaint_.markDirty(); }
+
+void SampleEfficiencyView::flush() {
+  repaint_.markDirty();
+  repaint_.flush();
 }
 
-void SampleEfficiencyView::flush() { redraw(); }
-
 void SampleEfficiencyView::redraw() {
-  dirty_ = false;
   plot_->clearGraphs();
   plot_->legend->clearItems();
   double x_min = std::numeric_limits<double>::max(), x_max = 0;
@@ -352,7 +341,7 @@ void SampleEfficiencyView::onMouseRelease(QMouseEvent* event) {
 }
 
 bool SampleEfficiencyView::saveImage(const QString& path, int width, int height, QString* error) {
-  if (dirty_) redraw();
+  repaint_.flush();
   return savePlot(plot_, path, width, height, error);
 }
 

@@ -10,13 +10,13 @@
 #include <QColor>
 #include <QString>
 #include <QStringList>
-#include <QTimer>
 #include <QVector>
 #include <QWidget>
 #include <map>
 #include <vector>
 
 #include "engine/training/power_law.h"
+#include "widgets/repaint_throttle.h"
 
 class QComboBox;
 class QCustomPlot;
@@ -37,7 +37,7 @@ class SampleEfficiencyView : public QWidget {
   Q_OBJECT
  public:
   enum class Band { kMinMax, kStdDev };
-  static constexpr int kRepaintIntervalMs = 40;
+  static constexpr int kRepaintIntervalMs = RepaintThrottle::kIntervalMs;
 
   // What is drawn for one model: per N (ascending) the mean over seeds and the band's edges.
   struct ModelCurve {
@@ -87,12 +87,11 @@ class SampleEfficiencyView : public QWidget {
   QCustomPlot* plot_ = nullptr;
   QComboBox* band_box_ = nullptr;
   QLabel* summary_label_ = nullptr;
-  QTimer repaint_timer_;
   std::map<QString, std::vector<SampleEfficiencyPoint>> points_;  // by model
   QStringList order_;
   Band band_ = Band::kMinMax;
   QPoint press_pos_;
-  bool dirty_ = false;
+  RepaintThrottle repaint_{this, [this] { redraw(); }};
 };
 
 }  // namespace rsalab

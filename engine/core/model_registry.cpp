@@ -90,4 +90,21 @@ std::string modelNameList(bool sequence_only) {
   return out;
 }
 
+const char* defaultModelName() { return "rsa"; }
+
+std::vector<std::string> attentionKinds() {
+  std::vector<std::string> out;
+  for (const auto& row : modelRegistry()) {
+    if (row.family == ModelFamily::Attention) out.emplace_back(row.attention);
+  }
+  return out;
+}
+
+const ModelInfo* findAttention(const std::string& kind) {
+  for (const auto& row : modelRegistry()) {
+    if (row.family == ModelFamily::Attention && kind == row.attention) return &row;
+  }
+  return nullptr;
+}
+
 }  // namespace rsalab

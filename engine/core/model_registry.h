@@ -43,5 +43,13 @@ std::vector<std::string> defaultModelNames();
 int modelIndex(const std::string& name);
 // "rnn, lstm, …" for messages and help texts.
 std::string modelNameList(bool sequence_only = false);
+// The model of a config that names none (ModelOptions' default).
+const char* defaultModelName();
+// The attention kinds of the attention family (ModelInfo::attention: softmax, rsa, linear), in
+// registry order; also the kinds the encoder–decoder's encoder_attention takes.
+std::vector<std::string> attentionKinds();
+// The attention-family row whose attention is `kind` (its has_rems says whether that attention
+// carries REMs); nullptr when no row has that kind.
+const ModelInfo* findAttention(const std::string& kind);
 
 }  // namespace rsalab

@@ -20,7 +20,8 @@ enum class Split { Train, Validation, Test };
 const char* splitName(Split split);  // train | validation | test
 std::optional<Split> parseSplit(const std::string& name);
 
-// Seed: rsa-encoding-recurrence-into-transformers.txt (regular λ^|i−j|; cyclical γ^|i−j| cos/sin).
+// The RSA paper's REMs ("Encoding Recurrence into Transformers"): regular λ^|i−j|; cyclical
+// γ^|i−j| cos/sin.
 enum class RemKind { Regular, Cos, Sin };
 const char* remKindName(RemKind kind);  // regular | cos | sin
 std::optional<RemKind> parseRemKind(const std::string& name);

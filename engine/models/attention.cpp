@@ -4,6 +4,13 @@
 
 namespace rsalab {
 
+torch::Tensor keyPaddingMask(const torch::Tensor& x, const ModelIO& io) {
+  if (io.vocab <= 0 || io.pad_token < 0 || x.dim() != 2) return {};
+  auto mask = x.eq(io.pad_token);  // (B, T)
+  if (!mask.any().item<bool>()) return {};
+  return mask;
+}
+
 SelfAttentionImpl::SelfAttentionImpl(int64_t d_model, int64_t heads, bool causal)
     : d_model_(d_model), heads_(heads), head_dim_(d_model / heads), causal_(causal) {
   if (heads < 1 || d_model % heads != 0) {

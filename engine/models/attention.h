@@ -7,6 +7,7 @@
 #include <string>
 
 #include "engine/inspection.h"
+#include "engine/model_options.h"
 #include "engine/models/inspection_copy.h"
 #include "engine/torch_api.h"
 
@@ -19,14 +20,21 @@ struct AttentionState {
   torch::Tensor S, z;  // linear attention: (B, H, Dh, Dh) and (B, H, Dh), float32
 };
 
+// Key-padding mask of token inputs x (B, T): true where x is io.pad_token, which no position may
+// attend to, so a padded batch gives the same outputs at its real tokens as each sequence alone.
+// Undefined (no masking) for feature inputs, tasks without a pad token and batches without
+// padding.
+torch::Tensor keyPaddingMask(const torch::Tensor& x, const ModelIO& io);
+
 class SelfAttentionImpl : public torch::nn::Module {
  public:
   SelfAttentionImpl(int64_t d_model, int64_t heads, bool causal);
   ~SelfAttentionImpl() override = default;
 
   // (B, T, D) -> (B, T, D). With `record`, fills its heads for batch element `sample`.
-  virtual torch::Tensor forward(const torch::Tensor& x, LayerInspection* record,
-                                int64_t sample) = 0;
+  // key_padding (B, T) bool, optional: true at keys no query may attend to (keyPaddingMask).
+  virtual torch::Tensor forward(const torch::Tensor& x, LayerInspection* record, int64_t sample,
+                                const torch::Tensor& key_padding = {}) = 0;
   // One new position for generation (causal only): (B, 1, D) -> (B, 1, D).
   virtual torch::Tensor step(const torch::Tensor& x_t, AttentionState& state) = 0;
   virtual std::string kind() const = 0;

@@ -22,7 +22,7 @@ struct BlockPlan {
 };
 
 BlockPlan planBlocks(int64_t T, bool causal, int64_t block_values) {
-  BlockPlan p{T, std::clamp<int64_t>(block_values / T, 16, T), 1, causal};
+  BlockPlan p{T, attentionBlockRows(T, block_values), 1, causal};
   p.group = std::max<int64_t>(1, block_values / (p.rows * T));
   return p;
 }

@@ -2,6 +2,7 @@
 // compiled with -fopenmp (see engine/CMakeLists.txt).
 #pragma once
 
+#include "engine/models/blocked_attention_plan.h"
 #include "engine/torch_api.h"
 
 namespace rsalab {

@@ -1,7 +1,7 @@
 // Encoder–decoder Transformer: encoder of bidirectional blocks of any attention kind (softmax,
 // RSA, linear); decoder of causal self-attention blocks of the same kind, each followed by softmax
 // cross-attention to the encoder output and the FFN. Teacher forcing in training, greedy decoding.
-// Seed: lecture-rnn-vs-transformer.txt (encoder/decoder, cross-attention); spec "Encoder–decoder".
+// As in the RNN-vs-Transformer lecture notes (encoder/decoder, cross-attention).
 // Shapes: B batch, Ts source length, Tt target length, D width, V vocabulary.
 #pragma once
 

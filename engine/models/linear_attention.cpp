@@ -4,15 +4,30 @@ namespace rsalab {
 
 torch::Tensor eluFeatureMap(const torch::Tensor& x) { return torch::elu(x) + 1; }
 
-torch::Tensor linearAttentionWeights(const torch::Tensor& q, const torch::Tensor& k, bool causal) {
-  auto sim = torch::matmul(eluFeatureMap(q), eluFeatureMap(k).transpose(-2, -1));  // (B, H, T, T)
+namespace {
+// φ(k) with the padded keys' rows set to 0: fk (B, H, T, Dh) with key_padding (B, T), or
+// (H, T, Dh) with (T).
+torch::Tensor keyFeatures(const torch::Tensor& k, const torch::Tensor& key_padding) {
+  auto fk = eluFeatureMap(k);
+  if (!key_padding.defined()) return fk;
+  auto pad = key_padding.dim() == 2 ? key_padding.unsqueeze(1).unsqueeze(-1)  // (B, 1, T, 1)
+                                    : key_padding.unsqueeze(-1);              // (T, 1)
+  return fk.masked_fill(pad, 0.0);
+}
+}  // namespace
+
+torch::Tensor linearAttentionWeights(const torch::Tensor& q, const torch::Tensor& k, bool causal,
+                                     const torch::Tensor& key_padding) {
+  auto sim = torch::matmul(eluFeatureMap(q),
+                           keyFeatures(k, key_padding).transpose(-2, -1));  // (B, H, T, T)
   if (causal) sim = sim.tril();
   return sim / (sim.sum(-1, /*keepdim=*/true) + kLinearAttentionEps);
 }
 
 torch::Tensor linearAttentionParallel(const torch::Tensor& q, const torch::Tensor& k,
-                                      const torch::Tensor& v, bool causal) {
-  auto fq = eluFeatureMap(q), fk = eluFeatureMap(k);  // (B, H, T, Dh)
+                                      const torch::Tensor& v, bool causal,
+                                      const torch::Tensor& key_padding) {
+  auto fq = eluFeatureMap(q), fk = keyFeatures(k, key_padding);  // (B, H, T, Dh)
   if (causal) {
     auto sim = torch::matmul(fq, fk.transpose(-2, -1)).tril();                 // (B, H, T, T)
     return torch::matmul(sim, v) / (sim.sum(-1, true) + kLinearAttentionEps);  // (B, H, T, Dh)
@@ -24,12 +39,12 @@ torch::Tensor linearAttentionParallel(const torch::Tensor& q, const torch::Tenso
 }
 
 torch::Tensor linearAttentionCumulative(const torch::Tensor& q, const torch::Tensor& k,
-                                        const torch::Tensor& v) {
-  auto fq = eluFeatureMap(q), fk = eluFeatureMap(k);          // (B, H, T, Dh)
-  auto S = (fk.unsqueeze(-1) * v.unsqueeze(-2)).cumsum(2);    // (B, H, T, Dh, Dh)
-  auto z = fk.cumsum(2);                                      // (B, H, T, Dh)
-  auto num = torch::matmul(fq.unsqueeze(-2), S).squeeze(-2);  // (B, H, T, Dh)
-  auto denom = (fq * z).sum(-1, true) + kLinearAttentionEps;  // (B, H, T, 1)
+                                        const torch::Tensor& v, const torch::Tensor& key_padding) {
+  auto fq = eluFeatureMap(q), fk = keyFeatures(k, key_padding);  // (B, H, T, Dh)
+  auto S = (fk.unsqueeze(-1) * v.unsqueeze(-2)).cumsum(2);       // (B, H, T, Dh, Dh)
+  auto z = fk.cumsum(2);                                         // (B, H, T, Dh)
+  auto num = torch::matmul(fq.unsqueeze(-2), S).squeeze(-2);     // (B, H, T, Dh)
+  auto denom = (fq * z).sum(-1, true) + kLinearAttentionEps;     // (B, H, T, 1)
   return num / denom;
 }
 
@@ -59,12 +74,15 @@ LinearAttentionImpl::LinearAttentionImpl(int64_t d_model, int64_t heads, bool ca
 
 // V'_i = φ(Q_i)ᵀ Σ_j φ(K_j)V_jᵀ / (φ(Q_i)ᵀ Σ_j φ(K_j) + eps)
 torch::Tensor LinearAttentionImpl::forward(const torch::Tensor& x, LayerInspection* record,
-                                           int64_t sample) {
+                                           int64_t sample, const torch::Tensor& key_padding) {
   auto [q, k, v] = projectQkv(x);  // (B, H, T, Dh) each
-  auto y = (causal_ && cumulative_) ? linearAttentionCumulative(q, k, v)
-                                    : linearAttentionParallel(q, k, v, causal_);  // (B, H, T, Dh)
+  auto y = (causal_ && cumulative_)
+               ? linearAttentionCumulative(q, k, v, key_padding)
+               : linearAttentionParallel(q, k, v, causal_, key_padding);  // (B, H, T, Dh)
   if (record) {
-    auto w = linearAttentionWeights(q[sample], k[sample], causal_);  // (H, T, T)
+    auto w = linearAttentionWeights(
+        q[sample], k[sample], causal_,
+        key_padding.defined() ? key_padding[sample] : torch::Tensor());  // (H, T, T)
     record->heads.resize(static_cast<size_t>(heads_));
     for (int64_t h = 0; h < heads_; ++h)
       record->heads[static_cast<size_t>(h)].attention = toMatrix(w[h]);

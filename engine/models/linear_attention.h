@@ -11,24 +11,30 @@ constexpr double kLinearAttentionEps = 1e-6;
 
 torch::Tensor eluFeatureMap(const torch::Tensor& x);  // φ(x) = elu(x) + 1
 
+// key_padding below (optional, bool): (B, T) for (B, H, T, Dh) inputs, (T) for (H, T, Dh) ones;
+// true at keys left out of every sum (φ(K_j) taken as 0).
 // V'_i = φ(Q_i)ᵀ Σ_j φ(K_j) V_jᵀ / (φ(Q_i)ᵀ Σ_j φ(K_j) + eps); causal: j ≤ i via the masked
 // T × T matrix φ(Q)φ(K)ᵀ (quadratic, "parallel" form).
 torch::Tensor linearAttentionParallel(const torch::Tensor& q, const torch::Tensor& k,
-                                      const torch::Tensor& v, bool causal);
+                                      const torch::Tensor& v, bool causal,
+                                      const torch::Tensor& key_padding = {});
 // Causal, by cumulative sums of φ(K_j)V_jᵀ and φ(K_j) over j ≤ i: O(T·Dh²) memory, no T × T.
 torch::Tensor linearAttentionCumulative(const torch::Tensor& q, const torch::Tensor& k,
-                                        const torch::Tensor& v);
+                                        const torch::Tensor& v,
+                                        const torch::Tensor& key_padding = {});
 // One recurrent step: S += φ(k)vᵀ, z += φ(k), out = φ(q)ᵀS / (φ(q)ᵀz + eps).
 // q, k, v: (B, H, 1, Dh); S (B, H, Dh, Dh), z (B, H, Dh) updated in place (created if empty).
 torch::Tensor linearAttentionStep(const torch::Tensor& q, const torch::Tensor& k,
                                   const torch::Tensor& v, torch::Tensor& S, torch::Tensor& z);
 // The implied attention matrix for the inspector: row-normalised φ(Q)φ(K)ᵀ (masked if causal).
-torch::Tensor linearAttentionWeights(const torch::Tensor& q, const torch::Tensor& k, bool causal);
+torch::Tensor linearAttentionWeights(const torch::Tensor& q, const torch::Tensor& k, bool causal,
+                                     const torch::Tensor& key_padding = {});
 
 class LinearAttentionImpl : public SelfAttentionImpl {
  public:
   LinearAttentionImpl(int64_t d_model, int64_t heads, bool causal, bool cumulative);
-  torch::Tensor forward(const torch::Tensor& x, LayerInspection* record, int64_t sample) override;
+  torch::Tensor forward(const torch::Tensor& x, LayerInspection* record, int64_t sample,
+                        const torch::Tensor& key_padding = {}) override;
   torch::Tensor step(const torch::Tensor& x_t, AttentionState& state) override;
   std::string kind() const override { return "linear"; }
 

@@ -8,26 +8,19 @@
 
 namespace rsalab {
 
-const std::vector<std::string>& modelNames() {
-  static const std::vector<std::string> names = {"rnn", "lstm",   "gru",       "transformer",
-                                                 "rsa", "linear", "starsaber", "encdec"};
-  return names;
-}
-
 SequenceModel makeSequenceModel(const ModelOptions& options, const ModelIO& io) {
-  const auto& m = options.model;
-  if (m == "rnn" || m == "lstm" || m == "gru") {
-    return std::make_shared<RecurrentModelImpl>(options, io);
+  switch (modelInfo(options.model).family) {  // throws naming an unknown model and the known ones
+    case ModelFamily::Recurrent:
+      return std::make_shared<RecurrentModelImpl>(options, io);
+    case ModelFamily::Attention:
+      return std::make_shared<TransformerModelImpl>(options, io);
+    case ModelFamily::FixedPoint:
+      return std::make_shared<StarSaberModelImpl>(options, io);
+    case ModelFamily::Seq2Seq:
+      break;
   }
-  if (m == "transformer" || m == "rsa" || m == "linear") {
-    return std::make_shared<TransformerModelImpl>(options, io);
-  }
-  if (m == "starsaber") return std::make_shared<StarSaberModelImpl>(options, io);
-  if (m == "encdec") {
-    throw std::invalid_argument("encdec is a sequence-to-sequence model: use a seq2seq task");
-  }
-  validate(options);  // names the unknown model
-  throw std::invalid_argument("model '" + m + "' is unknown");
+  throw std::invalid_argument(options.model +
+                              " is a sequence-to-sequence model: use a seq2seq task");
 }
 
 EncoderDecoder makeEncoderDecoder(const ModelOptions& options, int64_t source_vocab,
@@ -36,30 +29,14 @@ EncoderDecoder makeEncoderDecoder(const ModelOptions& options, int64_t source_vo
 }
 
 std::vector<ModelDescription> describeModels(const ModelOptions& base, const ModelIO& io) {
-  struct Row {
-    const char* name;
-    const char* title;
-    const char* equation;
-  };
-  static const Row rows[] = {
-      {"rnn", "RNN (tanh)", "h_t = tanh(W_ih x_t + W_hh h_{t-1} + b)"},
-      {"lstm", "LSTM", "c_t = f*c_{t-1} + i*g, h_t = o*tanh(c_t)"},
-      {"gru", "GRU", "h_t = (1-z)*n + z*h_{t-1}"},
-      {"transformer", "Softmax Transformer",
-       "softmax(QK^T/sqrt(Dh) + mask) V, pre-LN, sinusoidal PE"},
-      {"rsa", "RSA (self-attention with recurrence)",
-       "((1-s(mu)) softmax(QK^T/sqrt(Dh)) + s(mu) P) V"},
-      {"linear", "Linear attention (elu+1)", "phi(Q_i)^T S_i / (phi(Q_i)^T z_i + eps)"},
-      {"starsaber", base.starsaber_gated ? "StarSaber (gated)" : "StarSaber",
-       "h^{l+1} = h^l + a_l tanh(A^l + V^l x)"},
-      {"encdec", "Encoder-decoder", "bidirectional encoder; causal decoder + cross-attention"},
-  };
   std::vector<ModelDescription> out;
-  for (const auto& row : rows) {
+  for (const auto& row : modelRegistry()) {
     ModelOptions o = base;
     o.model = row.name;
-    ModelDescription d{row.name, row.title, row.equation, 0};
-    if (o.model == "encdec") {
+    std::string title = row.title;
+    if (row.family == ModelFamily::FixedPoint && base.starsaber_gated) title += ", gated";
+    ModelDescription d{row.name, title, row.equation, 0};
+    if (row.family == ModelFamily::Seq2Seq) {
       const int64_t vocab = io.vocab > 0 ? io.vocab : 16;
       d.parameters = makeEncoderDecoder(o, vocab, vocab)->parameterCount();
     } else {

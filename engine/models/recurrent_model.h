@@ -1,6 +1,6 @@
 // RNN (tanh), LSTM and GRU baselines, multi-layer, on torch::nn's modules, plus a cell-by-cell
 // path over the same weights that records the gates for the inspector.
-// Seed: lecture-rnn-vs-transformer.txt; spec models.md "RNN, LSTM, GRU" (PyTorch's equations).
+// The equations are PyTorch's (the RNN-vs-Transformer lecture notes' recurrent layers).
 // Shapes: B batch, T length, D = hidden width = options.d_model.
 #pragma once
 
@@ -12,7 +12,7 @@ namespace rsalab {
 
 class RecurrentModelImpl : public SequenceModelImpl {
  public:
-  // options.model: "rnn", "lstm" or "gru".
+  // options.model: a recurrent-family row of the model registry (RNN, LSTM or GRU).
   RecurrentModelImpl(const ModelOptions& options, const ModelIO& io);
   // With a record, runs the cell-by-cell path (same numbers) and records the gates.
   torch::Tensor forward(const torch::Tensor& x, InspectionRecord* record = nullptr) override;

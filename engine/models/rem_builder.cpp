@@ -46,7 +46,7 @@ RemBuilderImpl::RemBuilderImpl(std::vector<RemHeadSpec> specs, const RemInit& in
     dilation.push_back(s.dilation);
     if (s.kind == RemKind::Regular) {
       head_index.push_back(r++);
-      // η ~ ±U(eta_min, eta_max), random sign (spec "Default init").
+      // η ~ ±U(eta_min, eta_max), random sign (the RSA paper's default init).
       const double mag =
           init.eta_min + (init.eta_max - init.eta_min) * torch::rand({1}).item<double>();
       const double sign = torch::rand({1}).item<double>() < 0.5 ? -1.0 : 1.0;

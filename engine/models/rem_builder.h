@@ -1,5 +1,5 @@
 // Recurrence Encoding Matrices (REMs), built in closed form for all heads at once.
-// Seed: rsa-encoding-recurrence-into-transformers.txt; spec models.md "Lag matrix and REMs".
+// From the RSA paper, "Encoding Recurrence into Transformers": the lag matrix and the REMs.
 //   regular:      P[i,j] = λ^(i−j),                 λ = tanh(η)
 //   cyclical cos: P[i,j] = γ^(i−j)·cos(θ(i−j)),      γ = σ(ν)
 //   cyclical sin: P[i,j] = γ^(i−j)·sin(θ(i−j))

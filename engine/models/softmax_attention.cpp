@@ -8,13 +8,18 @@ SoftmaxAttentionImpl::SoftmaxAttentionImpl(int64_t d_model, int64_t heads, bool 
     : SelfAttentionImpl(d_model, heads, causal) {}
 
 torch::Tensor SoftmaxAttentionImpl::probabilities(const torch::Tensor& q, const torch::Tensor& k,
-                                                  bool mask) const {
+                                                  bool mask,
+                                                  const torch::Tensor& key_padding) const {
   auto scores = torch::matmul(q, k.transpose(-2, -1)) *
                 (1.0 / std::sqrt(static_cast<double>(head_dim_)));  // (B, H, Tq, Tk)
   if (mask) {
     const auto T = scores.size(-1);
     auto upper = torch::ones({T, T}, scores.options().dtype(torch::kBool)).triu(1);  // (T, T)
     scores.masked_fill_(upper, -std::numeric_limits<double>::infinity());
+  }
+  if (key_padding.defined()) {
+    scores.masked_fill_(key_padding.view({key_padding.size(0), 1, 1, key_padding.size(1)}),
+                        -std::numeric_limits<double>::infinity());
   }
   return torch::softmax(scores, -1);  // (B, H, Tq, Tk)
 }
@@ -35,11 +40,14 @@ RemMixing SoftmaxAttentionImpl::remMixing(int64_t, const torch::Tensor&) { retur
 
 // softmax(QKᵀ/√Dh + mask)·V
 torch::Tensor SoftmaxAttentionImpl::forward(const torch::Tensor& x, LayerInspection* record,
-                                            int64_t sample) {
+                                            int64_t sample, const torch::Tensor& key_padding) {
   auto [q, k, v] = projectQkv(x);  // (B, H, T, Dh) each
   torch::Tensor y;
-  if (record || !q.is_cpu()) {
-    auto probs = probabilities(q, k, causal_);                 // (B, H, T, T)
+  if (record || !q.is_cpu() || key_padding.defined()) {
+    if (key_padding.defined()) {  // RSA's REMs read v directly: padded values must be 0
+      v = v.masked_fill(key_padding.view({v.size(0), 1, v.size(2), 1}), 0.0);
+    }
+    auto probs = probabilities(q, k, causal_, key_padding);    // (B, H, T, T)
     y = attend(probs, v, /*query_offset=*/0, record, sample);  // (B, H, T, Dh)
   } else {
     y = blockedSoftmaxAttention(q, k, v, 1.0 / std::sqrt(static_cast<double>(head_dim_)), causal_,

@@ -11,10 +11,12 @@ class SoftmaxAttentionImpl : public SelfAttentionImpl {
  public:
   SoftmaxAttentionImpl(int64_t d_model, int64_t heads, bool causal);
 
-  // out = softmax(Q Kᵀ/√Dh + mask) V, per head. With a record: through the (B, H, T, T) weights
-  // (probabilities + attend), also off the CPU; without: blockedSoftmaxAttention with
-  // remMixing().
-  torch::Tensor forward(const torch::Tensor& x, LayerInspection* record, int64_t sample) override;
+  // out = softmax(Q Kᵀ/√Dh + mask) V, per head. With a record, off the CPU or with key padding:
+  // through the (B, H, T, T) weights (probabilities + attend); otherwise
+  // blockedSoftmaxAttention with remMixing(). Padded keys get weight 0 and their values are
+  // zeroed, so no head (softmax or REM) reads them.
+  torch::Tensor forward(const torch::Tensor& x, LayerInspection* record, int64_t sample,
+                        const torch::Tensor& key_padding = {}) override;
   torch::Tensor step(const torch::Tensor& x_t, AttentionState& state) override;
   std::string kind() const override { return "softmax"; }
 
@@ -26,8 +28,9 @@ class SoftmaxAttentionImpl : public SelfAttentionImpl {
   // The fast path's hook: the REMs mixed into heads 0..R−1 for sequences of length T (RSA);
   // softmax has none.
   virtual RemMixing remMixing(int64_t T, const torch::Tensor& like);
-  // softmax(q kᵀ/√Dh + causal mask): (B, H, Tq, Tk).
-  torch::Tensor probabilities(const torch::Tensor& q, const torch::Tensor& k, bool mask) const;
+  // softmax(q kᵀ/√Dh + causal mask + key-padding mask): (B, H, Tq, Tk); key_padding (B, Tk).
+  torch::Tensor probabilities(const torch::Tensor& q, const torch::Tensor& k, bool mask,
+                              const torch::Tensor& key_padding = {}) const;
 };
 
 // Softmax cross-attention of decoder queries over encoder memory (encoder–decoder).

@@ -14,11 +14,16 @@ StarSaberLayerImpl::StarSaberLayerImpl(int64_t d_model, int64_t heads, bool caus
   U_ = register_module("U", torch::nn::Linear(no_bias(d_model)));  // past (i < n)
   Q_ = register_module("Q", torch::nn::Linear(no_bias(d_model)));  // present and future (i ≥ n)
   V_ = register_module("V", torch::nn::Linear(d_model, d_model));  // direct input path
-  alpha = register_parameter("alpha", torch::ones({1}));
   if (gated_) {
     Wz_ = register_module("Wz", torch::nn::Linear(no_bias(d_model)));
     Vz_ = register_module("Vz", torch::nn::Linear(d_model, d_model));
+  } else {
+    alpha = register_parameter("alpha", torch::ones({1}));  // the gate z replaces α when gated
   }
+}
+
+double StarSaberLayerImpl::scoreScale() const {
+  return 1.0 / std::sqrt(static_cast<double>(d_model_));
 }
 
 torch::Tensor StarSaberLayerImpl::splitHeads(const torch::Tensor& t) const {
@@ -26,18 +31,24 @@ torch::Tensor StarSaberLayerImpl::splitHeads(const torch::Tensor& t) const {
 }
 
 // h^{l+1}_n = h^l_n + α_l·tanh(A^l_n + V^l x_n),
-// A^l_n = Σ_{i<n} G_ni U h_i + Σ_{i≥n} G_ni Q h_i,  G = softmax_i(h_nᵀ W h_i / √Dh) per head.
-// (The seed's √d is the width of the compared vectors: Dh per head.)
+// A^l_n = Σ_{i<n} G_ni U h_i + Σ_{i≥n} G_ni Q h_i,  G = softmax_i(h_nᵀ W h_i / √D) per head.
+// The seed scales by √d and says "d here is the hidden size": D, the width of h, also with
+// several heads (each head compares Dh-wide slices, still scaled by 1/√D).
+// Gated variant (the seed's appendix): h^{l+1} = (1 − z)·h^l + z·tanh(A^l + V^l x),
+// z = σ(Wz h^l + Vz x), with no α.
 torch::Tensor StarSaberLayerImpl::forward(const torch::Tensor& h, const torch::Tensor& x,
-                                          LayerInspection* record, int64_t sample) {
+                                          LayerInspection* record, int64_t sample,
+                                          const torch::Tensor& key_padding) {
   const auto B = h.size(0), T = h.size(1);
-  auto hw = splitHeads(W_->forward(h));  // (B, H, T, Dh)
-  auto hh = splitHeads(h);               // (B, H, T, Dh)
-  auto scores = torch::matmul(hw, hh.transpose(-2, -1)) *
-                (1.0 / std::sqrt(static_cast<double>(head_dim_)));  // (B, H, T, T)
+  auto hw = splitHeads(W_->forward(h));                                  // (B, H, T, Dh)
+  auto hh = splitHeads(h);                                               // (B, H, T, Dh)
+  auto scores = torch::matmul(hw, hh.transpose(-2, -1)) * scoreScale();  // (B, H, T, T)
   if (causal_) {
     auto upper = torch::ones({T, T}, scores.options().dtype(torch::kBool)).triu(1);
     scores.masked_fill_(upper, -std::numeric_limits<double>::infinity());
+  }
+  if (key_padding.defined()) {
+    scores.masked_fill_(key_padding.view({B, 1, 1, T}), -std::numeric_limits<double>::infinity());
   }
   auto G = torch::softmax(scores, -1);  // (B, H, T, T)
   auto past = G.tril(-1);               // i < n
@@ -57,8 +68,8 @@ torch::Tensor StarSaberLayerImpl::forward(const torch::Tensor& h, const torch::T
     record->heads.resize(static_cast<size_t>(heads_));
     for (int64_t k = 0; k < heads_; ++k)
       record->heads[static_cast<size_t>(k)].attention = toMatrix(G[sample][k]);
-    record->has_alpha = true;
-    record->alpha = alpha.item<double>();
+    record->has_alpha = !gated_;  // the gated variant has no α to report
+    if (!gated_) record->alpha = alpha.item<double>();
     auto before = h[sample].detach();
     record->residual =
         ((next[sample].detach() - before).norm() / (before.norm() + 1e-12)).item<double>();
@@ -79,13 +90,14 @@ StarSaberModelImpl::StarSaberModelImpl(const ModelOptions& options, const ModelI
 torch::Tensor StarSaberModelImpl::forward(const torch::Tensor& input, InspectionRecord* record) {
   auto x = embed(input);  // (B, T, D): h^0 = x, and the direct path of every layer
   auto h = x;
+  const auto padding = keyPaddingMask(input, io_);  // (B, T) or undefined
   if (record) {
     record->model = options_.model;
     record->layers.assign(layers_.size(), LayerInspection{});
   }
   for (size_t l = 0; l < layers_.size(); ++l) {
     h = layers_[l]->forward(h, x, record ? &record->layers[l] : nullptr,
-                            record ? record->sample : 0);
+                            record ? record->sample : 0, padding);
   }
   return head(h, input);  // (B, T, O) | (B, O)
 }

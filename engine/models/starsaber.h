@@ -12,9 +12,13 @@ class StarSaberLayerImpl : public torch::nn::Module {
  public:
   StarSaberLayerImpl(int64_t d_model, int64_t heads, bool causal, bool gated);
   // h (B, T, D) at iteration l, x (B, T, D) the layer-0 input projection -> h^{l+1} (B, T, D).
+  // key_padding (B, T) bool, optional: true at padding, which no position attends to.
   torch::Tensor forward(const torch::Tensor& h, const torch::Tensor& x, LayerInspection* record,
-                        int64_t sample);
-  torch::Tensor alpha;  // α_l, init 1
+                        int64_t sample, const torch::Tensor& key_padding = {});
+  // The score scale 1/√D: the seed's d "is the hidden size" (the width D of h, not Dh).
+  double scoreScale() const;
+  bool gated() const { return gated_; }
+  torch::Tensor alpha;  // α_l, init 1; the gated variant has none (undefined)
 
  private:
   torch::Tensor splitHeads(const torch::Tensor& t) const;  // (B, T, D) -> (B, H, T, Dh)

@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "engine/core/model_registry.h"
 #include "engine/models/linear_attention.h"
 #include "engine/models/rsa_attention.h"
 #include "engine/models/softmax_attention.h"
@@ -9,7 +10,7 @@
 namespace rsalab {
 
 SelfAttention makeSelfAttention(const std::string& kind, const ModelOptions& o, bool causal) {
-  if (kind == "softmax" || kind == "transformer") {
+  if (kind == "softmax") {
     return std::make_shared<SoftmaxAttentionImpl>(o.d_model, o.heads, causal);
   }
   if (kind == "rsa") {
@@ -41,8 +42,8 @@ TransformerBlockImpl::TransformerBlockImpl(const std::string& attention_kind, co
 }
 
 torch::Tensor TransformerBlockImpl::forward(const torch::Tensor& x, LayerInspection* record,
-                                            int64_t sample) {
-  auto h = x + attention_->forward(ln1_->forward(x), record, sample);  // (B, T, D)
+                                            int64_t sample, const torch::Tensor& key_padding) {
+  auto h = x + attention_->forward(ln1_->forward(x), record, sample, key_padding);  // (B, T, D)
   return ffn_->forward(h);
 }
 
@@ -51,16 +52,10 @@ torch::Tensor TransformerBlockImpl::step(const torch::Tensor& x_t, AttentionStat
   return ffn_->forward(h);
 }
 
-namespace {
-std::string attentionKindOf(const std::string& model) {
-  return model == "transformer" ? "softmax" : model;
-}
-}  // namespace
-
 TransformerModelImpl::TransformerModelImpl(const ModelOptions& options, const ModelIO& io)
     : SequenceModelImpl(options, io) {
   registerIoLayers(options_.d_model);
-  const auto kind = attentionKindOf(options_.model);
+  const std::string kind = modelInfo(options_.model).attention;  // the registry row's attention
   for (int64_t l = 0; l < options_.layers; ++l) {
     blocks_.push_back(register_module("block" + std::to_string(l),
                                       TransformerBlock(kind, options_, options_.causal)));
@@ -87,8 +82,10 @@ torch::Tensor TransformerModelImpl::forward(const torch::Tensor& x, InspectionRe
     record->model = options_.model;
     record->layers.assign(blocks_.size(), LayerInspection{});
   }
+  const auto padding = keyPaddingMask(x, io_);  // (B, T) or undefined
   for (size_t l = 0; l < blocks_.size(); ++l) {
-    h = blocks_[l]->forward(h, record ? &record->layers[l] : nullptr, record ? record->sample : 0);
+    h = blocks_[l]->forward(h, record ? &record->layers[l] : nullptr, record ? record->sample : 0,
+                            padding);
   }
   return head(ln_f_->forward(h), x);  // (B, T, O) | (B, O)
 }

@@ -1,6 +1,6 @@
 // Pre-LN Transformer with a swappable attention: softmax (the baseline), RSA or linear.
-// Seed: lecture-rnn-vs-transformer.txt; spec models.md "Softmax Transformer". The same block,
-// the same sinusoidal PE and the same heads for all three, so comparisons isolate the attention.
+// As in the RNN-vs-Transformer lecture notes. The same block, the same sinusoidal PE and the same
+// heads for all three, so comparisons isolate the attention.
 #pragma once
 
 #include <vector>
@@ -10,7 +10,8 @@
 
 namespace rsalab {
 
-// "softmax" | "rsa" | "linear" attention of width D with options' heads and REM settings.
+// The attention of kind softmax | rsa | linear (ModelInfo::attention, attentionKinds()) of width
+// D with options' heads and REM settings.
 SelfAttention makeSelfAttention(const std::string& kind, const ModelOptions& options, bool causal);
 
 // x + FFN(LN(x)), FFN = Linear(D, ff_mult·D)·GELU·Linear(ff_mult·D, D)
@@ -29,7 +30,9 @@ class TransformerBlockImpl : public torch::nn::Module {
  public:
   TransformerBlockImpl(const std::string& attention_kind, const ModelOptions& options, bool causal);
   // x + MHA(LN(x)), then x + FFN(LN(x)), FFN = Linear(D, 4D)·GELU·Linear(4D, D)
-  torch::Tensor forward(const torch::Tensor& x, LayerInspection* record, int64_t sample);
+  // key_padding (B, T) bool, optional: see SelfAttentionImpl::forward.
+  torch::Tensor forward(const torch::Tensor& x, LayerInspection* record, int64_t sample,
+                        const torch::Tensor& key_padding = {});
   torch::Tensor step(const torch::Tensor& x_t, AttentionState& state);
   SelfAttention attention() const { return attention_; }
 
@@ -48,7 +51,8 @@ struct GenerationState {
 
 class TransformerModelImpl : public SequenceModelImpl {
  public:
-  // options.model selects the attention: "transformer" (softmax), "rsa" or "linear".
+  // options.model names an attention-family row of the registry; its ModelInfo::attention is the
+  // attention of every block.
   TransformerModelImpl(const ModelOptions& options, const ModelIO& io);
   torch::Tensor forward(const torch::Tensor& x, InspectionRecord* record = nullptr) override;
   bool causal() const override { return options_.causal; }

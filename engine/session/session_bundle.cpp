@@ -17,7 +17,9 @@
 #include <sstream>
 
 #include "engine/atomic_file.h"
+#include "engine/core/names.h"
 #include "engine/inspection_io.h"
+#include "engine/training/sweep_io.h"
 
 namespace rsalab {
 
@@ -35,10 +37,22 @@ constexpr size_t kMaxSnapshots = 100'000;
 constexpr size_t kMaxSweepBytes = size_t{64} << 20;
 constexpr size_t kMaxLayoutBytes = size_t{4} << 20;
 
-const char* const kStatuses[] = {"idle", "running", "paused", "finished", "stopped", "failed"};
-
 [[noreturn]] void fail(const std::string& file, const std::string& what) {
   throw SessionError(file + ": " + what);
+}
+
+// "idle, running, …": every state a run can be saved in.
+std::string runStateList() {
+  std::string out;
+  for (RunState state : allRunStates())
+    out += (out.empty() ? "" : ", ") + std::string(runStateName(state));
+  return out;
+}
+
+// The split of an eval row: validation or test (the splits Trainer::evaluate reports).
+bool isEvalSplit(const std::string& name) {
+  const auto split = parseSplit(name);
+  return split && *split != Split::Train;
 }
 
 std::string runFile(const char* folder, int64_t id, const char* suffix) {
@@ -213,7 +227,7 @@ std::string sessionMetricsCsv(const SessionRun& run) {
     s << "\n";
   }
   for (const auto& e : run.evals) {
-    s << "eval," << e.step << ",,,,,," << e.split << "," << number(e.loss);
+    s << "eval," << e.step << "," << e.samples_seen << ",,,,," << e.split << "," << number(e.loss);
     for (const auto& k : keys) {
       s << ",";
       if (auto it = e.values.find(k); it != e.values.end()) s << number(it->second);
@@ -269,10 +283,13 @@ void parseSessionMetricsCsv(const std::string& text, const std::string& file, Se
     } else if (cells[0] == "eval") {
       EvalMetrics e;
       e.step = integer(1);
+      // Bundles written before evaluations carried samples_seen leave the cell empty (0).
+      e.samples_seen = cells[2].empty() ? 0 : integer(2);
       e.split = cells[7];
-      if (e.split != "validation" && e.split != "test") {
-        fail(file, "line " + std::to_string(number_of_line) +
-                       ", column split must be validation or test");
+      if (!isEvalSplit(e.split)) {
+        fail(file, "line " + std::to_string(number_of_line) + ", column split is \"" +
+                       e.split.substr(0, 40) + "\"; expected " + splitName(Split::Validation) +
+                       " or " + splitName(Split::Test));
       }
       e.loss = num(8);
       for (size_t c = kFixedColumns; c < cells.size(); ++c) {
@@ -345,11 +362,9 @@ SessionBundle parseSessionManifest(const std::string& text, const std::string& f
     if (r.contains("size")) run.train_size = needInt(r, "size", file, path);
     if (run.train_size < 0) fail(file, "key \"" + path + "size\" must be >= 0");
     run.status = needString(r, "status", file, path);
-    bool known = false;
-    for (const char* s : kStatuses) known = known || run.status == s;
-    if (!known)
+    if (!parseRunState(run.status))
       fail(file, "key \"" + path + "status\" is \"" + run.status.substr(0, 40) +
-                     "\"; expected idle, running, paused, finished, stopped or failed");
+                     "\"; expected one of " + runStateList());
     if (r.contains("parameters")) run.parameters = needInt(r, "parameters", file, path);
     if (r.contains("message")) run.message = needString(r, "message", file, path);
     b.runs.push_back(std::move(run));
@@ -424,41 +439,48 @@ SessionBundle loadSession(const std::string& dir_in) {
     if (j.is_discarded()) fail("sweep.json", "not valid JSON");
     if (!j.is_object() || !j.contains("fits") || !j["fits"].is_array())
       fail("sweep.json", "missing key \"fits\" (an array)");
+    parseSessionSweepRows(b.sweep_json);  // every row readable, or an error naming the key
   }
   if (fs::exists(root / "layout.bin")) b.layout = readBounded(root, "layout.bin", kMaxLayoutBytes);
   return b;
 }
 
 std::vector<SessionSweepRow> parseSessionSweepRows(const std::string& text) {
-  const std::string file = "sweep.json";
-  const json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) fail(file, "not valid JSON");
-  if (!j.is_object()) fail(file, "must be a JSON object");
+  SweepResult result;
+  try {
+    result = sweepResultFromJson(text);  // the one sweep.json reader; messages name the key
+  } catch (const std::exception& e) {
+    throw SessionError(e.what());
+  }
   std::vector<SessionSweepRow> rows;
-  if (!j.contains("runs")) return rows;  // a sweep stopped before its first run
-  const json& runs = j["runs"];
-  if (!runs.is_array()) fail(file, "key \"runs\" must be an array");
-  for (size_t i = 0; i < runs.size(); ++i) {
-    const json& r = runs[i];
-    const std::string path = "runs[" + std::to_string(i) + "].";
-    if (!r.is_object()) fail(file, "key \"runs[" + std::to_string(i) + "]\" must be an object");
-    SessionSweepRow row;
-    row.model = needString(r, "model", file, path);
-    row.size = needInt(r, "size", file, path);
-    row.seed = static_cast<uint64_t>(needInt(r, "seed", file, path));
-    const json& loss = need(r, "test_loss", file, path);
-    if (!loss.is_number()) fail(file, "key \"" + path + "test_loss\" must be a number");
-    row.test_loss = loss.get<double>();
-    if (r.contains("steps")) row.steps = needInt(r, "steps", file, path);
-    if (r.contains("parameters")) row.parameters = needInt(r, "parameters", file, path);
-    if (r.contains("seconds") && r["seconds"].is_number()) row.seconds = r["seconds"].get<double>();
-    if (r.contains("error")) row.error = needString(r, "error", file, path);
-    rows.push_back(std::move(row));
+  rows.reserve(result.rows.size());
+  for (const auto& r : result.rows) {
+    rows.push_back(
+        {r.model, r.size, r.seed, r.test_loss, r.steps, r.parameters, r.seconds, r.error});
   }
   return rows;
 }
 
+// What a writer may not write: a bundle no reader could open again. Names the file and key.
+void checkBeforeSaving(const SessionBundle& b) {
+  for (size_t i = 0; i < b.runs.size(); ++i) {
+    const SessionRun& run = b.runs[i];
+    if (!parseRunState(run.status)) {
+      fail("manifest.json", "key \"runs[" + std::to_string(i) + "].status\" is \"" +
+                                run.status.substr(0, 40) + "\"; expected one of " + runStateList());
+    }
+    for (const auto& e : run.evals) {
+      if (!isEvalSplit(e.split)) {
+        fail(runFile("metrics", run.id, ".csv"),
+             "an eval row's split is \"" + e.split.substr(0, 40) + "\"; expected " +
+                 splitName(Split::Validation) + " or " + splitName(Split::Test));
+      }
+    }
+  }
+}
+
 std::string saveSession(SessionBundle b, const std::string& dir, const SessionSaveHooks& hooks) {
+  checkBeforeSaving(b);
   const fs::path target(sessionBundlePath(dir));
   if (!target.parent_path().empty()) fs::create_directories(target.parent_path());
   const fs::path tmp = target.string() + ".tmp-" + randomTag();

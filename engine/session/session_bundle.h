@@ -8,7 +8,7 @@
 //   metrics/run-<id>.csv      every StepMetrics ("train" rows) and EvalMetrics ("eval" rows)
 //   checkpoints/run-<id>.pt   the Trainer's checkpoint (optional: written through a callback)
 //   inspection/run-<id>.json  inspection snapshots by step (matrices as base64 float32)
-//   sweep.json                only for sweeps: sweepJson() of engine/training/sweep.h
+//   sweep.json                only for sweeps: sweepJson() of engine/training/sweep_io.h
 //   layout.bin                the window's saveState (written by the app; opaque here)
 //
 // Why a folder and not one archive: checkpoints are written by LibTorch's own serializer to a
@@ -58,7 +58,7 @@ struct SessionRun {
   std::string model;
   uint64_t seed = 0;
   int64_t train_size = 0;  // N of this run; 0 = the bundle config's (sweeps vary it per run)
-  std::string status;      // running | paused | finished | stopped | failed | idle
+  std::string status;      // runStateName() of a RunState (engine/core/names.h)
   int64_t parameters = 0;
   std::string message;  // error or stop reason
   std::vector<StepMetrics> steps;
@@ -93,6 +93,8 @@ struct SessionSaveHooks {
 
 // Writes the bundle atomically as described above; `dir` gets the .rsalab suffix if it lacks one.
 // Returns the folder written. Throws std::runtime_error; the previous bundle then stays intact.
+// A run status that parseRunState does not know, or an eval split other than validation/test,
+// throws SessionError before anything is written (such a bundle could not be opened again).
 std::string saveSession(SessionBundle bundle, const std::string& dir,
                         const SessionSaveHooks& hooks = {});
 // Reads and validates a bundle (see the limits above). Throws SessionError.
@@ -108,8 +110,9 @@ void parseSessionMetricsCsv(const std::string& text, const std::string& file, Se
 std::string sessionBundlePath(const std::string& dir);  // adds ".rsalab" when missing
 std::string utcTimestamp();                             // "2026-11-22T22:51:07Z"
 
-// The runs of a sweep.json (sweepJson of engine/training/sweep.h) as plain rows, for views that
-// must not include the trainer (the sample-efficiency view). Throws SessionError naming the key.
+// The runs of a sweep.json as plain rows, read by sweepResultFromJson
+// (engine/training/sweep_io.h, the one sweep.json reader: a null test loss is NaN). Throws
+// SessionError naming the key.
 struct SessionSweepRow {
   std::string model;
   int64_t size = 0;

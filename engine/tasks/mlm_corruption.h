@@ -1,7 +1,8 @@
 // StarSaber MLM corruption (seed: starsaber-fixed-point-attention.txt, "Pretraining"): every
 // token is replaced with probability p by a token drawn uniformly from the whole vocabulary —
 // no [MASK] symbol — and the model predicts the clean token at every position. The trainer
-// calls this anew every epoch (dynamic masking) with its own generator.
+// calls this anew for every training batch (dynamic masking) with the run's own generator; the
+// task corrupts validation and test once, with a fixed stream per split.
 #pragma once
 
 #include <cstdint>

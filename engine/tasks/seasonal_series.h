@@ -1,5 +1,7 @@
-// Built-in synthetic series with known recurrence: damped seasonal components plus an AR(1)
-// component plus noise. Used by `rsalab-cli demo` and as the app's default task.
+// The demo series of `rsalab-cli demo` (not the "seasonal" task, engine/tasks/synthetic_series.h,
+// whose seasons are damped stochastic oscillators): s_t = Σ_k 0.7^k·sin(2πt/P_k + φ_k) — undamped
+// sinusoids, the k-th weighted 0.7^k, with random phases φ_k — plus an AR(1) a_t = λa_{t−1} + e_t,
+// e ~ N(0, 0.3²), a_0 = 0, plus N(0, noise²) observation noise.
 #pragma once
 
 #include <cstdint>

@@ -7,19 +7,12 @@
 #include <string>
 #include <vector>
 
+#include "engine/core/task_registry.h"
 #include "engine/model_options.h"
 #include "engine/tasks/task_options.h"
 #include "engine/torch_api.h"
 
 namespace rsalab {
-
-enum class Objective {
-  Regression,      // x (N, T, F) float, y (N, T, O) float; MSE / MAE
-  Classification,  // x (N, T) int64 right-padded with io.pad_token, y (N) int64; accuracy / CE
-  LanguageModel,   // x (N, T) int64, y (N, T) int64 next tokens; CE, bits per character
-  Seq2Seq,         // x (N, Ts) int64 source, y (N, Tt) int64 target, target_in (N, Tt)
-};
-std::string objectiveName(Objective objective);
 
 // Recurrence the data was generated with, drawn beside the learned REM parameters.
 struct GroundTruth {
@@ -34,6 +27,9 @@ struct DataSplit {
   torch::Tensor x;
   torch::Tensor y;
   torch::Tensor target_in;  // Seq2Seq only: BOS followed by y without its last token
+  // MLM validation and test only: bool (N, T), the positions whose input was redrawn (x is the
+  // corrupted text, y the clean one). Accuracy is scored on these positions.
+  torch::Tensor corrupted;
   int64_t size() const { return x.defined() ? x.size(0) : 0; }
 };
 
@@ -43,7 +39,9 @@ struct TaskData {
   ModelIO io;
   DataSplit train, validation, test;
   GroundTruth truth;
-  double mlm_probability = 0;           // > 0: MLM; the trainer corrupts inputs anew every epoch
+  // > 0: MLM. The trainer corrupts the training inputs anew every batch; validation and test
+  // inputs are corrupted once, when the task is built (DataSplit::corrupted).
+  double mlm_probability = 0;
   int64_t bos = -1;                     // Seq2Seq decoder start token
   std::vector<std::string> vocabulary;  // token labels for the inspector (token tasks)
   std::vector<std::string> columns;     // feature names (series tasks)

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/core/task_registry.h"  // taskNames(), taskDescription()
+
 namespace rsalab {
 
 struct TaskOptions {
@@ -14,13 +16,15 @@ struct TaskOptions {
   int64_t length = 64;            // T (series windows, LM context, seq2seq length)
   int64_t validation_size = 256;  // sequences / windows
   int64_t test_size = 512;
-  // Synthetic series: Σ AR poles + damped seasons (period P, damping γ) + noise.
+  // Synthetic series: Σ AR(1) components (poles λ) + damped stochastic seasons (AR(2) with
+  // period P, damping γ), each of unit variance, + noise.
   std::vector<double> ar_poles = {0.8};
   std::vector<double> periods = {12};
   std::vector<double> dampings = {0.97};
   double noise = 0.1;
   int64_t horizon = 1;  // series and CSV: predict the next `horizon` values from every position
-  // Linear-recurrence teacher: y_t = Σ_{s<t} Σ_terms w·base^(t−s)·{1 | cos θ(t−s)} x_s.
+  // Linear-recurrence teacher: y_t = Σ_terms Σ_{s<t} base^(t−s)·{1 | cos θ(t−s)} x_s (every
+  // term with weight 1).
   std::vector<std::string> teacher_kinds = {"regular"};  // per term: regular | cos
   std::vector<double> teacher_bases = {0.8};             // λ (regular) or γ (cos)
   std::vector<double> teacher_thetas = {0.0};            // θ per term (cos terms)
@@ -36,9 +40,5 @@ struct TaskOptions {
   // CSV series: a file with one or more numeric columns, optional header and time column.
   std::string csv_path;
 };
-
-// Every task name, in the order `rsalab-cli tasks` lists them.
-const std::vector<std::string>& taskNames();
-std::string taskDescription(const std::string& name);
 
 }  // namespace rsalab

@@ -34,6 +34,7 @@ enum Stream : uint64_t {
   kTestStream = 3,
   kForwardStream = 4,   // synthetic series: validation + test stretch, generated forwards
   kBackwardStream = 5,  // synthetic series: training stretch, generated backwards in time
+  kMlmEvalStream = 6,   // MLM: the one corruption of validation (index 0) and test (index 1)
 };
 
 inline uint64_t streamSeed(uint64_t seed, uint64_t stream, uint64_t index = 0) {

@@ -1,9 +1,13 @@
 // Task "teacher": system identification of a linear-recurrence teacher. Inputs are white noise
 // x_t ~ N(0, 1); the target is the strictly causal response
 //   y_t = Σ_terms Σ_{s<t} base^(t−s) · k(t−s) · x_s,   k(d) = 1 (regular) or cos(θ d) (cos),
-// which is exactly what a REM row computes (RSA seed: regular REM λ^|i−j|, cyclical REM
-// γ^|i−j| cos(θ|i−j|)), so an RSA head can represent the teacher exactly. Training, validation
-// and test sequences are drawn from separate random streams.
+// whose kernel base^d·k(d) has the form of an REM row (RSA seed: regular REM λ^|i−j|, cyclical
+// REM γ^|i−j| cos(θ|i−j|); causal REMs have a zero diagonal, like s < t here). The REM family
+// contains the teacher's kernel, but an RSA model does not compute the teacher exactly: its
+// values V = LN(W_in x + PE)·W_v pass x through the pre-attention LayerNorm and add the
+// sinusoidal positional encoding, so V is not linear in x, and the gate mixes in softmax
+// attention. The task shows how close a trained REM's λ (or γ, θ) comes to the truth, not an
+// exact fit. Training, validation and test sequences are drawn from separate random streams.
 #pragma once
 
 #include <cstdint>

@@ -8,6 +8,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "engine/tasks/mlm_corruption.h"
 #include "engine/tasks/task_support.h"
 
 #ifndef RSALAB_RESOURCE_DIR
@@ -138,13 +139,27 @@ TaskData makeTextTask(const TaskOptions& o, int64_t train_size, uint64_t seed) {
   const auto V = static_cast<int64_t>(data.vocabulary.size());
   data.io.vocab = V;
   data.io.output_dim = V;
-  if (mlm) data.mlm_probability = kMlmProbability;
-  data.summary = o.name + ": " + std::to_string(train_size) + "/" +
-                 std::to_string(o.validation_size) + "/" + std::to_string(o.test_size) +
-                 " train/validation/test windows of " + std::to_string(o.length) +
-                 " characters from " + baseName(path) + " (" + std::to_string(n) +
-                 " bytes, 80/10/10% split), vocabulary " + std::to_string(V) +
-                 (mlm ? "; MLM: each input token redrawn uniformly with p = 0.3 every epoch" : "");
+  if (mlm) {
+    data.mlm_probability = kMlmProbability;
+    // Validation and test are corrupted once, the way training corrupts every batch, each with
+    // its own fixed stream: x becomes the corrupted text, y stays clean, and `corrupted` marks
+    // the redrawn positions (the ones a model that copies its input cannot restore).
+    int64_t index = 0;
+    for (DataSplit* split : {&data.validation, &data.test}) {
+      auto gen = at::detail::createCPUGenerator(streamSeed(seed, kMlmEvalStream, index++));
+      auto corrupted = corruptForMlmWithMask(split->x, kMlmProbability, V, gen);
+      split->x = corrupted.tokens;
+      split->corrupted = corrupted.replaced;
+    }
+  }
+  data.summary =
+      o.name + ": " + std::to_string(train_size) + "/" + std::to_string(o.validation_size) + "/" +
+      std::to_string(o.test_size) + " train/validation/test windows of " +
+      std::to_string(o.length) + " characters from " + baseName(path) + " (" + std::to_string(n) +
+      " bytes, 80/10/10% split), vocabulary " + std::to_string(V) +
+      (mlm ? "; MLM: each input token redrawn uniformly with p = 0.3 (training: anew every "
+             "batch; validation/test: once, fixed)"
+           : "");
   return data;
 }
 

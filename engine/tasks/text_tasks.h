@@ -8,8 +8,13 @@
 // contiguous parts — first 80% train, next 10% validation, last 10% test — and every window lies
 // inside one part, at an offset drawn uniformly with the split's own random stream.
 //   charlm: x (N, T) = text[s, s+T), y (N, T) = text[s+1, s+T+1)   Objective::LanguageModel
-//   mlm:    x = y = text[s, s+T) (clean); mlm_probability = 0.3: the trainer corrupts x every
-//           epoch with corruptForMlm (engine/tasks/mlm_corruption.h) and scores every position.
+//   mlm:    y = text[s, s+T) (clean), mlm_probability = 0.3. Training: x = y, and the trainer
+//           corrupts x anew for every batch with corruptForMlm (engine/tasks/mlm_corruption.h).
+//           Validation and test: x is y corrupted once with a fixed stream per split, and
+//           DataSplit::corrupted marks the redrawn positions. The loss is over every position
+//           (the training objective); "accuracy" counts only the redrawn positions (a model that
+//           copies its input scores 1/V there) and "accuracy_all" every position (copying
+//           scores about 1 − p + p/V).
 #pragma once
 
 #include <cstdint>

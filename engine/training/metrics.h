@@ -19,12 +19,14 @@ struct StepMetrics {
 struct EvalMetrics {
   int64_t step = 0;
   int64_t samples_seen = 0;              // sequences consumed by training when evaluated
-  std::string split;                     // validation | test
+  std::string split;                     // splitName(): validation | test
   double loss = 0;                       // the objective's loss (MSE, cross-entropy)
   std::map<std::string, double> values;  // mse, mae | accuracy, cross_entropy | bits_per_char
 };
 
 enum class StopReason { None, MaxSteps, EarlyStop, WallTime, Requested, Diverged };
+// What status lines, sweep rows (SweepRow::stop_reason) and bundles write; Requested is
+// "stopped". Defined in the core library (engine/training/metrics.cpp).
 std::string stopReasonName(StopReason reason);
 
 }  // namespace rsalab

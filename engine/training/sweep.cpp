@@ -2,16 +2,11 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
-#include <filesystem>
-#include <fstream>
 #include <map>
 #include <mutex>
-#include <nlohmann/json.hpp>
-#include <set>
-#include <sstream>
 #include <thread>
 
+#include "engine/core/names.h"
 #include "engine/flops.h"
 
 namespace rsalab {
@@ -92,7 +87,7 @@ SweepResult runSweep(const SweepOptions& options,
         }
         trainer.run(control);
         trainer.onEval = nullptr;  // the test evaluation below is not part of the curve
-        auto test = trainer.evaluate("test");
+        auto test = trainer.evaluate(splitName(Split::Test));
         row.test_loss = test.loss;
         row.test_metrics = test.values;
         row.best_validation = trainer.bestValidationLoss();
@@ -131,143 +126,6 @@ SweepResult runSweep(const SweepOptions& options,
     auto fit = fitPowerLaw(n, loss);
     fit.model = m;
     result.fits.push_back(fit);
-  }
-  return result;
-}
-
-std::string sweepCsv(const SweepResult& result) {
-  std::set<std::string> metric_names;
-  for (const auto& r : result.rows)
-    for (const auto& [k, v] : r.test_metrics) metric_names.insert(k);
-  std::ostringstream s;
-  s.precision(9);
-  s << "model,size,seed,test_loss";
-  for (const auto& k : metric_names) s << ",test_" << k;
-  s << ",best_validation,steps,parameters,seconds,stop_reason,error\n";
-  for (const auto& r : result.rows) {
-    if (r.model.empty()) continue;  // not run (stopped)
-    s << r.model << "," << r.size << "," << r.seed << "," << r.test_loss;
-    for (const auto& k : metric_names) {
-      auto it = r.test_metrics.find(k);
-      s << ",";
-      if (it != r.test_metrics.end()) s << it->second;
-    }
-    auto quoted = [](const std::string& t) {
-      std::string q = "\"";
-      for (char c : t) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-      return q + "\"";
-    };
-    s << "," << r.best_validation << "," << r.steps << "," << r.parameters << "," << r.seconds
-      << "," << quoted(r.stop_reason) << "," << quoted(r.error) << "\n";
-  }
-  return s.str();
-}
-
-std::string sweepJson(const SweepResult& result) {
-  nlohmann::json j;
-  j["wall_seconds"] = result.wall_seconds;
-  j["parallel_runs"] = result.parallel;
-  j["threads_per_run"] = result.threads_per_run;
-  j["config"] = nlohmann::json::parse(toJson(result.base));
-  for (const auto& r : result.rows) {
-    if (r.model.empty()) continue;
-    j["runs"].push_back({{"model", r.model},
-                         {"size", r.size},
-                         {"seed", r.seed},
-                         {"test_loss", r.test_loss},
-                         {"test_metrics", r.test_metrics},
-                         {"best_validation", r.best_validation},
-                         {"steps", r.steps},
-                         {"parameters", r.parameters},
-                         {"flops_per_token", r.flops_per_token},
-                         {"seconds", r.seconds},
-                         {"stop_reason", r.stop_reason},
-                         {"run", r.run},
-                         {"error", r.error}});
-  }
-  for (const auto& f : result.fits) {
-    j["fits"].push_back({{"model", f.model},
-                         {"a", f.a},
-                         {"b", f.b},
-                         {"b_ci95", {f.b_low, f.b_high}},
-                         {"r2", f.r2},
-                         {"points", f.points}});
-  }
-  return j.dump(2);
-}
-
-SweepResult sweepResultFromJson(const std::string& text) {
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(text);
-  } catch (const std::exception& e) {
-    throw std::runtime_error(std::string("sweep JSON: not valid JSON: ") + e.what());
-  }
-  if (!j.is_object()) throw std::runtime_error("sweep JSON: the top level must be an object");
-  SweepResult result;
-  std::string where;
-  // Numbers may be null where sweepJson wrote a NaN (a diverged run).
-  auto number = [](const nlohmann::json& o, const char* key, double fallback) {
-    if (!o.contains(key)) return fallback;
-    const auto& v = o.at(key);
-    if (v.is_null()) return static_cast<double>(NAN);
-    return v.get<double>();
-  };
-  try {
-    where = "config";
-    if (j.contains("config")) result.base = runConfigFromJson(j["config"].dump());
-    where = "wall_seconds";
-    result.wall_seconds = j.value("wall_seconds", 0.0);
-    where = "parallel_runs";
-    result.parallel = j.value("parallel_runs", int64_t{1});
-    where = "threads_per_run";
-    result.threads_per_run = j.value("threads_per_run", int64_t{1});
-    if (j.contains("runs")) {
-      int64_t index = 0;
-      for (const auto& r : j.at("runs")) {
-        where = "runs[" + std::to_string(index) + "]";
-        SweepRow row;
-        row.run = r.value("run", index);
-        row.model = r.at("model").get<std::string>();
-        row.size = r.at("size").get<int64_t>();
-        row.seed = r.value("seed", uint64_t{0});
-        row.test_loss = number(r, "test_loss", NAN);
-        if (r.contains("test_metrics")) {
-          for (const auto& [k, v] : r.at("test_metrics").items()) {
-            row.test_metrics[k] = v.is_number() ? v.get<double>() : NAN;
-          }
-        }
-        row.best_validation = number(r, "best_validation", 0.0);
-        row.steps = r.value("steps", int64_t{0});
-        row.seconds = number(r, "seconds", 0.0);
-        row.parameters = r.value("parameters", int64_t{0});
-        row.flops_per_token = number(r, "flops_per_token", 0.0);
-        row.stop_reason = r.value("stop_reason", std::string());
-        row.error = r.value("error", std::string());
-        result.rows.push_back(std::move(row));
-        ++index;
-      }
-    }
-    if (j.contains("fits")) {
-      int64_t index = 0;
-      for (const auto& f : j.at("fits")) {
-        where = "fits[" + std::to_string(index++) + "]";
-        PowerLawFit fit;
-        fit.model = f.at("model").get<std::string>();
-        fit.a = number(f, "a", 0.0);
-        fit.b = number(f, "b", 0.0);
-        if (f.contains("b_ci95") && f.at("b_ci95").size() == 2) {
-          const auto& ci = f.at("b_ci95");
-          fit.b_low = ci[0].is_null() ? NAN : ci[0].get<double>();
-          fit.b_high = ci[1].is_null() ? NAN : ci[1].get<double>();
-        }
-        fit.r2 = number(f, "r2", 0.0);
-        fit.points = f.value("points", int64_t{0});
-        result.fits.push_back(fit);
-      }
-    }
-  } catch (const std::exception& e) {
-    throw std::runtime_error("sweep JSON: bad " + where + ": " + e.what());
   }
   return result;
 }

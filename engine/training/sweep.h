@@ -1,5 +1,6 @@
 // Sample-efficiency sweeps: models × training-set sizes N × seeds, each trained to a budget and
 // scored on the held-out test split; per model a power-law fit loss ≈ a·N^(−b) with a 95% CI.
+// The sweep's files (sweep.csv, sweep.json) are written and read in engine/training/sweep_io.h.
 #pragma once
 
 #include <functional>
@@ -7,6 +8,7 @@
 #include <vector>
 
 #include "engine/run_config.h"
+#include "engine/training/sweep_io.h"  // sweepCsv, sweepJson, sweepResultFromJson
 #include "engine/training/sweep_types.h"
 #include "engine/training/trainer.h"
 
@@ -17,11 +19,5 @@ namespace rsalab {
 SweepResult runSweep(const SweepOptions& options,
                      const std::function<void(int64_t, int64_t, const SweepRow&)>& progress = {},
                      TrainingControl* control = nullptr);
-
-std::string sweepCsv(const SweepResult& result);   // tidy: one row per (model, N, seed)
-std::string sweepJson(const SweepResult& result);  // config, rows, fits, timing
-// Reads what sweepJson wrote (rows, fits, timing and, when present, the config); curves and
-// inspection records are not stored there. Throws std::runtime_error naming the bad key.
-SweepResult sweepResultFromJson(const std::string& text);
 
 }  // namespace rsalab

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/core/model_registry.h"
 #include "engine/inspection.h"
 #include "engine/run_config.h"
 #include "engine/training/metrics.h"
@@ -18,8 +19,7 @@ namespace rsalab {
 
 struct SweepOptions {
   RunConfig base;  // task, model and trainer settings shared by every run
-  std::vector<std::string> models = {"rnn", "gru",    "lstm",     "transformer",
-                                     "rsa", "linear", "starsaber"};
+  std::vector<std::string> models = modelNames(/*sequence_only=*/true);  // registry order
   std::vector<int64_t> sizes = {16, 64, 256, 1024, 4096};
   int64_t seeds = 3;
   int64_t parallel = 0;          // concurrent runs; 0 = one per core (each on 1 thread)
@@ -48,8 +48,10 @@ struct SweepRow {
   bool has_inspection = false;
   InspectionRecord inspection;
 
-  // A finished, usable run: no error, trained, not cut short by a cancel ("stopped").
-  bool ok() const { return error.empty() && steps > 0 && stop_reason != "stopped"; }
+  // A finished, usable run: no error, trained, not cut short by a cancel (StopReason::Requested).
+  bool ok() const {
+    return error.empty() && steps > 0 && stop_reason != stopReasonName(StopReason::Requested);
+  }
 };
 
 struct SweepResult {

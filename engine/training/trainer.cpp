@@ -9,29 +9,12 @@
 #include <thread>
 
 #include "engine/atomic_file.h"
+#include "engine/core/names.h"
 #include "engine/device.h"
 #include "engine/models/model_factory.h"
 #include "engine/tasks/mlm_corruption.h"
 
 namespace rsalab {
-
-std::string stopReasonName(StopReason reason) {
-  switch (reason) {
-    case StopReason::None:
-      return "running";
-    case StopReason::MaxSteps:
-      return "max steps";
-    case StopReason::EarlyStop:
-      return "early stop (validation plateau)";
-    case StopReason::WallTime:
-      return "wall-time budget";
-    case StopReason::Requested:
-      return "stopped";
-    case StopReason::Diverged:
-      return "diverged (non-finite loss or gradient)";
-  }
-  return "?";
-}
 
 void TrainingControl::setHot(const HotParameters& hot) {
   std::lock_guard<std::mutex> lock(mutex_);
@@ -45,12 +28,17 @@ std::optional<HotParameters> TrainingControl::takeHot() {
   return out;
 }
 
+std::mutex& globalGeneratorMutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+
 struct Trainer::State {
   SequenceModel sequence;  // all objectives but Seq2Seq
   EncoderDecoder seq2seq{nullptr};
   std::unique_ptr<torch::optim::Optimizer> optimizer;
   torch::Device device{torch::kCPU};  // model and batches; the datasets stay on the CPU
-  at::Generator sampler;              // batch order and MLM corruption (CPU)
+  at::Generator sampler;              // the run's own: batch order and MLM corruption (CPU)
   torch::Tensor order;                // current epoch's permutation of the training set
   int64_t cursor = 0;
   HotParameters hot;
@@ -66,18 +54,25 @@ Trainer::Trainer(RunConfig config, std::shared_ptr<const TaskData> data)
     data_ = std::make_shared<const TaskData>(
         makeTask(config_.task, config_.train_size, config_.trainer.seed));
   const bool seq2seq = data_->objective == Objective::Seq2Seq;
-  if (seq2seq != (config_.model.model == "encdec")) {
+  if (seq2seq != (modelInfo(config_.model.model).family == ModelFamily::Seq2Seq)) {
     throw std::invalid_argument(
-        seq2seq ? "task '" + data_->name + "' is sequence-to-sequence: use --model encdec"
-                : "model encdec needs a sequence-to-sequence task (copy or reverse)");
+        seq2seq ? "task '" + data_->name + "' is sequence-to-sequence: use a seq2seq model"
+                : "model " + config_.model.model +
+                      " needs a sequence-to-sequence task (copy or reverse)");
   }
   if (data_->mlm_probability > 0) config_.model.causal = false;  // MLM sees both sides
   state_->device = resolveDevice(config_.device);
-  torch::manual_seed(config_.trainer.seed);
-  if (seq2seq) {
-    state_->seq2seq = makeEncoderDecoder(config_.model, data_->io.vocab, data_->io.output_dim);
-  } else {
-    state_->sequence = makeSequenceModel(config_.model, data_->io);
+  {
+    // Initialisation draws from LibTorch's process-wide generator (torch::nn's init, the REM
+    // builder): seeding it and building the model happen under one lock, so runs in parallel
+    // threads never draw from each other's seed.
+    std::lock_guard<std::mutex> lock(globalGeneratorMutex());
+    torch::manual_seed(config_.trainer.seed);
+    if (seq2seq) {
+      state_->seq2seq = makeEncoderDecoder(config_.model, data_->io.vocab, data_->io.output_dim);
+    } else {
+      state_->sequence = makeSequenceModel(config_.model, data_->io);
+    }
   }
   state_->module().to(state_->device);
   const auto& t = config_.trainer;
@@ -142,6 +137,20 @@ double Trainer::scheduledLearningRate() const {
   return base * (0.1 + 0.9 * 0.5 * (1 + std::cos(M_PI * progress)));
 }
 
+TokenHits tokenHits(const torch::Tensor& logits, const torch::Tensor& y,
+                    const torch::Tensor& scored) {
+  torch::NoGradGuard no_grad;
+  auto correct = logits.argmax(-1).eq(y);  // (B, T)
+  TokenHits hits;
+  hits.correct = correct.sum().item<double>();
+  hits.count = static_cast<double>(correct.numel());
+  if (scored.defined()) {
+    hits.correct_scored = correct.logical_and(scored).sum().item<double>();
+    hits.count_scored = scored.sum().item<double>();
+  }
+  return hits;
+}
+
 // Loss of the batch split[index]; fills metric sums (as means over the batch) when asked.
 double Trainer::lossOn(const DataSplit& split, const torch::Tensor& index, EvalMetrics* metrics,
                        bool training) {
@@ -186,8 +195,22 @@ double Trainer::lossOn(const DataSplit& split, const torch::Tensor& index, EvalM
         const double ce = loss.item<double>();
         metrics->values["cross_entropy"] += ce * index.size(0);
         metrics->values["bits_per_char"] += ce / std::log(2.0) * index.size(0);
-        metrics->values["accuracy"] +=
-            logits.argmax(-1).eq(y).to(torch::kFloat64).mean().item<double>() * index.size(0);
+        const auto redrawn = split.corrupted.defined()
+                                 ? split.corrupted.index_select(0, index).to(state_->device)
+                                 : torch::Tensor();
+        const auto hits = tokenHits(logits, y, redrawn);
+        const double batch = static_cast<double>(index.size(0));
+        if (redrawn.defined()) {
+          // MLM: "accuracy" = the redrawn positions only (copying the input scores 1/V there),
+          // "accuracy_all" = every position (copying scores about 1 − p). Weighted so that the
+          // sum over the split divided by its size is the fraction pooled over the split.
+          const double total = static_cast<double>(split.corrupted.sum().item<int64_t>());
+          metrics->values["accuracy"] +=
+              total > 0 ? hits.correct_scored * static_cast<double>(split.size()) / total : 0.0;
+          metrics->values["accuracy_all"] += hits.all() * batch;
+        } else {
+          metrics->values["accuracy"] += hits.all() * batch;
+        }
       }
       break;
     }
@@ -278,7 +301,12 @@ StepMetrics Trainer::step() {
 }
 
 EvalMetrics Trainer::evaluate(const std::string& which) {
-  const DataSplit& split = which == "test" ? data_->test : data_->validation;
+  const auto parsed = parseSplit(which);
+  if (!parsed || *parsed == Split::Train) {
+    throw std::invalid_argument("evaluate: split '" + which + "' is unknown: use " +
+                                splitName(Split::Validation) + " or " + splitName(Split::Test));
+  }
+  const DataSplit& split = *parsed == Split::Test ? data_->test : data_->validation;
   EvalMetrics m;
   m.step = step_;
   m.samples_seen = samples_;
@@ -309,7 +337,7 @@ StepMetrics Trainer::advance() {
   auto m = step();
   if (stop_reason_ == StopReason::Diverged) return m;
   if (step_ % t.eval_every == 0 || done()) {
-    auto v = evaluate("validation");
+    auto v = evaluate(splitName(Split::Validation));
     if (std::isfinite(v.loss)) keepGoodState();
     if (v.loss < best_validation_ - 1e-12) {
       best_validation_ = v.loss;

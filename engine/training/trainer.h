@@ -20,6 +20,29 @@
 
 namespace rsalab {
 
+// Reproducibility: a run's numbers depend only on its config (seed included) and the data. Its
+// model is initialised from LibTorch's process-wide generator, seeded with the run's seed under
+// globalGeneratorMutex(); every draw during training (batch order, MLM corruption; the models
+// have no dropout) comes from the run's own generator. So runs trained side by side in threads
+// equal the same runs trained alone. What may still change the last bits is the intra-op thread
+// count (torch::set_num_threads; a sweep gives each run cores / parallel threads): it changes
+// how reductions and the blocked attention split their sums, hence the rounding.
+//
+// Held while seeding LibTorch's process-wide generator and drawing from it; take it for any
+// such use that may run beside a Trainer.
+std::mutex& globalGeneratorMutex();
+
+// Token predictions argmax(logits) (B, T, V) against y (B, T): correct over all positions and,
+// with `scored` (B, T) bool, over the scored positions only (MLM: the redrawn ones).
+struct TokenHits {
+  double correct = 0, count = 0;
+  double correct_scored = 0, count_scored = 0;
+  double all() const { return count > 0 ? correct / count : 0.0; }
+  double scoredOnly() const { return count_scored > 0 ? correct_scored / count_scored : 0.0; }
+};
+TokenHits tokenHits(const torch::Tensor& logits, const torch::Tensor& y,
+                    const torch::Tensor& scored = {});
+
 // Cross-thread commands, checked once per step by run().
 struct TrainingControl {
   std::atomic<bool> stop{false};

@@ -1,9 +1,6 @@
 // libFuzzer harness for the session bundle's manifest reader (engine/session/session_bundle.cpp:
 // version, required keys, types, sizes, duplicate ids, the embedded RunConfig) and the sweep rows
 // a sweep session carries; whatever the manifest reader accepts must survive a second parse.
-// fuzz-sources: engine/session/session_bundle.cpp engine/inspection_io.cpp engine/atomic_file.cpp
-// engine/run_config.cpp engine/json_limits.cpp engine/model_options.cpp
-// engine/training/trainer_options.cpp engine/tasks/task_validation.cpp
 #include "engine/session/session_bundle.h"
 #include "fuzz_harness.h"
 

@@ -1,7 +1,5 @@
 // libFuzzer harness for the run-config loader (engine/run_config.cpp: bounded JSON parse, typed
 // fields, unknown keys, then validate()); whatever it accepts must round-trip through toJson.
-// fuzz-sources: engine/run_config.cpp engine/json_limits.cpp engine/model_options.cpp
-// engine/training/trainer_options.cpp engine/tasks/task_validation.cpp
 #include "engine/run_config.h"
 #include "fuzz_harness.h"
 

@@ -1,6 +1,5 @@
 // libFuzzer harness for the CSV reader (engine/tasks/csv_reader.cpp), with small limits so that
 // the limit checks are reached too.
-// fuzz-sources: engine/tasks/csv_reader.cpp
 #include "engine/tasks/csv_reader.h"
 #include "fuzz_harness.h"
 

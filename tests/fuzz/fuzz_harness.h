@@ -6,8 +6,8 @@
 //   #include "engine/some_reader.h"
 //   RSALAB_FUZZ_TARGET(const std::string& text) { rsalab::parseSomething(text); }
 //
-// (The bundle manifest reader joins the same way once it exists: fuzz_bundle_manifest.cpp and a
-// corpus/bundle_manifest/ folder; scripts/fuzz.sh builds every tests/fuzz/fuzz_*.cpp.)
+// and seeds in tests/fuzz/corpus/NAME/. tests/fuzz/CMakeLists.txt (RSALAB_FUZZ=ON, clang) builds
+// every tests/fuzz/fuzz_*.cpp against the sanitized core library; scripts/fuzz.sh runs them.
 #pragma once
 
 #include <cstddef>

@@ -1,0 +1,88 @@
+#include "bench/fixtures.h"
+
+#include <stdexcept>
+
+#include "engine/core/model_registry.h"
+#include "engine/models/model_factory.h"
+
+namespace rsalab::bench {
+
+const std::vector<TrainConfig>& trainConfigs() {
+  static const std::vector<TrainConfig> configs = {
+      {"tiny", 32, 2, 2, 8, 32}, {"small", 64, 4, 2, 32, 128}, {"large", 128, 8, 4, 16, 512}};
+  return configs;
+}
+
+const TrainConfig& trainConfig(const std::string& name) {
+  for (const auto& c : trainConfigs()) {
+    if (c.name == name) return c;
+  }
+  throw std::invalid_argument("unknown training configuration " + name);
+}
+
+std::vector<std::string> trainConfigNames() {
+  std::vector<std::string> out;
+  for (const auto& c : trainConfigs()) out.push_back(c.name);
+  return out;
+}
+
+ModelOptions modelOptions(const std::string& model, int64_t d, int64_t h, int64_t L) {
+  ModelOptions o;
+  o.model = model;
+  o.d_model = d;
+  o.heads = h;
+  o.layers = L;
+  o.rem = defaultRemHeads(h);
+  return o;
+}
+
+int64_t remHeads(const std::string& model, int64_t h) {
+  return modelInfo(model).has_rems ? defaultRemHeads(h).total() : 0;
+}
+
+std::vector<std::string> attentionModels() {
+  std::vector<std::string> out;
+  for (const auto& row : modelRegistry()) {
+    if (row.family == ModelFamily::Attention) out.emplace_back(row.name);
+  }
+  return out;
+}
+
+std::string attentionModel(const std::string& kind) {
+  for (const auto& row : modelRegistry()) {
+    if (row.family == ModelFamily::Attention && kind == row.attention) return row.name;
+  }
+  throw std::invalid_argument("no model in the registry has " + kind + " attention");
+}
+
+bool isRecurrent(const std::string& model) {
+  return modelInfo(model).family == ModelFamily::Recurrent;
+}
+
+TrainCase::TrainCase(const std::string& m, const TrainConfig& c) : model(m) {
+  torch::manual_seed(0);
+  ModelIO io;
+  io.input_dim = 1;
+  io.output_dim = 1;
+  net = makeSequenceModel(modelOptions(m, c.d, c.h, c.L), io);
+  net->train();
+  std::vector<torch::Tensor> decay, no_decay;
+  for (const auto& p : net->parameters()) (p.dim() >= 2 ? decay : no_decay).push_back(p);
+  std::vector<torch::optim::OptimizerParamGroup> groups;
+  groups.emplace_back(decay, std::make_unique<torch::optim::AdamWOptions>(
+                                 torch::optim::AdamWOptions(1e-3).weight_decay(0.01)));
+  groups.emplace_back(no_decay, std::make_unique<torch::optim::AdamWOptions>(
+                                    torch::optim::AdamWOptions(1e-3).weight_decay(0)));
+  optimizer = std::make_unique<torch::optim::AdamW>(groups);
+  x = torch::randn({c.B, c.T, 1});
+  y = torch::randn({c.B, c.T, 1});
+}
+
+void TrainCase::step() {
+  optimizer->zero_grad();
+  auto loss = torch::mse_loss(net->forward(x), y);
+  loss.backward();
+  optimizer->step();
+}
+
+}  // namespace rsalab::bench

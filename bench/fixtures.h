@@ -1,0 +1,50 @@
+// What several sections build: the training configurations, model options with the one REM-head
+// rule, the registry's attention models by kind, and one model training on fixed random data.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/model_options.h"
+#include "engine/models/sequence_model.h"
+#include "engine/torch_api.h"
+
+namespace rsalab::bench {
+
+struct TrainConfig {
+  std::string name;
+  int64_t d, h, L, B, T;
+};
+
+// tiny, small, large.
+const std::vector<TrainConfig>& trainConfigs();
+const TrainConfig& trainConfig(const std::string& name);
+std::vector<std::string> trainConfigNames();
+
+// Options of `model` at width d, h heads, L layers; RSA-style models get defaultRemHeads(h).
+ModelOptions modelOptions(const std::string& model, int64_t d, int64_t h, int64_t L);
+// REM heads `model` carries at h heads (0 for models without REMs).
+int64_t remHeads(const std::string& model, int64_t h);
+// The registry's attention-family model whose attention is `kind` (softmax | rsa | linear).
+std::string attentionModel(const std::string& kind);
+// The attention-family models, in registry order.
+std::vector<std::string> attentionModels();
+bool isRecurrent(const std::string& model);
+
+// One model training on fixed random data: real-valued input (F = 1), per-position MSE, AdamW
+// with weight decay on matrices only (as the Trainer).
+struct TrainCase {
+  std::string model;
+  SequenceModel net;
+  std::unique_ptr<torch::optim::AdamW> optimizer;
+  torch::Tensor x, y;
+  int max_reps = 0;
+  std::vector<double> times;
+
+  TrainCase(const std::string& m, const TrainConfig& c);
+  void step();
+};
+
+}  // namespace rsalab::bench

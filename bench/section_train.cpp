@@ -1,0 +1,119 @@
+// Sections 1 (GEMM peak) and 2 (training steps, MFU against that peak).
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+
+#include "bench/fixtures.h"
+#include "bench/sections.h"
+#include "engine/core/model_registry.h"
+#include "engine/flops.h"
+
+namespace rsalab::bench {
+
+std::vector<GemmResult> benchGemm(const Options& o) {
+  heading("1. GEMM peak: float32 n x n matmul through LibTorch");
+  std::vector<GemmResult> out;
+  for (int64_t n : {1024, 2048}) {
+    auto a = torch::randn({n, n}), b = torch::randn({n, n}), c = torch::empty({n, n});
+    const double flops = 2.0 * static_cast<double>(n * n * n);
+    Plan plan{/*warmup=*/2, /*min_reps=*/5, /*max_reps=*/n <= 1024 ? 30 : 12, /*budget_s=*/4};
+    auto t = measure([&] { torch::mm_out(c, a, b); }, scaled(plan, o));
+    GemmResult r{n, mapStats(t, [&](double s) { return flops / s / 1e9; })};
+    std::printf("  n = %-5lld %s GFLOP/s   (%zu repeats, IQR %s-%s)\n", static_cast<long long>(n),
+                spread(r.gflops).c_str(), r.gflops.samples.size(), fmt(r.gflops.q1).c_str(),
+                fmt(r.gflops.q3).c_str());
+    out.push_back(r);
+  }
+  return out;
+}
+
+namespace {
+
+// Every round runs one step of each model still measuring.
+void runRounds(std::vector<std::unique_ptr<TrainCase>>& cases, const Plan& plan) {
+  for (auto& tc : cases) {
+    for (int i = 0; i < plan.warmup; ++i) tc->step();
+  }
+  const auto start = Clock::now();
+  for (;;) {
+    bool any = false;
+    for (auto& tc : cases) {
+      if (static_cast<int>(tc->times.size()) >= tc->max_reps) continue;
+      const bool needed =
+          static_cast<int>(tc->times.size()) < std::min(plan.min_reps, tc->max_reps);
+      if (!needed && since(start) > plan.budget_s) continue;
+      tc->times.push_back(timeOnce([&] { tc->step(); }));
+      any = true;
+    }
+    if (!any) break;
+  }
+}
+
+}  // namespace
+
+// Round-robin: drifting load on the shared machine hits all models alike and RSA ÷ softmax can
+// be taken per round.
+std::vector<TrainResult> benchTrain(const Options& o, double peak_flops,
+                                    std::vector<PairedRatio>* ratios) {
+  heading("2. Training step (forward + backward + AdamW), MFU vs this run's GEMM peak");
+  std::printf("  peak used for MFU: %s GFLOP/s\n", fmt(peak_flops / 1e9).c_str());
+  const std::string rsa_model = attentionModel("rsa"), softmax_model = attentionModel("softmax");
+  std::vector<TrainResult> out;
+  for (const auto& c : trainConfigs()) {
+    if (!o.wantsConfig(c.name)) continue;
+    const bool large = c.name == "large";
+    Plan plan = scaled(large               ? Plan{1, 3, 7, 90}
+                       : c.name == "small" ? Plan{2, 5, 25, 25}
+                                           : Plan{3, 10, 60, 8},
+                       o);
+    std::vector<std::unique_ptr<TrainCase>> cases;
+    for (const auto& m : o.models) {
+      cases.push_back(std::make_unique<TrainCase>(m, c));
+      // Recurrent models at T = 512 run 2048 sequential cell steps per pass: 2 repeats.
+      cases.back()->max_reps = large && isRecurrent(m) ? std::min(2, plan.max_reps) : plan.max_reps;
+    }
+    std::printf("  %s: d%lld h%lld L%lld B%lld T%lld (warm-up %d step(s) each)\n", c.name.c_str(),
+                static_cast<long long>(c.d), static_cast<long long>(c.h),
+                static_cast<long long>(c.L), static_cast<long long>(c.B),
+                static_cast<long long>(c.T), plan.warmup);
+    runRounds(cases, plan);
+    std::printf("  %-12s %-22s %10s %12s %10s %8s\n", "model", "step ms (min-max)", "steps/s",
+                "tokens/s", "GFLOP/s", "MFU");
+    for (auto& tc : cases) {
+      TrainResult r;
+      r.config = c.name;
+      r.model = tc->model;
+      r.tokens = c.B * c.T;
+      StepShape shape{c.B, c.T, c.d, c.h, c.L};
+      shape.rem_heads = remHeads(tc->model, c.h);
+      r.flops = trainStepFlops(tc->model, shape);
+      r.seconds = summarize(tc->times);
+      if (static_cast<int>(tc->times.size()) < plan.min_reps) {
+        r.note = std::to_string(tc->times.size()) + " repeat(s): sequential over T, slow";
+      }
+      const double sec = r.seconds.median;
+      std::printf("  %-12s %-22s %10s %12s %10s %7s%%%s\n", r.model.c_str(),
+                  spread(r.seconds, 1e3).c_str(), fmt(1 / sec).c_str(),
+                  fmt(static_cast<double>(r.tokens) / sec).c_str(),
+                  fmt(r.flops / sec / 1e9).c_str(), fmt(100 * r.flops / sec / peak_flops).c_str(),
+                  r.note.empty() ? "" : ("  [" + r.note + "]").c_str());
+      out.push_back(r);
+    }
+    // RSA ÷ softmax per round.
+    const TrainCase *rsa = nullptr, *softmax = nullptr;
+    for (auto& tc : cases) {
+      if (tc->model == rsa_model) rsa = tc.get();
+      if (tc->model == softmax_model) softmax = tc.get();
+    }
+    if (rsa && softmax && ratios) {
+      std::vector<double> r;
+      for (size_t i = 0; i < std::min(rsa->times.size(), softmax->times.size()); ++i) {
+        r.push_back(rsa->times[i] / softmax->times[i]);
+      }
+      ratios->push_back({c.name, summarize(r)});
+    }
+  }
+  return out;
+}
+
+}  // namespace rsalab::bench

@@ -1,0 +1,213 @@
+#include "engine/training/sweep_io.h"
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+namespace rsalab {
+
+using nlohmann::json;
+
+namespace {
+
+const char* const kFile = "sweep.json";
+
+[[noreturn]] void fail(const std::string& what) {
+  throw std::runtime_error(std::string(kFile) + ": " + what);
+}
+
+[[noreturn]] void wrongType(const std::string& key, const char* expected, const json& v) {
+  fail("key \"" + key + "\" must be " + expected + " (is " + v.type_name() + ")");
+}
+
+const json* find(const json& o, const char* key) {
+  auto it = o.find(key);
+  return it == o.end() ? nullptr : &*it;
+}
+
+const json& need(const json& o, const char* key, const std::string& path) {
+  const json* v = find(o, key);
+  if (!v) fail("missing key \"" + path + key + "\"");
+  return *v;
+}
+
+// A number; null = NaN (what sweepJson writes for a NaN).
+double toNumber(const json& v, const std::string& key) {
+  if (v.is_null()) return NAN;
+  if (!v.is_number()) wrongType(key, "a number or null", v);
+  return v.get<double>();
+}
+
+double number(const json& o, const char* key, const std::string& path, double fallback) {
+  const json* v = find(o, key);
+  return v ? toNumber(*v, path + key) : fallback;
+}
+
+int64_t integer(const json& o, const char* key, const std::string& path, int64_t fallback) {
+  const json* v = find(o, key);
+  if (!v) return fallback;
+  if (!v->is_number_integer()) wrongType(path + key, "an integer", *v);
+  return v->get<int64_t>();
+}
+
+std::string string(const json& o, const char* key, const std::string& path,
+                   const std::string& fallback) {
+  const json* v = find(o, key);
+  if (!v) return fallback;
+  if (!v->is_string()) wrongType(path + key, "a string", *v);
+  return v->get<std::string>();
+}
+
+const json& array(const json& o, const char* key) {
+  const json& v = *find(o, key);
+  if (!v.is_array()) wrongType(key, "an array", v);
+  return v;
+}
+
+const json& object(const json& v, const std::string& key) {
+  if (!v.is_object()) wrongType(key, "an object", v);
+  return v;
+}
+
+SweepRow rowFromJson(const json& r, int64_t index) {
+  const std::string path = "runs[" + std::to_string(index) + "].";
+  SweepRow row;
+  need(r, "model", path);
+  row.model = string(r, "model", path, "");
+  need(r, "size", path);
+  row.size = integer(r, "size", path, 0);
+  row.test_loss = toNumber(need(r, "test_loss", path), path + "test_loss");
+  row.run = integer(r, "run", path, index);
+  const int64_t seed = integer(r, "seed", path, 0);
+  if (seed < 0) fail("key \"" + path + "seed\" must be >= 0");
+  row.seed = static_cast<uint64_t>(seed);
+  if (const json* metrics = find(r, "test_metrics")) {
+    for (const auto& [k, v] : object(*metrics, path + "test_metrics").items()) {
+      row.test_metrics[k] = toNumber(v, path + "test_metrics." + k);
+    }
+  }
+  row.best_validation = number(r, "best_validation", path, 0.0);
+  row.steps = integer(r, "steps", path, 0);
+  row.seconds = number(r, "seconds", path, 0.0);
+  row.parameters = integer(r, "parameters", path, 0);
+  row.flops_per_token = number(r, "flops_per_token", path, 0.0);
+  row.stop_reason = string(r, "stop_reason", path, "");
+  row.error = string(r, "error", path, "");
+  return row;
+}
+
+PowerLawFit fitFromJson(const json& f, int64_t index) {
+  const std::string path = "fits[" + std::to_string(index) + "].";
+  PowerLawFit fit;
+  need(f, "model", path);
+  fit.model = string(f, "model", path, "");
+  fit.a = number(f, "a", path, 0.0);
+  fit.b = number(f, "b", path, 0.0);
+  if (const json* ci = find(f, "b_ci95")) {
+    if (!ci->is_array() || ci->size() != 2) wrongType(path + "b_ci95", "[low, high]", *ci);
+    fit.b_low = toNumber((*ci)[0], path + "b_ci95[0]");
+    fit.b_high = toNumber((*ci)[1], path + "b_ci95[1]");
+  }
+  fit.r2 = number(f, "r2", path, 0.0);
+  fit.points = integer(f, "points", path, 0);
+  return fit;
+}
+
+}  // namespace
+
+std::string sweepCsv(const SweepResult& result) {
+  std::set<std::string> metric_names;
+  for (const auto& r : result.rows)
+    for (const auto& [k, v] : r.test_metrics) metric_names.insert(k);
+  std::ostringstream s;
+  s.precision(9);
+  s << "model,size,seed,test_loss";
+  for (const auto& k : metric_names) s << ",test_" << k;
+  s << ",best_validation,steps,parameters,seconds,stop_reason,error\n";
+  auto quoted = [](const std::string& t) {
+    std::string q = "\"";
+    for (char c : t) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return q + "\"";
+  };
+  for (const auto& r : result.rows) {
+    if (r.model.empty()) continue;  // not run (stopped)
+    s << r.model << "," << r.size << "," << r.seed << "," << r.test_loss;
+    for (const auto& k : metric_names) {
+      auto it = r.test_metrics.find(k);
+      s << ",";
+      if (it != r.test_metrics.end()) s << it->second;
+    }
+    s << "," << r.best_validation << "," << r.steps << "," << r.parameters << "," << r.seconds
+      << "," << quoted(r.stop_reason) << "," << quoted(r.error) << "\n";
+  }
+  return s.str();
+}
+
+std::string sweepJson(const SweepResult& result) {
+  json j;
+  j["wall_seconds"] = result.wall_seconds;
+  j["parallel_runs"] = result.parallel;
+  j["threads_per_run"] = result.threads_per_run;
+  j["config"] = json::parse(toJson(result.base));
+  for (const auto& r : result.rows) {
+    if (r.model.empty()) continue;
+    j["runs"].push_back({{"model", r.model},
+                         {"size", r.size},
+                         {"seed", r.seed},
+                         {"test_loss", r.test_loss},
+                         {"test_metrics", r.test_metrics},
+                         {"best_validation", r.best_validation},
+                         {"steps", r.steps},
+                         {"parameters", r.parameters},
+                         {"flops_per_token", r.flops_per_token},
+                         {"seconds", r.seconds},
+                         {"stop_reason", r.stop_reason},
+                         {"run", r.run},
+                         {"error", r.error}});
+  }
+  for (const auto& f : result.fits) {
+    j["fits"].push_back({{"model", f.model},
+                         {"a", f.a},
+                         {"b", f.b},
+                         {"b_ci95", {f.b_low, f.b_high}},
+                         {"r2", f.r2},
+                         {"points", f.points}});
+  }
+  return j.dump(2);
+}
+
+SweepResult sweepResultFromJson(const std::string& text) {
+  const json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) fail("not valid JSON");
+  if (!j.is_object()) fail(std::string("must be a JSON object (is ") + j.type_name() + ")");
+  SweepResult result;
+  if (const json* config = find(j, "config")) {
+    try {
+      result.base = runConfigFromJson(object(*config, "config").dump());
+    } catch (const std::exception& e) {
+      fail(std::string("key \"config\": ") + e.what());
+    }
+  }
+  result.wall_seconds = number(j, "wall_seconds", "", 0.0);
+  result.parallel = integer(j, "parallel_runs", "", 1);
+  result.threads_per_run = integer(j, "threads_per_run", "", 1);
+  if (find(j, "runs")) {
+    const json& runs = array(j, "runs");
+    for (size_t i = 0; i < runs.size(); ++i) {
+      const std::string key = "runs[" + std::to_string(i) + "]";
+      result.rows.push_back(rowFromJson(object(runs[i], key), static_cast<int64_t>(i)));
+    }
+  }
+  if (find(j, "fits")) {
+    const json& fits = array(j, "fits");
+    for (size_t i = 0; i < fits.size(); ++i) {
+      const std::string key = "fits[" + std::to_string(i) + "]";
+      result.fits.push_back(fitFromJson(object(fits[i], key), static_cast<int64_t>(i)));
+    }
+  }
+  return result;
+}
+
+}  // namespace rsalab

@@ -1,0 +1,176 @@
+// The model registry (engine/core/model_registry.h) is the one model table: the factory, the
+// option check, the sweep's defaults, the FLOP counts and `rsalab-cli models` all read it. Also
+// the names of splits and stop reasons that the trainer and the sweep rows use.
+#include <cmath>
+#include <set>
+
+#include "engine/core/model_registry.h"
+#include "engine/core/names.h"
+#include "engine/flops.h"
+#include "engine/models/model_factory.h"
+#include "engine/models/transformer.h"
+#include "engine/training/sweep_types.h"
+#include "engine/training/trainer.h"
+#include "support/test_support.h"
+
+using namespace rsalab;
+
+namespace {
+
+ModelOptions smallOptions(const std::string& model) {
+  ModelOptions o;
+  o.model = model;
+  o.d_model = 8;
+  o.heads = 2;
+  o.layers = 1;
+  o.rem = defaultRemHeads(o.heads);
+  return o;
+}
+
+ModelIO smallIo() {
+  ModelIO io;
+  io.input_dim = 3;
+  io.output_dim = 2;
+  return io;
+}
+
+// The error message of f(), empty when it does not throw.
+template <typename F>
+QString errorOf(F&& f) {
+  try {
+    f();
+  } catch (const std::exception& e) {
+    return QString::fromStdString(e.what());
+  }
+  return {};
+}
+
+}  // namespace
+
+class TestModelRegistry : public QObject {
+  Q_OBJECT
+ private slots:
+  // Every row builds through the factory's family switch; the seq2seq family is refused by
+  // makeSequenceModel with a message that says what to use instead.
+  void everyRowBuilds() {
+    for (const auto& row : modelRegistry()) {
+      const ModelOptions o = smallOptions(row.name);
+      if (row.family == ModelFamily::Seq2Seq) {
+        const QString message = errorOf([&] { makeSequenceModel(o, smallIo()); });
+        QVERIFY2(message.contains("seq2seq"), qPrintable(message));
+        QVERIFY(makeEncoderDecoder(o, 8, 8)->parameterCount() > 0);
+        continue;
+      }
+      SequenceModel model = makeSequenceModel(o, smallIo());
+      QVERIFY2(model->parameterCount() > 0, row.name);
+      auto y = model->forward(torch::randn({2, 5, 3}));
+      QCOMPARE(y.size(0), int64_t{2});
+    }
+  }
+
+  // The attention family's transformer uses the attention kind of its registry row.
+  void attentionKindComesFromTheRow() {
+    int checked = 0;
+    for (const auto& row : modelRegistry()) {
+      if (row.family != ModelFamily::Attention) continue;
+      SequenceModel model = makeSequenceModel(smallOptions(row.name), smallIo());
+      auto* transformer = dynamic_cast<TransformerModelImpl*>(model.get());
+      QVERIFY2(transformer != nullptr, row.name);
+      for (const auto& block : transformer->blocks()) {
+        QCOMPARE(block->attention()->kind(), std::string(row.attention));
+      }
+      ++checked;
+    }
+    QVERIFY(checked >= 3);
+  }
+
+  // `rsalab-cli models`: one line per registry row, in its order, with its title and equation.
+  void describeModelsFollowsTheRegistry() {
+    const auto rows = describeModels(smallOptions(modelNames().front()), smallIo());
+    const auto& registry = modelRegistry();
+    QCOMPARE(rows.size(), registry.size());
+    for (size_t i = 0; i < rows.size(); ++i) {
+      QCOMPARE(rows[i].name, std::string(registry[i].name));
+      QCOMPARE(rows[i].title, std::string(registry[i].title));
+      QCOMPARE(rows[i].equation, std::string(registry[i].equation));
+      QVERIFY(rows[i].parameters > 0);
+    }
+  }
+
+  void unknownModelListsTheRegistry() {
+    const QString message = errorOf([] { validate(smallOptions("nosuchmodel")); });
+    QVERIFY2(message.contains("nosuchmodel"), qPrintable(message));
+    QVERIFY2(message.contains(QString::fromStdString(modelNameList())), qPrintable(message));
+    QVERIFY(errorOf([] {
+              makeSequenceModel(smallOptions("nosuchmodel"), smallIo());
+            }).contains("nosuchmodel"));
+  }
+
+  // REM head counts are checked for the models whose attention has REMs, and only for those.
+  void remCheckFollowsHasRems() {
+    for (const auto& row : modelRegistry()) {
+      ModelOptions o = smallOptions(row.name);
+      o.rem = RemHeadCounts{3, 0, 0, 0, 0, 0};  // 3 REM heads > 2 heads
+      const QString message = errorOf([&] { validate(o); });
+      if (row.has_rems) {
+        QVERIFY2(message.contains("REM head counts"), row.name);
+      } else {
+        QVERIFY2(message.isEmpty(), qPrintable(QString(row.name) + ": " + message));
+      }
+    }
+  }
+
+  void sweepDefaultsAreTheSequenceModels() {
+    QCOMPARE(SweepOptions{}.models, modelNames(/*sequence_only=*/true));
+  }
+
+  // FLOPs per token: every sequence model has a count; recurrent cells scale with their gate
+  // blocks (LSTM = 4 × RNN); the seq2seq family is not covered (0).
+  void flopsFollowTheFamily() {
+    ModelIO io = smallIo();
+    double rnn = 0, lstm = 0;
+    for (const auto& row : modelRegistry()) {
+      const double f = forwardFlopsPerToken(smallOptions(row.name), io, 16);
+      if (row.family == ModelFamily::Seq2Seq) {
+        QCOMPARE(f, 0.0);
+        continue;
+      }
+      QVERIFY2(f > 0, row.name);
+      if (row.family == ModelFamily::Recurrent) {
+        const double io_part = 2.0 * 8 * (3 + 2);
+        QCOMPARE(f - io_part, 4.0 * row.gate_blocks * 8 * 8);
+        if (row.gate_blocks == 1) rnn = f - io_part;
+        if (row.gate_blocks == 4) lstm = f - io_part;
+      }
+    }
+    QCOMPARE(lstm, 4 * rnn);
+  }
+
+  void splitNamesAndStopReasons() {
+    RunConfig c;
+    c.task.name = "seasonal";
+    c.task.length = 8;
+    c.task.validation_size = 4;
+    c.task.test_size = 4;
+    for (const auto& r : modelRegistry()) {
+      if (r.family == ModelFamily::Recurrent) c.model = smallOptions(r.name);
+    }
+    c.train_size = 8;
+    c.trainer.batch_size = 4;
+    Trainer trainer(c);
+    QCOMPARE(trainer.evaluate(splitName(Split::Test)).split, std::string("test"));
+    QCOMPARE(trainer.evaluate(splitName(Split::Validation)).split, std::string("validation"));
+    const QString message = errorOf([&] { trainer.evaluate("tset"); });
+    QVERIFY2(message.contains("tset") && message.contains("validation"), qPrintable(message));
+
+    SweepRow row;
+    row.steps = 3;
+    row.stop_reason = stopReasonName(StopReason::MaxSteps);
+    QVERIFY(row.ok());
+    row.stop_reason = stopReasonName(StopReason::Requested);
+    QVERIFY(!row.ok());
+  }
+};
+
+RSALAB_TEST_MAIN(TestModelRegistry)
+#include "test_model_registry.moc"
