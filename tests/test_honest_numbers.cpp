@@ -38,7 +38,7 @@ class TestHonestNumbers : public QObject {
     const double p = kMlmProbability;
     for (const DataSplit* split : {&data.validation, &data.test}) {
       QVERIFY(split->corrupted.defined());
-      QCOMPARE(split->corrupted.sizes(), split->x.sizes());
+      QVERIFY(split->corrupted.sizes() == split->x.sizes());
       const auto copy = torch::one_hot(split->x, V).to(torch::kFloat64);  // (N, T, V) logits
       const auto hits = tokenHits(copy, split->y, split->corrupted);
       const double redrawn = hits.count_scored / hits.count;
@@ -92,7 +92,7 @@ class TestHonestNumbers : public QObject {
     auto split = [&](const torch::Tensor& t) { return t.view({1, T, H, D / H}).transpose(1, 2); };
     auto scores = torch::matmul(split(h.matmul(W.t())), split(h).transpose(-2, -1));
     auto G = torch::softmax(scores / std::sqrt(static_cast<double>(D)), -1);  // (1, H, T, T)
-    QCOMPARE(record.heads.size(), size_t{H});
+    QCOMPARE(record.heads.size(), static_cast<size_t>(H));
     for (int64_t k = 0; k < H; ++k) {
       const auto& m = record.heads[static_cast<size_t>(k)].attention;
       auto got = torch::tensor(m.values, torch::kFloat32).view({T, T});

@@ -109,18 +109,18 @@ class TestSweep : public QObject {
     o.base.task.length = 16;
     o.base.task.validation_size = 32;
     o.base.task.test_size = 32;
-    o.base.model.d_model = 32;
+    o.base.model.d_model = 64;
     o.base.model.heads = 4;
-    o.base.model.layers = 2;
-    o.base.trainer.max_steps = 3;
-    o.base.trainer.eval_every = 3;
+    o.base.model.layers = 3;
+    o.base.trainer.max_steps = 1;
+    o.base.trainer.eval_every = 1;
     o.base.trainer.batch_size = 4;
     o.models = {"rsa", "transformer", "starsaber"};
     o.sizes = {8, 16};
-    o.seeds = 2;
+    o.seeds = 3;
     o.parallel = 2;
     const auto first = runSweep(o), second = runSweep(o);
-    QCOMPARE(first.rows.size(), size_t{12});
+    QCOMPARE(first.rows.size(), size_t{18});
     QCOMPARE(second.rows.size(), first.rows.size());
     for (size_t i = 0; i < first.rows.size(); ++i) {
       QVERIFY2(first.rows[i].error.empty(), first.rows[i].error.c_str());

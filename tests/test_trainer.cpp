@@ -94,29 +94,30 @@ class TestTrainer : public QObject {
     torch::set_num_threads(1);  // the same reduction order alone and beside the others
     auto config = [](uint64_t seed) {
       auto c = smallRun("rsa", seed);
-      c.model.d_model = 32;
-      c.model.layers = 2;
-      c.trainer.max_steps = 8;
+      c.model.d_model = 64;
+      c.model.layers = 3;
+      c.trainer.max_steps = 2;
       return c;
     };
+    const auto data = std::make_shared<const TaskData>(
+        makeTask(config(1).task, config(1).train_size, config(1).trainer.seed));
     auto testLoss = [&](uint64_t seed) {
-      Trainer t(config(seed));
+      Trainer t(config(seed), data);
       t.run();
       return t.evaluate("test").loss;
     };
     const double alone = testLoss(1);
     std::atomic<bool> done{false};
     std::vector<std::thread> others;
-    for (uint64_t seed : {2, 3, 4}) {
+    for (uint64_t seed : {uint64_t{2}, uint64_t{3}, uint64_t{4}}) {
       others.emplace_back([&, seed] {
         while (!done.load()) {
-          Trainer t(config(seed));  // building (seeding + init draws), then a few steps
-          for (int i = 0; i < 2 && !done.load(); ++i) t.step();
+          Trainer t(config(seed), data);  // seeding + initialisation draws, again and again
         }
       });
     }
     std::vector<double> beside;
-    for (int k = 0; k < 4; ++k) beside.push_back(testLoss(1));
+    for (int k = 0; k < 20; ++k) beside.push_back(testLoss(1));
     done = true;
     for (auto& t : others) t.join();
     torch::set_num_threads(previous_threads);

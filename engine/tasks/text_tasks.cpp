@@ -144,7 +144,7 @@ TaskData makeTextTask(const TaskOptions& o, int64_t train_size, uint64_t seed) {
     // Validation and test are corrupted once, the way training corrupts every batch, each with
     // its own fixed stream: x becomes the corrupted text, y stays clean, and `corrupted` marks
     // the redrawn positions (the ones a model that copies its input cannot restore).
-    int64_t index = 0;
+    uint64_t index = 0;
     for (DataSplit* split : {&data.validation, &data.test}) {
       auto gen = at::detail::createCPUGenerator(streamSeed(seed, kMlmEvalStream, index++));
       auto corrupted = corruptForMlmWithMask(split->x, kMlmProbability, V, gen);
