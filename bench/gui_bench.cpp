@@ -116,17 +116,10 @@ struct Latency {
 
 Latency benchLatency(double seconds) {
   TrainingController controller;
-  RunConfig c;
-  c.task.name = "seasonal";
-  c.task.length = 64;
+  // The GUI's default launch (the shared defaults), with a smaller N and no step limit.
+  RunConfig c = defaultRunConfig();
   c.train_size = 512;
-  c.model.d_model = 32;
-  c.model.heads = 4;
-  c.model.layers = 2;
-  c.model.rem = defaultRemHeads(c.model.heads);
   c.trainer.max_steps = 1000000;
-  c.trainer.eval_every = 50;
-  c.trainer.snapshot_every = 25;
   Latency out;
   QStringList models;
   for (const auto& name : defaultModelNames()) models << QString::fromStdString(name);
