@@ -85,7 +85,10 @@ void TrainingWorker::start(const RunConfig& base, const QStringList& models, int
       RunConfig c = base;
       c.model.model = model.toStdString();
       c.trainer.seed = base.trainer.seed + static_cast<uint64_t>(s);
-      run->descriptor = {id++, model, c.trainer.seed, 0};
+      run->descriptor = RunDescriptor{};
+      run->descriptor.id = id++;
+      run->descriptor.model = model;
+      run->descriptor.seed = c.trainer.seed;
       try {
         auto& data = datasets[c.trainer.seed];
         if (!data)
