@@ -3,6 +3,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "engine/core/names.h"
+
 namespace rsalab {
 
 void SessionRecorder::start(const RunConfig& config, std::vector<std::string> models,
@@ -22,7 +24,7 @@ void SessionRecorder::addRun(int64_t id, const std::string& model, uint64_t seed
   run.seed = seed;
   run.parameters = parameters;
   run.train_size = train_size;
-  run.status = "idle";
+  run.status = runStateName(RunState::Idle);
   runs_[id] = std::move(run);
 }
 
