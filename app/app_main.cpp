@@ -100,8 +100,9 @@ int main(int argc, char** argv) {
                                    "Open a sweep.json in the Sample efficiency tab.", "file");
   QCommandLineOption sweep(
       "sweep", "Start a sweep, e.g. rnn,rsa:16,64,256:2:150 (models:sizes:seeds:steps).", "spec");
+  QCommandLineOption preset("preset", "Start a preset (Presets menu), e.g. recover.", "name");
   parser.addOptions({screenshot, after, shots, task, models, heads, length, steps, teacher, session,
-                     sweep_results, sweep});
+                     sweep_results, sweep, preset});
   parser.process(app);
 
   rsalab::MainWindow window;
@@ -156,12 +157,17 @@ int main(int argc, char** argv) {
     }
     dialog->hide();
   }
+  if (parser.isSet(preset) && !window.applyPreset(parser.value(preset))) {
+    std::fprintf(stderr, "rsalab: unknown preset %s\n", qPrintable(parser.value(preset)));
+    return 2;
+  }
   if (parser.isSet(screenshot)) {
     rsalab::ScreenshotScript script;
     script.path = parser.value(screenshot);
     script.after_seconds = parser.value(after).toDouble();
     script.shots = parser.value(shots).split(',', Qt::SkipEmptyParts);
-    script.start_training = !offline && !parser.isSet(sweep_results) && !parser.isSet(sweep);
+    script.start_training =
+        !offline && !parser.isSet(sweep_results) && !parser.isSet(sweep) && !parser.isSet(preset);
     rsalab::scheduleScreenshots(window, script);
   }
   return app.exec();

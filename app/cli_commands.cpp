@@ -5,12 +5,15 @@
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "app/cli_progress.h"
 #include "app/session_recorder.h"
 #include "app/sweep_figures.h"
 #include "engine/atomic_file.h"
+#include "engine/core/ground_truth.h"
+#include "engine/core/model_registry.h"
 #include "engine/core/names.h"
 #include "engine/inspection_io.h"
 #include "engine/session/session_bundle.h"
@@ -67,15 +70,70 @@ std::string metricsLine(const EvalMetrics& m) {
   return s.str();
 }
 
-std::string evalJson(const EvalMetrics& m, const Trainer& trainer) {
-  std::ostringstream s;
-  s << std::setprecision(10) << "{\n  \"split\": \"" << m.split << "\",\n  \"step\": " << m.step
-    << ",\n  \"loss\": " << m.loss << ",\n  \"stop_reason\": \""
-    << stopReasonName(trainer.stopReason())
-    << "\",\n  \"parameters\": " << trainer.parameterCount();
-  for (const auto& [k, v] : m.values) s << ",\n  \"" << k << "\": " << v;
-  s << "\n}\n";
-  return s.str();
+// The task's REM truth against the model's learned REMs, one line per head, and the verdict.
+std::vector<HeadMatch> remMatches(Trainer& trainer) {
+  const GroundTruth& truth = trainer.data().truth;
+  if (truth.empty() || !modelInfo(trainer.config().model.model).has_rems) return {};
+  return matchRems(trainer.inspect(0), truth, trainer.config().task.length);
+}
+
+void printRemTruth(const std::vector<HeadMatch>& matches, const GroundTruth& truth) {
+  if (matches.empty()) return;
+  std::cout << "REM truth (" << truth.meaning << "):\n";
+  for (const auto& m : matches) {
+    const RemMatch& r = m.match;
+    std::cout << "  L" << m.layer << " H" << m.head << " " << remKindName(r.kind) << " learned ";
+    if (r.kind == RemKind::Regular) {
+      std::cout << "λ=" << format(r.learned_base, 5);
+    } else {
+      std::cout << "γ=" << format(r.learned_base, 5) << " θ=" << format(r.learned_theta, 5);
+    }
+    std::cout << ": " << r.status() << "\n";
+  }
+  std::cout << (remsRecovered(matches) ? "recovered" : "not recovered")
+            << ": every REM head within |Δ| ≤ " << kRecoveryTolerance
+            << " of the true component of its kind\n";
+}
+
+std::string evalJson(const EvalMetrics& m, const Trainer& trainer,
+                     const std::vector<HeadMatch>& matches) {
+  nlohmann::json out;
+  out["split"] = m.split;
+  out["step"] = m.step;
+  out["loss"] = m.loss;
+  out["stop_reason"] = stopReasonName(trainer.stopReason());
+  out["parameters"] = trainer.parameterCount();
+  for (const auto& [k, v] : m.values) out[k] = v;
+  const GroundTruth& truth = trainer.data().truth;
+  if (truth.hasFloor()) {
+    out["bayes_floor"] = truth.bayes_floor;
+    out["excess_loss"] = m.loss - truth.bayes_floor;
+    out["floor_note"] = truth.floor_note;
+  }
+  if (!matches.empty()) {
+    auto& rems = out["rem_truth"];
+    rems["meaning"] = truth.meaning;
+    rems["recovered"] = remsRecovered(matches);
+    rems["tolerance"] = kRecoveryTolerance;
+    for (const auto& h : matches) {
+      const RemMatch& r = h.match;
+      nlohmann::json row{{"layer", h.layer},
+                         {"head", h.head},
+                         {"kind", remKindName(r.kind)},
+                         {"learned_base", r.learned_base},
+                         {"learned_theta", r.learned_theta},
+                         {"matched", r.matched}};
+      if (r.matched) {
+        row["true_base"] = r.truth.base;
+        row["true_theta"] = r.truth.theta;
+        row["delta_base"] = r.delta_base;
+        row["delta_theta"] = r.delta_theta;
+        row["rel_frobenius"] = r.rel_frobenius;
+      }
+      rems["heads"].push_back(row);
+    }
+  }
+  return out.dump(2) + "\n";
 }
 
 RunConfig loadRunConfig(const std::string& run_dir) {
@@ -155,12 +213,18 @@ int runTrain(const TrainCommand& command) {
   }
   trainer.onEval = nullptr;
   auto test = trainer.evaluate("test");
-  writeFileAtomically((dir / "result.json").string(), evalJson(test, trainer));
+  const auto matches = remMatches(trainer);
+  writeFileAtomically((dir / "result.json").string(), evalJson(test, trainer, matches));
   writeSession(RunState::Finished, &test);
   std::cout << "stopped: " << stopReasonName(reason) << " after " << trainer.stepsDone()
             << " steps\n"
-            << metricsLine(test) << "\nwrote " << dir.string()
-            << "/{config.json,metrics.csv,checkpoint.pt,result.json}\n";
+            << metricsLine(test) << "\n";
+  if (trainer.data().truth.hasFloor()) {
+    std::cout << "Bayes floor " << format(trainer.data().truth.bayes_floor, 6) << "  excess loss "
+              << format(test.loss - trainer.data().truth.bayes_floor, 6) << "\n";
+  }
+  printRemTruth(matches, trainer.data().truth);
+  std::cout << "wrote " << dir.string() << "/{config.json,metrics.csv,checkpoint.pt,result.json}\n";
   return 0;
 }
 

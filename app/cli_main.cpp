@@ -10,6 +10,7 @@
 #include "app/cli_demo.h"
 #include "engine/atomic_file.h"
 #include "engine/core/model_registry.h"
+#include "engine/core/presets.h"
 #include "engine/models/model_factory.h"
 #include "engine/runtime.h"
 
@@ -22,6 +23,8 @@ class RunFlags {
  public:
   void add(CLI::App* cmd, bool with_model) {
     cmd->add_option("--config", config_path_, "JSON config (task/model/trainer sections)");
+    cmd->add_option("--preset", preset_,
+                    "start from a preset's run (then --config, then flags): " + presetNameList());
     if (with_model)
       bind(cmd, "--model", &RunConfig::model, &ModelOptions::model, "model: " + modelNameList());
     bind(cmd, "--task", &RunConfig::task, &TaskOptions::name, "task name (see `rsalab-cli tasks`)");
@@ -66,15 +69,16 @@ class RunFlags {
   // then flags. Other heads than the defaults' with the defaults' REM heads: the REM heads follow
   // the heads by defaultRemHeads, as in the GUI.
   RunConfig resolve(const RunConfig& defaults) const {
-    RunConfig c = defaults;
+    const RunConfig& base = preset_.empty() ? defaults : presetOrThrow(preset_).config;
+    RunConfig c = base;
     if (!config_path_.empty()) c = mergeRunConfigJson(c, readTextFile(config_path_, 1 << 20));
     for (const auto& apply : appliers_) apply(c);
-    const RemHeadCounts& d = defaults.model.rem;
+    const RemHeadCounts& d = base.model.rem;
     const RemHeadCounts& r = c.model.rem;
     const bool default_rems = r.regular == d.regular && r.cos == d.cos && r.sin == d.sin &&
                               r.dilated_regular == d.dilated_regular &&
                               r.dilated_cos == d.dilated_cos && r.dilated_sin == d.dilated_sin;
-    if (c.model.heads != defaults.model.heads && default_rems)
+    if (c.model.heads != base.model.heads && default_rems)
       c.model.rem = defaultRemHeads(c.model.heads);
     if (cosine_) c.trainer.cosine = true;
     if (bidirectional_) c.model.causal = false;
@@ -96,6 +100,7 @@ class RunFlags {
   }
 
   std::string config_path_;
+  std::string preset_;
   std::string device_ = "cpu";
   bool cosine_ = false, bidirectional_ = false;
   int64_t train_size_ = 1024;

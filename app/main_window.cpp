@@ -52,6 +52,7 @@ MainWindow::MainWindow(QWidget* parent)
   buildStatusBar();
   buildSessionActions();
   buildSweepTab();
+  buildPresetMenu();
 
   auto* worker = controller_->worker();
   connect(worker, &TrainingWorker::runsCreated, this, &MainWindow::onRunsCreated);
@@ -69,8 +70,8 @@ MainWindow::MainWindow(QWidget* parent)
 MainWindow::~MainWindow() = default;
 
 RunConfig MainWindow::currentConfig() const {
-  RunConfig base = defaultRunConfig();
-  base.task = task_defaults_;
+  RunConfig base = base_config_;
+  if (setup_->setup().task.toStdString() != base.task.name) base = defaultRunConfig();
   RunConfig c = setup_->config(hyper_->config(base));
   if (c.task.name == "csv") {  // imported by drag and drop (importCsv)
     c.task.csv_path = csv_path_.toStdString();
@@ -142,7 +143,7 @@ void MainWindow::setTrainingState(bool training, bool paused) {
 }
 
 InspectedRunInfo MainWindow::inspectedRunInfo(const RunDescriptor& d) {
-  return {d.model, d.seed, d.true_lambdas, d.true_gammas, d.true_thetas, d.length};
+  return {d.model, d.seed, d.truth, d.length};
 }
 
 void MainWindow::onRunsCreated(const QVector<RunDescriptor>& runs) {
@@ -199,6 +200,7 @@ RunRow MainWindow::runRow(const RunDescriptor& d, const RunStatus& s) {
   row.max_steps = s.max_steps;
   row.train_loss = s.train_loss;
   row.validation_loss = s.validation_loss;
+  row.bayes_floor = d.truth.bayes_floor;
   row.steps_per_second = s.steps_per_second;
   row.message = s.message;
   return row;

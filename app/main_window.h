@@ -47,7 +47,11 @@ class MainWindow : public QMainWindow {
   bool isTraining() const { return training_; }
   // Task settings the run setup panel has no field for (teacher terms, series poles); the panel's
   // task name and length still apply on top. For scripted runs (app_main's flags).
-  void setTaskDefaults(const TaskOptions& task) { task_defaults_ = task; }
+  void setTaskDefaults(const TaskOptions& task) { base_config_.task = task; }
+  // A preset of engine/core/presets.h: its run becomes the base of the forms (while the run setup
+  // keeps the preset's task), its models are selected, training starts, its inspector tab is
+  // shown and its claim is said in the status bar. False (logged) for an unknown name.
+  bool applyPreset(const QString& name);
   // Inspects run `run` in every view (what selecting it in the runs table does).
   void inspectRun(int run);
   // Shows a finished sweep run like a session run: its curves in the loss dock and, when its
@@ -101,7 +105,8 @@ class MainWindow : public QMainWindow {
   void buildActions();
   void buildDocks();
   void buildStatusBar();
-  void buildSweepTab();  // the "Sample efficiency" tab and Run → New sweep…
+  void buildSweepTab();    // the "Sample efficiency" tab and Run → New sweep…
+  void buildPresetMenu();  // Presets: one entry per row of presets()
   // Training (main_window.cpp).
   RunConfig currentConfig() const;
   void startTraining();
@@ -151,7 +156,9 @@ class MainWindow : public QMainWindow {
   QMap<int, RunDescriptor> runs_;
   QMap<int, RunStatus> statuses_;
   HotParameters hot_;
-  TaskOptions task_defaults_;
+  // What the forms overlay (currentConfig): defaultRunConfig(), a preset's run, or scripted task
+  // settings; it applies while the run setup's task is its task.
+  RunConfig base_config_ = defaultRunConfig();
   // Session state (main_window_session.cpp). The recorder holds what a save writes: the config,
   // the runs with every metric point received, checkpoint files of offline runs, the sweep table.
   SessionRecorder recorder_;

@@ -13,8 +13,10 @@
 #include "app/sweep_panel.h"
 #include "app/training_controller.h"
 #include "engine/core/model_registry.h"
+#include "engine/core/presets.h"
 #include "engine/tasks/task_options.h"
 #include "widgets/hyper_parameter_form.h"
+#include "widgets/inspector_panel.h"
 #include "widgets/loss_curve_view.h"
 #include "widgets/run_setup_panel.h"
 #include "widgets/runs_table.h"
@@ -209,6 +211,46 @@ void MainWindow::openSweepRun(const SweepRow& row) {
                 .arg(row.seed)
                 .arg(QString::number(row.test_loss, 'g', 3))
                 .arg(what));
+}
+
+// ---- Presets: a claim from the seeds and the run that tests it (engine/core/presets.h).
+
+void MainWindow::buildPresetMenu() {
+  auto* menu = menuBar()->addMenu("&Presets");
+  menu->setToolTipsVisible(true);
+  for (const Preset& p : presets()) {
+    const QString name = QString::fromStdString(p.name);
+    auto* action =
+        menu->addAction(QString::fromStdString(p.title), this, [this, name] { applyPreset(name); });
+    action->setObjectName("Preset_" + name);
+    action->setToolTip(QString::fromStdString(p.claim));
+    action->setStatusTip(QString::fromStdString(p.claim));
+  }
+}
+
+bool MainWindow::applyPreset(const QString& name) {
+  const Preset* p = findPreset(name.toStdString());
+  if (!p) {
+    appendLog(
+        QString("Unknown preset '%1': use %2").arg(name, QString::fromStdString(presetNameList())));
+    return false;
+  }
+  if (training_) resetRuns();
+  base_config_ = p->config;
+  RunSetup s = setup_->setup();
+  s.models.clear();
+  for (const auto& m : p->models) s.models << QString::fromStdString(m);
+  s.seeds = 1;
+  setup_->setSetup(s);
+  setup_->setConfig(p->config);
+  hyper_->setConfig(p->config);
+  startTraining();
+  if (p->inspector_tab == "rem") tabs_->setCurrentIndex(InspectorPanel::kRemTab);
+  const QString claim = QString::fromStdString(p->claim);
+  statusBar()->showMessage(
+      QString("Preset \"%1\": %2").arg(QString::fromStdString(p->title), claim));
+  appendLog(QString("Preset %1 — claim: %2").arg(name, claim));
+  return true;
 }
 
 }  // namespace rsalab

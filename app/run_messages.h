@@ -8,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+#include "engine/core/ground_truth.h"
 #include "engine/core/names.h"
 #include "engine/inspection.h"
 #include "engine/run_config.h"
@@ -23,10 +24,10 @@ struct RunDescriptor {
   QString model;
   quint64 seed = 0;
   qint64 parameters = 0;
-  // The task's ground truth (seasonal / ar / teacher), drawn beside the learned REM parameters.
-  std::vector<double> true_lambdas, true_gammas, true_thetas;
-  QString truth;      // one line, e.g. "teacher y_t = Σ_{s<t} kernel(t−s) x_s, kernel λ=0.8"
-  qint64 length = 0;  // the task's sequence length T (REM similarity is scored at it)
+  // The task's ground truth (seasonal / ar / teacher): REM components matched against the learned
+  // ones, what "true" means there, and the Bayes floor where the task knows it.
+  GroundTruth truth;
+  qint64 length = 0;  // the task's sequence length T (REM errors are measured at it)
 };
 
 struct MetricsBatch {  // points since the last batch, ~20 Hz

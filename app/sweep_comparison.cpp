@@ -46,6 +46,7 @@ SampleEfficiencyPoint sampleEfficiencyPoint(const SweepRow& row) {
   p.seed = row.seed;
   p.test_loss = row.test_loss;
   p.run_id = static_cast<int>(row.run);
+  p.bayes_floor = row.bayes_floor;
   return p;
 }
 

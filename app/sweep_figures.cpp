@@ -127,7 +127,7 @@ std::vector<std::string> writeSweepFigures(const std::vector<SweepRow>& rows,
   for (const auto& r : rows) {
     if (!r.ok()) continue;
     points.push_back({QString::fromStdString(r.model), static_cast<double>(r.size), r.seed,
-                      r.test_loss, static_cast<int>(r.run)});
+                      r.test_loss, static_cast<int>(r.run), r.bayes_floor});
   }
   view.setPoints(points);
   view.setTitle(title.isEmpty() ? QString("Sample efficiency") : "Sample efficiency — " + title);

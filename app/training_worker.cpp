@@ -95,11 +95,7 @@ void TrainingWorker::start(const RunConfig& base, const QStringList& models, int
           data = std::make_shared<const TaskData>(makeTask(c.task, c.train_size, c.trainer.seed));
         run->trainer = std::make_unique<Trainer>(c, data);
         run->descriptor.parameters = run->trainer->parameterCount();
-        const GroundTruth& truth = data->truth;
-        run->descriptor.true_lambdas = truth.lambdas;
-        run->descriptor.true_gammas = truth.gammas;
-        run->descriptor.true_thetas = truth.thetas;
-        run->descriptor.truth = QString::fromStdString(truth.description);
+        run->descriptor.truth = data->truth;
         run->descriptor.length =
             data->validation.size() > 0 ? data->validation.x.size(1) : data->train.x.size(1);
         run->state = RunState::Running;

@@ -82,7 +82,7 @@ inline double forwardFlopsPerToken(const ModelOptions& options, const ModelIO& i
   s.D = options.d_model;
   s.H = options.heads > 0 ? options.heads : 1;
   s.L = options.layers;
-  s.ff_mult = options.ff_mult;
+  s.ff_mult = options.linear_value_path ? 0 : options.ff_mult;  // no FFN on that path
   s.rem_heads = modelInfo(options.model).has_rems ? options.rem.total() : 0;
   s.in_features = io.vocab > 0 ? 0 : io.input_dim;
   s.out_features = io.output_dim;

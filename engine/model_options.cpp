@@ -71,6 +71,8 @@ void validate(const ModelOptions& o) {
     require(std::isfinite(value) && std::abs(value) <= 20, name, "-20..20", value);
   }
   require(std::isfinite(init.mu) && std::abs(init.mu) <= 50, "rem_init.mu", "-50..50", init.mu);
+  require(init.eta_sign >= -1 && init.eta_sign <= 1, "rem_init.eta_sign", "-1, 0 or 1",
+          static_cast<double>(init.eta_sign));
   require(init.eta_min <= init.eta_max, "rem_init.eta_min", "<= eta_max", init.eta_min);
   require(init.nu_min <= init.nu_max, "rem_init.nu_min", "<= nu_max", init.nu_min);
   require(init.theta.size() <= 256, "rem_init.theta count", "0..256",

@@ -29,9 +29,13 @@ RemHeadCounts defaultRemHeads(int64_t heads);
 
 struct RemInit {
   double eta_min = 1.0, eta_max = 2.0;  // |η| ~ U(eta_min, eta_max), random sign
-  double nu_min = 1.0, nu_max = 2.0;    // ν ~ U(nu_min, nu_max)
-  double mu = 0.0;                      // gate logit; σ(0) = 0.5
-  bool learn_gate = true;               // false: µ stays at its init (e.g. held open, µ = 20)
+  // 0: η's sign is random (the paper); +1 / −1: λ starts positive / negative. A lone REM head
+  // cannot change λ's sign by training: its output is a·λ·x_{t−1} + a·λ²·x_{t−2} + …, and
+  // keeping a·λ while λ crosses 0 needs a → ∞ ("Recover a recurrence", README).
+  int64_t eta_sign = 0;
+  double nu_min = 1.0, nu_max = 2.0;  // ν ~ U(nu_min, nu_max)
+  double mu = 0.0;                    // gate logit; σ(0) = 0.5
+  bool learn_gate = true;             // false: µ stays at its init (e.g. held open, µ = 20)
   // θ of the k-th cyclical head (k = 1..) is π/(k+1) unless theta is given (one per head).
   std::vector<double> theta;
 };
@@ -51,6 +55,12 @@ struct ModelOptions {
   std::string encoder_attention = "softmax";
   int64_t decoder_layers = 0;     // 0: same as layers
   bool linear_cumulative = true;  // causal linear attention: cumulative form (else masked parallel)
+  // Attention stacks only: no positional encoding, no LayerNorm and no feed-forward block, so the
+  // output is linear in the input given the attention weights. With REM heads held open (µ fixed
+  // high) an RSA layer then computes y_t = Σ_h a_h Σ_{s<t} P_h[t, s] x_s + const, and the true REM
+  // of a linear-recurrence teacher is identifiable ("Recover a recurrence", README). Models
+  // without an attention stack ignore it (as recurrent models ignore `causal`).
+  bool linear_value_path = false;
 };
 
 // What goes in and comes out: real-valued features or tokens; per position or pooled.

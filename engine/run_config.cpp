@@ -85,11 +85,12 @@ void rejectUnknown(const json& object, const char* section,
   X(max_length) X(test_max_length) X(symbols) X(text_path) X(csv_path)
 #define RSALAB_FIELDS_MODEL(X)                                                              \
   X(model) X(d_model) X(heads) X(layers) X(ff_mult) X(causal) X(dilations)                  \
-  X(starsaber_gated) X(encoder_attention) X(decoder_layers) X(linear_cumulative)
+  X(starsaber_gated) X(encoder_attention) X(decoder_layers) X(linear_cumulative)             \
+  X(linear_value_path)
 #define RSALAB_FIELDS_REM(X) \
   X(regular) X(cos) X(sin) X(dilated_regular) X(dilated_cos) X(dilated_sin)
 #define RSALAB_FIELDS_REM_INIT(X) \
-  X(eta_min) X(eta_max) X(nu_min) X(nu_max) X(mu) X(learn_gate) X(theta)
+  X(eta_min) X(eta_max) X(eta_sign) X(nu_min) X(nu_max) X(mu) X(learn_gate) X(theta)
 #define RSALAB_FIELDS_TRAINER(X)                                                            \
   X(optimizer) X(learning_rate) X(weight_decay) X(grad_clip) X(snapshot_every)              \
   X(batch_size) X(max_steps) X(warmup_steps) X(cosine) X(eval_every) X(patience)            \

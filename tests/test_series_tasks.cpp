@@ -180,17 +180,22 @@ class TestSeriesTasks : public QObject {
     o.periods = {12, 30};
     o.dampings = {0.97};  // one damping for every period
     const auto data = makeTask(o, 8, 0);
-    QCOMPARE(data.truth.lambdas, (std::vector<double>{0.8, -0.5}));
-    QCOMPARE(data.truth.gammas, (std::vector<double>{0.97, 0.97}));
-    QCOMPARE(data.truth.thetas.size(), size_t{2});
-    QVERIFY(std::abs(data.truth.thetas[0] - 2 * M_PI / 12) < 1e-15);
-    QVERIFY(std::abs(data.truth.thetas[1] - 2 * M_PI / 30) < 1e-15);
+    QCOMPARE(data.truth.lambdas(), (std::vector<double>{0.8, -0.5}));
+    const auto cyc = data.truth.cyclical();
+    QCOMPARE(cyc.size(), size_t{2});
+    QCOMPARE(cyc[0].first, 0.97);
+    QCOMPARE(cyc[1].first, 0.97);
+    QVERIFY(std::abs(cyc[0].second - 2 * M_PI / 12) < 1e-15);
+    QVERIFY(std::abs(cyc[1].second - 2 * M_PI / 30) < 1e-15);
+    // Each pole pair is both a cos and a sin REM; the poles are labelled for what they are.
+    QCOMPARE(data.truth.components.size(), size_t{2 + 2 * 2});
+    QVERIFY(data.truth.meaning.find("not the optimum") != std::string::npos);
     QVERIFY2(contains(data.truth.description, "λ=0.8") && contains(data.truth.description, "P=30"),
              data.truth.description.c_str());
     o.name = "ar";
     const auto ar = makeTask(o, 8, 0);
-    QCOMPARE(ar.truth.lambdas, (std::vector<double>{0.8, -0.5}));
-    QVERIFY(ar.truth.gammas.empty() && ar.truth.thetas.empty());
+    QCOMPARE(ar.truth.lambdas(), (std::vector<double>{0.8, -0.5}));
+    QVERIFY(ar.truth.cyclical().empty());
   }
 
   void syntheticTrainWindowsAreNestedAcrossTrainSizes() {
@@ -248,9 +253,10 @@ class TestSeriesTasks : public QObject {
     QVERIFY(test::checkClose(teacherTargets(x, teacherTerms(o)), expected, 1e-12,
                              "teacher recursion (float64)"));
     QVERIFY(torch::equal(data.train.y.select(1, 0), torch::zeros({6, 1})));  // nothing before t=0
-    QCOMPARE(data.truth.lambdas, (std::vector<double>{0.8, -0.5}));
-    QCOMPARE(data.truth.gammas, std::vector<double>{0.9});
-    QCOMPARE(data.truth.thetas, std::vector<double>{0.5});
+    QCOMPARE(data.truth.lambdas(), (std::vector<double>{0.8, -0.5}));
+    QCOMPARE(data.truth.cyclical().size(), size_t{1});
+    QCOMPARE(data.truth.cyclical()[0].first, 0.9);
+    QCOMPARE(data.truth.cyclical()[0].second, 0.5);
     // White-noise inputs.
     const auto big = makeTask(o, 400, 1);
     QVERIFY(std::abs(big.train.x.mean().item<double>()) < 0.03);

@@ -82,6 +82,13 @@ class TestHeatMapGrid : public QObject {
     QCOMPARE(grid.colorValueLower(), -3.0);
     QCOMPARE(grid.colorValueUpper(), 3.0);
     QCOMPARE(grid.tooltipFor(0, 1, 0, 0), QString("L0 H1 — row 0, col 0: -3"));
+    // The colour bar is labelled at both ends and in between (it once showed only 0.5).
+    auto ticker = grid.colorScale()->axis()->ticker().dynamicCast<QCPAxisTickerText>();
+    QVERIFY(ticker);
+    QCOMPARE(ticker->ticks().size(), 5);
+    QCOMPARE(ticker->ticks().value(-3.0), QString("-3"));
+    QCOMPARE(ticker->ticks().value(0.0), QString("0"));
+    QCOMPARE(ticker->ticks().value(3.0), QString("3"));
   }
   // The picture shows the colour-mapped cells (many saturated colours), not an empty frame.
   void pictureShowsTheColourMappedCells() {

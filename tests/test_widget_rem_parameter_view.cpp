@@ -1,6 +1,7 @@
 // RemParameterView: one graph per REM head and quantity, holding exactly the records' numbers;
-// ground-truth reference lines; the head table and the learned-vs-true REM similarity, checked
-// against hand computations.
+// ground-truth reference lines; the head table, the per-kind match against the truth (|Δ| in the
+// parameters' own units, relative Frobenius error) and the recovery plot, checked against hand
+// computations.
 #include <qcustomplot.h>
 
 #include <QTableWidget>
@@ -8,7 +9,7 @@
 #include <cmath>
 
 #include "widgets/rem_parameter_view.h"
-#include "widgets/rem_similarity.h"
+#include "widgets/rem_recovery_plot.h"
 #include "widgets/snapshot_history.h"
 
 using namespace rsalab;
@@ -37,6 +38,13 @@ InspectionRecord rsaRecord(double t) {
   return r;
 }
 
+GroundTruth truthOf(std::vector<TrueRem> components) {
+  GroundTruth t;
+  t.components = std::move(components);
+  t.meaning = "generating REM";
+  return t;
+}
+
 void saveShot(QWidget* w, const QString& name) {
   const QString dir = qEnvironmentVariable("RSALAB_WIDGET_SHOTS");
   if (dir.isEmpty()) return;
@@ -57,7 +65,8 @@ class TestRemParameterView : public QObject {
     RemParameterView view;
     view.resize(700, 400);
     view.setRecords(history.records(0));
-    view.setGroundTruth({0.8}, {0.95}, {0.5236});
+    view.setGroundTruth(truthOf(
+        {{RemKind::Regular, 0.8, 0}, {RemKind::Cos, 0.95, 0.5236}, {RemKind::Sin, 0.95, 0.5236}}));
     view.show();
     view.flush();
     // H0: λ, σ(µ); H1: γ, θ, σ(µ); H2 has no REM.
@@ -65,7 +74,25 @@ class TestRemParameterView : public QObject {
     QVERIFY(view.graph(0, 0, Q::kGamma) == nullptr);
     QVERIFY(view.graph(0, 2, Q::kGate) == nullptr);
     QCOMPARE(view.graph(0, 1, Q::kTheta)->name(), QString("L0 H1 θ"));
-    QCOMPARE(view.groundTruthLineCount(), 3);
+    QCOMPARE(view.groundTruthLineCount(), 3);  // λ, and γ, θ once for the cos/sin pair
+    // The recovery plot: |Δλ| for H0, |Δγ| and |Δθ| for H1, one point per snapshot.
+    QCOMPARE(view.recoveryPlot()->graphCount(), 3);
+    using D = RemRecoveryPlot::Delta;
+    QCPGraph* dl = view.recoveryPlot()->graph(0, 0, D::kBase);
+    QVERIFY(dl);
+    QCOMPARE(dl->data()->size(), 3);
+    QVERIFY(std::abs(dl->data()->at(1)->value - std::abs(0.6 - 0.8)) < 1e-12);
+    QVERIFY(std::abs(view.recoveryPlot()->graph(0, 1, D::kTheta)->data()->at(2)->value -
+                     std::abs(0.62 - 0.5236)) < 1e-12);
+    QCOMPARE(view.recoveryPlot()->plot()->yAxis->scaleType(), QCPAxis::stLogarithmic);
+    // Selecting H1 in the table draws only H1's curves (and legend entries) in both plots.
+    view.headTable()->selectRow(1);
+    QVERIFY(!view.graph(0, 0, Q::kLambda)->visible());
+    QVERIFY(view.graph(0, 1, Q::kGamma)->visible());
+    QVERIFY(!view.recoveryPlot()->graph(0, 0, D::kBase)->visible());
+    QVERIFY(view.recoveryPlot()->graph(0, 1, D::kTheta)->visible());
+    view.headTable()->clearSelection();
+    QVERIFY(view.graph(0, 0, Q::kLambda)->visible());
     for (int i = 0; i < 3; ++i) {
       const InspectionRecord& rec = *history.at(0, steps[i]);
       const auto& heads = rec.layers[0].heads;
@@ -92,7 +119,7 @@ class TestRemParameterView : public QObject {
   }
   void closedFormRemMatchesTheDefinition() {
     // T = 4, cos, γ = 0.9, θ = 0.3, no dilation: P[i, j] = 0.9^(i−j) cos(0.3 (i−j)) for i > j.
-    const auto P = remClosedForm("cos", 0.9, 0.3, 1, 4);
+    const auto P = remClosedForm(RemKind::Cos, 0.9, 0.3, 1, 4);
     QCOMPARE(P.size(), size_t(16));
     for (int i = 0; i < 4; ++i) {
       for (int j = 0; j < 4; ++j) {
@@ -102,50 +129,76 @@ class TestRemParameterView : public QObject {
       }
     }
     // Dilation 2, regular λ = −0.5, T = 5: lags 2 and 4 only, at k = 1 and 2.
-    const auto D = remClosedForm("regular", -0.5, 0, 2, 5);
+    const auto D = remClosedForm(RemKind::Regular, -0.5, 0, 2, 5);
     QCOMPARE(D[size_t(2 * 5 + 0)], -0.5);
     QCOMPARE(D[size_t(4 * 5 + 0)], 0.25);
     QCOMPARE(D[size_t(3 * 5 + 2)], 0.0);  // lag 1: not a multiple of 2
     QCOMPARE(D[size_t(4 * 5 + 3)], 0.0);
   }
-  void similarityMatchesAHandComputation() {
+  void matchMatchesAHandComputation() {
     // T = 3: a regular REM holds (1,0) = (2,1) = λ and (2,0) = λ².
-    // Learned λ = 0.5: A = (0.5, 0.5, 0.25), ‖A‖ = √0.5625 = 0.75.
-    // True λ = 0.8:    B = (0.8, 0.8, 0.64), ‖B‖ = √1.6896.
-    // A·B = 0.4 + 0.4 + 0.16 = 0.96  ⇒  sim = 0.96 / (0.75 √1.6896) ≈ 0.98473.
+    // Learned λ = 0.5: P = (0.5, 0.5, 0.25). True λ = 0.8: P* = (0.8, 0.8, 0.64), ‖P*‖ = √1.6896.
+    // P − P* = (−0.3, −0.3, −0.39): ‖P − P*‖ = √0.3321.
     HeadInspection head;
     head.has_rem = true;
     head.rem_kind = "regular";
     head.lambda = 0.5;
-    std::string matched;
-    const double sim = remTruthSimilarity(head, RemTruth{{0.8}, {}, {}}, 3, &matched);
-    QVERIFY(std::abs(sim - 0.96 / (0.75 * std::sqrt(1.6896))) < 1e-12);
-    QCOMPARE(matched, std::string("λ=0.8"));
-    // Dilation 2: only (2,0) = λ = 0.5 is left; A·B = 0.5 · 0.64 = 0.32, ‖A‖ = 0.5.
+    RemMatch m = matchRem(head, truthOf({{RemKind::Regular, 0.8, 0}}), 3);
+    QVERIFY(m.matched);
+    QVERIFY(std::abs(m.delta_base - 0.3) < 1e-12);
+    QCOMPARE(m.delta_theta, 0.0);
+    QVERIFY(std::abs(m.rel_frobenius - std::sqrt(0.3321) / std::sqrt(1.6896)) < 1e-12);
+    // Dilation 2: only (2,0) = λ = 0.5 is left: P − P* = (−0.8, −0.8, 0.5 − 0.64).
     head.dilation = 2;
-    QVERIFY(std::abs(remTruthSimilarity(head, RemTruth{{0.8}, {}, {}}, 3) -
-                     0.32 / (0.5 * std::sqrt(1.6896))) < 1e-12);
-    // The best true component wins: a learned cos REM equal to the truth's cos REM scores 1, and
-    // the matching label names it; a sin truth of the same pair scores lower.
+    m = matchRem(head, truthOf({{RemKind::Regular, 0.8, 0}}), 3);
+    QVERIFY(std::abs(m.rel_frobenius - std::sqrt(0.64 + 0.64 + 0.0196) / std::sqrt(1.6896)) <
+            1e-12);
+    // The closest true component of the same kind wins: learned 0.75 against λ* ∈ {0.3, 0.8}.
+    head.dilation = 1;
+    head.lambda = 0.75;
+    m = matchRem(head, truthOf({{RemKind::Regular, 0.3, 0}, {RemKind::Regular, 0.8, 0}}), 16);
+    QCOMPARE(m.truth.base, 0.8);
+    QVERIFY(std::abs(m.delta_base - 0.05) < 1e-12);
+    // Kinds are never mixed: a cos head against a truth of a regular and a sin term has no match,
+    // and says so instead of giving a number.
     HeadInspection cyc;
     cyc.has_rem = true;
     cyc.rem_kind = "cos";
     cyc.gamma = 0.9;
     cyc.theta = 0.5236;
-    const RemTruth truth{{0.3}, {0.9}, {0.5236}};
-    QVERIFY(std::abs(remTruthSimilarity(cyc, truth, 16, &matched) - 1.0) < 1e-12);
-    QCOMPARE(matched, std::string("cos γ=0.9 θ=0.524"));
-    // No REM, no truth or a too short T: undefined.
-    QVERIFY(std::isnan(remTruthSimilarity(HeadInspection{}, truth, 16)));
-    QVERIFY(std::isnan(remTruthSimilarity(cyc, RemTruth{}, 16)));
-    QVERIFY(std::isnan(remTruthSimilarity(cyc, truth, 1)));
+    const GroundTruth regular_and_sin =
+        truthOf({{RemKind::Regular, 0.9, 0}, {RemKind::Sin, 0.9, 0.5236}});
+    m = matchRem(cyc, regular_and_sin, 16);
+    QVERIFY(m.has_rem && !m.matched);
+    QVERIFY(std::isnan(m.maxDelta()));
+    QCOMPARE(m.status(), std::string("no true component of this kind"));
+    // The same head against its own cos truth: exact, |Δγ| = |Δθ| = 0 and zero Frobenius error;
+    // θ off by 0.1 rad shows as |Δθ| = 0.1.
+    m = matchRem(cyc, truthOf({{RemKind::Cos, 0.9, 0.5236}}), 16);
+    QVERIFY(m.matched && m.maxDelta() == 0.0 && m.rel_frobenius == 0.0);
+    cyc.theta = 0.6236;
+    m = matchRem(cyc, truthOf({{RemKind::Cos, 0.9, 0.5236}}), 16);
+    QVERIFY(std::abs(m.delta_theta - 0.1) < 1e-12 && m.delta_base == 0.0);
+    QVERIFY(m.rel_frobenius > 0);
+    // No REM, or a too short T.
+    QVERIFY(!matchRem(HeadInspection{}, regular_and_sin, 16).has_rem);
+    QVERIFY(!matchRem(cyc, truthOf({{RemKind::Cos, 0.9, 0.5236}}), 1).matched);
+  }
+  void theOldCosineScoreIsGone() {
+    // Why the cosine between REMs was replaced: at T = 64 it scores λ = 0.6 and λ = 0.9 against a
+    // true λ = 0.8 almost alike (0.93 vs 0.94). The Frobenius error and |Δλ| tell them apart.
+    const auto t = truthOf({{RemKind::Regular, 0.8, 0}});
+    const RemMatch lo = matchRem(RemKind::Regular, 0.6, 0, 1, t, 64);
+    const RemMatch hi = matchRem(RemKind::Regular, 0.9, 0, 1, t, 64);
+    QVERIFY(std::abs(lo.delta_base - 0.2) < 1e-12 && std::abs(hi.delta_base - 0.1) < 1e-12);
+    QVERIFY(lo.rel_frobenius > 0.5 && hi.rel_frobenius > 0.5);
   }
   void tableShowsTheRecordsNumbersAndTheScore() {
     RemParameterView view;
     view.resize(900, 400);
     view.append(10, rsaRecord(0));
     view.append(20, rsaRecord(1));
-    view.setGroundTruth({0.8}, {}, {}, /*length=*/3);
+    view.setGroundTruth(truthOf({{RemKind::Regular, 0.8, 0}}), /*length=*/3);
     view.show();
     view.flush();
     auto* table = view.headTable();
@@ -157,11 +210,17 @@ class TestRemParameterView : public QObject {
              QString("λ=%1").arg(newest.layers[0].heads[0].lambda, 0, 'f', 3));
     QCOMPARE(table->item(1, RemParameterView::kGate)->text(),
              QString::number(newest.layers[0].heads[1].gate, 'f', 3));
-    // λ = 0.6 against the true 0.8 at T = 3, by hand: A = (0.6, 0.6, 0.36), B = (0.8, 0.8, 0.64).
-    const double want =
-        (0.48 + 0.48 + 0.36 * 0.64) / (std::sqrt(0.36 + 0.36 + 0.1296) * std::sqrt(1.6896));
-    QVERIFY(std::abs(view.similarity(0, 0) - want) < 1e-9);
-    QCOMPARE(table->item(0, RemParameterView::kSimilarity)->text(), QString::number(want, 'f', 3));
+    // λ = 0.6 against the true 0.8 at T = 3, by hand: P − P* = (−0.2, −0.2, 0.36 − 0.64).
+    const double want = std::sqrt(0.04 + 0.04 + 0.0784) / std::sqrt(1.6896);
+    QVERIFY(std::abs(view.match(0, 0).rel_frobenius - want) < 1e-9);
+    QCOMPARE(table->item(0, RemParameterView::kFrobenius)->text(), QString::number(want, 'g', 2));
+    QCOMPARE(table->item(0, RemParameterView::kTruth)->text(), QString("λ*=0.800"));
+    QCOMPARE(table->item(0, RemParameterView::kDelta)->text(), QString("|Δλ|=0.2"));
+    // H1 is a cos head and the truth has no cos term: said, not scored.
+    QCOMPARE(table->item(1, RemParameterView::kTruth)->text(),
+             QString("no true component of this kind"));
+    QVERIFY(table->item(1, RemParameterView::kDelta)->text().isEmpty());
+    QVERIFY(view.truthLabel()->text().contains("generating REM"));
     // Scrubbing back shows that step's numbers; a newer snapshot does not pull the table forward.
     view.setCurrentRecord(10, rsaRecord(0));
     QCOMPARE(table->item(0, RemParameterView::kLearned)->text(), QString("λ=0.500"));

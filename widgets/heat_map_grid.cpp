@@ -231,6 +231,13 @@ void HeatMapGrid::applyPending() {
     }
     scale_->setGradient(shared_gradient);
     scale_->setDataRange(range_);
+    // Five labelled ticks, ends included: the automatic ticker leaves a short bar with one label.
+    auto ticks = QSharedPointer<QCPAxisTickerText>::create();
+    for (int i = 0; i <= 4; ++i) {
+      const double v = range_.lower + (range_.upper - range_.lower) * i / 4.0;
+      ticks->addTick(v, QString::number(std::abs(v) < 1e-12 ? 0.0 : v, 'g', 2));
+    }
+    scale_->axis()->setTicker(ticks);
     scale_->setVisible(shared_ && !cells_.empty());
   }
   plot_->replot();

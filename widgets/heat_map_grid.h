@@ -55,6 +55,7 @@ class HeatMapGrid : public QWidget {
   ColorMode resolvedColorMode() const { return mode_; }
   void setSharedScale(bool shared);  // false: each cell scales to its own data, no colour bar
   bool sharedScale() const { return shared_; }
+  QCPColorScale* colorScale() const { return scale_; }     // the shared colour bar
   double colorValueLower() const { return range_.lower; }  // shared range
   double colorValueUpper() const { return range_.upper; }
 

@@ -103,7 +103,7 @@ void InspectorPanel::showRun(int run) {
 
 void InspectorPanel::applyGroundTruth() {
   const InspectedRunInfo info = infos_.value(inspected_run_);
-  rem_view_->setGroundTruth(info.true_lambdas, info.true_gammas, info.true_thetas, info.length);
+  rem_view_->setGroundTruth(info.truth, info.length);
 }
 
 // ---- Step scrubber: a slider over the inspected run's recorded steps, with Play/Pause.

@@ -16,6 +16,7 @@
 #include <memory>
 #include <vector>
 
+#include "engine/core/ground_truth.h"
 #include "engine/inspection.h"
 #include "widgets/sample_input.h"
 #include "widgets/snapshot_history.h"
@@ -33,12 +34,12 @@ class GateView;
 class RemParameterView;
 
 // What the inspector shows about a run besides its records: a caption, and the task's ground
-// truth drawn beside the learned REM parameters (empty vectors: none).
+// truth matched against the learned REM parameters (no components: none).
 struct InspectedRunInfo {
   QString model;
   quint64 seed = 0;
-  std::vector<double> true_lambdas, true_gammas, true_thetas;
-  qint64 length = 0;  // the task's sequence length T (REM similarity is scored at it)
+  GroundTruth truth;
+  qint64 length = 0;  // the task's sequence length T (REM errors are measured at it)
 };
 
 class InspectorPanel : public QWidget {
@@ -49,6 +50,7 @@ class InspectorPanel : public QWidget {
   // The tab widget (the window adds further tabs, e.g. the sample-efficiency tab).
   QTabWidget* tabs() const { return tabs_; }
   static constexpr int kInspectorTab = 0;  // the attention view's tab
+  static constexpr int kRemTab = 1;        // the REM parameters' tab
 
   // Forgets every run: records, latest snapshots, inputs, run infos; nothing is inspected.
   void clear();

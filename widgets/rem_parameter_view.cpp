@@ -3,14 +3,17 @@
 #include <qcustomplot.h>
 
 #include <QHeaderView>
+#include <QLabel>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "widgets/heat_map_grid.h"
 #include "widgets/plot_export.h"
+#include "widgets/rem_recovery_plot.h"
 #include "widgets/run_palette.h"
 
 namespace rsalab {
@@ -18,6 +21,18 @@ namespace rsalab {
 namespace {
 
 constexpr double kTwoPi = 6.283185307179586;
+
+// A copy of a record without its matrices: the scalars the plots and the table read.
+InspectionRecord scalarsOnly(const InspectionRecord& record) {
+  InspectionRecord out = record;
+  for (auto& layer : out.layers) {
+    for (auto& head : layer.heads) head.attention = head.softmax_part = head.rem = Matrix{};
+    layer.cross_attention.clear();
+  }
+  out.decoder_layers.clear();
+  out.gates.clear();
+  return out;
+}
 
 // A colour per head (palette), a line style per quantity, so "L0 H1 γ" and "L0 H1 θ" match.
 Qt::PenStyle quantityStyle(RemParameterView::Quantity q) {
@@ -41,14 +56,16 @@ RemParameterView::RemParameterView(QWidget* parent) : QWidget(parent) {
   plot_->yAxis->setLabel(tr("λ, γ, σ(µ)"));
   plot_->yAxis2->setVisible(true);
   plot_->yAxis2->setLabel(tr("θ (rad)"));
+  // The legend sits outside the axis rect (to its right) so it never covers the curves; selecting
+  // heads in the table shortens it.
   plot_->legend->setVisible(true);
-  plot_->legend->setBrush(QColor(255, 255, 255, 210));
   plot_->legend->setBorderPen(QPen(QColor(180, 180, 180)));
   QFont legend_font = font();
-  legend_font.setPointSizeF(legend_font.pointSizeF() * 0.85);
+  legend_font.setPointSizeF(legend_font.pointSizeF() * 0.8);
   plot_->legend->setFont(legend_font);
   plot_->legend->setRowSpacing(0);  // many entries (4 per head): keep the box compact
-  plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+  plot_->plotLayout()->addElement(0, 1, plot_->legend);
+  plot_->plotLayout()->setColumnStretchFactor(1, 0.001);
   cursor_ = new QCPItemStraightLine(plot_);
   for (QCPItemPosition* p : {cursor_->point1, cursor_->point2})
     p->setType(QCPItemPosition::ptPlotCoords);
@@ -56,28 +73,49 @@ RemParameterView::RemParameterView(QWidget* parent) : QWidget(parent) {
   cursor_->setVisible(false);
 
   table_ = new QTableWidget(0, kColumnCount, this);
-  table_->setHorizontalHeaderLabels(
-      {tr("head"), tr("sim. to truth"), tr("learned"), tr("σ(µ)"), tr("REM"), tr("closest true")});
-  table_->horizontalHeaderItem(kSimilarity)
-      ->setToolTip(tr(
-          "Cosine similarity between the REM built from the learned parameters and the REM of the "
-          "closest true component, at the task's length T (1 = same matrix up to scale)"));
+  table_->setObjectName("RemHeadTable");
+  table_->setHorizontalHeaderLabels({tr("head"), tr("REM"), tr("learned"), tr("true (same kind)"),
+                                     tr("|Δ|"), tr("rel. Frob."), tr("σ(µ)")});
+  table_->horizontalHeaderItem(kDelta)->setToolTip(
+      tr("|Δλ| (regular) or |Δγ|, |Δθ| in radians (cos, sin) against the true component of the "
+         "head's own kind"));
+  table_->horizontalHeaderItem(kFrobenius)
+      ->setToolTip(tr("‖P − P*‖_F / ‖P*‖_F: the REM of the learned parameters against the true "
+                      "REM, at the task's length T"));
+  table_->setToolTip(tr("Select heads to draw only them in the plots (none selected: all)"));
   table_->verticalHeader()->setVisible(false);
   table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-  table_->setSelectionMode(QAbstractItemView::NoSelection);
+  table_->setSelectionMode(QAbstractItemView::ExtendedSelection);
+  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  connect(table_, &QTableWidget::itemSelectionChanged, this, &RemParameterView::onSelectionChanged);
+  truth_label_ = new QLabel(this);
+  truth_label_->setObjectName("RemTruthLabel");
+  truth_label_->setWordWrap(true);
+  truth_label_->setText(tr("No ground truth for this task."));
+  recovery_ = new RemRecoveryPlot(this);
+  recovery_->setTolerance(kRecoveryTolerance);
   table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   table_->horizontalHeader()->setStretchLastSection(true);
 
   rem_grid_ = new HeatMapGrid(this);
   rem_grid_->setEnlargeOnClick(true);
+  auto* table_box = new QWidget(this);
+  auto* table_layout = new QVBoxLayout(table_box);
+  table_layout->setContentsMargins(0, 0, 0, 0);
+  table_layout->addWidget(truth_label_);
+  table_layout->addWidget(table_, 1);
   auto* side = new QSplitter(Qt::Vertical, this);
-  side->addWidget(table_);
+  side->addWidget(table_box);
   side->addWidget(rem_grid_);
   side->setStretchFactor(0, 1);
   side->setStretchFactor(1, 2);
   side->setSizes({1000, 2000});  // proportions; the splitter scales them to its height
+  auto* plots = new QSplitter(Qt::Vertical, this);
+  plots->addWidget(plot_);
+  plots->addWidget(recovery_);
+  plots->setSizes({3000, 2000});
   auto* split = new QSplitter(Qt::Horizontal, this);
-  split->addWidget(plot_);
+  split->addWidget(plots);
   split->addWidget(side);
   split->setStretchFactor(0, 3);
   split->setStretchFactor(1, 2);
@@ -117,6 +155,9 @@ QCPGraph* RemParameterView::ensureGraph(int layer, int head, Quantity quantity) 
   pen.setStyle(quantityStyle(quantity));
   g->setPen(pen);
   g->setName(QString("L%1 H%2 %3").arg(layer).arg(head).arg(quantityName(quantity)));
+  const bool shown = shown_.empty() || shown_.count({layer, head}) > 0;
+  g->setVisible(shown);
+  if (!shown) g->removeFromLegend();
   graphs_.emplace(key, g);
   return g;
 }
@@ -135,6 +176,8 @@ void RemParameterView::append(qint64 step, const InspectionRecord& record) {
 }
 
 void RemParameterView::appendPoints(qint64 step, const InspectionRecord& record) {
+  scalars_[step] = scalarsOnly(record);
+  addRecoveryPoints(step, scalars_[step]);
   const double x = static_cast<double>(step);
   for (size_t l = 0; l < record.layers.size(); ++l) {
     const auto& heads = record.layers[l].heads;
@@ -156,7 +199,6 @@ void RemParameterView::appendPoints(qint64 step, const InspectionRecord& record)
 
 void RemParameterView::setCurrentRecord(qint64 step, const InspectionRecord& record) {
   current_step_ = step;
-  current_ = record;
   // The REM matrices, layers × REM heads (REM heads come first in every layer).
   int rem_heads = 0;
   for (const auto& layer : record.layers) {
@@ -181,9 +223,7 @@ void RemParameterView::setCurrentRecord(qint64 step, const InspectionRecord& rec
       rem_grid_->setCell(static_cast<int>(l), col++, head.rem, title, {}, {}, name + " REM");
     }
   }
-  for (auto& layer : current_.layers) {  // the table needs the scalars only
-    for (auto& head : layer.heads) head.attention = head.softmax_part = head.rem = Matrix{};
-  }
+  current_ = scalarsOnly(record);  // the table needs the scalars only
   // The record's REM size is the task's T unless setGroundTruth says otherwise.
   for (const auto& layer : record.layers)
     for (const auto& head : layer.heads)
@@ -195,16 +235,21 @@ void RemParameterView::setCurrentRecord(qint64 step, const InspectionRecord& rec
   repaint_.markDirty();
 }
 
-double RemParameterView::similarity(int layer, int head) const {
-  const auto it = similarity_.find({layer, head});
-  return it == similarity_.end() ? std::nan("") : it->second;
+RemMatch RemParameterView::match(int layer, int head) const {
+  const auto it = matches_.find({layer, head});
+  return it == matches_.end() ? RemMatch{} : it->second;
+}
+
+int64_t RemParameterView::matchLength() const {
+  return truth_length_ > 0 ? truth_length_ : record_length_;
 }
 
 void RemParameterView::rebuildTable() {
-  similarity_.clear();
+  matches_.clear();
   int rows = 0;
   for (const auto& layer : current_.layers)
     for (const auto& head : layer.heads) rows += head.has_rem ? 1 : 0;
+  const QSignalBlocker block(table_);  // keep the selection: rebuilding is not a user's choice
   table_->setRowCount(rows);
   int row = 0;
   auto put = [this, &row](int column, const QString& text) {
@@ -213,6 +258,11 @@ void RemParameterView::rebuildTable() {
     item->setText(text);
   };
   auto num = [](double v) { return QString::number(v, 'f', 3); };
+  auto small = [](double v) { return QString::number(v, 'g', 2); };
+  auto period = [](double theta) {
+    return std::abs(theta) > 1e-9 ? QString(" (P=%1)").arg(kTwoPi / std::abs(theta), 0, 'f', 1)
+                                  : QString();
+  };
   for (size_t l = 0; l < current_.layers.size(); ++l) {
     const auto& heads = current_.layers[l].heads;
     for (size_t h = 0; h < heads.size(); ++h) {
@@ -223,23 +273,85 @@ void RemParameterView::rebuildTable() {
       if (head.dilation > 1) kind += QString(" d=%1").arg(head.dilation);
       QString learned = regular ? QString("λ=%1").arg(num(head.lambda))
                                 : QString("γ=%1 θ=%2").arg(num(head.gamma), num(head.theta));
-      if (!regular && std::abs(head.theta) > 1e-9)
-        learned += QString(" (P=%1)").arg(kTwoPi / std::abs(head.theta), 0, 'f', 1);
-      std::string matched;
-      const int64_t T = truth_length_ > 0 ? truth_length_ : record_length_;
-      const double sim = remTruthSimilarity(head, truth_, T, &matched);
-      similarity_[{static_cast<int>(l), static_cast<int>(h)}] = sim;
+      if (!regular) learned += period(head.theta);
+      const RemMatch m = matchRem(head, truth_, matchLength());
+      matches_[{static_cast<int>(l), static_cast<int>(h)}] = m;
       put(kHead, QString("L%1 H%2").arg(l).arg(h));
       put(kKind, kind);
       put(kLearned, learned);
       put(kGate, num(head.gate));
-      put(kSimilarity, std::isnan(sim) ? QString("–") : num(sim));
-      put(kMatched, std::isnan(sim) ? QString() : QString::fromStdString(matched));
+      if (truth_.empty()) {
+        put(kTruth, QString("–"));
+      } else if (!m.matched) {
+        put(kTruth, tr("no true component of this kind"));
+      } else {
+        put(kTruth, regular ? QString("λ*=%1").arg(num(m.truth.base))
+                            : QString("γ*=%1 θ*=%2").arg(num(m.truth.base), num(m.truth.theta)) +
+                                  period(m.truth.theta));
+      }
+      put(kDelta, !m.matched ? QString()
+                  : regular
+                      ? QString("|Δλ|=%1").arg(small(m.delta_base))
+                      : QString("|Δγ|=%1 |Δθ|=%2").arg(small(m.delta_base), small(m.delta_theta)));
+      put(kFrobenius, m.matched ? small(m.rel_frobenius) : QString());
       table_->item(row, kHead)
           ->setForeground(runColor(static_cast<int>(l) * 8 + static_cast<int>(h)));
       ++row;
     }
   }
+}
+
+void RemParameterView::addRecoveryPoints(qint64 step, const InspectionRecord& record) {
+  if (truth_.empty()) return;
+  const double x = static_cast<double>(step);
+  for (size_t l = 0; l < record.layers.size(); ++l) {
+    const auto& heads = record.layers[l].heads;
+    for (size_t h = 0; h < heads.size(); ++h) {
+      const RemMatch m = matchRem(heads[h], truth_, matchLength());
+      if (!m.matched) continue;
+      const int li = static_cast<int>(l), hi = static_cast<int>(h);
+      const bool cyclical = m.kind != RemKind::Regular;
+      recovery_->addPoint(li, hi, cyclical, RemRecoveryPlot::Delta::kBase, x, m.delta_base);
+      if (cyclical)
+        recovery_->addPoint(li, hi, cyclical, RemRecoveryPlot::Delta::kTheta, x, m.delta_theta);
+    }
+  }
+}
+
+void RemParameterView::rebuildRecovery() {
+  recovery_->clear();
+  for (const auto& kv : scalars_) addRecoveryPoints(kv.first, kv.second);
+  recovery_->setVisible(!truth_.empty());
+}
+
+void RemParameterView::onSelectionChanged() {
+  std::set<std::pair<int, int>> heads;
+  for (const auto& range : table_->selectedRanges()) {
+    for (int row = range.topRow(); row <= range.bottomRow(); ++row) {
+      auto* item = table_->item(row, kHead);
+      if (!item) continue;
+      int l = 0, h = 0;
+      if (std::sscanf(item->text().toUtf8().constData(), "L%d H%d", &l, &h) == 2)
+        heads.insert({l, h});
+    }
+  }
+  setShownHeads(heads);
+}
+
+void RemParameterView::setShownHeads(const std::set<std::pair<int, int>>& heads) {
+  shown_ = heads;
+  for (const auto& kv : graphs_) {
+    const bool show =
+        shown_.empty() || shown_.count({std::get<0>(kv.first), std::get<1>(kv.first)}) > 0;
+    kv.second->setVisible(show);
+    if (show) {
+      kv.second->addToLegend();
+    } else {
+      kv.second->removeFromLegend();
+    }
+  }
+  recovery_->setShownHeads(heads);
+  repaint_.markDirty();
 }
 
 void RemParameterView::setRecords(const std::map<qint64, InspectionRecord>& records) {
@@ -253,6 +365,8 @@ void RemParameterView::setRecords(const std::map<qint64, InspectionRecord>& reco
 void RemParameterView::clear() {
   for (const auto& kv : graphs_) plot_->removeGraph(kv.second);
   graphs_.clear();
+  scalars_.clear();
+  recovery_->clear();
   current_ = InspectionRecord{};
   current_step_ = newest_step_ = -1;
   cursor_->setVisible(false);
@@ -277,17 +391,25 @@ void RemParameterView::addTruthLine(double value, Quantity quantity, const QStri
   truth_lines_.push_back(line);
 }
 
-void RemParameterView::setGroundTruth(const std::vector<double>& lambdas,
-                                      const std::vector<double>& gammas,
-                                      const std::vector<double>& thetas, int64_t length) {
-  truth_ = RemTruth{lambdas, gammas, thetas};
+void RemParameterView::setGroundTruth(const GroundTruth& truth, int64_t length) {
+  truth_ = truth;
   truth_length_ = length;
   for (auto* line : truth_lines_) plot_->removeItem(line);
   truth_lines_.clear();
-  for (double v : lambdas) addTruthLine(v, Quantity::kLambda, QString("true λ=%1").arg(v));
-  for (double v : gammas) addTruthLine(v, Quantity::kGamma, QString("true γ=%1").arg(v));
-  for (double v : thetas) addTruthLine(v, Quantity::kTheta, QString("true θ=%1").arg(v));
+  for (double v : truth.lambdas()) addTruthLine(v, Quantity::kLambda, QString("true λ=%1").arg(v));
+  for (const auto& [g, t] : truth.cyclical()) {
+    addTruthLine(g, Quantity::kGamma, QString("true γ=%1").arg(g));
+    addTruthLine(t, Quantity::kTheta, QString("true θ=%1").arg(t));
+  }
+  truth_label_->setText(
+      truth.empty() ? tr("No ground truth for this task.")
+                    : tr("True: %1 — %2. Dashed lines: true values; below: |Δ| per head (log), "
+                         "dashed at %3.")
+                          .arg(QString::fromStdString(truth.meaning),
+                               QString::fromStdString(truth.description))
+                          .arg(kRecoveryTolerance));
   rebuildTable();
+  rebuildRecovery();
   repaint_.markDirty();
 }
 
@@ -334,6 +456,7 @@ void RemParameterView::redraw() {
   plot_->yAxis->setRange(padded(left));
   plot_->yAxis2->setRange(padded(right));
   plot_->replot(QCustomPlot::rpQueuedReplot);
+  recovery_->replot();
 }
 
 }  // namespace rsalab

@@ -7,7 +7,11 @@
 // Beside the plot, the REM matrices P_h of the shown step (layers × REM heads, HeatMapGrid), and a
 // table that lists every REM head at the shown step (the newest snapshot, or the step
 // chosen on the scrubber): kind, learned λ or γ/θ (period 2π/θ), σ(µ), and on tasks with ground
-// truth the similarity between the learned and the true REM (widgets/rem_similarity.h).
+// truth the true component of the head's own kind, the parameter differences |Δλ| or |Δγ|, |Δθ|
+// and the relative Frobenius error of the REM at the task's T (engine/core/ground_truth.h); what
+// "true" means for the task is said above the table. Below the parameter plot, a RemRecoveryPlot
+// draws |Δ| per head over the steps (log y). Selecting rows of the table limits both plots to
+// those heads (no selection: all); the legends sit outside the plots.
 //
 // Data come from inspection records (SnapshotHistory): setRecords() rebuilds from a run's history,
 // append() adds one snapshot as it arrives. Appends only mark the view dirty; the view redraws at
@@ -17,21 +21,24 @@
 #include <QString>
 #include <QWidget>
 #include <map>
+#include <set>
 #include <tuple>
 #include <vector>
 
+#include "engine/core/ground_truth.h"
 #include "engine/inspection.h"
-#include "widgets/rem_similarity.h"
 #include "widgets/repaint_throttle.h"
 
 class QCustomPlot;
 class QCPGraph;
 class QCPItemStraightLine;
+class QLabel;
 class QTableWidget;
 
 namespace rsalab {
 
 class HeatMapGrid;
+class RemRecoveryPlot;
 
 class RemParameterView : public QWidget {
   Q_OBJECT
@@ -39,23 +46,27 @@ class RemParameterView : public QWidget {
  public:
   enum class Quantity { kLambda, kGamma, kTheta, kGate };
   static constexpr int kRepaintIntervalMs = RepaintThrottle::kIntervalMs;
-  enum Column { kHead, kSimilarity, kLearned, kGate, kKind, kMatched, kColumnCount };
+  enum Column { kHead, kKind, kLearned, kTruth, kDelta, kFrobenius, kGate, kColumnCount };
 
   explicit RemParameterView(QWidget* parent = nullptr);
 
   void append(qint64 step, const InspectionRecord& record);
   void setRecords(const std::map<qint64, InspectionRecord>& records);  // replaces everything
   void clear();
-  // Dashed reference lines; empty vectors remove them. `length` is the task's T, at which the
-  // similarity scores are computed (0: the REM size in the records).
-  void setGroundTruth(const std::vector<double>& lambdas, const std::vector<double>& gammas,
-                      const std::vector<double>& thetas, int64_t length = 0);
+  // The task's truth: dashed reference lines, per-head matches and the recovery plot; an empty
+  // truth removes them. `length` is the task's T, at which the REM errors are measured (0: the REM
+  // size in the records).
+  void setGroundTruth(const GroundTruth& truth, int64_t length = 0);
   // The step whose heads the table lists (scrubber); a cursor line marks it on the plot.
   void setCurrentRecord(qint64 step, const InspectionRecord& record);
   qint64 currentStep() const { return current_step_; }
-  // Similarity of (layer, head) at the current record; NaN without truth or REM.
-  double similarity(int layer, int head) const;
+  // The match of (layer, head) at the current record against the truth (has_rem false: none).
+  RemMatch match(int layer, int head) const;
   QTableWidget* headTable() const { return table_; }
+  RemRecoveryPlot* recoveryPlot() const { return recovery_; }
+  QLabel* truthLabel() const { return truth_label_; }
+  // Heads drawn in the plots (the table's selected rows; empty: all).
+  void setShownHeads(const std::set<std::pair<int, int>>& heads);
   HeatMapGrid* remGrid() const { return rem_grid_; }
   int groundTruthLineCount() const { return static_cast<int>(truth_lines_.size()); }
 
@@ -73,20 +84,30 @@ class RemParameterView : public QWidget {
   void appendPoints(qint64 step, const InspectionRecord& record);
   void redraw();
   void rebuildTable();
+  void rebuildRecovery();
+  void addRecoveryPoints(qint64 step, const InspectionRecord& record);
+  void onSelectionChanged();
+  int64_t matchLength() const;
 
   QCustomPlot* plot_ = nullptr;
   std::map<Key, QCPGraph*> graphs_;
   std::vector<QCPItemStraightLine*> truth_lines_;
   QTableWidget* table_ = nullptr;
+  QLabel* truth_label_ = nullptr;
+  RemRecoveryPlot* recovery_ = nullptr;
   HeatMapGrid* rem_grid_ = nullptr;
   QCPItemStraightLine* cursor_ = nullptr;
-  RemTruth truth_;
+  GroundTruth truth_;
+  // Every snapshot's REM scalars (no matrices), so the recovery plot can be redrawn when the
+  // truth arrives after the records.
+  std::map<qint64, InspectionRecord> scalars_;
+  std::set<std::pair<int, int>> shown_;
   int64_t truth_length_ = 0;
   int64_t record_length_ = 0;  // REM rows seen in the records
   InspectionRecord current_;
   qint64 current_step_ = -1;
   qint64 newest_step_ = -1;
-  std::map<std::pair<int, int>, double> similarity_;
+  std::map<std::pair<int, int>, RemMatch> matches_;
   RepaintThrottle repaint_{this, [this] { redraw(); }};
 };
 

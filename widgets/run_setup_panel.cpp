@@ -141,7 +141,9 @@ RunConfig RunSetupPanel::config(const RunConfig& base) const {
   c.model.d_model = d_model_->value();
   c.model.heads = heads_->value();
   c.model.layers = layers_->value();
-  c.model.rem = defaultRemHeads(c.model.heads);
+  // Other heads than the base's: the REM heads follow by the one rule (a preset's own REM heads
+  // stay while its heads do).
+  if (c.model.heads != base.model.heads) c.model.rem = defaultRemHeads(c.model.heads);
   return c;
 }
 

@@ -19,7 +19,10 @@ QTableWidgetItem* readOnly(const QString& text) {
 
 RunsTable::RunsTable(QWidget* parent) : QTableWidget(0, kColumns, parent) {
   setHorizontalHeaderLabels({"", "Show", "Model", "Seed", "State", "Step", "Train loss", "Val loss",
-                             "Params", "Steps/s"});
+                             "Excess (val)", "Params", "Steps/s"});
+  horizontalHeaderItem(kExcess)->setToolTip(
+      "Validation loss minus the task's Bayes floor (the optimal predictor's expected loss): what "
+      "is left to learn. \"–\" where the task does not know its floor.");
   horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   horizontalHeader()->setStretchLastSection(true);
   verticalHeader()->setVisible(false);
@@ -78,6 +81,10 @@ void RunsTable::fill(int row, const RunRow& r) {
                                    : QString::number(r.step)));
   setItem(row, kTrain, readOnly(lossText(r.train_loss)));
   setItem(row, kValidation, readOnly(lossText(r.validation_loss)));
+  auto* excess = readOnly(lossText(r.validation_loss - r.bayes_floor));
+  if (std::isfinite(r.bayes_floor))
+    excess->setToolTip(QString("Bayes floor %1").arg(r.bayes_floor, 0, 'g', 4));
+  setItem(row, kExcess, excess);
   setItem(row, kParams, readOnly(QString::number(r.parameters)));
   setItem(row, kSpeed,
           readOnly(r.steps_per_second > 0 ? QString::number(r.steps_per_second, 'f', 1) : "–"));

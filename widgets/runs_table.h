@@ -1,5 +1,6 @@
 // The runs table: one row per model × seed with its colour swatch (the same colour in every
-// view), a visibility checkbox, state, step, losses, parameter count and speed. Plain data in.
+// view), a visibility checkbox, state, step, losses, the validation loss above the task's Bayes
+// floor (where the task knows it), parameter count and speed. Plain data in.
 #pragma once
 
 #include <QTableWidget>
@@ -19,6 +20,7 @@ struct RunRow {
   qint64 max_steps = 0;
   double train_loss = qQNaN();
   double validation_loss = qQNaN();
+  double bayes_floor = qQNaN();  // the task's floor; NaN: unknown (the column shows "–")
   double steps_per_second = 0;
   QString message;  // error or stop reason, shown as the state's tooltip
 };
@@ -35,6 +37,7 @@ class RunsTable : public QTableWidget {
     kStep,
     kTrain,
     kValidation,
+    kExcess,
     kParams,
     kSpeed,
     kColumns

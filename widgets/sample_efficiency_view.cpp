@@ -23,12 +23,6 @@ constexpr int kBandAlpha = 45;    // band fill: light, the mean line carries the
 constexpr int kSeedAlpha = 110;   // single-seed points behind the mean
 constexpr double kLogPad = 1.25;  // ranges get a factor 1.25 of headroom on log axes
 
-// Calls `on_show` when the watched widget is shown: hidden views (another tab) keep their points
-// dirty and draw when they come back.
-bool drawable(const SampleEfficiencyPoint& p) {
-  return p.size > 0 && std::isfinite(p.test_loss) && p.test_loss > 0;
-}
-
 QString number(double v) { return QString::number(v, 'f', 3); }
 
 // N spans decades (10^k labels); losses often span less than one (0.2, 0.4, …, 1.2 labels).
@@ -55,6 +49,15 @@ SampleEfficiencyView::SampleEfficiencyView(QWidget* parent) : QWidget(parent) {
   band_box_->setToolTip(tr("What the shaded band around each model's mean shows"));
   bar->addWidget(band_box_);
   bar->addSpacing(12);
+  bar->addWidget(new QLabel(tr("y:"), this));
+  quantity_box_ = new QComboBox(this);
+  quantity_box_->setObjectName("SampleEfficiencyQuantity");
+  quantity_box_->addItems({tr("test loss"), tr("excess loss (test − Bayes floor)")});
+  quantity_box_->setToolTip(
+      tr("Excess loss: the test loss minus the task's Bayes floor (the optimal predictor's "
+         "loss), where the task knows it"));
+  bar->addWidget(quantity_box_);
+  bar->addSpacing(12);
   summary_label_ = new QLabel(tr("no runs yet"), this);
   bar->addWidget(summary_label_, 1);
   layout->addLayout(bar);
@@ -70,12 +73,14 @@ SampleEfficiencyView::SampleEfficiencyView(QWidget* parent) : QWidget(parent) {
   plot_->xAxis->setRange(10, 10000);
   plot_->yAxis->setRange(0.1, 10);
   plot_->legend->setVisible(true);
-  plot_->legend->setBrush(QColor(255, 255, 255, 220));
   plot_->legend->setBorderPen(QPen(QColor(180, 180, 180)));
-  plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+  plot_->plotLayout()->addElement(0, 1, plot_->legend);  // outside the axis rect: never on data
+  plot_->plotLayout()->setColumnStretchFactor(1, 0.001);
 
   connect(band_box_, qOverload<int>(&QComboBox::currentIndexChanged), this,
           [this](int i) { setBand(i == 1 ? Band::kStdDev : Band::kMinMax); });
+  connect(quantity_box_, qOverload<int>(&QComboBox::activated), this,
+          [this](int i) { setQuantity(i == 1 ? Quantity::kExcessLoss : Quantity::kTestLoss); });
   connect(plot_, &QCustomPlot::mousePress, this, &SampleEfficiencyView::onMousePress);
   connect(plot_, &QCustomPlot::mouseRelease, this, &SampleEfficiencyView::onMouseRelease);
   connect(plot_, &QCustomPlot::mouseDoubleClick, this, [this](QMouseEvent*) { flush(); });
@@ -101,12 +106,42 @@ void SampleEfficiencyView::addPoint(const SampleEfficiencyPoint& point) {
     order_.insert(it, point.model);
   }
   points_[point.model].push_back(point);
+  if (!quantity_chosen_ && quantity_ == Quantity::kTestLoss && std::isfinite(point.bayes_floor)) {
+    quantity_ = Quantity::kExcessLoss;  // the default where a floor exists
+    const QSignalBlocker block(quantity_box_);
+    quantity_box_->setCurrentIndex(1);
+  }
   markDirty();
+}
+
+void SampleEfficiencyView::setQuantity(Quantity quantity) {
+  quantity_ = quantity;
+  quantity_chosen_ = true;
+  const QSignalBlocker block(quantity_box_);
+  quantity_box_->setCurrentIndex(quantity == Quantity::kExcessLoss ? 1 : 0);
+  markDirty();
+}
+
+bool SampleEfficiencyView::hasFloor() const {
+  for (const auto& [model, points] : points_)
+    for (const auto& p : points)
+      if (std::isfinite(p.bayes_floor)) return true;
+  return false;
+}
+
+double SampleEfficiencyView::value(const SampleEfficiencyPoint& p) const {
+  return quantity_ == Quantity::kExcessLoss ? p.test_loss - p.bayes_floor : p.test_loss;
+}
+
+bool SampleEfficiencyView::drawable(const SampleEfficiencyPoint& p) const {
+  const double v = value(p);
+  return p.size > 0 && std::isfinite(v) && v > 0;
 }
 
 void SampleEfficiencyView::setPoints(const QVector<SampleEfficiencyPoint>& points) {
   points_.clear();
   order_.clear();
+  if (!quantity_chosen_) quantity_ = Quantity::kTestLoss;  // addPoint switches where floors exist
   for (const auto& p : points) addPoint(p);
   markDirty();
 }
@@ -151,9 +186,9 @@ SampleEfficiencyView::ModelCurve SampleEfficiencyView::curve(const QString& mode
   std::vector<double> all_n, all_loss;
   for (const auto& p : it->second) {
     if (!drawable(p)) continue;
-    by_size[p.size].push_back(p.test_loss);
+    by_size[p.size].push_back(value(p));
     all_n.push_back(p.size);
-    all_loss.push_back(p.test_loss);
+    all_loss.push_back(value(p));
   }
   for (const auto& [n, losses] : by_size) {
     double sum = 0;
@@ -223,11 +258,11 @@ void SampleEfficiencyView::redraw() {
     for (const auto& p : points_.at(model)) {
       ++runs;
       if (!drawable(p)) continue;
-      seeds->addData(p.size, p.test_loss);
+      seeds->addData(p.size, value(p));
       x_min = std::min(x_min, p.size);
       x_max = std::max(x_max, p.size);
-      y_min = std::min(y_min, p.test_loss);
-      y_max = std::max(y_max, p.test_loss);
+      y_min = std::min(y_min, value(p));
+      y_max = std::max(y_max, value(p));
     }
     // The power-law fit, dashed, over the measured N.
     if (c.fit.points >= 2 && c.fit.a > 0 && !c.sizes.empty()) {
@@ -273,14 +308,36 @@ void SampleEfficiencyView::redraw() {
   } else {
     setLogAxis(plot_->xAxis, /*powers=*/true);
   }
+  // With the raw loss, the mean Bayes floor as a dashed grey line over the measured N.
+  double floor_sum = 0;
+  int floors = 0;
+  for (const auto& [model, points] : points_) {
+    for (const auto& p : points) {
+      if (std::isfinite(p.bayes_floor)) {
+        floor_sum += p.bayes_floor;
+        ++floors;
+      }
+    }
+  }
+  if (quantity_ == Quantity::kTestLoss && floors > 0 && x_max > 0 && floor_sum > 0) {
+    auto* floor_line = plot_->addGraph();
+    floor_line->setPen(QPen(QColor(110, 110, 110), 1.2, Qt::DashLine));
+    floor_line->setName(tr("Bayes floor %1").arg(floor_sum / floors, 0, 'g', 3));
+    floor_line->addData(x_min, floor_sum / floors);
+    floor_line->addData(x_max, floor_sum / floors);
+    y_min = std::min(y_min, floor_sum / floors);
+  }
   if (x_max > 0) {
     plot_->xAxis->setRange(x_min / kLogPad, x_max * kLogPad);
     plot_->yAxis->setRange(y_min / kLogPad, y_max * kLogPad);
   }
+  const bool excess = quantity_ == Quantity::kExcessLoss;
+  plot_->yAxis->setLabel(excess ? tr("excess test loss (test − Bayes floor)") : tr("test loss"));
   summary_label_->setText(runs == 0 ? tr("no runs yet")
-                                    : tr("%1 run(s), %2 model(s); loss ≈ a·N^−b, b with 95% CI")
+                                    : tr("%1 run(s), %2 model(s); %3 ≈ a·N^−b, b with 95% CI")
                                           .arg(runs)
-                                          .arg(order_.size()));
+                                          .arg(order_.size())
+                                          .arg(excess ? tr("excess") : tr("loss")));
   plot_->replot();
 }
 
@@ -307,7 +364,7 @@ int SampleEfficiencyView::runAt(const QPoint& pixel, int radius) const {
     for (const auto& p : points) {
       if (!drawable(p)) continue;
       const double dx = plot_->xAxis->coordToPixel(p.size) - pixel.x();
-      const double dy = plot_->yAxis->coordToPixel(p.test_loss) - pixel.y();
+      const double dy = plot_->yAxis->coordToPixel(value(p)) - pixel.y();
       if (dx * dx + dy * dy <= best_d2) {
         best_d2 = dx * dx + dy * dy;
         best = p.run_id;
@@ -322,7 +379,7 @@ QPoint SampleEfficiencyView::pixelOf(int run_id) const {
     for (const auto& p : points) {
       if (p.run_id == run_id && drawable(p)) {
         return QPoint(qRound(plot_->xAxis->coordToPixel(p.size)),
-                      qRound(plot_->yAxis->coordToPixel(p.test_loss)));
+                      qRound(plot_->yAxis->coordToPixel(value(p))));
       }
     }
   }

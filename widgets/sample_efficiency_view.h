@@ -5,6 +5,10 @@
 // here it only marks itself dirty and redraws from one ~40 ms timer.
 // Interaction: wheel zoom, drag pan, double-click fits; a click on a point emits pointClicked with
 // that run's id. Input is plain data (no LibTorch).
+// The y axis is the test loss or, where the task knows its Bayes floor, the excess loss (test loss
+// − floor): the default once a point with a floor arrives, so the power law fits what is learned
+// rather than the noise the floor says no model can remove. With the raw loss, the mean floor is
+// drawn as a dashed grey line. The legend sits outside the plot, to its right.
 #pragma once
 
 #include <QColor>
@@ -12,6 +16,7 @@
 #include <QStringList>
 #include <QVector>
 #include <QWidget>
+#include <limits>
 #include <map>
 #include <vector>
 
@@ -31,12 +36,14 @@ struct SampleEfficiencyPoint {
   quint64 seed = 0;
   double test_loss = 0;  // drawn only when finite and > 0 (log axis)
   int run_id = -1;       // handed back by pointClicked
+  double bayes_floor = std::numeric_limits<double>::quiet_NaN();  // NaN: the task has none
 };
 
 class SampleEfficiencyView : public QWidget {
   Q_OBJECT
  public:
   enum class Band { kMinMax, kStdDev };
+  enum class Quantity { kTestLoss, kExcessLoss };
   static constexpr int kRepaintIntervalMs = RepaintThrottle::kIntervalMs;
 
   // What is drawn for one model: per N (ascending) the mean over seeds and the band's edges.
@@ -56,6 +63,10 @@ class SampleEfficiencyView : public QWidget {
 
   void setBand(Band band);
   Band band() const { return band_; }
+  // The y quantity; choosing one stops the automatic switch to excess loss.
+  void setQuantity(Quantity quantity);
+  Quantity quantity() const { return quantity_; }
+  bool hasFloor() const;                // some point carries a finite Bayes floor
   void setTitle(const QString& title);  // shown above the plot (e.g. task and budget)
 
   QStringList models() const;  // in the order they first appeared
@@ -83,13 +94,18 @@ class SampleEfficiencyView : public QWidget {
   void redraw();
   void onMousePress(QMouseEvent* event);
   void onMouseRelease(QMouseEvent* event);
+  double value(const SampleEfficiencyPoint& p) const;  // the y quantity of a point
+  bool drawable(const SampleEfficiencyPoint& p) const;
 
   QCustomPlot* plot_ = nullptr;
   QComboBox* band_box_ = nullptr;
+  QComboBox* quantity_box_ = nullptr;
   QLabel* summary_label_ = nullptr;
   std::map<QString, std::vector<SampleEfficiencyPoint>> points_;  // by model
   QStringList order_;
   Band band_ = Band::kMinMax;
+  Quantity quantity_ = Quantity::kTestLoss;
+  bool quantity_chosen_ = false;  // by the user or setQuantity: no automatic switch
   QPoint press_pos_;
   RepaintThrottle repaint_{this, [this] { redraw(); }};
 };

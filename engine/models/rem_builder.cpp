@@ -46,10 +46,12 @@ RemBuilderImpl::RemBuilderImpl(std::vector<RemHeadSpec> specs, const RemInit& in
     dilation.push_back(s.dilation);
     if (s.kind == RemKind::Regular) {
       head_index.push_back(r++);
-      // η ~ ±U(eta_min, eta_max), random sign (the RSA paper's default init).
+      // η ~ ±U(eta_min, eta_max), random sign (the RSA paper's default init) unless eta_sign
+      // fixes it (both draws are made either way, so the other parameters' init is unchanged).
       const double mag =
           init.eta_min + (init.eta_max - init.eta_min) * torch::rand({1}).item<double>();
-      const double sign = torch::rand({1}).item<double>() < 0.5 ? -1.0 : 1.0;
+      const double coin = torch::rand({1}).item<double>() < 0.5 ? -1.0 : 1.0;
+      const double sign = init.eta_sign != 0 ? static_cast<double>(init.eta_sign) : coin;
       eta0.push_back(static_cast<float>(sign * mag));
       selector.insert(selector.end(), {1.f, 0.f, 0.f});
     } else {

@@ -36,20 +36,30 @@ torch::Tensor FeedForwardImpl::forward(const torch::Tensor& x) {
 TransformerBlockImpl::TransformerBlockImpl(const std::string& attention_kind, const ModelOptions& o,
                                            bool causal) {
   const int64_t D = o.d_model;
-  ln1_ = register_module("ln1", torch::nn::LayerNorm(torch::nn::LayerNormOptions({D})));
+  linear_ = o.linear_value_path;
+  if (!linear_)
+    ln1_ = register_module("ln1", torch::nn::LayerNorm(torch::nn::LayerNormOptions({D})));
   attention_ = register_module("attention", makeSelfAttention(attention_kind, o, causal));
-  ffn_ = register_module("ffn", FeedForward(D, o.ff_mult));
+  if (!linear_) ffn_ = register_module("ffn", FeedForward(D, o.ff_mult));
+}
+
+torch::Tensor TransformerBlockImpl::norm(const torch::Tensor& x) {
+  return linear_ ? x : ln1_->forward(x);
+}
+
+torch::Tensor TransformerBlockImpl::feedForward(const torch::Tensor& h) {
+  return linear_ ? h : ffn_->forward(h);
 }
 
 torch::Tensor TransformerBlockImpl::forward(const torch::Tensor& x, LayerInspection* record,
                                             int64_t sample, const torch::Tensor& key_padding) {
-  auto h = x + attention_->forward(ln1_->forward(x), record, sample, key_padding);  // (B, T, D)
-  return ffn_->forward(h);
+  auto h = x + attention_->forward(norm(x), record, sample, key_padding);  // (B, T, D)
+  return feedForward(h);
 }
 
 torch::Tensor TransformerBlockImpl::step(const torch::Tensor& x_t, AttentionState& state) {
-  auto h = x_t + attention_->step(ln1_->forward(x_t), state);  // (B, 1, D)
-  return ffn_->forward(h);
+  auto h = x_t + attention_->step(norm(x_t), state);  // (B, 1, D)
+  return feedForward(h);
 }
 
 TransformerModelImpl::TransformerModelImpl(const ModelOptions& options, const ModelIO& io)
@@ -60,8 +70,14 @@ TransformerModelImpl::TransformerModelImpl(const ModelOptions& options, const Mo
     blocks_.push_back(register_module("block" + std::to_string(l),
                                       TransformerBlock(kind, options_, options_.causal)));
   }
-  ln_f_ = register_module("ln_f",
-                          torch::nn::LayerNorm(torch::nn::LayerNormOptions({options_.d_model})));
+  if (!options_.linear_value_path) {
+    ln_f_ = register_module("ln_f",
+                            torch::nn::LayerNorm(torch::nn::LayerNormOptions({options_.d_model})));
+  }
+}
+
+torch::Tensor TransformerModelImpl::finalNorm(const torch::Tensor& h) {
+  return options_.linear_value_path ? h : ln_f_->forward(h);
 }
 
 torch::Tensor TransformerModelImpl::positional(int64_t T, int64_t offset,
@@ -76,8 +92,8 @@ torch::Tensor TransformerModelImpl::positional(int64_t T, int64_t offset,
 }
 
 torch::Tensor TransformerModelImpl::forward(const torch::Tensor& x, InspectionRecord* record) {
-  auto h = embed(x);                    // (B, T, D)
-  h = h + positional(h.size(1), 0, h);  // (B, T, D)
+  auto h = embed(x);  // (B, T, D)
+  if (!options_.linear_value_path) h = h + positional(h.size(1), 0, h);
   if (record) {
     record->model = options_.model;
     record->layers.assign(blocks_.size(), LayerInspection{});
@@ -87,7 +103,7 @@ torch::Tensor TransformerModelImpl::forward(const torch::Tensor& x, InspectionRe
     h = blocks_[l]->forward(h, record ? &record->layers[l] : nullptr, record ? record->sample : 0,
                             padding);
   }
-  return head(ln_f_->forward(h), x);  // (B, T, O) | (B, O)
+  return head(finalNorm(h), x);  // (B, T, O) | (B, O)
 }
 
 torch::Tensor TransformerModelImpl::step(const torch::Tensor& x_t, GenerationState& state) {
@@ -96,10 +112,10 @@ torch::Tensor TransformerModelImpl::step(const torch::Tensor& x_t, GenerationSta
   }
   if (state.layers.size() != blocks_.size()) state.layers.assign(blocks_.size(), AttentionState{});
   auto h = embed(x_t);  // (B, 1, D)
-  h = h + positional(1, state.position, h);
+  if (!options_.linear_value_path) h = h + positional(1, state.position, h);
   for (size_t l = 0; l < blocks_.size(); ++l) h = blocks_[l]->step(h, state.layers[l]);
   state.position += 1;
-  return output_->forward(ln_f_->forward(h));  // (B, 1, O)
+  return output_->forward(finalNorm(h));  // (B, 1, O)
 }
 
 }  // namespace rsalab

@@ -37,6 +37,10 @@ class TransformerBlockImpl : public torch::nn::Module {
   SelfAttention attention() const { return attention_; }
 
  private:
+  torch::Tensor norm(const torch::Tensor& x);         // LN(x), or x on the linear value path
+  torch::Tensor feedForward(const torch::Tensor& h);  // FFN(h), or h on the linear value path
+
+  bool linear_ = false;  // ModelOptions::linear_value_path
   torch::nn::LayerNorm ln1_{nullptr};
   SelfAttention attention_;
   FeedForward ffn_{nullptr};
@@ -63,6 +67,7 @@ class TransformerModelImpl : public SequenceModelImpl {
 
  private:
   torch::Tensor positional(int64_t T, int64_t offset, const torch::Tensor& like);
+  torch::Tensor finalNorm(const torch::Tensor& h);  // LN_f(h), or h on the linear value path
   std::vector<TransformerBlock> blocks_;
   torch::nn::LayerNorm ln_f_{nullptr};
   torch::Tensor pe_cache_;  // (T, D) rows for positions 0..T−1

@@ -39,6 +39,8 @@ bool isSyntheticSeriesTask(const std::string& name);  // seasonal | ar
 SeriesLayout makeSyntheticSeriesLayout(const TaskOptions& options, int64_t train_size,
                                        uint64_t seed);
 GroundTruth syntheticSeriesTruth(const TaskOptions& options);
+// Autocovariance of the raw series at lags 0..lags−1 (components of unit variance + noise²).
+std::vector<double> syntheticSeriesAutocovariance(const TaskOptions& options, int64_t lags);
 TaskData makeSyntheticSeriesTask(const TaskOptions& options, int64_t train_size, uint64_t seed);
 
 }  // namespace rsalab

@@ -7,21 +7,13 @@
 #include <string>
 #include <vector>
 
+#include "engine/core/ground_truth.h"
 #include "engine/core/task_registry.h"
 #include "engine/model_options.h"
 #include "engine/tasks/task_options.h"
 #include "engine/torch_api.h"
 
 namespace rsalab {
-
-// Recurrence the data was generated with, drawn beside the learned REM parameters.
-struct GroundTruth {
-  std::vector<double> lambdas;  // real poles λ
-  std::vector<double> gammas;   // damping γ of cyclical components (paired with thetas)
-  std::vector<double> thetas;   // angular frequency θ = 2π / period
-  std::string description;      // one line, e.g. "AR(1) λ=0.8 + season P=12 γ=0.95"
-  bool empty() const { return lambdas.empty() && gammas.empty(); }
-};
 
 struct DataSplit {
   torch::Tensor x;

@@ -103,14 +103,17 @@ TaskData makeTeacherTask(const TaskOptions& o, int64_t train_size, uint64_t seed
   for (const auto& term : terms) {
     if (!d.empty()) d += " + ";
     if (term.cos) {
-      data.truth.gammas.push_back(term.base);
-      data.truth.thetas.push_back(term.theta);
+      data.truth.components.push_back({RemKind::Cos, term.base, term.theta});
       d += "γ=" + fmt(term.base) + " θ=" + fmt(term.theta);
     } else {
-      data.truth.lambdas.push_back(term.base);
+      data.truth.components.push_back({RemKind::Regular, term.base, 0.0});
       d += "λ=" + fmt(term.base);
     }
   }
+  data.truth.meaning = "generating REM (the loss optimum: the target is this kernel applied to x)";
+  // y is a deterministic function of the inputs before it, all inside the sequence (h_0 = 0).
+  data.truth.bayes_floor = 0.0;
+  data.truth.floor_note = "noise-free: the target is a fixed function of the past inputs";
   data.truth.description = "teacher y_t = Σ_{s<t} kernel(t−s) x_s, kernel " + d;
   data.summary = "teacher: " + std::to_string(train_size) + "/" +
                  std::to_string(o.validation_size) + "/" + std::to_string(o.test_size) +

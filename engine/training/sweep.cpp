@@ -8,6 +8,7 @@
 
 #include "engine/core/names.h"
 #include "engine/flops.h"
+#include "engine/training/sweep_io.h"
 
 namespace rsalab {
 
@@ -89,6 +90,7 @@ SweepResult runSweep(const SweepOptions& options,
         trainer.onEval = nullptr;  // the test evaluation below is not part of the curve
         auto test = trainer.evaluate(splitName(Split::Test));
         row.test_loss = test.loss;
+        row.bayes_floor = data->truth.bayes_floor;
         row.test_metrics = test.values;
         row.best_validation = trainer.bestValidationLoss();
         row.steps = trainer.stepsDone();
@@ -115,18 +117,7 @@ SweepResult runSweep(const SweepOptions& options,
   result.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-  for (const auto& m : options.models) {
-    std::vector<double> n, loss;
-    for (const auto& r : result.rows) {
-      if (r.model == m && r.ok()) {
-        n.push_back(static_cast<double>(r.size));
-        loss.push_back(r.test_loss);
-      }
-    }
-    auto fit = fitPowerLaw(n, loss);
-    fit.model = m;
-    result.fits.push_back(fit);
-  }
+  fitSweep(result, options.models);
   return result;
 }
 

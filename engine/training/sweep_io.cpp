@@ -88,6 +88,7 @@ SweepRow rowFromJson(const json& r, int64_t index) {
       row.test_metrics[k] = toNumber(v, path + "test_metrics." + k);
     }
   }
+  row.bayes_floor = number(r, "bayes_floor", path, NAN);
   row.best_validation = number(r, "best_validation", path, 0.0);
   row.steps = integer(r, "steps", path, 0);
   row.seconds = number(r, "seconds", path, 0.0);
@@ -123,7 +124,7 @@ std::string sweepCsv(const SweepResult& result) {
     for (const auto& [k, v] : r.test_metrics) metric_names.insert(k);
   std::ostringstream s;
   s.precision(9);
-  s << "model,size,seed,test_loss";
+  s << "model,size,seed,test_loss,bayes_floor,excess_loss";
   for (const auto& k : metric_names) s << ",test_" << k;
   s << ",best_validation,steps,parameters,seconds,stop_reason,error\n";
   auto quoted = [](const std::string& t) {
@@ -133,7 +134,11 @@ std::string sweepCsv(const SweepResult& result) {
   };
   for (const auto& r : result.rows) {
     if (r.model.empty()) continue;  // not run (stopped)
-    s << r.model << "," << r.size << "," << r.seed << "," << r.test_loss;
+    s << r.model << "," << r.size << "," << r.seed << "," << r.test_loss << ",";
+    if (std::isfinite(r.bayes_floor))
+      s << r.bayes_floor << "," << r.excess();
+    else
+      s << ",";
     for (const auto& k : metric_names) {
       auto it = r.test_metrics.find(k);
       s << ",";
@@ -157,6 +162,8 @@ std::string sweepJson(const SweepResult& result) {
                          {"size", r.size},
                          {"seed", r.seed},
                          {"test_loss", r.test_loss},
+                         {"bayes_floor", r.bayes_floor},
+                         {"excess_loss", r.excess()},
                          {"test_metrics", r.test_metrics},
                          {"best_validation", r.best_validation},
                          {"steps", r.steps},
@@ -167,13 +174,15 @@ std::string sweepJson(const SweepResult& result) {
                          {"run", r.run},
                          {"error", r.error}});
   }
-  for (const auto& f : result.fits) {
-    j["fits"].push_back({{"model", f.model},
-                         {"a", f.a},
-                         {"b", f.b},
-                         {"b_ci95", {f.b_low, f.b_high}},
-                         {"r2", f.r2},
-                         {"points", f.points}});
+  for (const auto* fits : {&result.fits, &result.excess_fits}) {
+    for (const auto& f : *fits) {
+      j[fits == &result.fits ? "fits" : "excess_fits"].push_back({{"model", f.model},
+                                                                  {"a", f.a},
+                                                                  {"b", f.b},
+                                                                  {"b_ci95", {f.b_low, f.b_high}},
+                                                                  {"r2", f.r2},
+                                                                  {"points", f.points}});
+    }
   }
   return j.dump(2);
 }
@@ -200,14 +209,41 @@ SweepResult sweepResultFromJson(const std::string& text) {
       result.rows.push_back(rowFromJson(object(runs[i], key), static_cast<int64_t>(i)));
     }
   }
-  if (find(j, "fits")) {
-    const json& fits = array(j, "fits");
+  for (const char* name : {"fits", "excess_fits"}) {
+    if (!find(j, name)) continue;
+    const json& fits = array(j, name);
+    auto& out = std::string(name) == "fits" ? result.fits : result.excess_fits;
     for (size_t i = 0; i < fits.size(); ++i) {
-      const std::string key = "fits[" + std::to_string(i) + "]";
-      result.fits.push_back(fitFromJson(object(fits[i], key), static_cast<int64_t>(i)));
+      const std::string key = std::string(name) + "[" + std::to_string(i) + "]";
+      out.push_back(fitFromJson(object(fits[i], key), static_cast<int64_t>(i)));
     }
   }
   return result;
+}
+
+void fitSweep(SweepResult& result, const std::vector<std::string>& models) {
+  result.fits.clear();
+  result.excess_fits.clear();
+  for (const auto& m : models) {
+    std::vector<double> n, loss, excess_n, excess;
+    for (const auto& r : result.rows) {
+      if (r.model != m || !r.ok()) continue;
+      n.push_back(static_cast<double>(r.size));
+      loss.push_back(r.test_loss);
+      if (std::isfinite(r.bayes_floor)) {
+        excess_n.push_back(static_cast<double>(r.size));
+        excess.push_back(r.excess());
+      }
+    }
+    auto fit = fitPowerLaw(n, loss);
+    fit.model = m;
+    result.fits.push_back(fit);
+    if (!excess.empty()) {
+      auto e = fitPowerLaw(excess_n, excess);
+      e.model = m;
+      result.excess_fits.push_back(e);
+    }
+  }
 }
 
 }  // namespace rsalab

@@ -26,4 +26,8 @@ std::string sweepJson(const SweepResult& result);  // config, rows, fits, timing
 // first run (no rows).
 SweepResult sweepResultFromJson(const std::string& text);
 
+// Fills result.fits (test loss vs N) and result.excess_fits (excess loss vs N, when the rows have
+// a Bayes floor) for `models` in that order, from the usable rows (SweepRow::ok()).
+void fitSweep(SweepResult& result, const std::vector<std::string>& models);
+
 }  // namespace rsalab

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <string>
 #include <vector>
@@ -33,6 +34,9 @@ struct SweepRow {
   int64_t size = 0;
   uint64_t seed = 0;
   double test_loss = 0;
+  // The task's Bayes floor (engine/core/ground_truth.h) on this run's test set; NaN where the
+  // task does not know it. excess() = test_loss − floor.
+  double bayes_floor = std::numeric_limits<double>::quiet_NaN();
   std::map<std::string, double> test_metrics;
   double best_validation = 0;
   int64_t steps = 0;
@@ -48,6 +52,7 @@ struct SweepRow {
   bool has_inspection = false;
   InspectionRecord inspection;
 
+  double excess() const { return test_loss - bayes_floor; }  // NaN without a floor
   // A finished, usable run: no error, trained, not cut short by a cancel (StopReason::Requested).
   bool ok() const {
     return error.empty() && steps > 0 && stop_reason != stopReasonName(StopReason::Requested);
@@ -57,7 +62,8 @@ struct SweepRow {
 struct SweepResult {
   RunConfig base;  // the shared config (its model is the first model's; train_size varies)
   std::vector<SweepRow> rows;
-  std::vector<PowerLawFit> fits;
+  std::vector<PowerLawFit> fits;         // test loss ≈ a·N^(−b), per model
+  std::vector<PowerLawFit> excess_fits;  // excess loss ≈ a·N^(−b), per model (tasks with a floor)
   double wall_seconds = 0;
   int64_t parallel = 1;
   int64_t threads_per_run = 1;
