@@ -23,26 +23,28 @@ die() {
 
 port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
-stop_pidfile() {  # stops the daemon whose pid the file holds, waits up to 10 s
-  local file=$1 pid
-  [ -s "$file" ] || return 0
-  pid=$(cat "$file")
-  if kill -0 "$pid" 2>/dev/null; then
-    kill "$pid" 2>/dev/null || true
-    for _ in $(seq 100); do
-      kill -0 "$pid" 2>/dev/null || break
-      sleep 0.1
-    done
-    kill -0 "$pid" 2>/dev/null && kill -9 "$pid" 2>/dev/null || true
-  fi
-  rm -f "$file"
+# Stops the daemons whose pids the files hold (this script started them): SIGTERM to all, then
+# up to 5 s for them to go, then SIGKILL.
+stop_pidfiles() {
+  local pids=() file pid
+  for file in "$@"; do
+    [ -s "$file" ] && pid=$(cat "$file") && kill -0 "$pid" 2>/dev/null && pids+=("$pid")
+    rm -f "$file"
+  done
+  [ ${#pids[@]} = 0 ] && return 0
+  kill "${pids[@]}" 2>/dev/null || true
+  for _ in $(seq 50); do
+    local alive=0
+    for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null && alive=1; done
+    [ "$alive" = 0 ] && return 0
+    sleep 0.1
+  done
+  kill -9 "${pids[@]}" 2>/dev/null || true
 }
 
 down() {
   [ -d "$dir" ] || return 0
-  stop_pidfile "$dir/slurmd.pid"
-  stop_pidfile "$dir/slurmctld.pid"
-  stop_pidfile "$dir/munged.pid"
+  stop_pidfiles "$dir/slurmd.pid" "$dir/slurmctld.pid" "$dir/munged.pid"
   rm -rf "$dir"
 }
 
