@@ -9,6 +9,8 @@
 // --sweep-results FILE opens a sweep.json from rsalab-cli in the Sample efficiency tab; --sweep
 // MODELS:SIZES:SEEDS:STEPS starts a sweep there (with either, --screenshot shows that tab and does
 // not start a training session).
+// --sweep-dir DIR shows a sweep folder (plan.json + cells/, from `rsalab-cli sweep --slurm` or
+// `--plan`) in the Sample efficiency tab and keeps adding cells as they are written.
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QPushButton>
@@ -101,8 +103,11 @@ int main(int argc, char** argv) {
   QCommandLineOption sweep(
       "sweep", "Start a sweep, e.g. rnn,rsa:16,64,256:2:150 (models:sizes:seeds:steps).", "spec");
   QCommandLineOption preset("preset", "Start a preset (Presets menu), e.g. recover.", "name");
+  QCommandLineOption sweep_dir(
+      "sweep-dir", "Watch a sweep folder (plan.json + cells/) fill in, e.g. from a Slurm job.",
+      "dir");
   parser.addOptions({screenshot, after, shots, task, models, heads, length, steps, teacher, session,
-                     sweep_results, sweep, preset});
+                     sweep_results, sweep, sweep_dir, preset});
   parser.process(app);
 
   rsalab::MainWindow window;
@@ -141,6 +146,14 @@ int main(int argc, char** argv) {
       return 1;
     }
   }
+  if (parser.isSet(sweep_dir)) {
+    QString error;
+    if (!window.openSweepFolder(parser.value(sweep_dir), &error)) {
+      std::fprintf(stderr, "rsalab: cannot open the sweep folder %s: %s\n",
+                   qPrintable(parser.value(sweep_dir)), qPrintable(error));
+      return 1;
+    }
+  }
   if (parser.isSet(sweep)) {
     const QStringList parts = parser.value(sweep).split(':');
     auto* dialog = panel->dialog();
@@ -166,8 +179,8 @@ int main(int argc, char** argv) {
     script.path = parser.value(screenshot);
     script.after_seconds = parser.value(after).toDouble();
     script.shots = parser.value(shots).split(',', Qt::SkipEmptyParts);
-    script.start_training =
-        !offline && !parser.isSet(sweep_results) && !parser.isSet(sweep) && !parser.isSet(preset);
+    script.start_training = !offline && !parser.isSet(sweep_results) && !parser.isSet(sweep) &&
+                            !parser.isSet(sweep_dir) && !parser.isSet(preset);
     rsalab::scheduleScreenshots(window, script);
   }
   return app.exec();

@@ -1,61 +1,25 @@
 #include "app/cli_commands.h"
 
-#include <atomic>
-#include <csignal>
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "app/cli_interrupt.h"
 #include "app/cli_progress.h"
 #include "app/session_recorder.h"
-#include "app/sweep_figures.h"
 #include "engine/atomic_file.h"
 #include "engine/core/ground_truth.h"
 #include "engine/core/model_registry.h"
 #include "engine/core/names.h"
 #include "engine/inspection_io.h"
 #include "engine/session/session_bundle.h"
-#include "engine/training/sweep.h"
 #include "engine/training/trainer.h"
 
 namespace rsalab {
 
 namespace {
-
-// Ctrl+C (SIGINT) and SIGTERM while training: the first asks the trainer to stop after its
-// current step (an atomic store is async-signal-safe); the handler then resets itself, so a
-// second Ctrl+C ends the process at once.
-std::atomic<bool>* g_stop_flag = nullptr;
-
-extern "C" void onInterrupt(int) {
-  if (g_stop_flag) g_stop_flag->store(true);
-}
-
-class InterruptToStop {
- public:
-  explicit InterruptToStop(std::atomic<bool>& flag) {
-    g_stop_flag = &flag;
-    struct sigaction action {};
-    action.sa_handler = onInterrupt;
-    sigemptyset(&action.sa_mask);
-    action.sa_flags = SA_RESETHAND;
-    sigaction(SIGINT, &action, &previous_int_);
-    sigaction(SIGTERM, &action, &previous_term_);
-  }
-  ~InterruptToStop() {
-    sigaction(SIGINT, &previous_int_, nullptr);
-    sigaction(SIGTERM, &previous_term_, nullptr);
-    g_stop_flag = nullptr;
-  }
-  InterruptToStop(const InterruptToStop&) = delete;
-  InterruptToStop& operator=(const InterruptToStop&) = delete;
-
- private:
-  struct sigaction previous_int_ {
-  }, previous_term_{};
-};
 
 std::string format(double v, int precision = 4) {
   std::ostringstream s;
@@ -261,102 +225,6 @@ int runInspect(const std::string& run_dir, int64_t sample, const std::string& ou
     }
   }
   return 0;
-}
-
-int runSweepCommand(const SweepCommand& command) {
-  SweepOptions options;
-  options.base = command.config;
-  if (!command.models.empty()) options.models = command.models;
-  if (!command.sizes.empty()) options.sizes = command.sizes;
-  options.seeds = command.seeds;
-  options.parallel = command.parallel;
-  if (!command.figures_dir.empty()) {
-    if (!sweepFiguresAvailable()) {  // say so before hours of training, not after
-      throw std::runtime_error(
-          "--figures is unavailable: rsalab-cli was built with RSALAB_GUI=OFF (no Qt)");
-    }
-    options.keep_curves = true;  // the loss figure
-  }
-  if (!command.session_dir.empty()) options.keep_curves = true;  // the bundle's per-run metrics
-  std::filesystem::create_directories(command.out_dir);
-  const std::filesystem::path dir(command.out_dir);
-  writeFileAtomically((dir / "config.json").string(), toJson(options.base));
-  const int64_t total =
-      static_cast<int64_t>(options.models.size() * options.sizes.size()) * options.seeds;
-  std::cerr << "sweep: " << options.models.size() << " models x " << options.sizes.size()
-            << " sizes x " << options.seeds << " seeds = " << total << " runs of "
-            << options.base.trainer.max_steps << " steps on task " << options.base.task.name
-            << "\n";
-  ProgressLine progress("sweep", total);
-  TrainingControl control;
-  SweepResult result;
-  {
-    InterruptToStop interrupt(control.stop);
-    result = runSweep(
-        options,
-        [&](int64_t done, int64_t, const SweepRow& row) {
-          progress.update(done, row.model + " N=" + std::to_string(row.size) +
-                                    (row.error.empty() ? " test " + format(row.test_loss)
-                                                       : " ERROR " + row.error));
-        },
-        &control);
-  }
-  progress.finish("");
-  const bool interrupted = control.stop.load();
-  if (interrupted) {  // rows of runs that never started are left out
-    std::vector<SweepRow> started;
-    for (auto& row : result.rows) {
-      if (!row.model.empty()) started.push_back(std::move(row));
-    }
-    result.rows = std::move(started);
-  }
-  writeFileAtomically((dir / "sweep.csv").string(), sweepCsv(result));
-  writeFileAtomically((dir / "sweep.json").string(), sweepJson(result));
-  if (!command.session_dir.empty()) {
-    SessionRecorder recorder;
-    recorder.start(options.base, options.models, options.seeds);
-    recorder.setSweepJson(sweepJson(result));
-    for (size_t i = 0; i < result.rows.size(); ++i) {
-      const SweepRow& r = result.rows[i];
-      if (r.model.empty()) continue;  // not run (stopped)
-      const auto id = static_cast<int64_t>(i);
-      recorder.addRun(id, r.model, r.seed, r.parameters, r.size);
-      recorder.setStatus(id, runStateName(r.error.empty() ? RunState::Finished : RunState::Failed),
-                         r.error.empty() ? r.stop_reason : r.error);
-      recorder.recordSteps(id, r.train_curve.data(), r.train_curve.size());
-      // Validation points (the test loss is in sweep.json).
-      recorder.recordEvals(id, r.validation_curve.data(), r.validation_curve.size());
-    }
-    std::cout << "wrote session " << saveSession(recorder.bundle(), command.session_dir) << "\n";
-  }
-  std::cout << "sweep: " << total << " runs in " << format(result.wall_seconds, 4) << " s ("
-            << result.parallel << " concurrent runs x " << result.threads_per_run
-            << " thread(s))\n";
-  std::cout << std::left << std::setw(13) << "model"
-            << "  b (loss ~ a N^-b)   95% CI            R^2\n";
-  for (const auto& f : result.fits) {
-    std::cout << std::left << std::setw(13) << f.model << "  " << std::setw(18) << format(f.b, 4)
-              << "  [" << format(f.b_low, 3) << ", " << format(f.b_high, 3) << "]"
-              << "   " << format(f.r2, 3) << "\n";
-  }
-  int failed = 0;
-  for (const auto& r : result.rows) failed += r.error.empty() ? 0 : 1;
-  std::cout << "wrote " << dir.string() << "/{sweep.csv,sweep.json,config.json}\n";
-  if (!command.figures_dir.empty()) {
-    FigureOptions figures;
-    figures.out_dir = command.figures_dir;
-    figures.title = options.base.task.name + ", T = " + std::to_string(options.base.task.length) +
-                    ", " + std::to_string(options.base.trainer.max_steps) + " steps, " +
-                    std::to_string(options.seeds) + " seed(s)";
-    for (const auto& path : writeSweepFigures(result.rows, figures))
-      std::cout << "wrote " << path << "\n";
-  }
-  if (failed) std::cerr << "warning: " << failed << " run(s) failed; see the error column\n";
-  if (interrupted) {
-    std::cerr << "interrupted: wrote the " << result.rows.size() << " run(s) that had started\n";
-    return kExitInterrupted;
-  }
-  return failed ? 1 : 0;
 }
 
 int listTasks() {

@@ -1,4 +1,5 @@
-// The rsalab-cli subcommands that train: train, sweep, eval, inspect, tasks.
+// The rsalab-cli subcommands that train: train, eval, inspect, tasks (the sweep commands are in
+// app/cli_sweep.h).
 #pragma once
 
 #include <string>
@@ -18,25 +19,12 @@ struct TrainCommand {
   int64_t fault_throw_at_step = 0;
   std::string fault_kind = "c10";
 };
-struct SweepCommand {
-  RunConfig config;
-  std::vector<std::string> models;
-  std::vector<int64_t> sizes;
-  int64_t seeds = 3;
-  int64_t parallel = 0;
-  std::string out_dir = "runs/sweep";
-  std::string
-      session_dir;  // non-empty: also write a session bundle (sweep.json + every run's metrics)
-  std::string figures_dir;  // non-empty: write the sample-efficiency and loss figures there
-};
-
 // Each returns the process exit code: 0 ok, 1 error, 3 diverged, 130 interrupted (Ctrl+C or
 // SIGTERM during train/sweep: training stops after the current step and what was promised is
 // written: train writes config.json, metrics.csv and checkpoint.pt; sweep writes the finished
 // rows).
 constexpr int kExitInterrupted = 130;
 int runTrain(const TrainCommand& command);
-int runSweepCommand(const SweepCommand& command);
 int runEval(const std::string& run_dir);
 int runInspect(const std::string& run_dir, int64_t sample, const std::string& out_dir);
 int listTasks();

@@ -1,13 +1,16 @@
 // rsalab-cli: RSA Lab without a window.
-//   models | tasks | demo | train | sweep | eval | inspect   (--help on each)
+//   models | tasks | demo | train | sweep | sweep-cell | sweep-merge | sweep-status | eval |
+//   inspect   (--help on each)
 // Every run flag can also come from --config FILE.json; flags given on the command line win.
 #include <CLI/CLI.hpp>
 #include <iomanip>
 #include <iostream>
 #include <new>
+#include <set>
 
 #include "app/cli_commands.h"
 #include "app/cli_demo.h"
+#include "app/cli_sweep.h"
 #include "engine/atomic_file.h"
 #include "engine/core/model_registry.h"
 #include "engine/core/presets.h"
@@ -173,6 +176,58 @@ int main(int argc, char** argv) {
   sweep->add_option("--figures", sweep_command.figures_dir,
                     "also write sample_efficiency.{png,svg} and loss.{png,svg} to this folder "
                     "(needs a GUI build)");
+  sweep->add_option("--threads", sweep_command.threads,
+                    "intra-op threads per run (0 = cores / --parallel)");
+  sweep->add_option("--plan", sweep_command.plan_dir,
+                    "write DIR/plan.json (the cells with stable indices) and run nothing");
+  sweep->add_option("--resume", sweep_command.resume_dir,
+                    "run the cells of DIR/plan.json that have no result (here, or with --slurm)");
+  sweep->add_flag("--slurm", sweep_command.slurm,
+                  "submit the cells as a Slurm job array (DIR/sweep.sbatch, sbatch --parsable)");
+  SlurmOptions& slurm = sweep_command.slurm_options;
+  const std::vector<CLI::Option*> slurm_flags = {
+      sweep->add_option("--partition", slurm.partition, "Slurm partition"),
+      sweep->add_option("--time", slurm.time, "Slurm time limit per cell, HH:MM:SS"),
+      sweep
+          ->add_option("--cpus-per-task", slurm.cpus_per_task,
+                       "CPUs per cell (its intra-op threads)")
+          ->capture_default_str(),
+      sweep->add_option("--gpus-per-task", slurm.gpus_per_task,
+                        "GPUs per cell (with --device cuda or auto)"),
+      sweep->add_option("--max-parallel", slurm.max_parallel,
+                        "at most K cells at once (--array=...%K; 0 = no limit)"),
+      sweep
+          ->add_option("--sbatch-arg", slurm.sbatch_args,
+                       "an extra #SBATCH line, e.g. --sbatch-arg=--account=proj (repeatable)")
+          ->allow_extra_args(false)};
+  auto* dry_run = sweep->add_flag("--dry-run", sweep_command.dry_run,
+                                  "with --slurm: write DIR/sweep.sbatch, do not submit");
+
+  SweepCellCommand cell_command;
+  auto* sweep_cell = app.add_subcommand(
+      "sweep-cell", "Run one cell of a planned sweep; writes DIR/cells/I.json (a Slurm task)");
+  sweep_cell->add_option("dir", cell_command.dir, "sweep folder (holds plan.json)")->required();
+  sweep_cell->add_option("--index", cell_command.index, "cell index")->required();
+  sweep_cell->add_option("--threads", cell_command.threads,
+                         "intra-op threads (0 = $SLURM_CPUS_PER_TASK, else one per core)");
+  sweep_cell->add_flag("--fault-kill-while-writing", cell_command.fault_kill_while_writing)
+      ->group("");  // test hook
+
+  SweepMergeCommand merge_command;
+  auto* sweep_merge = app.add_subcommand(
+      "sweep-merge", "sweep.csv, sweep.json (fits), figures and session from a sweep's cells");
+  sweep_merge->add_option("dir", merge_command.dir, "sweep folder")->required();
+  sweep_merge->add_option("--session", merge_command.session_dir,
+                          "also write a session bundle DIR.rsalab");
+  sweep_merge->add_option("--figures", merge_command.figures_dir,
+                          "also write sample_efficiency.{png,svg} and loss.{png,svg} here");
+  sweep_merge->add_flag("--partial", merge_command.partial,
+                        "merge the cells that have a result even if others have none");
+
+  std::string status_dir;
+  auto* sweep_status = app.add_subcommand(
+      "sweep-status", "Done / error / running / pending / failed / missing cells of a sweep");
+  sweep_status->add_option("dir", status_dir, "sweep folder")->required();
 
   std::string run_dir, inspect_out = "runs/inspect";
   int64_t sample = 0;
@@ -210,9 +265,34 @@ int main(int argc, char** argv) {
       return runTrain(train_command);
     }
     if (*sweep) {
-      sweep_command.config = sweep_flags.resolve(defaultSweepConfig());
+      for (auto* flag : slurm_flags) sweep_command.slurm_options_given |= flag->count() > 0;
+      if ((sweep_command.slurm_options_given || *dry_run) && !sweep_command.slurm)
+        throw std::invalid_argument(
+            "--partition, --time, --cpus-per-task, --gpus-per-task, "
+            "--max-parallel, --sbatch-arg and --dry-run need --slurm");
+      if (!sweep_command.plan_dir.empty() && sweep->count("--out"))
+        throw std::invalid_argument("give the sweep folder once: --plan DIR or --out DIR");
+      if (!sweep_command.resume_dir.empty()) {
+        // The plan fixes what runs: flags that define a sweep cannot change it.
+        const std::set<std::string> allowed = {
+            "--resume",        "--slurm",        "--partition",  "--time",    "--cpus-per-task",
+            "--gpus-per-task", "--max-parallel", "--sbatch-arg", "--dry-run", "--parallel",
+            "--threads",       "--session",      "--figures",    "--help"};
+        for (const auto* opt : sweep->get_options()) {
+          if (opt->count() > 0 && !allowed.count(opt->get_name())) {
+            throw std::invalid_argument("--resume runs the plan in " + sweep_command.resume_dir +
+                                        "/plan.json; " + opt->get_name() +
+                                        " cannot change it (write a new plan in a new folder)");
+          }
+        }
+      } else {
+        sweep_command.config = sweep_flags.resolve(defaultSweepConfig());
+      }
       return runSweepCommand(sweep_command);
     }
+    if (*sweep_cell) return runSweepCellCommand(cell_command);
+    if (*sweep_merge) return runSweepMergeCommand(merge_command);
+    if (*sweep_status) return runSweepStatusCommand(status_dir);
     if (*eval) return runEval(run_dir);
     if (*inspect) return runInspect(run_dir, sample, inspect_out);
   } catch (const std::bad_alloc&) {

@@ -57,6 +57,10 @@ class MainWindow : public QMainWindow {
   // Shows a finished sweep run like a session run: its curves in the loss dock and, when its
   // inspection record was kept, its maps in the inspector (switches to that tab).
   void openSweepRun(const SweepRow& row);
+  // Shows a sweep folder (plan.json + cells/) in the Sample efficiency tab, filling in as its cells
+  // are written (File → Open sweep folder…, `rsalab --sweep-dir`). On a bad folder: false, the
+  // reader's message in `error` when given, else in a message box.
+  bool openSweepFolder(const QString& dir, QString* error = nullptr);
   // Answer the "stop and quit?" question without a dialog (tests, scripts): 1 quit, 0 cancel,
   // -1 ask.
   void setCloseAnswerForTests(int answer) { close_answer_ = answer; }

@@ -5,11 +5,13 @@
 #include <QDockWidget>
 #include <QMenu>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QStatusBar>
 #include <QStyle>
 #include <QToolBar>
 
 #include "app/main_window.h"
+#include "app/sweep_folder_watcher.h"
 #include "app/sweep_panel.h"
 #include "app/training_controller.h"
 #include "engine/core/model_registry.h"
@@ -171,12 +173,26 @@ void MainWindow::buildSweepTab() {
   sweep_panel_->setBaseConfigProvider([this] { return currentConfig(); });
   connect(sweep_panel_, &SweepPanel::log, this, &MainWindow::appendLog);
   connect(sweep_panel_, &SweepPanel::runActivated, this, &MainWindow::openSweepRun);
+  connect(sweep_panel_->folderWatcher(), &SweepFolderWatcher::statusChanged, this,
+          [this](const QString& line) { statusBar()->showMessage(line); });
   auto* menu = menuBar()->addMenu("&Sweep");
   menu->addAction("&New sample-efficiency sweep…", this, [this] {
     tabs_->setCurrentWidget(sweep_panel_);
     sweep_panel_->openDialog();
   });
   menu->addAction("&Cancel sweep", sweep_panel_, &SweepPanel::cancelSweep);
+}
+
+bool MainWindow::openSweepFolder(const QString& dir, QString* error) {
+  QString message;
+  tabs_->setCurrentWidget(sweep_panel_);
+  if (sweep_panel_->watchFolder(dir, &message)) return true;
+  if (error)
+    *error = message;
+  else
+    QMessageBox::warning(this, "Cannot open the sweep folder", message);
+  appendLog("Cannot open sweep folder " + dir + ": " + message);
+  return false;
 }
 
 void MainWindow::openSweepRun(const SweepRow& row) {

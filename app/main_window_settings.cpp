@@ -64,6 +64,14 @@ void MainWindow::buildSessionActions() {
   });
   recent_menu_ = file_menu_->addMenu("Recent sessions");
   rebuildRecentMenu();
+  file_menu_->addAction("Open s&weep folder…", this, [this] {
+    const QString dir = QFileDialog::getExistingDirectory(
+        this, "Open a sweep folder (plan.json and cells/, e.g. from rsalab-cli sweep --slurm)",
+        QSettings().value("paths/sweep", QDir::homePath()).toString());
+    if (dir.isEmpty()) return;
+    QSettings().setValue("paths/sweep", dir);
+    openSweepFolder(dir);
+  });
   file_menu_->addSeparator();
   standard(file_menu_, "&Save session", QKeySequence::Save, {}, [this] {
     if (session_path_.isEmpty())

@@ -1,5 +1,6 @@
 #include "app/sweep_panel.h"
 
+#include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -12,6 +13,7 @@
 
 #include "app/sweep_comparison.h"
 #include "app/sweep_dialog.h"
+#include "app/sweep_folder_watcher.h"
 #include "engine/atomic_file.h"
 #include "engine/training/sweep.h"
 #include "widgets/comparison_table.h"
@@ -20,7 +22,10 @@
 namespace rsalab {
 
 SweepPanel::SweepPanel(QWidget* parent)
-    : QWidget(parent), runner_(new SweepRunner(this)), dialog_(new SweepDialog(this)) {
+    : QWidget(parent),
+      runner_(new SweepRunner(this)),
+      watcher_(new SweepFolderWatcher(this)),
+      dialog_(new SweepDialog(this)) {
   setObjectName("SweepPanel");
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(2, 2, 2, 2);
@@ -89,6 +94,25 @@ SweepPanel::SweepPanel(QWidget* parent)
     emit log("Sweep failed: " + message);
     emit sweepFinished(true);
   });
+  connect(watcher_, &SweepFolderWatcher::rowArrived, this, [this](const SweepRow& row) {
+    if (!row.error.empty())
+      emit log(QString("Sweep cell %1 (%2 N=%3) failed: %4")
+                   .arg(row.run)
+                   .arg(QString::fromStdString(row.model))
+                   .arg(row.size)
+                   .arg(QString::fromStdString(row.error)));
+    if (row.ok()) addRow(row);
+  });
+  connect(watcher_, &SweepFolderWatcher::statusChanged, this,
+          [this](const QString& line, qint64 done, qint64 total) {
+            status_->setText(line);
+            status_->setToolTip(line);
+            progress_->setRange(0, static_cast<int>(std::max<qint64>(1, total)));
+            progress_->setValue(static_cast<int>(done));
+            progress_->setVisible(done < total);
+          });
+  connect(watcher_, &SweepFolderWatcher::problem, this,
+          [this](const QString& message) { emit log("Sweep folder: " + message); });
   connect(view_, &SampleEfficiencyView::pointClicked, this, [this](int run_id) {
     if (const SweepRow* r = row(run_id)) emit runActivated(*r);
   });
@@ -115,6 +139,7 @@ bool SweepPanel::startSweep(const SweepOptions& options) {
     dialog_->setMessage("<b>Cannot start:</b> " + QString::fromUtf8(e.what()).toHtmlEscaped());
     return false;
   }
+  watcher_->stop();
   rows_.clear();
   by_run_.clear();
   base_ = options.base;
@@ -154,10 +179,39 @@ void SweepPanel::onRow(const SweepRow& row, qint64 done, qint64 total) {
                  .arg(row.seed)
                  .arg(QString::fromStdString(row.error)));
   if (!row.ok()) return;  // failed or cut short by Cancel: not a point
+  addRow(row);
+}
+
+void SweepPanel::addRow(const SweepRow& row) {
   by_run_[static_cast<int>(row.run)] = rows_.size();
   rows_.push_back(row);
   view_->addPoint(sampleEfficiencyPoint(row));
   refreshTable();
+}
+
+bool SweepPanel::watchFolder(const QString& dir, QString* error) {
+  if (runner_->isRunning()) {
+    *error = tr("a sweep is running here; cancel it first");
+    return false;
+  }
+  if (!watcher_->open(dir, error)) return false;
+  const SweepPlan& plan = watcher_->plan();
+  rows_.clear();
+  by_run_.clear();
+  base_ = plan.base;
+  view_->clear();
+  view_->setTitle(QString("%1 (%2, T = %3, %4 steps per run, %5 seed(s))")
+                      .arg(QDir(dir).dirName(), QString::fromStdString(plan.base.task.name))
+                      .arg(plan.base.task.length)
+                      .arg(plan.base.trainer.max_steps)
+                      .arg(plan.seeds.size()));
+  refreshTable();
+  status_->setText(tr("Watching %1: %2 cells planned").arg(dir).arg(plan.cellCount()));
+  emit log(QString("Watching sweep folder %1: %2 cells (%3).")
+               .arg(dir)
+               .arg(plan.cellCount())
+               .arg(QString::fromStdString(plan.hash)));
+  return true;
 }
 
 void SweepPanel::onFinished(const SweepResult& result, bool cancelled) {
@@ -212,6 +266,7 @@ bool SweepPanel::loadResults(const QString& path, QString* error) {
     *error = tr("a sweep is running; cancel it first");
     return false;
   }
+  watcher_->stop();
   SweepResult result;
   try {
     result = sweepResultFromJson(readTextFile(path.toStdString(), 256 << 20));

@@ -2,6 +2,8 @@
 // New sweep… / Open results… / Save figure…, and the running sweep's progress, ETA and Cancel.
 // Owns the SweepRunner (its thread contract is in app/sweep_runner.h) and the Sweep dialog; keeps
 // the finished runs' rows (with curves and inspection records) so a clicked point can be opened.
+// It also shows a sweep folder filling in (watchFolder: a planned or Slurm sweep's cells as they
+// appear, app/sweep_folder_watcher.h).
 #pragma once
 
 #include <QWidget>
@@ -20,6 +22,7 @@ namespace rsalab {
 class ComparisonTable;
 class SampleEfficiencyView;
 class SweepDialog;
+class SweepFolderWatcher;
 
 class SweepPanel : public QWidget {
   Q_OBJECT
@@ -37,6 +40,10 @@ class SweepPanel : public QWidget {
   void cancelSweep();
   // Shows a sweep written by `rsalab-cli sweep` (sweep.json); false with `error` on bad input.
   bool loadResults(const QString& path, QString* error);
+  // Shows the sweep in folder `dir` (plan.json, cells/) and keeps adding its cells as they are
+  // written, here or on a cluster; false with the reader's message on a bad folder.
+  bool watchFolder(const QString& dir, QString* error);
+  SweepFolderWatcher* folderWatcher() const { return watcher_; }
   void openDialog();
 
   SampleEfficiencyView* view() const { return view_; }
@@ -63,7 +70,10 @@ class SweepPanel : public QWidget {
   void updateProgress(qint64 done, qint64 total);
   void saveFigure();
 
+  void addRow(const SweepRow& row);  // a usable run: a point, a table entry
+
   SweepRunner* runner_;
+  SweepFolderWatcher* watcher_;
   SweepDialog* dialog_;
   SampleEfficiencyView* view_;
   ComparisonTable* table_;

@@ -9,6 +9,7 @@ packages=(
   qt6-base-dev qt6-svg-dev libqcustomplot-dev
   nlohmann-json3-dev libcli11-dev libbenchmark-dev
   xvfb xauth clang-format
+  munge slurm-wlm  # sweeps on Slurm: scripts/slurm-local.sh runs a one-node cluster for the tests
 )
 missing=()
 for p in "${packages[@]}"; do

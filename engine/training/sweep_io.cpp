@@ -1,10 +1,11 @@
 #include "engine/training/sweep_io.h"
 
 #include <cmath>
-#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 #include <stdexcept>
+
+#include "engine/training/sweep_row_json.h"
 
 namespace rsalab {
 
@@ -14,9 +15,12 @@ namespace {
 
 const char* const kFile = "sweep.json";
 
-[[noreturn]] void fail(const std::string& what) {
-  throw std::runtime_error(std::string(kFile) + ": " + what);
-}
+// A bad key; the reader of the whole file (sweep.json, a sweep cell) names the file.
+struct KeyError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+[[noreturn]] void fail(const std::string& what) { throw KeyError(what); }
 
 [[noreturn]] void wrongType(const std::string& key, const char* expected, const json& v) {
   fail("key \"" + key + "\" must be " + expected + " (is " + v.type_name() + ")");
@@ -71,8 +75,7 @@ const json& object(const json& v, const std::string& key) {
   return v;
 }
 
-SweepRow rowFromJson(const json& r, int64_t index) {
-  const std::string path = "runs[" + std::to_string(index) + "].";
+SweepRow rowFromJson(const json& r, int64_t index, const std::string& path) {
   SweepRow row;
   need(r, "model", path);
   row.model = string(r, "model", path, "");
@@ -158,21 +161,7 @@ std::string sweepJson(const SweepResult& result) {
   j["config"] = json::parse(toJson(result.base));
   for (const auto& r : result.rows) {
     if (r.model.empty()) continue;
-    j["runs"].push_back({{"model", r.model},
-                         {"size", r.size},
-                         {"seed", r.seed},
-                         {"test_loss", r.test_loss},
-                         {"bayes_floor", r.bayes_floor},
-                         {"excess_loss", r.excess()},
-                         {"test_metrics", r.test_metrics},
-                         {"best_validation", r.best_validation},
-                         {"steps", r.steps},
-                         {"parameters", r.parameters},
-                         {"flops_per_token", r.flops_per_token},
-                         {"seconds", r.seconds},
-                         {"stop_reason", r.stop_reason},
-                         {"run", r.run},
-                         {"error", r.error}});
+    j["runs"].push_back(sweepRowToJson(r));
   }
   for (const auto* fits : {&result.fits, &result.excess_fits}) {
     for (const auto& f : *fits) {
@@ -187,7 +176,31 @@ std::string sweepJson(const SweepResult& result) {
   return j.dump(2);
 }
 
-SweepResult sweepResultFromJson(const std::string& text) {
+SweepRow sweepRowFromJson(const nlohmann::json& row, const std::string& path) {
+  return rowFromJson(object(row, path), 0, path + ".");
+}
+
+nlohmann::json sweepRowToJson(const SweepRow& r) {
+  return {{"model", r.model},
+          {"size", r.size},
+          {"seed", r.seed},
+          {"test_loss", r.test_loss},
+          {"bayes_floor", r.bayes_floor},
+          {"excess_loss", r.excess()},
+          {"test_metrics", r.test_metrics},
+          {"best_validation", r.best_validation},
+          {"steps", r.steps},
+          {"parameters", r.parameters},
+          {"flops_per_token", r.flops_per_token},
+          {"seconds", r.seconds},
+          {"stop_reason", r.stop_reason},
+          {"run", r.run},
+          {"error", r.error}};
+}
+
+namespace {
+
+SweepResult sweepResultFromJsonKeys(const std::string& text) {
   const json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) fail("not valid JSON");
   if (!j.is_object()) fail(std::string("must be a JSON object (is ") + j.type_name() + ")");
@@ -206,7 +219,7 @@ SweepResult sweepResultFromJson(const std::string& text) {
     const json& runs = array(j, "runs");
     for (size_t i = 0; i < runs.size(); ++i) {
       const std::string key = "runs[" + std::to_string(i) + "]";
-      result.rows.push_back(rowFromJson(object(runs[i], key), static_cast<int64_t>(i)));
+      result.rows.push_back(rowFromJson(object(runs[i], key), static_cast<int64_t>(i), key + "."));
     }
   }
   for (const char* name : {"fits", "excess_fits"}) {
@@ -221,28 +234,13 @@ SweepResult sweepResultFromJson(const std::string& text) {
   return result;
 }
 
-void fitSweep(SweepResult& result, const std::vector<std::string>& models) {
-  result.fits.clear();
-  result.excess_fits.clear();
-  for (const auto& m : models) {
-    std::vector<double> n, loss, excess_n, excess;
-    for (const auto& r : result.rows) {
-      if (r.model != m || !r.ok()) continue;
-      n.push_back(static_cast<double>(r.size));
-      loss.push_back(r.test_loss);
-      if (std::isfinite(r.bayes_floor)) {
-        excess_n.push_back(static_cast<double>(r.size));
-        excess.push_back(r.excess());
-      }
-    }
-    auto fit = fitPowerLaw(n, loss);
-    fit.model = m;
-    result.fits.push_back(fit);
-    if (!excess.empty()) {
-      auto e = fitPowerLaw(excess_n, excess);
-      e.model = m;
-      result.excess_fits.push_back(e);
-    }
+}  // namespace
+
+SweepResult sweepResultFromJson(const std::string& text) {
+  try {
+    return sweepResultFromJsonKeys(text);
+  } catch (const KeyError& e) {
+    throw std::runtime_error(std::string(kFile) + ": " + e.what());
   }
 }
 

@@ -1,0 +1,61 @@
+// A sweep as a plan: the base RunConfig, the axes (models, sizes N, seeds) and the list of cells
+// (one training run each) with stable indices, saved as DIR/plan.json with a content hash. The
+// local `rsalab-cli sweep`, a Slurm job array (one cell per array task) and the app watching a
+// sweep folder all read this one file; each cell's result goes to DIR/cells/I.json
+// (engine/sweep/sweep_cell.h). Plain C++ (core library: no LibTorch, no Qt).
+//
+// The cell order is the sweep's run order: seeds × sizes × models, models fastest; cell I is
+// run I of runSweep (SweepRow::run). The hash covers the base config, the axes and the cells: a
+// cell result records the hash of the plan it was computed for, so a result never mixes with a
+// different plan.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/run_config.h"
+#include "engine/training/power_law.h"
+#include "engine/training/sweep_types.h"
+
+namespace rsalab {
+
+struct SweepCell {
+  int64_t index = 0;
+  std::string model;
+  int64_t size = 0;
+  uint64_t seed = 0;
+};
+
+struct SweepPlan {
+  RunConfig base;  // task, model and trainer settings shared by every cell
+  std::vector<std::string> models;
+  std::vector<int64_t> sizes;
+  std::vector<uint64_t> seeds;
+  std::vector<SweepCell> cells;
+  std::string hash;  // sweepPlanHash(): "fnv1a64:" + 16 hex digits
+  int64_t cellCount() const { return static_cast<int64_t>(cells.size()); }
+};
+
+// The plan of a sweep (seeds base.trainer.seed + 0 … seeds − 1). Throws std::invalid_argument on
+// no cells or a config that a model refuses (validate), before anything runs.
+SweepPlan makeSweepPlan(const SweepOptions& options);
+// The config cell `cell` trains: the base with its model, training-set size and seed.
+RunConfig cellConfig(const SweepPlan& plan, const SweepCell& cell);
+
+std::string sweepPlanJson(const SweepPlan& plan);  // with its hash
+// Reads what sweepPlanJson wrote; std::runtime_error naming `what` and the key on bad input, and
+// when the content no longer matches the recorded hash (the file was edited after it was written).
+SweepPlan sweepPlanFromJson(const std::string& text, const std::string& what = "plan.json");
+
+// Files of a sweep folder.
+std::string sweepPlanPath(const std::string& dir);                 // DIR/plan.json
+std::string sweepCellsDir(const std::string& dir);                 // DIR/cells
+std::string sweepCellPath(const std::string& dir, int64_t index);  // DIR/cells/I.json
+// DIR/plan.json, read and checked; the message names the path ("no plan in DIR: …" when absent).
+SweepPlan readSweepPlan(const std::string& dir);
+// Writes DIR/plan.json atomically (creating DIR). If DIR already holds a plan with another hash,
+// throws std::runtime_error saying so unless `replace` (then DIR/cells is emptied first).
+void writeSweepPlan(const std::string& dir, const SweepPlan& plan, bool replace = false);
+
+}  // namespace rsalab
