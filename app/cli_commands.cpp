@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "app/cli_progress.h"
+#include "app/cli_results.h"
 #include "app/session_recorder.h"
 #include "app/sweep_figures.h"
 #include "engine/atomic_file.h"
@@ -67,17 +68,6 @@ std::string metricsLine(const EvalMetrics& m) {
   return s.str();
 }
 
-std::string evalJson(const EvalMetrics& m, const Trainer& trainer) {
-  std::ostringstream s;
-  s << std::setprecision(10) << "{\n  \"split\": \"" << m.split << "\",\n  \"step\": " << m.step
-    << ",\n  \"loss\": " << m.loss << ",\n  \"stop_reason\": \""
-    << stopReasonName(trainer.stopReason())
-    << "\",\n  \"parameters\": " << trainer.parameterCount();
-  for (const auto& [k, v] : m.values) s << ",\n  \"" << k << "\": " << v;
-  s << "\n}\n";
-  return s.str();
-}
-
 RunConfig loadRunConfig(const std::string& run_dir) {
   const auto path = (std::filesystem::path(run_dir) / "config.json").string();
   return runConfigFromJson(readTextFile(path, 1 << 20));
@@ -100,7 +90,8 @@ int runTrain(const TrainCommand& command) {
   writeFileAtomically((dir / "config.json").string(), toJson(trainer.config()));
   std::cerr << "train: " << trainer.config().model.model << " on " << trainer.data().summary << ", "
             << trainer.parameterCount() << " parameters, N = " << trainer.data().train.size()
-            << ", device " << trainer.deviceName() << "\n";
+            << ", device " << trainer.deviceName() << "\n"
+            << taskNotes(trainer.data());
   // Every step and evaluation, recorded once: metrics.csv and the session bundle come from here.
   SessionRecorder recorder;
   const std::string model = trainer.config().model.model;
@@ -155,11 +146,12 @@ int runTrain(const TrainCommand& command) {
   }
   trainer.onEval = nullptr;
   auto test = trainer.evaluate("test");
-  writeFileAtomically((dir / "result.json").string(), evalJson(test, trainer));
+  writeFileAtomically((dir / "result.json").string(), resultJson(test, trainer));
   writeSession(RunState::Finished, &test);
   std::cout << "stopped: " << stopReasonName(reason) << " after " << trainer.stepsDone()
             << " steps\n"
-            << metricsLine(test) << "\nwrote " << dir.string()
+            << metricsLine(test) << "\n"
+            << referenceLines(test.loss, trainer.data()) << "wrote " << dir.string()
             << "/{config.json,metrics.csv,checkpoint.pt,result.json}\n";
   return 0;
 }
@@ -168,7 +160,8 @@ int runEval(const std::string& run_dir) {
   auto trainer = restoreTrainer(run_dir);
   auto test = trainer->evaluate("test");
   std::cout << "run " << run_dir << " at step " << trainer->stepsDone() << "\n"
-            << metricsLine(test) << "\n";
+            << metricsLine(test) << "\n"
+            << referenceLines(test.loss, trainer->data());
   return 0;
 }
 
@@ -238,6 +231,7 @@ int runSweepCommand(const SweepCommand& command) {
         &control);
   }
   progress.finish("");
+  for (const auto& note : result.notes) std::cerr << "warning: " << note << "\n";
   const bool interrupted = control.stop.load();
   if (interrupted) {  // rows of runs that never started are left out
     std::vector<SweepRow> started;
@@ -254,7 +248,7 @@ int runSweepCommand(const SweepCommand& command) {
     recorder.setSweepJson(sweepJson(result));
     for (size_t i = 0; i < result.rows.size(); ++i) {
       const SweepRow& r = result.rows[i];
-      if (r.model.empty()) continue;  // not run (stopped)
+      if (r.model.empty() || r.reference) continue;  // not run (stopped), or a baseline
       const auto id = static_cast<int64_t>(i);
       recorder.addRun(id, r.model, r.seed, r.parameters, r.size);
       recorder.setStatus(id, runStateName(r.error.empty() ? RunState::Finished : RunState::Failed),
@@ -300,7 +294,7 @@ int listTasks() {
   std::cout << "tasks (defaults: length " << defaults.length << ", validation "
             << defaults.validation_size << ", test " << defaults.test_size << ")\n";
   for (const auto& name : taskNames()) {
-    std::cout << "  " << std::left << std::setw(10) << name << " " << taskDescription(name) << "\n";
+    std::cout << "  " << std::left << std::setw(14) << name << " " << taskDescription(name) << "\n";
   }
   return 0;
 }

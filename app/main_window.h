@@ -117,6 +117,9 @@ class MainWindow : public QMainWindow {
   void onSnapshot(const InspectionSnapshot& snapshot);
   void onHotChanged(const QString& name, double value);
   void appendLog(const QString& line);
+  // Switching between a real series (csv or bundled) and the other tasks moves the setup and
+  // hyperparameter forms to that kind's defaults (realSeriesDefaults or defaultRunConfig).
+  void applyTaskKindDefaults(const QString& task);
   void updateStatusBar();
   // Sessions (main_window_session.cpp).
   void addRecent(const QString& path);
@@ -163,6 +166,7 @@ class MainWindow : public QMainWindow {
   bool saving_ = false;
   QTimer* autosave_timer_ = nullptr;
   QString csv_path_;
+  bool real_series_defaults_ = false;  // the forms hold realSeriesDefaults' values
   int csv_horizon_ = 1;
   SweepPanel* sweep_panel_ = nullptr;
 };

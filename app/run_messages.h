@@ -5,6 +5,7 @@
 #include <QMetaType>
 #include <QString>
 #include <QVector>
+#include <limits>
 #include <memory>
 #include <vector>
 
@@ -27,6 +28,8 @@ struct RunDescriptor {
   std::vector<double> true_lambdas, true_gammas, true_thetas;
   QString truth;      // one line, e.g. "teacher y_t = Σ_{s<t} kernel(t−s) x_s, kernel λ=0.8"
   qint64 length = 0;  // the task's sequence length T (REM similarity is scored at it)
+  // Series tasks: baselines on the same validation and test targets (TaskData::references).
+  std::vector<ReferenceScore> references;
 };
 
 struct MetricsBatch {  // points since the last batch, ~20 Hz
@@ -44,6 +47,7 @@ struct RunStatus {
   qint64 max_steps = 0;
   double train_loss = 0;
   double validation_loss = 0;  // NaN until the first evaluation
+  double test_loss = std::numeric_limits<double>::quiet_NaN();  // finished, with references
   double steps_per_second = 0;
   QString message;  // error or stop reason
 };

@@ -21,6 +21,10 @@ struct RunRow {
   double validation_loss = qQNaN();
   double steps_per_second = 0;
   QString message;  // error or stop reason, shown as the state's tooltip
+  // 1 − MSE_model / MSE_persistence (series tasks; NaN: none): on validation while the run
+  // trains, on test once it has finished. skill_tip says which, with both losses.
+  double skill = qQNaN();
+  QString skill_tip;
 };
 
 class RunsTable : public QTableWidget {
@@ -35,6 +39,7 @@ class RunsTable : public QTableWidget {
     kStep,
     kTrain,
     kValidation,
+    kSkill,
     kParams,
     kSpeed,
     kColumns

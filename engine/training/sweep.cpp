@@ -8,6 +8,7 @@
 
 #include "engine/core/names.h"
 #include "engine/flops.h"
+#include "engine/training/sweep_references.h"
 
 namespace rsalab {
 
@@ -19,9 +20,11 @@ SweepResult runSweep(const SweepOptions& options,
     int64_t size;
     uint64_t seed;
   };
+  std::vector<std::string> notes;
+  const auto sizes = honestSweepSizes(options, &notes);  // sizes giving the same N run once
   std::vector<Job> jobs;
   for (int64_t s = 0; s < options.seeds; ++s)
-    for (int64_t n : options.sizes)
+    for (int64_t n : sizes)
       for (const auto& m : options.models)
         jobs.push_back({m, n, options.base.trainer.seed + static_cast<uint64_t>(s)});
   if (jobs.empty())
@@ -34,6 +37,7 @@ SweepResult runSweep(const SweepOptions& options,
 
   const int64_t cores = std::max<int64_t>(1, std::thread::hardware_concurrency());
   SweepResult result;
+  result.notes = notes;
   result.base = options.base;
   result.base.model.model = options.models.front();
   result.parallel = std::clamp<int64_t>(options.parallel > 0 ? options.parallel : cores, 1,
@@ -63,6 +67,7 @@ SweepResult runSweep(const SweepOptions& options,
       row.run = static_cast<int64_t>(i);
       row.model = job.model;
       row.size = job.size;
+      row.requested_size = requestedSize(options, job.size);
       row.seed = job.seed;
       const auto run_start = std::chrono::steady_clock::now();
       try {
@@ -112,6 +117,7 @@ SweepResult runSweep(const SweepOptions& options,
   for (int64_t w = 0; w < result.parallel; ++w) threads.emplace_back(worker);
   for (auto& t : threads) t.join();
   torch::set_num_threads(previous_threads);
+  appendReferenceRows(datasets, result);
   result.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
