@@ -8,8 +8,8 @@
 
 #include "app/cli_commands.h"
 #include "app/cli_demo.h"
-#include "engine/atomic_file.h"
 #include "app/cli_report.h"
+#include "engine/atomic_file.h"
 #include "engine/core/model_registry.h"
 #include "engine/core/task_registry.h"
 #include "engine/models/model_factory.h"
@@ -223,7 +223,9 @@ int main(int argc, char** argv) {
   report->add_option("--series", report_command.series, "bundled series, comma-separated, or all")
       ->delimiter(',')
       ->capture_default_str();
-  report->add_option("--models", report_command.models, "comma-separated models (default: all)")
+  report
+      ->add_option("--models", report_command.models,
+                   "comma-separated models (default: the default launch's)")
       ->delimiter(',');
   report->add_option("--seeds", report_command.seeds, "seeds per (series, model)")
       ->check(CLI::Range(1, 100))

@@ -10,6 +10,7 @@
 
 #include "app/cli_progress.h"
 #include "engine/atomic_file.h"
+#include "engine/core/model_registry.h"
 #include "engine/core/task_registry.h"
 #include "engine/training/sweep.h"
 
@@ -88,13 +89,13 @@ int runReport(const ReportCommand& command, std::ostream& out) {
     options.base = realSeriesDefaults(defaultRunConfig());
     options.base.task.name = name;
     if (command.steps > 0) options.base.trainer.max_steps = command.steps;
-    if (!command.models.empty()) options.models = command.models;
+    options.models = command.models.empty() ? defaultModelNames() : command.models;
     options.sizes = {options.base.train_size};
     options.seeds = command.seeds;
     options.parallel = command.parallel;
     // The task once, for what the table says about it (T, N, the baselines' labels).
-    const TaskData data = makeTask(options.base.task, options.base.train_size,
-                                   options.base.trainer.seed);
+    const TaskData data =
+        makeTask(options.base.task, options.base.train_size, options.base.trainer.seed);
     for (const auto& n : data.notes) notes << "- " << name << ": " << n << "\n";
     const auto total = static_cast<int64_t>(options.models.size()) * options.seeds;
     std::cerr << "report: " << name << " (" << data.summary << ")\n";
@@ -140,8 +141,8 @@ int runReport(const ReportCommand& command, std::ostream& out) {
     summary << "- " << model << ": " << wins[model] << " of " << n << " vs persistence, "
             << ar_wins[model] << " of " << n << " vs AR(p)\n";
   }
-  const std::string text = table.str() + summary.str() +
-                           (notes.str().empty() ? "" : "\nNotes:\n" + notes.str());
+  const std::string text =
+      table.str() + summary.str() + (notes.str().empty() ? "" : "\nNotes:\n" + notes.str());
   out << text;
   if (!command.markdown.empty()) writeFileAtomically(command.markdown, text);
   return failed ? 1 : 0;

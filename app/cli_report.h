@@ -1,4 +1,5 @@
-// rsalab-cli report: the real-series report. Trains the default models (the sweep's model list)
+// rsalab-cli report: the real-series report. Trains the default models (the GUI's default launch,
+// defaultModelNames())
 // on bundled series with the real-series defaults (realSeriesDefaults(defaultRunConfig())) and
 // several seeds, and prints one Markdown table: per series and model the test MSE (mean ± sd over
 // seeds) and its skill against persistence and against AR(p) (mean [min, max] over seeds), with
@@ -14,7 +15,7 @@ namespace rsalab {
 
 struct ReportCommand {
   std::vector<std::string> series = {"all"};  // bundled series names, or "all"
-  std::vector<std::string> models;            // empty: the sweep's default models
+  std::vector<std::string> models;            // empty: defaultModelNames()
   int64_t seeds = 3;
   int64_t steps = 0;     // > 0: overrides the defaults' step budget (smoke runs)
   int64_t parallel = 0;  // concurrent runs; 0 = one per core

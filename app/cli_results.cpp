@@ -64,8 +64,11 @@ std::string referenceLines(double test_loss, const TaskData& data) {
       << signedSkill(skillVersus(test_loss, data.references, r.name)) << "\n";
   }
   const auto* ar = findReference(data.references, "ar_lsq");
-  s << "skill vs persistence " << signedSkill(skillVersus(test_loss, data.references, "persistence"));
-  if (ar) s << ", vs " << ar->label << " " << signedSkill(skillVersus(test_loss, data.references, "ar_lsq"));
+  s << "skill vs persistence "
+    << signedSkill(skillVersus(test_loss, data.references, "persistence"));
+  if (ar)
+    s << ", vs " << ar->label << " "
+      << signedSkill(skillVersus(test_loss, data.references, "ar_lsq"));
   s << " (1 - MSE_model / MSE_baseline; > 0: the model is better)\n";
   return s.str();
 }

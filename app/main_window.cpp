@@ -60,8 +60,9 @@ MainWindow::MainWindow(QWidget* parent)
   connect(worker, &TrainingWorker::status, this, &MainWindow::onStatus);
   connect(worker, &TrainingWorker::snapshot, this, &MainWindow::onSnapshot);
   connect(worker, &TrainingWorker::log, this, &MainWindow::appendLog);
-  connect(worker, &TrainingWorker::warning, this,
-          [this](const QString& message) { statusBar()->showMessage("Warning: " + message, 20000); });
+  connect(worker, &TrainingWorker::warning, this, [this](const QString& message) {
+    statusBar()->showMessage("Warning: " + message, 20000);
+  });
   connect(worker, &TrainingWorker::idle, this, [this] { setTrainingState(false, false); });
 
   default_layout_ = saveState(kLayoutVersion);
@@ -245,7 +246,8 @@ RunRow MainWindow::runRow(const RunDescriptor& d, const RunStatus& s) {
       if (const auto* ar = findReference(d.references, "ar_lsq")) {
         const double a = test ? ar->test_loss : ar->validation_loss;
         if (a > 0)
-          row.skill_tip += QString("; vs %1: %2").arg(QString::fromStdString(ar->label))
+          row.skill_tip += QString("; vs %1: %2")
+                               .arg(QString::fromStdString(ar->label))
                                .arg(1.0 - model / a, 0, 'f', 3);
       }
     }

@@ -48,6 +48,9 @@ class MainWindow : public QMainWindow {
   // Task settings the run setup panel has no field for (teacher terms, series poles); the panel's
   // task name and length still apply on top. For scripted runs (app_main's flags).
   void setTaskDefaults(const TaskOptions& task) { task_defaults_ = task; }
+  // Switching between a real series (csv or bundled) and the other tasks moves the setup and
+  // hyperparameter forms to that kind's defaults (realSeriesDefaults or defaultRunConfig).
+  void applyTaskKindDefaults(const QString& task);
   // Inspects run `run` in every view (what selecting it in the runs table does).
   void inspectRun(int run);
   // Shows a finished sweep run like a session run: its curves in the loss dock and, when its
@@ -117,9 +120,6 @@ class MainWindow : public QMainWindow {
   void onSnapshot(const InspectionSnapshot& snapshot);
   void onHotChanged(const QString& name, double value);
   void appendLog(const QString& line);
-  // Switching between a real series (csv or bundled) and the other tasks moves the setup and
-  // hyperparameter forms to that kind's defaults (realSeriesDefaults or defaultRunConfig).
-  void applyTaskKindDefaults(const QString& task);
   void updateStatusBar();
   // Sessions (main_window_session.cpp).
   void addRecent(const QString& path);

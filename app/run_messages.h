@@ -46,7 +46,7 @@ struct RunStatus {
   qint64 step = 0;
   qint64 max_steps = 0;
   double train_loss = 0;
-  double validation_loss = 0;  // NaN until the first evaluation
+  double validation_loss = 0;                                   // NaN until the first evaluation
   double test_loss = std::numeric_limits<double>::quiet_NaN();  // finished, with references
   double steps_per_second = 0;
   QString message;  // error or stop reason

@@ -18,7 +18,7 @@ struct TrainingWorker::Run {
   MetricsBatch pending;
   double last_train = NAN, last_validation = NAN;
   double test_loss = NAN;  // series tasks with references, once finished
-  QElapsedTimer clock;  // for steps/s
+  QElapsedTimer clock;     // for steps/s
   int64_t steps_at_clock = 0;
   double steps_per_second = 0;
   QString message;

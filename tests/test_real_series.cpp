@@ -64,7 +64,7 @@ class TestRealSeries : public QObject {
     validate(c);
     Trainer trainer(c);
     const TaskData& d = trainer.data();
-    QCOMPARE(d.length, int64_t{17});          // auto: a quarter of the 70 train rows
+    QCOMPARE(d.length, int64_t{17});             // auto: a quarter of the 70 train rows
     QCOMPARE(d.validation.size(), int64_t{15});  // every validation target (rows 70..84)
     QCOMPARE(d.test.size(), int64_t{15});        // every test target (rows 85..99)
     QCOMPARE(d.test.y.size(1), int64_t{1});      // one-step, scored at the last position
@@ -269,7 +269,7 @@ class TestRealSeries : public QObject {
   void bundledSeriesBuildWithDefaults() {
     const auto names = bundledSeriesNames();
     QCOMPARE(names, (std::vector<std::string>{"airpassengers", "lynx", "lakehuron", "nottem",
-                                               "ukgas", "treering"}));
+                                              "ukgas", "treering"}));
     for (const auto& name : names) {
       RunConfig c = realSeriesDefaults(defaultRunConfig());
       c.task.name = name;
@@ -305,8 +305,8 @@ class TestRealSeries : public QObject {
     trainer.run();
     const auto test = trainer.evaluate("test");
     for (const char* k : {"mse_h1", "mse_h2", "mse_h3"}) QVERIFY(test.values.count(k));
-    const double mean_h = (test.values.at("mse_h1") + test.values.at("mse_h2") +
-                           test.values.at("mse_h3")) / 3;
+    const double mean_h =
+        (test.values.at("mse_h1") + test.values.at("mse_h2") + test.values.at("mse_h3")) / 3;
     QVERIFY(std::abs(mean_h - test.loss) < 1e-6 * std::max(1.0, test.loss));
     c.task.target = "c";
     bool threw = false;

@@ -204,8 +204,8 @@ void SampleEfficiencyView::redraw() {
     const bool reference = isReference(model);
     // References: grey, one dash pattern each, no band and no fit.
     const Qt::PenStyle dashes[] = {Qt::DashLine, Qt::DotLine, Qt::DashDotLine, Qt::DashDotDotLine};
-    const QColor color = reference ? QColor::fromHsv(0, 0, 70 + 35 * (reference_index % 4))
-                                   : modelColor(model);
+    const QColor color =
+        reference ? QColor::fromHsv(0, 0, 70 + 35 * (reference_index % 4)) : modelColor(model);
     const Qt::PenStyle reference_dash = dashes[reference_index % 4];
     if (reference) ++reference_index;
     // Band: the high edge filled down to the low edge.
@@ -254,7 +254,9 @@ void SampleEfficiencyView::redraw() {
     auto* mean = plot_->addGraph();
     mean->setProperty("model", model);
     mean->setPen(reference ? QPen(color, 1.6, reference_dash) : QPen(color, 2));
-    mean->setScatterStyle(QCPScatterStyle(reference ? QCPScatterStyle::ssSquare : QCPScatterStyle::ssDisc, color, color, reference ? 5 : 6));
+    mean->setScatterStyle(
+        QCPScatterStyle(reference ? QCPScatterStyle::ssSquare : QCPScatterStyle::ssDisc, color,
+                        color, reference ? 5 : 6));
     mean->setData(QVector<double>(c.sizes.begin(), c.sizes.end()),
                   QVector<double>(c.mean.begin(), c.mean.end()), true);
     QString name = model;

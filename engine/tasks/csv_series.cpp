@@ -96,17 +96,17 @@ SeriesLayout makeCsvLayout(const CsvTable& table, const TaskOptions& o, int64_t 
   const int64_t test_rows = L - layout.validation_end;
   if (validation_rows < H || test_rows < H) {
     const bool v = validation_rows < H;
-    throw std::invalid_argument("horizon " + std::to_string(H) + " does not fit the " +
-                                (v ? "validation part (next 15%)" : "test part (last 15%)") +
-                                " of " + source + " (" + rowsOf(v ? validation_rows : test_rows, L) +
-                                "): use a shorter horizon or a longer series");
+    throw std::invalid_argument(
+        "horizon " + std::to_string(H) + " does not fit the " +
+        (v ? "validation part (next 15%)" : "test part (last 15%)") + " of " + source + " (" +
+        rowsOf(v ? validation_rows : test_rows, L) + "): use a shorter horizon or a longer series");
   }
   layout.values = torch::tensor(table.values, torch::TensorOptions().dtype(torch::kFloat64))
                       .view({L, C});  // (L, C)
   layout.train_starts = evenlySpacedStarts(0, layout.train_end - T - H, train_size);
   // Origins o with targets o+1 .. o+H inside the part; inputs reach back T − 1 rows from o.
-  layout.validation_origins = evenlySpacedStarts(
-      layout.train_end - 1, layout.validation_end - 1 - H, o.validation_size);
+  layout.validation_origins =
+      evenlySpacedStarts(layout.train_end - 1, layout.validation_end - 1 - H, o.validation_size);
   for (int64_t origin = layout.validation_end - 1; origin <= L - 1 - H; ++origin)
     layout.test_origins.push_back(origin);
   fitTrainNormalisation(layout);
@@ -152,12 +152,12 @@ TaskData makeCsvTaskFromTable(const CsvTable& table, const TaskOptions& o, int64
   data.notes.push_back("seasonal naive: " + period_note);
   std::string names;
   for (const auto& c : table.columns) names += (names.empty() ? "" : ", ") + c;
-  data.summary = source + ", " + std::to_string(C) + " column(s) (" + names + "), " +
-                 std::to_string(table.rows) + " rows split 70/15/15%; N = " + std::to_string(N) +
-                 " train windows, " + std::to_string(data.validation.size()) + " validation / " +
-                 std::to_string(data.test.size()) + " test targets (rolling origin), T=" +
-                 std::to_string(T) + (o.length == 0 ? " (auto)" : "") + ", horizon " +
-                 std::to_string(H) + ", norm " + o.norm;
+  data.summary =
+      source + ", " + std::to_string(C) + " column(s) (" + names + "), " +
+      std::to_string(table.rows) + " rows split 70/15/15%; N = " + std::to_string(N) +
+      " train windows, " + std::to_string(data.validation.size()) + " validation / " +
+      std::to_string(data.test.size()) + " test targets (rolling origin), T=" + std::to_string(T) +
+      (o.length == 0 ? " (auto)" : "") + ", horizon " + std::to_string(H) + ", norm " + o.norm;
   if (table.filled > 0) data.summary += "; " + std::to_string(table.filled) + " missing filled";
   for (const auto& s : table.skipped_columns) data.summary += "; skipped time column '" + s + "'";
   return data;

@@ -66,7 +66,7 @@ DataSplit cutOriginWindows(const SeriesLayout& layout, const std::vector<int64_t
   windows.reserve(origins.size());
   for (int64_t o : origins) {
     if (o - T + 1 < 0 || o + H > layout.length() - 1)
-      throw std::logic_error("series origin out of bounds");  // a layout bug, not user input
+      throw std::logic_error("series origin out of bounds");       // a layout bug, not user input
     windows.push_back(layout.values.narrow(0, o - T + 1, T + H));  // (T+H, C)
   }
   auto w = (torch::stack(windows) - mean) / std;                 // (N, T+H, C) normalised

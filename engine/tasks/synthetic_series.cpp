@@ -162,7 +162,7 @@ TaskData makeSyntheticSeriesTask(const TaskOptions& o, int64_t train_size, uint6
   data.horizon = o.horizon;
   data.requested_train_size = train_size;
   // The seasonal naive uses the task's own first season unless a period is given.
-  const int64_t period = o.seasonal_period > 0       ? o.seasonal_period
+  const int64_t period = o.seasonal_period > 0 ? o.seasonal_period
                          : o.name == "seasonal" && !o.periods.empty()
                              ? std::max<int64_t>(1, std::llround(o.periods.front()))
                              : 1;

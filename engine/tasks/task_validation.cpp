@@ -103,11 +103,13 @@ void validate(const TaskOptions& o, int64_t train_size) {
     requireReal(!cos || (t >= 0 && t <= M_PI), indexed("task.teacher_thetas", i), t, "[0, pi]");
   }
   if (!parseNormMode(o.norm)) {
-    throw std::invalid_argument("task.norm = '" + o.norm + "' is unknown: use window, global or none");
+    throw std::invalid_argument("task.norm = '" + o.norm +
+                                "' is unknown: use window, global or none");
   }
   requireInt("task.seasonal_period", o.seasonal_period, 0, kMaxTaskLength);
   if (o.target.size() > 4096 || o.target.find('\0') != std::string::npos) {
-    throw std::invalid_argument("task.target is not a usable column list (over 4096 bytes or a NUL byte)");
+    throw std::invalid_argument(
+        "task.target is not a usable column list (over 4096 bytes or a NUL byte)");
   }
   if (o.name == "csv" && o.csv_path.empty()) {
     throw std::invalid_argument("task.csv_path is empty: the csv task needs a CSV file");

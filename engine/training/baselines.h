@@ -27,11 +27,11 @@ namespace rsalab {
 struct SeriesBaselineInput {
   std::vector<double> values;  // (L, C) row-major, in the units of the model's loss
   int64_t columns = 1;
-  int64_t train_end = 0;  // the train part: rows [0, train_end)
-  int64_t length = 1;     // T of the training windows
-  int64_t horizon = 1;    // H
-  int64_t ar_order = 0;   // p; 0 = T
-  int64_t period = 0;     // seasonal naive's P; 0 = detect from the train part
+  int64_t train_end = 0;                    // the train part: rows [0, train_end)
+  int64_t length = 1;                       // T of the training windows
+  int64_t horizon = 1;                      // H
+  int64_t ar_order = 0;                     // p; 0 = T
+  int64_t period = 0;                       // seasonal naive's P; 0 = detect from the train part
   std::vector<int64_t> train_starts;        // the N training windows [s, s + T + H)
   std::vector<int64_t> validation_origins;  // forecast origins whose targets are validation rows
   std::vector<int64_t> test_origins;        // ... test rows
@@ -50,10 +50,11 @@ struct PeriodEstimate {
   int64_t period = 1;          // 1: no season found
   double autocorrelation = 0;  // of the differenced train part at `period`
 };
-// The seasonal period of rows [0, rows) of an (rows, C) row-major series: the lag ≥ 2 with the
-// highest autocorrelation peak (a local maximum, lags up to rows / 3) of the first differences
-// (differencing removes a trend, which would otherwise hide the season), averaged over columns;
-// no season (period 1) when that peak is below 0.2.
+// The seasonal period of rows [0, rows) of an (rows, C) row-major series, from the
+// autocorrelation of its first differences (differencing removes a trend, which would otherwise
+// hide the season), averaged over columns, at lags 2 .. min(rows / 3, 1000): the first local
+// maximum at least 0.9 times the highest one (a season also peaks at its multiples); no season
+// (period 1) when the highest is below 0.2.
 PeriodEstimate detectSeasonalPeriod(const std::vector<double>& values, int64_t columns,
                                     int64_t rows);
 

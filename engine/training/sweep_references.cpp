@@ -18,8 +18,8 @@ std::vector<int64_t> honestSweepSizes(const SweepOptions& options,
     std::string list;
     for (int64_t a : asked) list += (list.empty() ? "" : ", ") + std::to_string(a);
     notes->push_back("sizes " + list + " all give N = " + std::to_string(n) +
-                     " training windows on " + options.base.task.name + ": run once as N = " +
-                     std::to_string(n));
+                     " training windows on " + options.base.task.name +
+                     ": run once as N = " + std::to_string(n));
   }
   return sizes;
 }

@@ -22,7 +22,7 @@ struct TrainerOptions {
   // When training ends (any reason but a divergence or a stop request), put back the weights of
   // the best validation evaluation, so the test evaluation and the checkpoint use them.
   bool restore_best = false;
-  double max_seconds = 0;    // wall-time budget, 0 = none
+  double max_seconds = 0;  // wall-time budget, 0 = none
   uint64_t seed = 0;
 };
 
