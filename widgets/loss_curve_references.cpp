@@ -69,7 +69,8 @@ void LossCurveView::drawReferences() {
     text->setFont(f);
     text->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
     text->position->setTypeY(QCPItemPosition::ptPlotCoords);
-    text->position->setCoords(0.995, r.loss);
+    // Ending at 3/4 of the width: clear of the legend (top right) and of the first, high steps.
+    text->position->setCoords(0.75, r.loss);
     text->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
     text->setPadding(QMargins(2, 0, 2, 1));
     text->setBrush(QColor(255, 255, 255, 190));  // readable over the curves

@@ -95,7 +95,7 @@ class LossCurveView : public QWidget {
 
   // A run's reference lines (its task's baselines on the validation split, the losses its
   // validation curve is read against); an empty list removes them. Lines equal in label and loss
-  // across runs are drawn once, grey and dashed with their label at the right edge, while one of
+  // across runs are drawn once, grey and dashed with their label above them, while one of
   // their runs is shown; the y range fitted to the data includes them.
   void setReferenceLines(int run_id, const std::vector<ReferenceLine>& lines);
   // Lines drawn at the last redraw (after de-duplication); their labels, top to bottom.
