@@ -16,6 +16,7 @@
 #include "engine/inspection_io.h"
 #include "engine/session/session_bundle.h"
 #include "engine/training/sweep.h"
+#include "engine/training/sweep_references.h"
 #include "engine/training/trainer.h"
 
 namespace rsalab {
@@ -207,6 +208,9 @@ int runSweepCommand(const SweepCommand& command) {
     options.keep_curves = true;  // the loss figure
   }
   if (!command.session_dir.empty()) options.keep_curves = true;  // the bundle's per-run metrics
+  std::vector<std::string> notes;  // honest N: sizes a real series cannot give run once
+  options.sizes = honestSweepSizes(options, &notes);
+  for (const auto& note : notes) std::cerr << "warning: " << note << "\n";
   std::filesystem::create_directories(command.out_dir);
   const std::filesystem::path dir(command.out_dir);
   writeFileAtomically((dir / "config.json").string(), toJson(options.base));
@@ -231,7 +235,6 @@ int runSweepCommand(const SweepCommand& command) {
         &control);
   }
   progress.finish("");
-  for (const auto& note : result.notes) std::cerr << "warning: " << note << "\n";
   const bool interrupted = control.stop.load();
   if (interrupted) {  // rows of runs that never started are left out
     std::vector<SweepRow> started;

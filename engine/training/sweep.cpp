@@ -117,7 +117,7 @@ SweepResult runSweep(const SweepOptions& options,
   for (int64_t w = 0; w < result.parallel; ++w) threads.emplace_back(worker);
   for (auto& t : threads) t.join();
   torch::set_num_threads(previous_threads);
-  appendReferenceRows(datasets, result);
+  appendReferenceRows(options, datasets, result);
   result.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 

@@ -34,6 +34,7 @@ int64_t requestedSize(const SweepOptions& options, int64_t n) {
 }
 
 void appendReferenceRows(
+    const SweepOptions& options,
     const std::map<std::pair<int64_t, uint64_t>, std::shared_ptr<const TaskData>>& datasets,
     SweepResult& result) {
   for (const auto& [key, data] : datasets) {
@@ -43,7 +44,7 @@ void appendReferenceRows(
       row.run = static_cast<int64_t>(result.rows.size());
       row.model = r.name;
       row.size = data->train.size();
-      row.requested_size = data->requested_train_size;
+      row.requested_size = requestedSize(options, row.size);
       row.seed = key.second;
       row.reference = true;
       row.test_loss = r.test_loss;

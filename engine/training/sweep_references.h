@@ -24,6 +24,7 @@ std::vector<int64_t> honestSweepSizes(const SweepOptions& options, std::vector<s
 int64_t requestedSize(const SweepOptions& options, int64_t n);
 // Appends one reference row per dataset (keyed by N and seed) and reference, after the runs.
 void appendReferenceRows(
+    const SweepOptions& options,
     const std::map<std::pair<int64_t, uint64_t>, std::shared_ptr<const TaskData>>& datasets,
     SweepResult& result);
 
