@@ -115,7 +115,12 @@ int main(int argc, char** argv) {
   auto* panel = window.findChild<rsalab::SweepPanel*>("SweepPanel");
   auto* tabs = window.findChild<QTabWidget*>("InspectorTabs");
   auto setup = setup_panel->setup();
-  if (parser.isSet(task)) setup.task = parser.value(task);
+  if (parser.isSet(task)) {  // a real series brings its own defaults; the flags below win
+    setup.task = parser.value(task);
+    setup_panel->setSetup(setup);
+    window.applyTaskKindDefaults(setup.task);
+    setup = setup_panel->setup();
+  }
   if (parser.isSet(models)) setup.models = parser.value(models).split(',', Qt::SkipEmptyParts);
   if (parser.isSet(heads)) setup.heads = parser.value(heads).toInt();
   if (parser.isSet(length)) setup.length = parser.value(length).toInt();

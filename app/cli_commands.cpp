@@ -8,6 +8,7 @@
 
 #include "app/cli_interrupt.h"
 #include "app/cli_progress.h"
+#include "app/cli_results.h"
 #include "app/session_recorder.h"
 #include "engine/atomic_file.h"
 #include "engine/core/ground_truth.h"
@@ -15,6 +16,8 @@
 #include "engine/core/names.h"
 #include "engine/inspection_io.h"
 #include "engine/session/session_bundle.h"
+#include "engine/training/sweep.h"
+#include "engine/training/sweep_references.h"
 #include "engine/training/trainer.h"
 
 namespace rsalab {
@@ -32,72 +35,6 @@ std::string metricsLine(const EvalMetrics& m) {
   s << m.split << " loss " << format(m.loss, 6);
   for (const auto& [k, v] : m.values) s << "  " << k << " " << format(v, 6);
   return s.str();
-}
-
-// The task's REM truth against the model's learned REMs, one line per head, and the verdict.
-std::vector<HeadMatch> remMatches(Trainer& trainer) {
-  const GroundTruth& truth = trainer.data().truth;
-  if (truth.empty() || !modelInfo(trainer.config().model.model).has_rems) return {};
-  return matchRems(trainer.inspect(0), truth, trainer.config().task.length);
-}
-
-void printRemTruth(const std::vector<HeadMatch>& matches, const GroundTruth& truth) {
-  if (matches.empty()) return;
-  std::cout << "REM truth (" << truth.meaning << "):\n";
-  for (const auto& m : matches) {
-    const RemMatch& r = m.match;
-    std::cout << "  L" << m.layer << " H" << m.head << " " << remKindName(r.kind) << " learned ";
-    if (r.kind == RemKind::Regular) {
-      std::cout << "λ=" << format(r.learned_base, 5);
-    } else {
-      std::cout << "γ=" << format(r.learned_base, 5) << " θ=" << format(r.learned_theta, 5);
-    }
-    std::cout << ": " << r.status() << "\n";
-  }
-  std::cout << (remsRecovered(matches) ? "recovered" : "not recovered")
-            << ": every REM head within |Δ| ≤ " << kRecoveryTolerance
-            << " of the true component of its kind\n";
-}
-
-std::string evalJson(const EvalMetrics& m, const Trainer& trainer,
-                     const std::vector<HeadMatch>& matches) {
-  nlohmann::json out;
-  out["split"] = m.split;
-  out["step"] = m.step;
-  out["loss"] = m.loss;
-  out["stop_reason"] = stopReasonName(trainer.stopReason());
-  out["parameters"] = trainer.parameterCount();
-  for (const auto& [k, v] : m.values) out[k] = v;
-  const GroundTruth& truth = trainer.data().truth;
-  if (truth.hasFloor()) {
-    out["bayes_floor"] = truth.bayes_floor;
-    out["excess_loss"] = m.loss - truth.bayes_floor;
-    out["floor_note"] = truth.floor_note;
-  }
-  if (!matches.empty()) {
-    auto& rems = out["rem_truth"];
-    rems["meaning"] = truth.meaning;
-    rems["recovered"] = remsRecovered(matches);
-    rems["tolerance"] = kRecoveryTolerance;
-    for (const auto& h : matches) {
-      const RemMatch& r = h.match;
-      nlohmann::json row{{"layer", h.layer},
-                         {"head", h.head},
-                         {"kind", remKindName(r.kind)},
-                         {"learned_base", r.learned_base},
-                         {"learned_theta", r.learned_theta},
-                         {"matched", r.matched}};
-      if (r.matched) {
-        row["true_base"] = r.truth.base;
-        row["true_theta"] = r.truth.theta;
-        row["delta_base"] = r.delta_base;
-        row["delta_theta"] = r.delta_theta;
-        row["rel_frobenius"] = r.rel_frobenius;
-      }
-      rems["heads"].push_back(row);
-    }
-  }
-  return out.dump(2) + "\n";
 }
 
 RunConfig loadRunConfig(const std::string& run_dir) {
@@ -122,7 +59,8 @@ int runTrain(const TrainCommand& command) {
   writeFileAtomically((dir / "config.json").string(), toJson(trainer.config()));
   std::cerr << "train: " << trainer.config().model.model << " on " << trainer.data().summary << ", "
             << trainer.parameterCount() << " parameters, N = " << trainer.data().train.size()
-            << ", device " << trainer.deviceName() << "\n";
+            << ", device " << trainer.deviceName() << "\n"
+            << taskNotes(trainer.data());
   // Every step and evaluation, recorded once: metrics.csv and the session bundle come from here.
   SessionRecorder recorder;
   const std::string model = trainer.config().model.model;
@@ -178,17 +116,14 @@ int runTrain(const TrainCommand& command) {
   trainer.onEval = nullptr;
   auto test = trainer.evaluate("test");
   const auto matches = remMatches(trainer);
-  writeFileAtomically((dir / "result.json").string(), evalJson(test, trainer, matches));
+  writeFileAtomically((dir / "result.json").string(), resultJson(test, trainer, matches));
   writeSession(RunState::Finished, &test);
   std::cout << "stopped: " << stopReasonName(reason) << " after " << trainer.stepsDone()
             << " steps\n"
-            << metricsLine(test) << "\n";
-  if (trainer.data().truth.hasFloor()) {
-    std::cout << "Bayes floor " << format(trainer.data().truth.bayes_floor, 6) << "  excess loss "
-              << format(test.loss - trainer.data().truth.bayes_floor, 6) << "\n";
-  }
-  printRemTruth(matches, trainer.data().truth);
-  std::cout << "wrote " << dir.string() << "/{config.json,metrics.csv,checkpoint.pt,result.json}\n";
+            << metricsLine(test) << "\n"
+            << referenceLines(test.loss, trainer.data())
+            << remTruthLines(matches, trainer.data(), test.loss) << "wrote " << dir.string()
+            << "/{config.json,metrics.csv,checkpoint.pt,result.json}\n";
   return 0;
 }
 
@@ -196,7 +131,8 @@ int runEval(const std::string& run_dir) {
   auto trainer = restoreTrainer(run_dir);
   auto test = trainer->evaluate("test");
   std::cout << "run " << run_dir << " at step " << trainer->stepsDone() << "\n"
-            << metricsLine(test) << "\n";
+            << metricsLine(test) << "\n"
+            << referenceLines(test.loss, trainer->data());
   return 0;
 }
 
@@ -232,7 +168,7 @@ int listTasks() {
   std::cout << "tasks (defaults: length " << defaults.length << ", validation "
             << defaults.validation_size << ", test " << defaults.test_size << ")\n";
   for (const auto& name : taskNames()) {
-    std::cout << "  " << std::left << std::setw(10) << name << " " << taskDescription(name) << "\n";
+    std::cout << "  " << std::left << std::setw(14) << name << " " << taskDescription(name) << "\n";
   }
   return 0;
 }

@@ -10,16 +10,24 @@
 
 #include "app/cli_commands.h"
 #include "app/cli_demo.h"
+#include "app/cli_report.h"
 #include "app/cli_sweep.h"
 #include "engine/atomic_file.h"
 #include "engine/core/model_registry.h"
 #include "engine/core/presets.h"
+#include "engine/core/task_registry.h"
 #include "engine/models/model_factory.h"
 #include "engine/runtime.h"
 
 using namespace rsalab;
 
 namespace {
+
+std::string seriesNameList() {
+  std::string all;
+  for (const auto& n : bundledSeriesNames()) all += (all.empty() ? "" : ", ") + n;
+  return all;
+}
 
 // Run flags bound to a RunConfig; applied after --config so that flags win.
 class RunFlags {
@@ -33,7 +41,32 @@ class RunFlags {
     bind(cmd, "--task", &RunConfig::task, &TaskOptions::name, "task name (see `rsalab-cli tasks`)");
     bind(cmd, "--csv", &RunConfig::task, &TaskOptions::csv_path,
          "CSV time series file (sets --task csv)");
-    bind(cmd, "--length", &RunConfig::task, &TaskOptions::length, "sequence length T");
+    bind(cmd, "--series", &RunConfig::task, &TaskOptions::name,
+         "a bundled real series (sets --task): " + seriesNameList());
+    auto* length = cmd->add_option("--length", length_,
+                                   "sequence length T, or auto (CSV and bundled series: the "
+                                   "default, a T that fits the series)");
+    appliers_.push_back([this, length](RunConfig& c) {
+      if (!*length) return;
+      if (length_ == "auto") {
+        c.task.length = 0;
+        return;
+      }
+      try {
+        size_t used = 0;
+        c.task.length = std::stoll(length_, &used);
+        if (used != length_.size()) throw std::invalid_argument(length_);
+      } catch (const std::exception&) {
+        throw std::invalid_argument("--length " + length_ + " is not a number or auto");
+      }
+    });
+    bind(cmd, "--norm", &RunConfig::task, &TaskOptions::norm,
+         "series normalisation: window (per input window, reversible; the CSV default), global "
+         "(train part's mean and std) or none");
+    bind(cmd, "--target", &RunConfig::task, &TaskOptions::target,
+         "CSV: comma-separated columns to forecast (names or 1-based numbers; default all)");
+    bind(cmd, "--period", &RunConfig::task, &TaskOptions::seasonal_period,
+         "seasonal-naive baseline period (default: detected from the train part)");
     bind(cmd, "--horizon", &RunConfig::task, &TaskOptions::horizon,
          "forecast horizon H (series, CSV)");
     bind(cmd, "--steps", &RunConfig::trainer, &TrainerOptions::max_steps, "training steps");
@@ -72,9 +105,25 @@ class RunFlags {
   // then flags. Other heads than the defaults' with the defaults' REM heads: the REM heads follow
   // the heads by defaultRemHeads, as in the GUI.
   RunConfig resolve(const RunConfig& defaults) const {
-    const RunConfig& base = preset_.empty() ? defaults : presetOrThrow(preset_).config;
+    // A preset's run, else the command's defaults; a real series (csv or bundled) starts from
+    // realSeriesDefaults; flags and --config win.
+    const RunConfig& defaults_in = preset_.empty() ? defaults : presetOrThrow(preset_).config;
+    const RunConfig probe = overlay(defaults_in, /*check=*/false);
+    if (isRealSeriesTask(probe.task.name)) return overlay(realSeriesDefaults(defaults_in), true);
+    return overlay(defaults_in, true);
+  }
+
+ private:
+  RunConfig overlay(const RunConfig& base, bool check) const {
     RunConfig c = base;
-    if (!config_path_.empty()) c = mergeRunConfigJson(c, readTextFile(config_path_, 1 << 20));
+    if (!config_path_.empty()) {
+      // mergeRunConfigJson validates; a probe must not fail on what the real-series defaults fix
+      try {
+        c = mergeRunConfigJson(c, readTextFile(config_path_, 1 << 20));
+      } catch (const std::invalid_argument&) {
+        if (check) throw;
+      }
+    }
     for (const auto& apply : appliers_) apply(c);
     const RemHeadCounts& d = base.model.rem;
     const RemHeadCounts& r = c.model.rem;
@@ -86,11 +135,10 @@ class RunFlags {
     if (cosine_) c.trainer.cosine = true;
     if (bidirectional_) c.model.causal = false;
     if (!c.task.csv_path.empty()) c.task.name = "csv";
-    validate(c);
+    if (check) validate(c);
     return c;
   }
 
- private:
   // Adds a flag whose value is copied into (config.*section).*field only when it was given.
   template <typename Section, typename T>
   void bind(CLI::App* cmd, const std::string& flag, Section RunConfig::*section, T Section::*field,
@@ -105,6 +153,7 @@ class RunFlags {
   std::string config_path_;
   std::string preset_;
   std::string device_ = "cpu";
+  std::string length_;
   bool cosine_ = false, bidirectional_ = false;
   int64_t train_size_ = 1024;
   std::vector<std::function<void(RunConfig&)>> appliers_;
@@ -229,6 +278,25 @@ int main(int argc, char** argv) {
       "sweep-status", "Done / error / running / pending / failed / missing cells of a sweep");
   sweep_status->add_option("dir", status_dir, "sweep folder")->required();
 
+  ReportCommand report_command;
+  auto* report = app.add_subcommand(
+      "report", "Real-series report: the default models on the bundled series, with baselines");
+  report->add_option("--series", report_command.series, "bundled series, comma-separated, or all")
+      ->delimiter(',')
+      ->capture_default_str();
+  report
+      ->add_option("--models", report_command.models,
+                   "comma-separated models (default: the default launch's)")
+      ->delimiter(',');
+  report->add_option("--seeds", report_command.seeds, "seeds per (series, model)")
+      ->check(CLI::Range(1, 100))
+      ->capture_default_str();
+  report->add_option("--steps", report_command.steps,
+                     "step budget per run (default: the real-series defaults')");
+  report->add_option("--parallel", report_command.parallel, "concurrent runs (0 = one per core)")
+      ->capture_default_str();
+  report->add_option("--markdown", report_command.markdown, "also write the table to this file");
+
   std::string run_dir, inspect_out = "runs/inspect";
   int64_t sample = 0;
   auto* eval = app.add_subcommand("eval", "Test metrics of a finished or stopped run");
@@ -293,6 +361,7 @@ int main(int argc, char** argv) {
     if (*sweep_cell) return runSweepCellCommand(cell_command);
     if (*sweep_merge) return runSweepMergeCommand(merge_command);
     if (*sweep_status) return runSweepStatusCommand(status_dir);
+    if (*report) return runReport(report_command, std::cout);
     if (*eval) return runEval(run_dir);
     if (*inspect) return runInspect(run_dir, sample, inspect_out);
   } catch (const std::bad_alloc&) {

@@ -19,6 +19,8 @@
 #include "engine/session/session_bundle.h"
 #include "engine/sweep/sweep_status.h"
 #include "engine/training/sweep.h"
+#include "engine/training/sweep_io.h"
+#include "engine/training/sweep_references.h"
 
 namespace rsalab {
 
@@ -35,10 +37,14 @@ std::string format(double v, int precision = 4) {
 void printFits(const SweepResult& result) {
   std::cout << std::left << std::setw(13) << "model"
             << "  b (loss ~ a N^-b)   95% CI            R^2\n";
-  for (const auto& f : result.fits) {
-    std::cout << std::left << std::setw(13) << f.model << "  " << std::setw(18) << format(f.b, 4)
-              << "  [" << format(f.b_low, 3) << ", " << format(f.b_high, 3) << "]"
-              << "   " << format(f.r2, 3) << "\n";
+  for (const auto* fits : {&result.fits, &result.excess_fits}) {
+    if (fits == &result.excess_fits && !fits->empty())
+      std::cout << "excess loss (test − Bayes floor) ~ a N^-b:\n";
+    for (const auto& f : *fits) {
+      std::cout << std::left << std::setw(13) << f.model << "  " << std::setw(18) << format(f.b, 4)
+                << "  [" << format(f.b_low, 3) << ", " << format(f.b_high, 3) << "]"
+                << "   " << format(f.r2, 3) << "\n";
+    }
   }
 }
 
@@ -47,6 +53,7 @@ void writeSession(const SweepPlan& plan, const SweepResult& result, const std::s
   recorder.start(plan.base, plan.models, static_cast<int64_t>(plan.seeds.size()));
   recorder.setSweepJson(sweepJson(result));
   for (const SweepRow& r : result.rows) {
+    if (r.reference) continue;  // a baseline: its losses are in sweep.json
     const int64_t id = r.run;
     recorder.addRun(id, r.model, r.seed, r.parameters, r.size);
     recorder.setStatus(id, runStateName(r.error.empty() ? RunState::Finished : RunState::Failed),
@@ -76,7 +83,11 @@ int mergeSweepFolder(const SweepPlan& plan, const SweepMergeCommand& command) {
         "): `rsalab-cli sweep-status " + dir + "` says why, `rsalab-cli sweep --resume " + dir +
         " [--slurm]` runs them, and `sweep-merge --partial` merges the others");
   }
-  const SweepResult result = mergeSweepCells(plan, std::move(cells));
+  SweepResult result = mergeSweepCells(plan, std::move(cells));
+  SweepOptions references;  // the baselines' rows (series tasks), rebuilt from each (N, seed)
+  references.base = plan.base;
+  references.sizes = plan.sizes;
+  appendReferenceRows(references, result);
   const fs::path out(dir);
   writeFileAtomically((out / "sweep.csv").string(), sweepCsv(result));
   writeFileAtomically((out / "sweep.json").string(), sweepJson(result));
@@ -135,6 +146,9 @@ int runSweepCommand(const SweepCommand& command) {
     options.base = command.config;
     if (!command.models.empty()) options.models = command.models;
     if (!command.sizes.empty()) options.sizes = command.sizes;
+    std::vector<std::string> notes;  // honest N: sizes a real series cannot give run once
+    options.sizes = honestSweepSizes(options, &notes);
+    for (const auto& note : notes) std::cerr << "warning: " << note << "\n";
     options.seeds = command.seeds;
     plan = makeSweepPlan(options);
     dir = command.plan_dir.empty() ? command.out_dir : command.plan_dir;

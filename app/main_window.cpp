@@ -16,6 +16,7 @@
 #include "app/training_controller.h"
 #include "app/training_worker.h"
 #include "engine/core/model_registry.h"
+#include "engine/core/task_registry.h"
 #include "engine/runtime.h"
 #include "engine/tasks/task_options.h"
 #include "widgets/hyper_parameter_form.h"
@@ -60,6 +61,9 @@ MainWindow::MainWindow(QWidget* parent)
   connect(worker, &TrainingWorker::status, this, &MainWindow::onStatus);
   connect(worker, &TrainingWorker::snapshot, this, &MainWindow::onSnapshot);
   connect(worker, &TrainingWorker::log, this, &MainWindow::appendLog);
+  connect(worker, &TrainingWorker::warning, this, [this](const QString& message) {
+    statusBar()->showMessage("Warning: " + message, 20000);
+  });
   connect(worker, &TrainingWorker::idle, this, [this] { setTrainingState(false, false); });
 
   default_layout_ = saveState(kLayoutVersion);
@@ -72,12 +76,32 @@ MainWindow::~MainWindow() = default;
 RunConfig MainWindow::currentConfig() const {
   RunConfig base = base_config_;
   if (setup_->setup().task.toStdString() != base.task.name) base = defaultRunConfig();
+  // Real series: per-window normalisation and best weights restored (no form fields for them)
+  if (isRealSeriesTask(setup_->setup().task.toStdString())) base = realSeriesDefaults(base);
   RunConfig c = setup_->config(hyper_->config(base));
   if (c.task.name == "csv") {  // imported by drag and drop (importCsv)
     c.task.csv_path = csv_path_.toStdString();
     c.task.horizon = csv_horizon_;
   }
   return c;
+}
+
+void MainWindow::applyTaskKindDefaults(const QString& task) {
+  const bool real = isRealSeriesTask(task.toStdString());
+  if (real == real_series_defaults_) return;
+  real_series_defaults_ = real;
+  RunConfig next = real ? realSeriesDefaults(defaultRunConfig()) : defaultRunConfig();
+  next.task.name = task.toStdString();
+  setup_->setConfig(next);  // models and seeds stay
+  hyper_->setConfig(next);
+  if (real) {
+    appendLog(QString("Real series: T auto, per-window normalisation, %1 steps with early stopping "
+                      "(patience %2 × %3 steps) and the best validation weights restored for the "
+                      "test; baselines appear as dashed lines in the loss view.")
+                  .arg(next.trainer.max_steps)
+                  .arg(next.trainer.patience)
+                  .arg(next.trainer.eval_every));
+  }
 }
 
 void MainWindow::startTraining() {
@@ -162,6 +186,14 @@ void MainWindow::onRunsCreated(const QVector<RunDescriptor>& runs) {
     row.state = RunState::Idle;
     rows.push_back(row);
     curves_->addRun(r.id, QString("%1 s%2").arg(r.model).arg(r.seed), runColor(r.id));
+    // The baselines' validation losses: the lines the validation curves are read against (the
+    // train mean's is left out: far above every curve, it would squash them).
+    std::vector<ReferenceLine> lines;
+    for (const auto& ref : r.references) {
+      if (ref.name != "mean")
+        lines.push_back({QString::fromStdString(ref.label), ref.validation_loss});
+    }
+    curves_->setReferenceLines(r.id, lines);
   }
   runs_table_->setRuns(rows);
   int inspect = -1;  // the first run with REMs, else the first run
@@ -203,6 +235,25 @@ RunRow MainWindow::runRow(const RunDescriptor& d, const RunStatus& s) {
   row.bayes_floor = d.truth.bayes_floor;
   row.steps_per_second = s.steps_per_second;
   row.message = s.message;
+  if (const auto* p = findReference(d.references, "persistence")) {
+    const bool test = std::isfinite(s.test_loss);
+    const double model = test ? s.test_loss : s.validation_loss;
+    const double baseline = test ? p->test_loss : p->validation_loss;
+    if (std::isfinite(model) && baseline > 0) {
+      row.skill = 1.0 - model / baseline;
+      row.skill_tip = QString("%1: 1 − %2 / %3 (model / persistence MSE)")
+                          .arg(test ? "test, best weights" : "validation, latest evaluation")
+                          .arg(model, 0, 'g', 4)
+                          .arg(baseline, 0, 'g', 4);
+      if (const auto* ar = findReference(d.references, "ar_lsq")) {
+        const double a = test ? ar->test_loss : ar->validation_loss;
+        if (a > 0)
+          row.skill_tip += QString("; vs %1: %2")
+                               .arg(QString::fromStdString(ar->label))
+                               .arg(1.0 - model / a, 0, 'f', 3);
+      }
+    }
+  }
   return row;
 }
 

@@ -52,6 +52,9 @@ class MainWindow : public QMainWindow {
   // keeps the preset's task), its models are selected, training starts, its inspector tab is
   // shown and its claim is said in the status bar. False (logged) for an unknown name.
   bool applyPreset(const QString& name);
+  // Switching between a real series (csv or bundled) and the other tasks moves the setup and
+  // hyperparameter forms to that kind's defaults (realSeriesDefaults or defaultRunConfig).
+  void applyTaskKindDefaults(const QString& task);
   // Inspects run `run` in every view (what selecting it in the runs table does).
   void inspectRun(int run);
   // Shows a finished sweep run like a session run: its curves in the loss dock and, when its
@@ -174,6 +177,7 @@ class MainWindow : public QMainWindow {
   bool saving_ = false;
   QTimer* autosave_timer_ = nullptr;
   QString csv_path_;
+  bool real_series_defaults_ = false;  // the forms hold realSeriesDefaults' values
   int csv_horizon_ = 1;
   SweepPanel* sweep_panel_ = nullptr;
 };

@@ -99,6 +99,7 @@ void MainWindow::buildDocks() {
     if (!training_) startTraining();
   });
   connect(setup_, &RunSetupPanel::setupChanged, this, [this] {
+    applyTaskKindDefaults(setup_->setup().task);
     if (training_)
       appendLog(
           "Run setup changed: it applies at the next Start (the running session is unchanged).");

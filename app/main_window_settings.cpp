@@ -236,6 +236,7 @@ CsvImportDialog* MainWindow::importCsv(const QString& path) {
     setup_->addTask(
         "csv",
         QString("CSV series: %1 (H = %2)").arg(QFileInfo(csv_path_).fileName()).arg(csv_horizon_));
+    applyTaskKindDefaults("csv");
     RunSetup s = setup_->setup();
     s.task = "csv";
     s.length = dialog->length();

@@ -5,6 +5,7 @@
 #include <QMetaType>
 #include <QString>
 #include <QVector>
+#include <limits>
 #include <memory>
 #include <vector>
 
@@ -28,6 +29,8 @@ struct RunDescriptor {
   // ones, what "true" means there, and the Bayes floor where the task knows it.
   GroundTruth truth;
   qint64 length = 0;  // the task's sequence length T (REM errors are measured at it)
+  // Series tasks: baselines on the same validation and test targets (TaskData::references).
+  std::vector<ReferenceScore> references;
 };
 
 struct MetricsBatch {  // points since the last batch, ~20 Hz
@@ -44,7 +47,8 @@ struct RunStatus {
   qint64 step = 0;
   qint64 max_steps = 0;
   double train_loss = 0;
-  double validation_loss = 0;  // NaN until the first evaluation
+  double validation_loss = 0;                                   // NaN until the first evaluation
+  double test_loss = std::numeric_limits<double>::quiet_NaN();  // finished, with references
   double steps_per_second = 0;
   QString message;  // error or stop reason
 };

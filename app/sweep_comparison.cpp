@@ -45,7 +45,8 @@ SampleEfficiencyPoint sampleEfficiencyPoint(const SweepRow& row) {
   p.size = static_cast<double>(row.size);
   p.seed = row.seed;
   p.test_loss = row.test_loss;
-  p.run_id = static_cast<int>(row.run);
+  p.run_id = row.reference ? -1 : static_cast<int>(row.run);  // a reference opens no run
+  p.reference = row.reference;
   p.bayes_floor = row.bayes_floor;
   return p;
 }

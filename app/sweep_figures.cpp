@@ -125,9 +125,9 @@ std::vector<std::string> writeSweepFigures(const std::vector<SweepRow>& rows,
   view.resize(options.width, options.height);
   QVector<SampleEfficiencyPoint> points;
   for (const auto& r : rows) {
-    if (!r.ok()) continue;
+    if (!r.ok() && !r.reference) continue;  // references: grey curves beside the models
     points.push_back({QString::fromStdString(r.model), static_cast<double>(r.size), r.seed,
-                      r.test_loss, static_cast<int>(r.run), r.bayes_floor});
+                      r.test_loss, static_cast<int>(r.run), r.reference, r.bayes_floor});
   }
   view.setPoints(points);
   view.setTitle(title.isEmpty() ? QString("Sample efficiency") : "Sample efficiency — " + title);

@@ -16,6 +16,7 @@
 #include "app/sweep_folder_watcher.h"
 #include "engine/atomic_file.h"
 #include "engine/training/sweep.h"
+#include "engine/training/sweep_references.h"
 #include "widgets/comparison_table.h"
 #include "widgets/sample_efficiency_view.h"
 
@@ -127,9 +128,14 @@ void SweepPanel::openDialog() {
   dialog_->activateWindow();
 }
 
-bool SweepPanel::startSweep(const SweepOptions& options) {
+bool SweepPanel::startSweep(const SweepOptions& requested) {
   if (runner_->isRunning()) return false;
+  SweepOptions options = requested;
   try {
+    // Honest N: sizes a real series cannot give are run once at the N they give, and said so.
+    std::vector<std::string> notes;
+    options.sizes = honestSweepSizes(options, &notes);
+    for (const auto& note : notes) emit log("Warning: " + QString::fromStdString(note));
     for (const auto& m : options.models) {
       RunConfig c = options.base;
       c.model.model = m;
@@ -216,6 +222,9 @@ bool SweepPanel::watchFolder(const QString& dir, QString* error) {
 
 void SweepPanel::onFinished(const SweepResult& result, bool cancelled) {
   setRunning(false);
+  for (const auto& r : result.rows) {  // baselines at each N, drawn grey beside the models
+    if (r.reference) view_->addPoint(sampleEfficiencyPoint(r));
+  }
   QString fits;
   for (const auto& f : result.fits) {
     if (f.points < 2) continue;
@@ -279,6 +288,7 @@ bool SweepPanel::loadResults(const QString& path, QString* error) {
   base_ = result.base;
   QVector<SampleEfficiencyPoint> points;
   for (auto& r : result.rows) {
+    if (r.reference) points.push_back(sampleEfficiencyPoint(r));  // grey reference curves
     if (!r.ok()) continue;
     by_run_[static_cast<int>(r.run)] = rows_.size();
     points.push_back(sampleEfficiencyPoint(r));

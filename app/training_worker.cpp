@@ -17,7 +17,8 @@ struct TrainingWorker::Run {
   RunState state = RunState::Idle;
   MetricsBatch pending;
   double last_train = NAN, last_validation = NAN;
-  QElapsedTimer clock;  // for steps/s
+  double test_loss = NAN;  // series tasks with references, once finished
+  QElapsedTimer clock;     // for steps/s
   int64_t steps_at_clock = 0;
   double steps_per_second = 0;
   QString message;
@@ -78,6 +79,7 @@ void TrainingWorker::start(const RunConfig& base, const QStringList& models, int
   steps_to_go_ = -1;
   QVector<RunDescriptor> created;
   std::map<uint64_t, std::shared_ptr<const TaskData>> datasets;  // one dataset per seed
+  bool noted = false;  // a task's notes (N capped, T chosen, period) are logged once
   int id = 0;
   for (int s = 0; s < seeds; ++s) {
     for (const auto& model : models) {
@@ -93,11 +95,19 @@ void TrainingWorker::start(const RunConfig& base, const QStringList& models, int
         auto& data = datasets[c.trainer.seed];
         if (!data)
           data = std::make_shared<const TaskData>(makeTask(c.task, c.train_size, c.trainer.seed));
+        for (const auto& note : data->notes) {
+          if (noted) break;
+          const bool capped = note.rfind("N capped", 0) == 0;
+          emit log(QString(capped ? "Warning: %1" : "Note: %1").arg(QString::fromStdString(note)));
+          if (capped) emit warning(QString::fromStdString(note));
+        }
+        noted = true;
         run->trainer = std::make_unique<Trainer>(c, data);
         run->descriptor.parameters = run->trainer->parameterCount();
         run->descriptor.truth = data->truth;
         run->descriptor.length =
             data->validation.size() > 0 ? data->validation.x.size(1) : data->train.x.size(1);
+        run->descriptor.references = data->references;
         run->state = RunState::Running;
         Run* raw = run.get();
         run->trainer->onStep = [raw](const StepMetrics& m) {
@@ -282,6 +292,16 @@ bool TrainingWorker::stepRun(Run& r) {
     } else {
       r.state = RunState::Finished;
       r.message = QString::fromStdString(stopReasonName(reason));
+      if (!r.trainer->data().references.empty()) {  // the skill on the test targets (cheap)
+        try {
+          r.test_loss = r.trainer->evaluate(splitName(Split::Test)).loss;
+        } catch (const std::exception& e) {
+          emit log(QString("%1 seed %2: test evaluation failed: %3")
+                       .arg(r.descriptor.model)
+                       .arg(r.descriptor.seed)
+                       .arg(e.what()));
+        }
+      }
       emit log(QString("%1 seed %2: %3 at step %4")
                    .arg(r.descriptor.model)
                    .arg(r.descriptor.seed)
@@ -361,6 +381,7 @@ void TrainingWorker::emitStatus(const Run& r) {
   s.max_steps = r.trainer ? r.trainer->config().trainer.max_steps : 0;
   s.train_loss = r.last_train;
   s.validation_loss = r.last_validation;
+  s.test_loss = r.test_loss;
   s.steps_per_second = r.steps_per_second;
   s.message = r.message;
   emit status(s);

@@ -65,6 +65,8 @@ class TrainingWorker : public QObject {
   void log(const QString& line);
   /// Every run has finished, stopped or failed.
   void idle();
+  /// Something the user must see, not only in the log (N capped); the main window's status bar.
+  void warning(const QString& message);
 
  private slots:
   void tick();

@@ -36,5 +36,11 @@ RunConfig defaultRunConfig();
 // defaultRunConfig() with shorter runs so that the default sweep (every model × 5 sizes × 3 seeds)
 // stays within minutes: T = 48, 300 steps per run, a validation evaluation every 100 steps.
 RunConfig defaultSweepConfig();
+// The defaults of a real series (csv or a bundled series; isRealSeriesTask), on top of `base`
+// (defaultRunConfig() or defaultSweepConfig()): T auto, per-window normalisation, early stopping
+// on validation with the best weights restored for the test, and the learning rate, budget and
+// evaluation cadence measured to hold on series of 100–10,000 rows (docs/REAL_SERIES.md). The CLI
+// applies it when --csv / --series names a real series, the GUI when its task box does.
+RunConfig realSeriesDefaults(const RunConfig& base);
 
 }  // namespace rsalab

@@ -467,10 +467,12 @@ class TestMainWindow : public QObject {
     QVERIFY(w.isVisible());  // the GUI thread is free while the sweep trains
     QVERIFY(finished.wait(120000));
     QCOMPARE(finished.at(0).at(0).toBool(), false);
-    QCOMPARE(panel->view()->pointCount(), 4);
+    // 4 runs + the 4 baselines (mean, persistence, seasonal naive, AR(p)) at each of the 2 N
+    QCOMPARE(panel->view()->pointCount(), 4 + 2 * 4);
+    QVERIFY(panel->view()->isReference("ar_lsq"));
     QCOMPARE(panel->view()->meanGraphCount(), 0);  // its tab is hidden: drawn when shown
     centralTabs(w)->setCurrentWidget(panel);
-    QTRY_COMPARE_WITH_TIMEOUT(panel->view()->meanGraphCount(), 2, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(panel->view()->meanGraphCount(), 2 + 4, 5000);
     QVERIFY(panel->view()->legendText("gru").contains("b = "));
     QCOMPARE(dialog->progressBar()->value(), 4);
     auto* table = panel->table()->table();

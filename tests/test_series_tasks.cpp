@@ -305,8 +305,15 @@ class TestSeriesTasks : public QObject {
     QCOMPARE(data.io.output_dim, int64_t{4});
     QCOMPARE(data.columns, table.columns);
     const auto tr = coveredRows(data.train, layout, 2);
-    const auto va = coveredRows(data.validation, layout, 2);
-    const auto te = coveredRows(data.test, layout, 2);
+    // Validation and test (rolling origin): their targets, in the last position's y.
+    auto targetRows = [&](const DataSplit& split) {
+      DataSplit targets;
+      targets.x = split.y.narrow(2, 0, 1);  // (N, 1, 1): column t of the first step
+      targets.y = split.y;
+      return coveredRows(targets, layout, 2);
+    };
+    const auto va = targetRows(data.validation);
+    const auto te = targetRows(data.test);
     const auto [tr_min, tr_max] = std::minmax_element(tr.begin(), tr.end());
     const auto [va_min, va_max] = std::minmax_element(va.begin(), va.end());
     const auto [te_min, te_max] = std::minmax_element(te.begin(), te.end());
@@ -363,12 +370,14 @@ class TestSeriesTasks : public QObject {
     const auto data = makeCsvTaskFromTable(table, o, 5, "s.csv");
     QCOMPARE(data.train.size(), int64_t{5});
     QCOMPARE(data.validation.size(), o.validation_size);
-    // Too long a window for the 15% parts.
+    // Validation and test inputs may reach back: T = 60 fits a 60-row validation part.
     o.length = 60;
+    QCOMPARE(makeCsvTaskFromTable(table, o, 5, "s.csv").test.size(), int64_t{60});
+    // Too long a window for the train part.
+    o.length = 280;
     const auto msg =
         errorOf<std::invalid_argument>([&] { makeCsvTaskFromTable(table, o, 5, "s.csv"); });
-    QVERIFY2(contains(msg, "length + horizon = 61") && contains(msg, "validation part"),
-             msg.c_str());
+    QVERIFY2(contains(msg, "length + horizon = 281") && contains(msg, "train part"), msg.c_str());
   }
 
   void csvTaskReadsTheFile() {

@@ -58,11 +58,17 @@ class TestSweep : public QObject {
       QVERIFY(done <= total);
     });
     QCOMPARE(calls, int64_t{12});
-    QCOMPARE(result.rows.size(), size_t{12});
+    // 12 runs, then the baselines of each of the 4 datasets (N × seed): mean, persistence,
+    // seasonal naive, AR(p) — reference rows, after the runs.
+    QCOMPARE(result.rows.size(), size_t{12 + 4 * 4});
     std::set<std::tuple<std::string, int64_t, uint64_t>> keys;
     std::set<int64_t> run_ids;
     for (const auto& r : result.rows) {
       QVERIFY2(r.error.empty(), r.error.c_str());
+      if (r.reference) {
+        QVERIFY(r.run >= 12 && !r.ok() && std::isfinite(r.test_loss) && r.steps == 0);
+        continue;
+      }
       run_ids.insert(r.run);
       QCOMPARE(r.train_curve.size(), size_t{4});       // keep_curves: every step
       QCOMPARE(r.validation_curve.size(), size_t{2});  // evaluations at steps 2 and 4, not the test
@@ -78,15 +84,15 @@ class TestSweep : public QObject {
     QCOMPARE(*run_ids.begin(), int64_t{0});
     QCOMPARE(*run_ids.rbegin(), int64_t{11});
     const auto csv = QString::fromStdString(sweepCsv(result));
-    QCOMPARE(csv.trimmed().split('\n').size(), 13);  // header + 12 rows
+    QCOMPARE(csv.trimmed().split('\n').size(), 1 + 12 + 16);  // header + runs + references
     QVERIFY(csv.startsWith("model,size,seed,test_loss"));
     QCOMPARE(result.fits.size(), size_t{3});
     const auto json = QJsonDocument::fromJson(QByteArray::fromStdString(sweepJson(result)));
-    QCOMPARE(json["runs"].toArray().size(), 12);
+    QCOMPARE(json["runs"].toArray().size(), 12 + 16);
     QCOMPARE(json["fits"].toArray().size(), 3);
     // Read back: same rows, fits and config (what the app's "Open sweep results" relies on).
     const auto back = sweepResultFromJson(sweepJson(result));
-    QCOMPARE(back.rows.size(), size_t{12});
+    QCOMPARE(back.rows.size(), size_t{12 + 16});
     QCOMPARE(back.base.model.d_model, int64_t{8});
     QCOMPARE(back.base.trainer.max_steps, int64_t{4});
     for (size_t i = 0; i < back.rows.size(); ++i) {
@@ -120,7 +126,7 @@ class TestSweep : public QObject {
     o.seeds = 3;
     o.parallel = 2;
     const auto first = runSweep(o), second = runSweep(o);
-    QCOMPARE(first.rows.size(), size_t{18});
+    QCOMPARE(first.rows.size(), size_t{18 + 6 * 4});  // + each dataset's 4 reference rows
     QCOMPARE(second.rows.size(), first.rows.size());
     for (size_t i = 0; i < first.rows.size(); ++i) {
       QVERIFY2(first.rows[i].error.empty(), first.rows[i].error.c_str());

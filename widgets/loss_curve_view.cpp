@@ -128,6 +128,7 @@ void LossCurveView::removeRun(int run_id) {
     plot_->removeGraph(g);
   }
   runs_.erase(it);
+  references_.erase(run_id);
   for (size_t i = markers_.size(); i-- > 0;) {  // its markers go with it
     if (markers_[i].run_id != run_id) continue;
     plot_->removeItem(markers_[i].line);
@@ -263,6 +264,7 @@ void LossCurveView::clear() {
   clearMarkers();
   plot_->clearGraphs();
   runs_.clear();
+  references_.clear();
   follow_ = true;
   markDirty();
 }
@@ -347,6 +349,11 @@ void LossCurveView::fitRanges() {
       if (!std::isnan(s->maxValue())) y_hi = std::max(y_hi, s->maxValue());
     }
   }
+  for (const auto& line : visibleReferences()) {
+    if (!std::isfinite(line.loss) || (log_y_ && line.loss <= 0)) continue;
+    y_lo = std::min(y_lo, line.loss);
+    y_hi = std::max(y_hi, line.loss);
+  }
   if (!std::isfinite(x_lo)) x_lo = 0, x_hi = 1;
   if (!(x_hi > x_lo)) x_lo -= 0.5, x_hi += 0.5;
   if (!std::isfinite(y_lo) || !std::isfinite(y_hi)) {
@@ -373,6 +380,7 @@ void LossCurveView::redraw() {
   if (follow_) fitRanges();
   const QCPRange xr = plot_->xAxis->range();
   const int columns = plotWidthPixels();
+  drawReferences();
   decimateAll(xr, columns);
   plot_->replot();
   // The replot's layout may resize the data area (wider tick labels): decimate again for it.

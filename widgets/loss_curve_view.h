@@ -11,6 +11,7 @@
 
 #include <QColor>
 #include <QString>
+#include <QStringList>
 #include <QWidget>
 #include <map>
 #include <vector>
@@ -34,6 +35,12 @@ class QMouseEvent;
 class QSlider;
 
 namespace rsalab {
+
+// A labelled horizontal line at a loss: a baseline's or a floor's (ReferenceScore), drawn dashed.
+struct ReferenceLine {
+  QString label;  // e.g. "persistence", "AR(25) least squares"
+  double loss = 0;
+};
 
 class LossCurveView : public QWidget {
   Q_OBJECT
@@ -86,6 +93,14 @@ class LossCurveView : public QWidget {
   void clearMarkers();
   void clear();  // all runs and markers
 
+  // A run's reference lines (its task's baselines on the validation split, the losses its
+  // validation curve is read against); an empty list removes them. Lines equal in label and loss
+  // across runs are drawn once, grey and dashed with their label above them, while one of
+  // their runs is shown; the y range fitted to the data includes them.
+  void setReferenceLines(int run_id, const std::vector<ReferenceLine>& lines);
+  // Lines drawn at the last redraw (after de-duplication); their labels, top to bottom.
+  QStringList drawnReferenceLabels() const;
+
   void setXRange(double lower, double upper);  // stops following new data, like a user zoom
   void fitAll();  // fit every visible point and follow new data again (also: double-click)
   void flush();   // redraw pending changes now (tests, grabs)
@@ -123,6 +138,8 @@ class LossCurveView : public QWidget {
   };
 
   Run& ensureRun(int run_id);
+  std::vector<ReferenceLine> visibleReferences() const;  // de-duplicated, by falling loss
+  void drawReferences();                                 // (loss_curve_references.cpp)
   const std::vector<double>& xs(const CurveSeries& s) const;
   double markerX(const Marker& m) const;  // NaN when it cannot be placed
   void markDirty();
@@ -141,6 +158,9 @@ class LossCurveView : public QWidget {
 
   std::map<int, Run> runs_;
   std::vector<Marker> markers_;
+  std::map<int, std::vector<ReferenceLine>> references_;  // by run
+  std::vector<QCPItemStraightLine*> reference_lines_;     // drawn, with their labels
+  std::vector<QCPItemText*> reference_texts_;
   XAxisMode x_mode_ = XAxisMode::kStep;
   double smoothing_ = 0.9;  // per-step losses are noisy; TensorBoard's 0.6 barely shows a trend
   bool log_y_ = false;

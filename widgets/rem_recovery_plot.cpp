@@ -39,9 +39,10 @@ RemRecoveryPlot::RemRecoveryPlot(QWidget* parent) : QWidget(parent) {
     p->setType(QCPItemPosition::ptPlotCoords);
   tolerance_->setPen(QPen(QColor(120, 120, 120), 1.0, Qt::DashLine));
   tolerance_->setVisible(false);
-  setToolTip(tr("Distance of each REM head's learned parameters from the true component of its "
-                "own kind: |Δλ| (regular), |Δγ| and |Δθ| in radians (cyclical). Dashed: the "
-                "recovery tolerance."));
+  setToolTip(
+      tr("Distance of each REM head's learned parameters from the true component of its "
+         "own kind: |Δλ| (regular), |Δγ| and |Δθ| in radians (cyclical). Dashed: the "
+         "recovery tolerance."));
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(plot_);
@@ -80,7 +81,8 @@ void RemRecoveryPlot::addPoint(int layer, int head, bool cyclical, Delta delta, 
 void RemRecoveryPlot::setShownHeads(const std::set<std::pair<int, int>>& heads) {
   shown_ = heads;
   for (const auto& kv : graphs_) {
-    const bool show = shown_.empty() || shown_.count({std::get<0>(kv.first), std::get<1>(kv.first)});
+    const bool show =
+        shown_.empty() || shown_.count({std::get<0>(kv.first), std::get<1>(kv.first)});
     kv.second->setVisible(show);
     if (show) {
       kv.second->addToLegend();

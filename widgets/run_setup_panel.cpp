@@ -51,7 +51,8 @@ RunSetupPanel::RunSetupPanel(const QList<QPair<QString, QString>>& tasks, QWidge
   form->addRow("", task_description_);
   train_size_ = spin(1, 1000000, "training-set size N: sequences or windows", this);
   form->addRow("Training set N", train_size_);
-  length_ = spin(2, 4096, "sequence length T", this);
+  length_ = spin(0, 4096, "sequence length T (auto: a T that fits a real series)", this);
+  length_->setSpecialValueText("auto");
   form->addRow("Length T", length_);
   seeds_ = spin(1, 10, "seeds per model", this);
   form->addRow("Seeds", seeds_);

@@ -19,10 +19,13 @@ QTableWidgetItem* readOnly(const QString& text) {
 
 RunsTable::RunsTable(QWidget* parent) : QTableWidget(0, kColumns, parent) {
   setHorizontalHeaderLabels({"", "Show", "Model", "Seed", "State", "Step", "Train loss", "Val loss",
-                             "Excess (val)", "Params", "Steps/s"});
+                             "Excess (val)", "Skill vs persistence", "Params", "Steps/s"});
   horizontalHeaderItem(kExcess)->setToolTip(
       "Validation loss minus the task's Bayes floor (the optimal predictor's expected loss): what "
       "is left to learn. \"–\" where the task does not know its floor.");
+  horizontalHeaderItem(kSkill)->setToolTip(
+      "1 − MSE(model) / MSE(persistence, \"tomorrow = today\") on the same targets: > 0 beats "
+      "persistence. Validation while training, test once finished (see the cell's tooltip)");
   horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   horizontalHeader()->setStretchLastSection(true);
   verticalHeader()->setVisible(false);
@@ -85,6 +88,11 @@ void RunsTable::fill(int row, const RunRow& r) {
   if (std::isfinite(r.bayes_floor))
     excess->setToolTip(QString("Bayes floor %1").arg(r.bayes_floor, 0, 'g', 4));
   setItem(row, kExcess, excess);
+  auto* skill = readOnly(std::isfinite(r.skill) ? QString::asprintf("%+.3f", r.skill) : "–");
+  skill->setToolTip(r.skill_tip);
+  if (std::isfinite(r.skill))
+    skill->setForeground(r.skill > 0 ? QColor(20, 120, 40) : QColor(190, 40, 30));
+  setItem(row, kSkill, skill);
   setItem(row, kParams, readOnly(QString::number(r.parameters)));
   setItem(row, kSpeed,
           readOnly(r.steps_per_second > 0 ? QString::number(r.steps_per_second, 'f', 1) : "–"));

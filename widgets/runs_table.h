@@ -23,6 +23,10 @@ struct RunRow {
   double bayes_floor = qQNaN();  // the task's floor; NaN: unknown (the column shows "–")
   double steps_per_second = 0;
   QString message;  // error or stop reason, shown as the state's tooltip
+  // 1 − MSE_model / MSE_persistence (series tasks; NaN: none): on validation while the run
+  // trains, on test once it has finished. skill_tip says which, with both losses.
+  double skill = qQNaN();
+  QString skill_tip;
 };
 
 class RunsTable : public QTableWidget {
@@ -38,6 +42,7 @@ class RunsTable : public QTableWidget {
     kTrain,
     kValidation,
     kExcess,
+    kSkill,
     kParams,
     kSpeed,
     kColumns

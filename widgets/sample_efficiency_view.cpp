@@ -94,11 +94,14 @@ QColor SampleEfficiencyView::modelColor(const QString& model) {
 }
 
 void SampleEfficiencyView::addPoint(const SampleEfficiencyPoint& point) {
+  if (point.reference) references_.insert(point.model);
   if (!points_.count(point.model)) {
-    // Legend in registry order whatever order the runs finish in; unknown models after, as added.
-    const auto rank = [](const QString& m) {
+    // Legend in registry order whatever order the runs finish in; unknown models after, as added;
+    // references last.
+    const auto rank = [this](const QString& m) {
+      if (references_.count(m)) return std::numeric_limits<int>::max();
       const int i = modelIndex(m.toStdString());
-      return i >= 0 ? i : std::numeric_limits<int>::max();
+      return i >= 0 ? i : std::numeric_limits<int>::max() - 1;
     };
     const int r = rank(point.model);
     auto it =
@@ -141,6 +144,7 @@ bool SampleEfficiencyView::drawable(const SampleEfficiencyPoint& p) const {
 void SampleEfficiencyView::setPoints(const QVector<SampleEfficiencyPoint>& points) {
   points_.clear();
   order_.clear();
+  references_.clear();
   if (!quantity_chosen_) quantity_ = Quantity::kTestLoss;  // addPoint switches where floors exist
   for (const auto& p : points) addPoint(p);
   markDirty();
@@ -229,10 +233,16 @@ void SampleEfficiencyView::redraw() {
   plot_->legend->clearItems();
   double x_min = std::numeric_limits<double>::max(), x_max = 0;
   double y_min = std::numeric_limits<double>::max(), y_max = 0;
-  int runs = 0;
+  int runs = 0, reference_index = 0;
   for (const auto& model : order_) {
     const ModelCurve c = curve(model);
-    const QColor color = modelColor(model);
+    const bool reference = isReference(model);
+    // References: grey, one dash pattern each, no band and no fit.
+    const Qt::PenStyle dashes[] = {Qt::DashLine, Qt::DotLine, Qt::DashDotLine, Qt::DashDotDotLine};
+    const QColor color =
+        reference ? QColor::fromHsv(0, 0, 70 + 35 * (reference_index % 4)) : modelColor(model);
+    const Qt::PenStyle reference_dash = dashes[reference_index % 4];
+    if (reference) ++reference_index;
     // Band: the high edge filled down to the low edge.
     auto* low = plot_->addGraph();
     auto* high = plot_->addGraph();
@@ -240,7 +250,7 @@ void SampleEfficiencyView::redraw() {
     fill.setAlpha(kBandAlpha);
     low->setPen(Qt::NoPen);
     high->setPen(Qt::NoPen);
-    high->setBrush(fill);
+    if (!reference) high->setBrush(fill);
     high->setChannelFillGraph(low);
     low->removeFromLegend();
     high->removeFromLegend();
@@ -256,7 +266,7 @@ void SampleEfficiencyView::redraw() {
     seeds->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, faint, faint, 4));
     seeds->removeFromLegend();
     for (const auto& p : points_.at(model)) {
-      ++runs;
+      if (!reference) ++runs;
       if (!drawable(p)) continue;
       seeds->addData(p.size, value(p));
       x_min = std::min(x_min, p.size);
@@ -265,7 +275,7 @@ void SampleEfficiencyView::redraw() {
       y_max = std::max(y_max, value(p));
     }
     // The power-law fit, dashed, over the measured N.
-    if (c.fit.points >= 2 && c.fit.a > 0 && !c.sizes.empty()) {
+    if (!reference && c.fit.points >= 2 && c.fit.a > 0 && !c.sizes.empty()) {
       auto* fit = plot_->addGraph();
       fit->setPen(QPen(color, 1.2, Qt::DashLine));
       fit->removeFromLegend();
@@ -278,12 +288,16 @@ void SampleEfficiencyView::redraw() {
     // The mean line, in the legend with b and its 95% CI.
     auto* mean = plot_->addGraph();
     mean->setProperty("model", model);
-    mean->setPen(QPen(color, 2));
-    mean->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, color, color, 6));
+    mean->setPen(reference ? QPen(color, 1.6, reference_dash) : QPen(color, 2));
+    mean->setScatterStyle(
+        QCPScatterStyle(reference ? QCPScatterStyle::ssSquare : QCPScatterStyle::ssDisc, color,
+                        color, reference ? 5 : 6));
     mean->setData(QVector<double>(c.sizes.begin(), c.sizes.end()),
                   QVector<double>(c.mean.begin(), c.mean.end()), true);
     QString name = model;
-    if (c.fit.points >= 3 && c.sizes.size() >= 2) {
+    if (reference) {
+      name += tr("  (reference)");
+    } else if (c.fit.points >= 3 && c.sizes.size() >= 2) {
       name += QString("  b = %1 [%2, %3]")
                   .arg(number(c.fit.b), number(c.fit.b_low), number(c.fit.b_high));
     } else if (c.fit.points == 2 && c.sizes.size() == 2) {

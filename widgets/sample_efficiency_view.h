@@ -18,6 +18,7 @@
 #include <QWidget>
 #include <limits>
 #include <map>
+#include <set>
 #include <vector>
 
 #include "engine/training/power_law.h"
@@ -36,6 +37,9 @@ struct SampleEfficiencyPoint {
   quint64 seed = 0;
   double test_loss = 0;  // drawn only when finite and > 0 (log axis)
   int run_id = -1;       // handed back by pointClicked
+  // A reference (a baseline such as persistence or AR(p) at this N, SweepRow::reference): drawn
+  // as a grey dashed curve without band or fit, after the models.
+  bool reference = false;
   double bayes_floor = std::numeric_limits<double>::quiet_NaN();  // NaN: the task has none
 };
 
@@ -70,6 +74,7 @@ class SampleEfficiencyView : public QWidget {
   void setTitle(const QString& title);  // shown above the plot (e.g. task and budget)
 
   QStringList models() const;  // in the order they first appeared
+  bool isReference(const QString& model) const { return references_.count(model) > 0; }
   ModelCurve curve(const QString& model) const;
   static QColor modelColor(const QString& model);  // same hue per model in every view
 
@@ -103,6 +108,7 @@ class SampleEfficiencyView : public QWidget {
   QLabel* summary_label_ = nullptr;
   std::map<QString, std::vector<SampleEfficiencyPoint>> points_;  // by model
   QStringList order_;
+  std::set<QString> references_;  // models whose points are references
   Band band_ = Band::kMinMax;
   Quantity quantity_ = Quantity::kTestLoss;
   bool quantity_chosen_ = false;  // by the user or setQuantity: no automatic switch

@@ -69,7 +69,8 @@ std::string RemMatch::status() const {
   if (!has_rem) return "no REM";
   if (!matched) return "no true component of this kind";
   if (kind == RemKind::Regular)
-    return "λ*=" + num(truth.base) + " |Δλ|=" + num(delta_base, 2) + " rel.F " + num(rel_frobenius, 2);
+    return "λ*=" + num(truth.base) + " |Δλ|=" + num(delta_base, 2) + " rel.F " +
+           num(rel_frobenius, 2);
   return "γ*=" + num(truth.base) + " θ*=" + num(truth.theta) + " |Δγ|=" + num(delta_base, 2) +
          " |Δθ|=" + num(delta_theta, 2) + " rel.F " + num(rel_frobenius, 2);
 }
@@ -118,7 +119,8 @@ std::vector<HeadMatch> matchRems(const InspectionRecord& record, const GroundTru
     const auto& heads = record.layers[l].heads;
     for (size_t h = 0; h < heads.size(); ++h) {
       if (!heads[h].has_rem) continue;
-      out.push_back({static_cast<int64_t>(l), static_cast<int64_t>(h), matchRem(heads[h], truth, T)});
+      out.push_back(
+          {static_cast<int64_t>(l), static_cast<int64_t>(h), matchRem(heads[h], truth, T)});
     }
   }
   return out;

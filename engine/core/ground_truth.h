@@ -4,7 +4,8 @@
 //
 // REM truth is matched per kind (spec/models.md "Lag matrix and REMs"; causal, P[i, j] = 0 unless
 // i > j and the dilation d divides i − j = k·d):
-//   regular  P[i, j] = λ^k           cos  P[i, j] = γ^k cos(θk)           sin  P[i, j] = γ^k sin(θk)
+//   regular  P[i, j] = λ^k           cos  P[i, j] = γ^k cos(θk)           sin  P[i, j] = γ^k
+//   sin(θk)
 // A learned head is compared only with true components of its own kind (regular ↔ regular,
 // cos ↔ cos, sin ↔ sin); with none, it is "no true component of this kind", not a number. Among
 // those of its kind it is matched to the one with the smallest relative Frobenius error
@@ -38,7 +39,8 @@ struct TrueRem {
 
 struct GroundTruth {
   // True REM components. A complex pole γe^{±iθ} of a linear recurrence contributes both a cos and
-  // a sin REM (the RSA seed), so series tasks list both; the teacher lists exactly its kernel terms.
+  // a sin REM (the RSA seed), so series tasks list both; the teacher lists exactly its kernel
+  // terms.
   std::vector<TrueRem> components;
   std::string description;  // one line, e.g. "AR(1) λ=0.8 + season P=12 γ=0.97 + noise 0.1"
   // What "true" means for this task, shown beside the numbers, e.g. "generating REM (the loss
@@ -65,9 +67,9 @@ struct RemMatch {
   bool matched = false;  // a true component of the head's kind exists (and T ≥ 2)
   RemKind kind = RemKind::Regular;
   double learned_base = 0, learned_theta = 0;
-  TrueRem truth;            // the matched component
-  double delta_base = 0;    // |Δλ| or |Δγ|
-  double delta_theta = 0;   // |Δθ| in radians (cyclical kinds; 0 for regular)
+  TrueRem truth;             // the matched component
+  double delta_base = 0;     // |Δλ| or |Δγ|
+  double delta_theta = 0;    // |Δθ| in radians (cyclical kinds; 0 for regular)
   double rel_frobenius = 0;  // ‖P − P*‖_F / ‖P*‖_F at T
   // The largest of the parameter differences (the recovery criterion); NaN when not matched.
   double maxDelta() const;

@@ -33,6 +33,9 @@ const std::pair<Split, const char*> kSplits[] = {
 const std::pair<RemKind, const char*> kRemKinds[] = {
     {RemKind::Regular, "regular"}, {RemKind::Cos, "cos"}, {RemKind::Sin, "sin"}};
 
+const std::pair<NormMode, const char*> kNormModes[] = {
+    {NormMode::Window, "window"}, {NormMode::Global, "global"}, {NormMode::None, "none"}};
+
 }  // namespace
 
 const char* runStateName(RunState state) { return nameOf(kRunStates, state); }
@@ -51,5 +54,8 @@ std::optional<Split> parseSplit(const std::string& name) { return parse(kSplits,
 
 const char* remKindName(RemKind kind) { return nameOf(kRemKinds, kind); }
 std::optional<RemKind> parseRemKind(const std::string& name) { return parse(kRemKinds, name); }
+
+const char* normModeName(NormMode mode) { return nameOf(kNormModes, mode); }
+std::optional<NormMode> parseNormMode(const std::string& name) { return parse(kNormModes, name); }
 
 }  // namespace rsalab

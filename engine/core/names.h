@@ -26,4 +26,14 @@ enum class RemKind { Regular, Cos, Sin };
 const char* remKindName(RemKind kind);  // regular | cos | sin
 std::optional<RemKind> parseRemKind(const std::string& name);
 
+// Normalisation of a series task's values (TaskOptions::norm). Every loss is reported in the units
+// of the train part's global normalisation whatever the mode, so modes and baselines compare.
+//   window: each input window is shifted and scaled by its own mean and std (per column) and the
+//           prediction mapped back (reversible instance normalisation): survives trends;
+//   global: the train part's mean and std (per column) for every window;
+//   none:   raw values in and out.
+enum class NormMode { Window, Global, None };
+const char* normModeName(NormMode mode);  // window | global | none
+std::optional<NormMode> parseNormMode(const std::string& name);
+
 }  // namespace rsalab

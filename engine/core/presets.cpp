@@ -7,9 +7,9 @@ namespace rsalab {
 
 namespace {
 
-// "Recover a recurrence": a noise-free teacher y_t = Σ_{s<t} (0.8^k + 0.9^k cos(2πk/5)) x_s, k = t−s,
-// and one RSA layer in which that kernel is identifiable: two REM heads (one regular, one cos, one
-// per teacher term), held open (µ = 20, not learned: σ(µ) = 1 − 2·10⁻⁹, so the softmax part is
+// "Recover a recurrence": a noise-free teacher y_t = Σ_{s<t} (0.8^k + 0.9^k cos(2πk/5)) x_s, k =
+// t−s, and one RSA layer in which that kernel is identifiable: two REM heads (one regular, one cos,
+// one per teacher term), held open (µ = 20, not learned: σ(µ) = 1 − 2·10⁻⁹, so the softmax part is
 // negligible), on the linear value path (no positional encoding, LayerNorm or FFN). The layer then
 // computes y_t = Σ_h a_h Σ_{s<t} P_h[t, s] x_s + c_t, which equals the teacher exactly at λ = 0.8,
 // γ = 0.9, θ = 2π/5 and a_h = 1: the loss is zero there and only there (θ up to sign and 2π,
@@ -47,7 +47,8 @@ RunConfig recoverConfig() {
 
 std::vector<Preset> makePresets() {
   std::vector<Preset> out;
-  out.push_back({"recover", "Recover a recurrence",
+  out.push_back({"recover",
+                 "Recover a recurrence",
                  "An RSA head recovers the recurrence that generated its data: trained on a "
                  "linear-recurrence teacher (λ = 0.8 and γ = 0.9, θ = 2π/5), its REM parameters "
                  "converge to the teacher's to within 0.01.",

@@ -11,10 +11,10 @@
 namespace rsalab {
 
 struct Preset {
-  std::string name;   // --preset NAME
-  std::string title;  // the menu entry
-  std::string claim;  // the claim it tests, one sentence
-  RunConfig config;   // the run (config.model.model is the first model)
+  std::string name;                 // --preset NAME
+  std::string title;                // the menu entry
+  std::string claim;                // the claim it tests, one sentence
+  RunConfig config;                 // the run (config.model.model is the first model)
   std::vector<std::string> models;  // the models the GUI launches side by side
   std::string inspector_tab;        // the inspector tab to show ("rem", …; empty: unchanged)
 };

@@ -50,7 +50,20 @@ const std::vector<TaskInfo>& taskRegistry() {
     {"reverse", "seq2seq: reverse a random symbol sequence", O::Seq2Seq, false},
     {"mlm", "StarSaber MLM pretraining: restore text characters, 30% of inputs redrawn",
      O::LanguageModel, false},
-    {"csv", "forecast every column of a CSV time series (csv_path)", O::Regression, true},
+    {"csv", "forecast every column (or the target columns) of a CSV time series (csv_path)",
+     O::Regression, true},
+    {"airpassengers", "real series: monthly airline passengers 1949-1960, 144 rows (R datasets)",
+     O::Regression, true, "airpassengers.csv"},
+    {"lynx", "real series: annual Canadian lynx trappings 1821-1934, 114 rows (R datasets)",
+     O::Regression, true, "lynx.csv"},
+    {"lakehuron", "real series: annual level of Lake Huron 1875-1972, 98 rows (R datasets)",
+     O::Regression, true, "lakehuron.csv"},
+    {"nottem", "real series: monthly mean temperature at Nottingham 1920-1939, 240 rows "
+     "(R datasets)", O::Regression, true, "nottem.csv"},
+    {"ukgas", "real series: quarterly UK gas consumption 1960-1986, 108 rows (R datasets)",
+     O::Regression, true, "ukgas.csv"},
+    {"treering", "real series: yearly tree-ring width index, 7980 rows (R datasets)",
+     O::Regression, true, "treering.csv"},
   };
   // clang-format on
   return rows;
@@ -81,6 +94,19 @@ std::string taskNameList() {
   std::string all;
   for (const auto& n : taskNames()) all += (all.empty() ? "" : ", ") + n;
   return all;
+}
+
+bool isRealSeriesTask(const std::string& name) {
+  const auto* row = findTask(name);
+  return row && (name == "csv" || row->series_file != nullptr);
+}
+
+std::vector<std::string> bundledSeriesNames() {
+  std::vector<std::string> names;
+  for (const auto& t : taskRegistry()) {
+    if (t.series_file) names.emplace_back(t.name);
+  }
+  return names;
 }
 
 }  // namespace rsalab

@@ -25,6 +25,9 @@ struct TaskInfo {
   // the next `horizon` values): a model that sees positions after t would see its own answer, so
   // these tasks need a causal model.
   bool next_step;
+  // Bundled real series (resources/series/<file>, see resources/series/README.md); nullptr for
+  // every other task. These and "csv" are the real-series tasks (isRealSeriesTask).
+  const char* series_file = nullptr;
 };
 
 // Every task, in the order `rsalab-cli tasks` lists them.
@@ -37,5 +40,10 @@ const std::vector<std::string>& taskNames();
 std::string taskDescription(const std::string& name);
 // "seasonal, ar, …" for messages and help texts.
 std::string taskNameList();
+// A forecasting task on a recorded series (csv or a bundled series): rolling-origin validation and
+// test, real-series defaults (realSeriesDefaults in engine/run_config.h).
+bool isRealSeriesTask(const std::string& name);
+// The bundled series' names, in registry order ("airpassengers", …).
+std::vector<std::string> bundledSeriesNames();
 
 }  // namespace rsalab

@@ -209,5 +209,4 @@ void writeSweepPlan(const std::string& dir, const SweepPlan& plan, bool replace)
   writeFileAtomically(path, sweepPlanJson(plan));
 }
 
-
 }  // namespace rsalab

@@ -1,41 +1,114 @@
 #include "engine/tasks/csv_series.h"
 
+#include <algorithm>
 #include <stdexcept>
 
+#include "engine/core/task_registry.h"
 #include "engine/tasks/task_support.h"
+#include "engine/tasks/text_tasks.h"  // resourcePath
 
 namespace rsalab {
 namespace {
 
-void requireFits(int64_t rows, int64_t span, const std::string& part, int64_t total,
-                 const std::string& source) {
-  if (rows >= span) return;
-  throw std::invalid_argument("length + horizon = " + std::to_string(span) +
-                              " rows do not fit the " + part + " of " + source + " (" +
-                              std::to_string(rows) + " of " + std::to_string(total) +
-                              " rows): use a shorter length or horizon, or a longer series");
+std::string rowsOf(int64_t rows, int64_t total) {
+  return std::to_string(rows) + " of " + std::to_string(total) + " rows";
+}
+
+std::vector<std::string> splitList(const std::string& text) {
+  std::vector<std::string> out;
+  std::string item;
+  for (char c : text + ",") {
+    if (c != ',') {
+      item += c;
+      continue;
+    }
+    const auto b = item.find_first_not_of(" \t"), e = item.find_last_not_of(" \t");
+    if (b != std::string::npos) out.push_back(item.substr(b, e - b + 1));
+    item.clear();
+  }
+  return out;
 }
 
 }  // namespace
 
+CsvTable selectTargetColumns(const CsvTable& table, const std::string& target,
+                             const std::string& source) {
+  const auto wanted = splitList(target);
+  if (wanted.empty()) return table;
+  const auto C = static_cast<int64_t>(table.columns.size());
+  std::vector<int64_t> keep;
+  for (const auto& w : wanted) {
+    int64_t index = -1;
+    for (int64_t c = 0; c < C; ++c) {
+      if (table.columns[static_cast<size_t>(c)] == w) index = c;
+    }
+    if (index < 0 && w.find_first_not_of("0123456789") == std::string::npos && w.size() < 9) {
+      const int64_t k = std::stoll(w);  // 1-based number among the numeric columns
+      if (k >= 1 && k <= C) index = k - 1;
+    }
+    if (index < 0) {
+      std::string names;
+      for (const auto& n : table.columns) names += (names.empty() ? "" : ", ") + n;
+      throw std::invalid_argument("target column '" + w + "' is not in " + source +
+                                  ": its numeric columns are " + names + " (or 1.." +
+                                  std::to_string(C) + ")");
+    }
+    if (std::find(keep.begin(), keep.end(), index) == keep.end()) keep.push_back(index);
+  }
+  CsvTable out = table;
+  out.columns.clear();
+  out.source_columns.clear();
+  out.values.clear();
+  for (int64_t c : keep) {
+    out.columns.push_back(table.columns[static_cast<size_t>(c)]);
+    if (static_cast<size_t>(c) < table.source_columns.size())
+      out.source_columns.push_back(table.source_columns[static_cast<size_t>(c)]);
+  }
+  out.values.reserve(static_cast<size_t>(table.rows) * keep.size());
+  for (int64_t r = 0; r < table.rows; ++r)
+    for (int64_t c : keep) out.values.push_back(table.at(r, c));
+  return out;
+}
+
+int64_t resolveSeriesLength(int64_t rows, const TaskOptions& o) {
+  if (o.length > 0) return o.length;
+  const int64_t train = rows * 70 / 100;
+  const int64_t quarter = std::clamp<int64_t>(train / 4, kAutoLengthMin, kAutoLengthMax);
+  return std::max<int64_t>(1, std::min(quarter, train - o.horizon));  // ≥ 1 training window
+}
+
 SeriesLayout makeCsvLayout(const CsvTable& table, const TaskOptions& o, int64_t train_size,
                            const std::string& source) {
   task_support::requireRange("horizon", o.horizon, 1, 1024);
-  const int64_t L = table.rows, C = static_cast<int64_t>(table.columns.size());
-  const int64_t span = o.length + o.horizon;
+  const int64_t L = table.rows, C = static_cast<int64_t>(table.columns.size()), H = o.horizon;
+  if (C < 1 || L < 1) throw std::invalid_argument(source + " has no numeric values");
+  const int64_t T = resolveSeriesLength(L, o);
   SeriesLayout layout;
   layout.train_end = L * 70 / 100;
   layout.validation_end = layout.train_end + L * 15 / 100;
-  requireFits(layout.train_end, span, "train part (first 70%)", L, source);
-  requireFits(layout.validation_end - layout.train_end, span, "validation part (next 15%)", L,
-              source);
-  requireFits(L - layout.validation_end, span, "test part (last 15%)", L, source);
+  if (layout.train_end < T + H) {
+    throw std::invalid_argument(
+        "length + horizon = " + std::to_string(T + H) + " rows do not fit the train part (first " +
+        "70%) of " + source + " (" + rowsOf(layout.train_end, L) +
+        "): use a shorter length (or --length auto) or horizon, or a longer series");
+  }
+  const int64_t validation_rows = layout.validation_end - layout.train_end;
+  const int64_t test_rows = L - layout.validation_end;
+  if (validation_rows < H || test_rows < H) {
+    const bool v = validation_rows < H;
+    throw std::invalid_argument(
+        "horizon " + std::to_string(H) + " does not fit the " +
+        (v ? "validation part (next 15%)" : "test part (last 15%)") + " of " + source + " (" +
+        rowsOf(v ? validation_rows : test_rows, L) + "): use a shorter horizon or a longer series");
+  }
   layout.values = torch::tensor(table.values, torch::TensorOptions().dtype(torch::kFloat64))
                       .view({L, C});  // (L, C)
-  layout.train_starts = evenlySpacedStarts(0, layout.train_end - span, train_size);
-  layout.validation_starts =
-      evenlySpacedStarts(layout.train_end, layout.validation_end - span, o.validation_size);
-  layout.test_starts = evenlySpacedStarts(layout.validation_end, L - span, o.test_size);
+  layout.train_starts = evenlySpacedStarts(0, layout.train_end - T - H, train_size);
+  // Origins o with targets o+1 .. o+H inside the part; inputs reach back T − 1 rows from o.
+  layout.validation_origins =
+      evenlySpacedStarts(layout.train_end - 1, layout.validation_end - 1 - H, o.validation_size);
+  for (int64_t origin = layout.validation_end - 1; origin <= L - 1 - H; ++origin)
+    layout.test_origins.push_back(origin);
   fitTrainNormalisation(layout);
   return layout;
 }
@@ -43,36 +116,73 @@ SeriesLayout makeCsvLayout(const CsvTable& table, const TaskOptions& o, int64_t 
 TaskData makeCsvTaskFromTable(const CsvTable& table, const TaskOptions& o, int64_t train_size,
                               const std::string& source) {
   const auto layout = makeCsvLayout(table, o, train_size, source);
+  const int64_t T = resolveSeriesLength(table.rows, o), H = o.horizon;
   TaskData data;
   data.name = o.name;
   data.objective = Objective::Regression;
-  data.train = cutWindows(layout, layout.train_starts, o.length, o.horizon);
-  data.validation = cutWindows(layout, layout.validation_starts, o.length, o.horizon);
-  data.test = cutWindows(layout, layout.test_starts, o.length, o.horizon);
+  data.train = cutWindows(layout, layout.train_starts, T, H);
+  data.validation = cutOriginWindows(layout, layout.validation_origins, T, H);
+  data.test = cutOriginWindows(layout, layout.test_origins, T, H);
   const auto C = static_cast<int64_t>(table.columns.size());
   data.io.input_dim = C;
-  data.io.output_dim = C * o.horizon;
+  data.io.output_dim = C * H;
   data.columns = table.columns;
+  data.norm = o.norm;
+  data.norm_mean = layout.mean;
+  data.norm_std = layout.stddev;
+  data.length = T;
+  data.horizon = H;
+  data.requested_train_size = train_size;
+  std::string period_note;
+  data.references = seriesReferences(layout, T, H, o.seasonal_period, &period_note);
+
+  const int64_t N = data.train.size();
+  if (N < train_size) {
+    data.notes.push_back("N capped: asked for " + std::to_string(train_size) +
+                         " training windows, the train part of " + source + " has " +
+                         std::to_string(N) + " (T = " + std::to_string(T) + ", horizon " +
+                         std::to_string(H) + "): N = " + std::to_string(N) + " is used");
+  }
+  if (o.length == 0) {
+    data.notes.push_back("length auto: T = " + std::to_string(T) + " (a quarter of the " +
+                         std::to_string(layout.train_end) + " train rows, within " +
+                         std::to_string(kAutoLengthMin) + ".." + std::to_string(kAutoLengthMax) +
+                         ")");
+  }
+  data.notes.push_back("seasonal naive: " + period_note);
   std::string names;
   for (const auto& c : table.columns) names += (names.empty() ? "" : ", ") + c;
-  data.summary = "csv: " + source + ", " + std::to_string(C) + " column(s) (" + names + "), " +
-                 std::to_string(table.rows) + " rows split 70/15/15%; " +
-                 std::to_string(data.train.size()) + "/" + std::to_string(data.validation.size()) +
-                 "/" + std::to_string(data.test.size()) +
-                 " train/validation/test windows, T=" + std::to_string(o.length) + ", horizon " +
-                 std::to_string(o.horizon);
+  data.summary =
+      source + ", " + std::to_string(C) + " column(s) (" + names + "), " +
+      std::to_string(table.rows) + " rows split 70/15/15%; N = " + std::to_string(N) +
+      " train windows, " + std::to_string(data.validation.size()) + " validation / " +
+      std::to_string(data.test.size()) + " test targets (rolling origin), T=" + std::to_string(T) +
+      (o.length == 0 ? " (auto)" : "") + ", horizon " + std::to_string(H) + ", norm " + o.norm;
   if (table.filled > 0) data.summary += "; " + std::to_string(table.filled) + " missing filled";
   for (const auto& s : table.skipped_columns) data.summary += "; skipped time column '" + s + "'";
   return data;
 }
 
-TaskData makeCsvTask(const TaskOptions& o, int64_t train_size) {
-  if (o.csv_path.empty()) {
-    throw std::invalid_argument("csv_path is empty: the csv task needs a CSV file");
+CsvTable readSeriesTable(const TaskOptions& o, std::string* source) {
+  std::string path = o.csv_path, name;
+  const auto* row = findTask(o.name);
+  if (row && row->series_file) {
+    path = resourcePath(std::string("series/") + row->series_file);
+    name = o.name;
+  } else {
+    if (o.csv_path.empty()) {
+      throw std::invalid_argument("csv_path is empty: the csv task needs a CSV file");
+    }
+    const auto slash = o.csv_path.find_last_of('/');
+    name = slash == std::string::npos ? o.csv_path : o.csv_path.substr(slash + 1);
   }
-  const auto table = readCsvFile(o.csv_path);
-  const auto slash = o.csv_path.find_last_of('/');
-  const std::string name = slash == std::string::npos ? o.csv_path : o.csv_path.substr(slash + 1);
+  if (source) *source = name;
+  return selectTargetColumns(readCsvFile(path), o.target, name);
+}
+
+TaskData makeCsvTask(const TaskOptions& o, int64_t train_size) {
+  std::string name;
+  const auto table = readSeriesTable(o, &name);
   return makeCsvTaskFromTable(table, o, train_size, name);
 }
 

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "engine/training/baselines.h"
+
 namespace rsalab {
 
 void fitTrainNormalisation(SeriesLayout& layout) {
@@ -46,6 +48,59 @@ DataSplit cutWindows(const SeriesLayout& layout, const std::vector<int64_t>& sta
   for (int64_t h = 0; h < H; ++h) ahead.push_back(w.narrow(1, 1 + h, T));  // (N, T, C) each
   split.y = torch::cat(ahead, 2).to(torch::kFloat32).contiguous();         // (N, T, H·C)
   return split;
+}
+
+DataSplit cutOriginWindows(const SeriesLayout& layout, const std::vector<int64_t>& origins,
+                           int64_t T, int64_t H) {
+  const int64_t C = layout.columns();
+  auto f64 = torch::TensorOptions().dtype(torch::kFloat64);
+  auto mean = torch::tensor(layout.mean, f64);   // (C)
+  auto std = torch::tensor(layout.stddev, f64);  // (C)
+  DataSplit split;
+  if (origins.empty()) {
+    split.x = torch::zeros({0, T, C});
+    split.y = torch::zeros({0, 1, H * C});
+    return split;
+  }
+  std::vector<torch::Tensor> windows;
+  windows.reserve(origins.size());
+  for (int64_t o : origins) {
+    if (o - T + 1 < 0 || o + H > layout.length() - 1)
+      throw std::logic_error("series origin out of bounds");       // a layout bug, not user input
+    windows.push_back(layout.values.narrow(0, o - T + 1, T + H));  // (T+H, C)
+  }
+  auto w = (torch::stack(windows) - mean) / std;                 // (N, T+H, C) normalised
+  split.x = w.narrow(1, 0, T).to(torch::kFloat32).contiguous();  // (N, T, C)
+  split.y = w.narrow(1, T, H).reshape({w.size(0), 1, H * C}).to(torch::kFloat32).contiguous();
+  return split;  // y[n, 0, h·C + c] = row o+1+h, column c
+}
+
+std::vector<ReferenceScore> seriesReferences(const SeriesLayout& layout, int64_t T, int64_t H,
+                                             int64_t period, std::string* note) {
+  SeriesBaselineInput in;
+  const int64_t C = layout.columns();
+  auto f64 = torch::TensorOptions().dtype(torch::kFloat64);
+  auto z = ((layout.values - torch::tensor(layout.mean, f64)) / torch::tensor(layout.stddev, f64))
+               .contiguous();  // (L, C) normalised
+  in.values.assign(z.data_ptr<double>(), z.data_ptr<double>() + z.numel());
+  in.columns = C;
+  in.train_end = layout.train_end;
+  in.length = T;
+  in.horizon = H;
+  in.period = period;
+  in.train_starts = layout.train_starts;
+  if (!layout.validation_origins.empty() || !layout.test_origins.empty()) {
+    in.validation_origins = layout.validation_origins;
+    in.test_origins = layout.test_origins;
+  } else {  // windows scored at every position t: origin s + t
+    for (int64_t s : layout.validation_starts)
+      for (int64_t t = 0; t < T; ++t) in.validation_origins.push_back(s + t);
+    for (int64_t s : layout.test_starts)
+      for (int64_t t = 0; t < T; ++t) in.test_origins.push_back(s + t);
+  }
+  auto out = computeSeriesBaselines(in);
+  if (note) *note = out.period_note;
+  return out.scores;
 }
 
 std::vector<int64_t> evenlySpacedStarts(int64_t first, int64_t last, int64_t count) {

@@ -1,13 +1,19 @@
 // Forecasting windows cut from one multivariate series that is split in time into
-// train | validation | test parts, shared by the synthetic series and the CSV task.
+// train | validation | test parts, shared by the synthetic series and the real series (CSV and
+// bundled).
 //
 // A window starting at row s covers rows [s, s + T + H): inputs are rows s .. s+T−1 and the
-// targets of position t are the H rows after it. Every window lies inside one part, so no value
-// is seen by two splits. Normalisation (per column mean and std) is fitted on the train part only
-// and applied to all three splits.
+// targets of position t are the H rows after it. Training windows lie inside the train part. The
+// synthetic series cut validation and test windows the same way inside their parts; the real
+// series score forecast origins instead (rolling origin, cutOriginWindows): origin o predicts
+// rows o+1 .. o+H, all inside the validation (test) part, from the T rows up to o, which may
+// reach back into the earlier parts. So no target is ever seen by two splits, and a short series
+// still has a validation and a test set. Normalisation (per column mean and std) is fitted on the
+// train part only and applied to all three splits.
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "engine/tasks/task.h"
@@ -20,6 +26,8 @@ struct SeriesLayout {
   int64_t train_end = 0;       // train part: rows [0, train_end)
   int64_t validation_end = 0;  // validation: [train_end, validation_end); test: [validation_end, L)
   std::vector<int64_t> train_starts, validation_starts, test_starts;  // window start rows
+  // Real series: forecast origins of validation and test (the starts above stay empty).
+  std::vector<int64_t> validation_origins, test_origins;
   std::vector<double> mean, stddev;  // per column, fitted on the train part (std 0 → 1)
   int64_t length() const { return values.size(0); }
   int64_t columns() const { return values.size(1); }
@@ -33,6 +41,17 @@ void fitTrainNormalisation(SeriesLayout& layout);
 // So y[..., 0:C] is always the next step of every column.
 DataSplit cutWindows(const SeriesLayout& layout, const std::vector<int64_t>& starts, int64_t T,
                      int64_t H);
+
+// Rolling-origin windows: x (N, T, C) = rows o−T+1 .. o, y (N, 1, H·C) with
+// y[n, 0, h·C + c] = z(o_n + 1 + h, c): the forecast from the last position only.
+DataSplit cutOriginWindows(const SeriesLayout& layout, const std::vector<int64_t>& origins,
+                           int64_t T, int64_t H);
+
+// The baselines (engine/training/baselines.h) on the layout's validation and test targets, in
+// normalised units: the origins of the real series, or every position of every synthetic window.
+// AR(p = T) is fitted on the training windows. `period` 0 = detect; `note` gets how P was chosen.
+std::vector<ReferenceScore> seriesReferences(const SeriesLayout& layout, int64_t T, int64_t H,
+                                             int64_t period, std::string* note = nullptr);
 
 // `count` start rows spread evenly over [first, last] (both included when count ≥ 2, ascending);
 // all of them when the range holds no more than `count`.

@@ -189,6 +189,18 @@ TaskData makeSyntheticSeriesTask(const TaskOptions& o, int64_t train_size, uint6
   data.io.input_dim = 1;
   data.io.output_dim = o.horizon;
   data.columns = {"value"};
+  data.norm = o.norm;
+  data.norm_mean = layout.mean;
+  data.norm_std = layout.stddev;
+  data.length = o.length;
+  data.horizon = o.horizon;
+  data.requested_train_size = train_size;
+  // The seasonal naive uses the task's own first season unless a period is given.
+  const int64_t period = o.seasonal_period > 0 ? o.seasonal_period
+                         : o.name == "seasonal" && !o.periods.empty()
+                             ? std::max<int64_t>(1, std::llround(o.periods.front()))
+                             : 1;
+  data.references = seriesReferences(layout, o.length, o.horizon, period);
   data.summary = o.name + ": " + std::to_string(data.train.size()) + "/" +
                  std::to_string(data.validation.size()) + "/" + std::to_string(data.test.size()) +
                  " train/validation/test windows, T=" + std::to_string(o.length) + ", horizon " +

@@ -31,8 +31,9 @@ TaskData makeTask(const TaskOptions& o, int64_t train_size, uint64_t seed) {
   requireRange("validation_size", o.validation_size, 1, kMaxEvalSize);
   requireRange("test_size", o.test_size, 1, kMaxEvalSize);
   const bool language = isRegularLanguageTask(o.name);
-  if (!language) requireRange("length", o.length, 1, kMaxLength);
-  const int64_t width = language ? std::max<int64_t>(o.test_max_length, 1) : o.length;
+  const bool real_series = isRealSeriesTask(o.name);
+  if (!language) requireRange("length", o.length, real_series ? 0 : 1, kMaxLength);  // 0 = auto
+  const int64_t width = std::max<int64_t>(1, language ? o.test_max_length : o.length);
   const int64_t sequences = train_size + o.validation_size + o.test_size;
   if (sequences > kMaxValues / width) {
     throw std::invalid_argument(
@@ -56,7 +57,16 @@ TaskData makeTask(const TaskOptions& o, int64_t train_size, uint64_t seed) {
     data = makeCsvTask(o, train_size);
   }
   data.name = o.name;
+  if (data.requested_train_size == 0) data.requested_train_size = train_size;
   return data;
+}
+
+int64_t actualTrainSize(const TaskOptions& o, int64_t train_size, uint64_t seed) {
+  (void)seed;  // only the real series can have fewer windows than asked; their data ignore it
+  if (!isRealSeriesTask(o.name)) return train_size;
+  std::string source;
+  const auto table = readSeriesTable(o, &source);
+  return static_cast<int64_t>(makeCsvLayout(table, o, train_size, source).train_starts.size());
 }
 
 }  // namespace rsalab

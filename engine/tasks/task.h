@@ -12,6 +12,7 @@
 #include "engine/model_options.h"
 #include "engine/tasks/task_options.h"
 #include "engine/torch_api.h"
+#include "engine/training/metrics.h"
 
 namespace rsalab {
 
@@ -38,11 +39,30 @@ struct TaskData {
   std::vector<std::string> vocabulary;  // token labels for the inspector (token tasks)
   std::vector<std::string> columns;     // feature names (series tasks)
   std::string summary;                  // one line for logs
+  // Series tasks. The tensors are in the train part's global normalisation (z units, where every
+  // loss is measured); `norm` (a NormMode name) says what the model sees: the trainer maps its
+  // input and output per window (window), not at all (global) or back to raw values with
+  // norm_mean / norm_std (none). Validation and test y may hold fewer positions than x (rolling
+  // origin: y (N, 1, H·C) scores the last position only); then they are the last positions.
+  std::string norm = "global";
+  std::vector<double> norm_mean, norm_std;  // per column, of the global normalisation
+  int64_t length = 0;                       // T used (real series: the one --length auto chose)
+  int64_t horizon = 1;
+  // Baselines on the same validation and test targets (and, where a task knows it, floors).
+  std::vector<ReferenceScore> references;
+  int64_t requested_train_size = 0;  // N asked for; train.size() is the N the run uses
+  // What a user must be told: N capped, T chosen, the seasonal period. The CLI prints them as
+  // warnings / notes; the GUI shows them in its log.
+  std::vector<std::string> notes;
 };
 
 // Builds the task with `train_size` training sequences (or windows). Throws std::invalid_argument
 // (bad options) or std::runtime_error (unreadable / malformed files) with a message naming the
 // field, or the file, line and column.
 TaskData makeTask(const TaskOptions& options, int64_t train_size, uint64_t seed);
+
+// The number of training windows a task built with `train_size` would use (fewer than asked when
+// a real series has no more); builds the task's layout, not its tensors, where it can.
+int64_t actualTrainSize(const TaskOptions& options, int64_t train_size, uint64_t seed);
 
 }  // namespace rsalab

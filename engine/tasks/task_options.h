@@ -13,7 +13,9 @@ struct TaskOptions {
   // seasonal | ar | teacher | parity | dyck1 | tomita1 .. tomita7 | charlm | copy | reverse |
   // mlm | csv
   std::string name = "seasonal";
-  int64_t length = 64;            // T (series windows, LM context, seq2seq length)
+  // T (series windows, LM context, seq2seq length). CSV and bundled series: 0 = auto, a T that
+  // fits the series (engine/tasks/csv_series.h says how; the task's summary says which).
+  int64_t length = 64;
   int64_t validation_size = 256;  // sequences / windows
   int64_t test_size = 512;
   // Synthetic series: Σ AR(1) components (poles λ) + damped stochastic seasons (AR(2) with
@@ -39,6 +41,15 @@ struct TaskOptions {
   std::string text_path;
   // CSV series: a file with one or more numeric columns, optional header and time column.
   std::string csv_path;
+  // Series tasks: window | global | none (NormMode in engine/core/names.h). "global" here for the
+  // synthetic series; realSeriesDefaults() (engine/run_config.h) makes it "window" for real ones.
+  std::string norm = "global";
+  // CSV and bundled series: comma-separated names (or 1-based numbers) of the columns to
+  // forecast; empty = every column.
+  std::string target;
+  // The seasonal-naive baseline's period P; 0 = the synthetic task's first season, or detected
+  // from the train part's autocorrelation (real series).
+  int64_t seasonal_period = 0;
 };
 
 }  // namespace rsalab

@@ -1,10 +1,13 @@
 #include "engine/tasks/task_validation.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 
+#include "engine/core/names.h"
+#include "engine/core/task_registry.h"
 #include "engine/tasks/task_limits.h"
 
 namespace rsalab {
@@ -53,9 +56,10 @@ void validate(const TaskOptions& o, int64_t train_size) {
     requireInt("task.max_length", o.max_length, o.min_length, kMaxTaskLanguageLength - 1);
     requireInt("task.test_max_length", o.test_max_length, o.max_length + 1, kMaxTaskLanguageLength);
   } else {
-    requireInt("task.length", o.length, 1, kMaxTaskLength);
+    // 0 = auto for the real series (a T that fits, chosen when the task is built)
+    requireInt("task.length", o.length, isRealSeriesTask(o.name) ? 0 : 1, kMaxTaskLength);
   }
-  const int64_t width = language ? o.test_max_length : o.length;
+  const int64_t width = std::max<int64_t>(1, language ? o.test_max_length : o.length);
   const int64_t sequences = train_size + o.validation_size + o.test_size;
   if (sequences > kMaxTaskValues / width) {
     throw std::invalid_argument(
@@ -97,6 +101,15 @@ void validate(const TaskOptions& o, int64_t train_size) {
     const bool cos = i < o.teacher_kinds.size() && o.teacher_kinds[i] == "cos";
     const double t = o.teacher_thetas[i];
     requireReal(!cos || (t >= 0 && t <= M_PI), indexed("task.teacher_thetas", i), t, "[0, pi]");
+  }
+  if (!parseNormMode(o.norm)) {
+    throw std::invalid_argument("task.norm = '" + o.norm +
+                                "' is unknown: use window, global or none");
+  }
+  requireInt("task.seasonal_period", o.seasonal_period, 0, kMaxTaskLength);
+  if (o.target.size() > 4096 || o.target.find('\0') != std::string::npos) {
+    throw std::invalid_argument(
+        "task.target is not a usable column list (over 4096 bytes or a NUL byte)");
   }
   if (o.name == "csv" && o.csv_path.empty()) {
     throw std::invalid_argument("task.csv_path is empty: the csv task needs a CSV file");

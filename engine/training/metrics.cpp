@@ -1,5 +1,8 @@
 #include "engine/training/metrics.h"
 
+#include <cmath>
+#include <limits>
+
 #include "engine/core/names.h"
 
 namespace rsalab {
@@ -20,6 +23,22 @@ std::string stopReasonName(StopReason reason) {
       return "diverged (non-finite loss or gradient)";
   }
   return "?";
+}
+
+const ReferenceScore* findReference(const std::vector<ReferenceScore>& references,
+                                    const std::string& name) {
+  for (const auto& r : references) {
+    if (r.name == name) return &r;
+  }
+  return nullptr;
+}
+
+double skillVersus(double test_loss, const std::vector<ReferenceScore>& references,
+                   const std::string& name) {
+  const auto* r = findReference(references, name);
+  if (!r || !(r->test_loss > 0) || !std::isfinite(test_loss))
+    return std::numeric_limits<double>::quiet_NaN();
+  return 1.0 - test_loss / r->test_loss;
 }
 
 }  // namespace rsalab

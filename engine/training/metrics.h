@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace rsalab {
 
@@ -23,6 +24,25 @@ struct EvalMetrics {
   double loss = 0;                       // the objective's loss (MSE, cross-entropy)
   std::map<std::string, double> values;  // mse, mae | accuracy, cross_entropy | bits_per_char
 };
+
+// A loss to read a model's loss against, computed on the same validation and test targets in the
+// same units: a baseline forecaster (train mean, persistence, seasonal naive, AR(p) by least
+// squares; engine/training/baselines.h) or, where a task knows it, a floor no model can beat.
+// Carried by the task (TaskData::references), written to result.json ("references"), drawn as
+// labelled horizontal lines in the loss view and as grey rows/curves in sweeps.
+struct ReferenceScore {
+  std::string name;   // stable key: mean | persistence | seasonal_naive | ar_lsq | ...
+  std::string label;  // for legends and closing lines, e.g. "seasonal naive (P = 12)"
+  double validation_loss = 0;
+  double test_loss = 0;
+};
+// nullptr when `name` is not among `references`.
+const ReferenceScore* findReference(const std::vector<ReferenceScore>& references,
+                                    const std::string& name);
+// Skill of a loss against a reference's test loss: 1 − loss / reference (1 perfect, 0 as good as
+// the reference, < 0 worse). NaN when the reference is missing or its loss is not > 0.
+double skillVersus(double test_loss, const std::vector<ReferenceScore>& references,
+                   const std::string& name);
 
 enum class StopReason { None, MaxSteps, EarlyStop, WallTime, Requested, Diverged };
 // What status lines, sweep rows (SweepRow::stop_reason) and bundles write; Requested is

@@ -9,6 +9,7 @@
 #include "engine/core/names.h"
 #include "engine/flops.h"
 #include "engine/training/sweep_io.h"
+#include "engine/training/sweep_references.h"
 
 namespace rsalab {
 
@@ -128,7 +129,10 @@ SweepCellsTiming runSweepCells(const SweepPlan& plan, const std::vector<int64_t>
 SweepResult runSweep(const SweepOptions& options,
                      const std::function<void(int64_t, int64_t, const SweepRow&)>& progress,
                      TrainingControl* control) {
-  const SweepPlan plan = makeSweepPlan(options);
+  SweepOptions honest = options;
+  std::vector<std::string> notes;
+  honest.sizes = honestSweepSizes(options, &notes);  // sizes giving the same N run once
+  const SweepPlan plan = makeSweepPlan(honest);
   std::vector<int64_t> indices(plan.cells.size());
   for (size_t i = 0; i < indices.size(); ++i) indices[i] = static_cast<int64_t>(i);
   SweepCellsOptions cells;
@@ -152,6 +156,8 @@ SweepResult runSweep(const SweepOptions& options,
   result.parallel = timing.parallel;
   result.threads_per_run = timing.threads_per_run;
   result.wall_seconds = timing.wall_seconds;
+  result.notes = notes;
+  appendReferenceRows(options, result);
   fitSweep(result, plan.models);
   return result;
 }

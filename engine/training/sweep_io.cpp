@@ -83,6 +83,11 @@ SweepRow rowFromJson(const json& r, int64_t index, const std::string& path) {
   row.size = integer(r, "size", path, 0);
   row.test_loss = toNumber(need(r, "test_loss", path), path + "test_loss");
   row.run = integer(r, "run", path, index);
+  row.requested_size = integer(r, "requested_size", path, row.size);
+  if (const json* ref = find(r, "reference")) {
+    if (!ref->is_boolean()) wrongType(path + "reference", "a boolean", *ref);
+    row.reference = ref->get<bool>();
+  }
   const int64_t seed = integer(r, "seed", path, 0);
   if (seed < 0) fail("key \"" + path + "seed\" must be >= 0");
   row.seed = static_cast<uint64_t>(seed);
@@ -129,7 +134,8 @@ std::string sweepCsv(const SweepResult& result) {
   s.precision(9);
   s << "model,size,seed,test_loss,bayes_floor,excess_loss";
   for (const auto& k : metric_names) s << ",test_" << k;
-  s << ",best_validation,steps,parameters,seconds,stop_reason,error\n";
+  // size: the N used; requested_size: the N asked for; reference: a baseline row, not a model
+  s << ",best_validation,steps,parameters,seconds,requested_size,reference,stop_reason,error\n";
   auto quoted = [](const std::string& t) {
     std::string q = "\"";
     for (char c : t) q += c == '"' ? std::string("\"\"") : std::string(1, c);
@@ -148,6 +154,7 @@ std::string sweepCsv(const SweepResult& result) {
       if (it != r.test_metrics.end()) s << it->second;
     }
     s << "," << r.best_validation << "," << r.steps << "," << r.parameters << "," << r.seconds
+      << "," << (r.requested_size > 0 ? r.requested_size : r.size) << "," << (r.reference ? 1 : 0)
       << "," << quoted(r.stop_reason) << "," << quoted(r.error) << "\n";
   }
   return s.str();
@@ -183,6 +190,8 @@ SweepRow sweepRowFromJson(const nlohmann::json& row, const std::string& path) {
 nlohmann::json sweepRowToJson(const SweepRow& r) {
   return {{"model", r.model},
           {"size", r.size},
+          {"requested_size", r.requested_size > 0 ? r.requested_size : r.size},
+          {"reference", r.reference},
           {"seed", r.seed},
           {"test_loss", r.test_loss},
           {"bayes_floor", r.bayes_floor},

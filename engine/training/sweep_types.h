@@ -31,8 +31,13 @@ struct SweepOptions {
 struct SweepRow {
   int64_t run = -1;  // index of the run in the sweep (models × sizes × seeds order); a stable id
   std::string model;
-  int64_t size = 0;
+  int64_t size = 0;            // training windows / sequences the run used (the honest N)
+  int64_t requested_size = 0;  // N asked for (larger than `size` when a series has no more)
   uint64_t seed = 0;
+  // A reference row (a ReferenceScore of the run's dataset: persistence, seasonal_naive, ar_lsq,
+  // …), not a trained model: `model` is the reference's name, test_loss and best_validation its
+  // test and validation losses, steps 0. Drawn grey; never part of a power-law fit.
+  bool reference = false;
   double test_loss = 0;
   // The task's Bayes floor (engine/core/ground_truth.h) on this run's test set; NaN where the
   // task does not know it. excess() = test_loss − floor.
@@ -64,6 +69,7 @@ struct SweepResult {
   std::vector<SweepRow> rows;
   std::vector<PowerLawFit> fits;         // test loss ≈ a·N^(−b), per model
   std::vector<PowerLawFit> excess_fits;  // excess loss ≈ a·N^(−b), per model (tasks with a floor)
+  std::vector<std::string> notes;        // what a user must be told (sizes collapsed to one N)
   double wall_seconds = 0;
   int64_t parallel = 1;
   int64_t threads_per_run = 1;

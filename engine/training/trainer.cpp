@@ -13,6 +13,7 @@
 #include "engine/device.h"
 #include "engine/models/model_factory.h"
 #include "engine/tasks/mlm_corruption.h"
+#include "engine/training/series_norm.h"
 
 namespace rsalab {
 
@@ -42,6 +43,8 @@ struct Trainer::State {
   torch::Tensor order;                // current epoch's permutation of the training set
   int64_t cursor = 0;
   HotParameters hot;
+  NormMode norm = NormMode::Global;  // regression tasks: what the model sees (series_norm.h)
+  std::string best_weights;          // restore_best: the model at the best validation loss
   torch::nn::Module& module() {
     return sequence ? static_cast<torch::nn::Module&>(*sequence) : *seq2seq;
   }
@@ -75,6 +78,8 @@ Trainer::Trainer(RunConfig config, std::shared_ptr<const TaskData> data)
     }
   }
   state_->module().to(state_->device);
+  if (data_->objective == Objective::Regression)
+    state_->norm = parseNormMode(data_->norm).value_or(NormMode::Global);
   const auto& t = config_.trainer;
   // Weight decay only on matrices (as nanoGPT): never on biases, norms, REM scalars or gates,
   // which it would pull towards 0 (λ = tanh(η) → 0).
@@ -163,11 +168,22 @@ double Trainer::lossOn(const DataSplit& split, const torch::Tensor& index, EvalM
   torch::Tensor loss;
   switch (data_->objective) {
     case Objective::Regression: {
-      auto out = state_->sequence->forward(x);  // (B, T, O)
+      auto out = regressionForward(x, nullptr);  // (B, T, O)
+      // Rolling-origin splits score the last y.size(1) positions only.
+      if (y.size(1) < out.size(1)) out = out.narrow(1, out.size(1) - y.size(1), y.size(1));
       loss = torch::mse_loss(out, y);
       if (metrics) {
         metrics->values["mse"] += loss.item<double>() * index.size(0);
         metrics->values["mae"] += torch::l1_loss(out, y).item<double>() * index.size(0);
+        const int64_t H = data_->horizon, O = out.size(2);
+        if (H > 1 && O % H == 0) {  // the loss per horizon step: mse_h1 .. mse_hH
+          auto per_h = (out - y).pow(2).view({out.size(0), out.size(1), H, O / H});
+          auto mean_h = per_h.mean({0, 1, 3});  // (H)
+          for (int64_t h = 0; h < H; ++h) {
+            metrics->values["mse_h" + std::to_string(h + 1)] +=
+                mean_h[h].item<double>() * index.size(0);
+          }
+        }
       }
       break;
     }
@@ -219,6 +235,11 @@ double Trainer::lossOn(const DataSplit& split, const torch::Tensor& index, EvalM
     loss.backward();
   }
   return loss.item<double>();
+}
+
+torch::Tensor Trainer::regressionForward(const torch::Tensor& x, InspectionRecord* record) {
+  const auto scale = windowScale(x, state_->norm, data_->norm_mean, data_->norm_std);
+  return restoreOutput(state_->sequence->forward(normaliseInput(x, scale), record), scale);
 }
 
 void Trainer::injectThrowIfDue() {
@@ -342,9 +363,25 @@ StepMetrics Trainer::advance() {
     if (v.loss < best_validation_ - 1e-12) {
       best_validation_ = v.loss;
       evals_without_improvement_ = 0;
+      if (t.restore_best) {
+        torch::serialize::OutputArchive archive;
+        state_->module().save(archive);
+        std::ostringstream bytes;
+        archive.save_to(bytes);
+        state_->best_weights = bytes.str();
+        best_step_ = step_;
+      }
     } else if (t.patience > 0 && ++evals_without_improvement_ >= t.patience && !done()) {
       stop_reason_ = StopReason::EarlyStop;
     }
+  }
+  if (done() && t.restore_best && !state_->best_weights.empty() &&
+      stop_reason_ != StopReason::Diverged) {
+    torch::serialize::InputArchive archive;
+    std::istringstream bytes(state_->best_weights);
+    archive.load_from(bytes, state_->device);
+    state_->module().load(archive);
+    state_->best_weights.clear();  // restored once; the step counters keep the steps trained
   }
   return m;
 }
@@ -376,6 +413,8 @@ InspectionRecord Trainer::inspect(int64_t sample) {
   auto x = split.x.narrow(0, sample, 1).to(state_->device);
   if (state_->seq2seq) {
     state_->seq2seq->forward(x, split.target_in.narrow(0, sample, 1).to(state_->device), &record);
+  } else if (data_->objective == Objective::Regression) {
+    regressionForward(x, &record);
   } else {
     state_->sequence->forward(x, &record);
   }

@@ -101,11 +101,15 @@ class Trainer {
   int64_t parameterCount() const;
   std::string deviceName() const;  // "CPU" or "CUDA:N"
   double bestValidationLoss() const { return best_validation_; }
+  // restore_best: the step whose weights were put back at the end (0 before any evaluation).
+  int64_t bestStep() const { return best_step_; }
 
  private:
   struct State;
   double lossOn(const DataSplit& split, const torch::Tensor& index, EvalMetrics* metrics,
                 bool training);
+  // Regression: the model on x (B, T, C) with the task's normalisation mapped in and out.
+  torch::Tensor regressionForward(const torch::Tensor& x, InspectionRecord* record);
   double scheduledLearningRate() const;
   std::string checkpointBytes() const;
   void loadCheckpointBytes(const std::string& bytes, const std::string& source);
@@ -121,6 +125,7 @@ class Trainer {
   StopReason stop_reason_ = StopReason::None;
   std::string good_state_;  // checkpointBytes() of the last good state
   int64_t good_step_ = 0;
+  int64_t best_step_ = 0;
 };
 
 }  // namespace rsalab

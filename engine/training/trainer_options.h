@@ -19,7 +19,10 @@ struct TrainerOptions {
   bool cosine = false;       // cosine decay to 10% after warm-up
   int64_t eval_every = 100;  // steps between validation evaluations
   int64_t patience = 0;      // early stop after this many evaluations without improvement
-  double max_seconds = 0;    // wall-time budget, 0 = none
+  // When training ends (any reason but a divergence or a stop request), put back the weights of
+  // the best validation evaluation, so the test evaluation and the checkpoint use them.
+  bool restore_best = false;
+  double max_seconds = 0;  // wall-time budget, 0 = none
   uint64_t seed = 0;
 };
 

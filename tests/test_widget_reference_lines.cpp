@@ -1,0 +1,84 @@
+// Baselines on screen (issue 18): the loss view's labelled reference lines, the sample-efficiency
+// view's grey reference curves and the runs table's skill column.
+#include <QtTest>
+#include <cmath>
+
+#include "widgets/loss_curve_view.h"
+#include "widgets/runs_table.h"
+#include "widgets/sample_efficiency_view.h"
+
+using namespace rsalab;
+
+class TestWidgetReferenceLines : public QObject {
+  Q_OBJECT
+ private slots:
+  void lossViewDrawsLabelledLinesOncePerValue() {
+    LossCurveView view;
+    view.resize(800, 500);
+    view.addRun(0, "rsa s0");
+    view.addRun(1, "lstm s0");
+    for (int s = 1; s <= 50; ++s) {
+      view.appendTrain(0, s, s * 32, 1.0 / s);
+      view.appendTrain(1, s, s * 32, 2.0 / s);
+    }
+    view.appendValidation(0, 50, 1600, 0.05);
+    const std::vector<ReferenceLine> lines = {{"persistence", 0.8}, {"AR(17) least squares", 0.3}};
+    view.setReferenceLines(0, lines);
+    view.setReferenceLines(1, lines);  // the same dataset: drawn once
+    view.flush();
+    QCOMPARE(view.drawnReferenceLabels(),
+             (QStringList{"persistence 0.8", "AR(17) least squares 0.3"}));
+    // The fitted y range shows every line.
+    QVERIFY(view.plot()->yAxis->range().contains(0.8));
+    view.setRunVisible(0, false);
+    view.flush();
+    QCOMPARE(view.drawnReferenceLabels().size(), 2);  // run 1 still shows them
+    view.setRunVisible(1, false);
+    view.flush();
+    QVERIFY(view.drawnReferenceLabels().isEmpty());
+    view.setRunVisible(1, true);
+    view.setReferenceLines(1, {});
+    view.flush();
+    QVERIFY(view.drawnReferenceLabels().isEmpty());  // run 0 hidden, run 1 has none
+    view.removeRun(0);
+    view.clear();
+    view.flush();
+    QVERIFY(view.drawnReferenceLabels().isEmpty());
+  }
+
+  void sampleEfficiencyDrawsReferencesGreyWithoutFit() {
+    SampleEfficiencyView view;
+    view.resize(800, 500);
+    for (double n : {16.0, 64.0}) {
+      view.addPoint({"rsa", n, 0, 1.0 / n, 1});
+      view.addPoint({"ar_lsq", n, 0, 0.5 / n, -1, /*reference=*/true});
+      view.addPoint({"persistence", n, 0, 0.2, -1, /*reference=*/true});
+    }
+    view.flush();
+    QVERIFY(view.isReference("ar_lsq") && !view.isReference("rsa"));
+    QCOMPARE(view.models(), (QStringList{"rsa", "ar_lsq", "persistence"}));  // references last
+    QVERIFY(view.legendText("ar_lsq").contains("reference"));
+    QVERIFY(!view.legendText("ar_lsq").contains("b ="));
+    QVERIFY(view.legendText("rsa").contains("b ="));
+    QCOMPARE(view.meanGraphCount(), 3);
+  }
+
+  void runsTableShowsSkill() {
+    RunsTable table;
+    RunRow row;
+    row.id = 3;
+    row.model = "rsa";
+    row.skill = 0.25;
+    row.skill_tip = "test";
+    table.setRuns({row});
+    QCOMPARE(table.item(0, RunsTable::kSkill)->text(), QString("+0.250"));
+    QCOMPARE(table.item(0, RunsTable::kSkill)->toolTip(), QString("test"));
+    row.skill = qQNaN();
+    table.updateRun(row);
+    QCOMPARE(table.item(0, RunsTable::kSkill)->text(), QString("–"));
+    QVERIFY(table.horizontalHeaderItem(RunsTable::kSkill)->text().contains("persistence"));
+  }
+};
+
+QTEST_MAIN(TestWidgetReferenceLines)
+#include "test_widget_reference_lines.moc"
