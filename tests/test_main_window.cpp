@@ -399,11 +399,12 @@ class TestMainWindow : public QObject {
     const InspectionRecord* last = snapshotHistory(w).at(inspected, recorded.back());
     QVERIFY(remParameters(w)->remGrid()->cellMatrix(0, 0).values ==
             last->layers[0].heads[0].rem.values);
-    // The seasonal task's truth (AR pole λ, season γ and θ) as reference lines, and a similarity
-    // score for every REM head of the newest record.
+    // The seasonal task's truth (AR pole λ, season γ and θ) as reference lines, and the regular
+    // head L0 H0 matched against the true λ (the same kind) with a finite |Δλ|.
     QCOMPARE(remParameters(w)->groundTruthLineCount(), 3);
     QVERIFY(remParameters(w)->headTable()->rowCount() > 0);
-    QVERIFY(!std::isnan(remParameters(w)->similarity(0, 0)));
+    QVERIFY(remParameters(w)->match(0, 0).matched);
+    QVERIFY(std::isfinite(remParameters(w)->match(0, 0).delta_base));
     // The sample picker: the worker inspects the chosen validation sample and every view shows it.
     attentionView(w)->samplePicker()->setValue(3);
     QTRY_VERIFY_WITH_TIMEOUT(attentionView(w)->caption().contains("sample 3"), 10000);

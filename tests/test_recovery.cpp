@@ -21,7 +21,7 @@ RunConfig smallRecover() {
   RunConfig c = presetOrThrow("recover").config;
   c.task.validation_size = 32;
   c.task.test_size = 32;
-  c.trainer.eval_every = 0;
+  c.trainer.eval_every = 100;
   c.trainer.max_steps = kRecoverTestSteps;
   return c;
 }

@@ -65,8 +65,10 @@ class TestRemParameterView : public QObject {
     RemParameterView view;
     view.resize(700, 400);
     view.setRecords(history.records(0));
-    view.setGroundTruth(truthOf(
-        {{RemKind::Regular, 0.8, 0}, {RemKind::Cos, 0.95, 0.5236}, {RemKind::Sin, 0.95, 0.5236}}));
+    view.setGroundTruth(truthOf({{RemKind::Regular, 0.8, 0},
+                                 {RemKind::Cos, 0.95, 0.5236},
+                                 {RemKind::Sin, 0.95, 0.5236}}),
+                        /*length=*/16);
     view.show();
     view.flush();
     // H0: λ, σ(µ); H1: γ, θ, σ(µ); H2 has no REM.

@@ -253,4 +253,29 @@ SweepResult sweepResultFromJson(const std::string& text) {
   }
 }
 
+void fitSweep(SweepResult& result, const std::vector<std::string>& models) {
+  result.fits.clear();
+  result.excess_fits.clear();
+  for (const auto& m : models) {
+    std::vector<double> n, loss, excess_n, excess;
+    for (const auto& r : result.rows) {
+      if (r.model != m || !r.ok()) continue;
+      n.push_back(static_cast<double>(r.size));
+      loss.push_back(r.test_loss);
+      if (std::isfinite(r.bayes_floor)) {
+        excess_n.push_back(static_cast<double>(r.size));
+        excess.push_back(r.excess());
+      }
+    }
+    auto fit = fitPowerLaw(n, loss);
+    fit.model = m;
+    result.fits.push_back(fit);
+    if (!excess.empty()) {
+      auto e = fitPowerLaw(excess_n, excess);
+      e.model = m;
+      result.excess_fits.push_back(e);
+    }
+  }
+}
+
 }  // namespace rsalab
