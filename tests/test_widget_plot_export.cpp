@@ -137,7 +137,8 @@ class TestPlotExport : public QObject {
 
   void genericPlotDataAndMenu() {
     RemParameterView view;  // attached with the generic extractor
-    QCustomPlot* plot = view.findChild<QCustomPlot*>();
+    QCustomPlot* plot = view.findChild<QCustomPlot*>("RemParameterPlot");
+    QVERIFY(plot);
     auto* g = plot->addGraph();
     g->setName("λ L0H0");
     g->setData({1, 2, 3}, {0.5, 0.6, 0.7});

@@ -50,6 +50,7 @@ Qt::PenStyle quantityStyle(RemParameterView::Quantity q) {
 
 RemParameterView::RemParameterView(QWidget* parent) : QWidget(parent) {
   plot_ = new QCustomPlot(this);
+  plot_->setObjectName("RemParameterPlot");
   PlotExport::attach(plot_);
   plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
   plot_->xAxis->setLabel(tr("step"));
