@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,8 @@ namespace rsalab {
 
 struct PowerLawFit {
   std::string model;
+  // A sweep with a task axis fits per (model, axis value); NaN without one.
+  double axis_value = std::numeric_limits<double>::quiet_NaN();
   double a = 0, b = 0;           // loss ≈ a·N^(−b)
   double b_low = 0, b_high = 0;  // 95% confidence interval of b
   double r2 = 0;

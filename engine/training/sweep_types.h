@@ -18,11 +18,20 @@
 
 namespace rsalab {
 
+// A second sweep axis: one task parameter (`mix.share`, `noise`, `task.length`; see
+// applyTaskParameter in engine/run_config.h) taking each of `values`. Empty name: no axis.
+struct SweepAxis {
+  std::string name;
+  std::vector<double> values;
+  bool empty() const { return name.empty(); }
+};
+
 struct SweepOptions {
   RunConfig base;  // task, model and trainer settings shared by every run
   std::vector<std::string> models = modelNames(/*sequence_only=*/true);  // registry order
   std::vector<int64_t> sizes = {16, 64, 256, 1024, 4096};
   int64_t seeds = 3;
+  SweepAxis axis;                // optional task-parameter axis (regime maps)
   int64_t parallel = 0;          // concurrent runs; 0 = one per core (each on 1 thread)
   bool keep_curves = false;      // fill SweepRow::train_curve / validation_curve (figures, GUI)
   bool keep_inspection = false;  // fill SweepRow::inspection after each run (GUI)
@@ -34,6 +43,8 @@ struct SweepRow {
   int64_t size = 0;            // training windows / sequences the run used (the honest N)
   int64_t requested_size = 0;  // N asked for (larger than `size` when a series has no more)
   uint64_t seed = 0;
+  // The task axis' value this run used (SweepAxis); NaN in a sweep without one.
+  double axis_value = std::numeric_limits<double>::quiet_NaN();
   // A reference row (a ReferenceScore of the run's dataset: persistence, seasonal_naive, ar_lsq,
   // …), not a trained model: `model` is the reference's name, test_loss and best_validation its
   // test and validation losses, steps 0. Drawn grey; never part of a power-law fit.
@@ -66,9 +77,11 @@ struct SweepRow {
 
 struct SweepResult {
   RunConfig base;  // the shared config (its model is the first model's; train_size varies)
+  SweepAxis axis;  // the task axis, if the sweep had one (rows carry axis_value)
   std::vector<SweepRow> rows;
-  std::vector<PowerLawFit> fits;         // test loss ≈ a·N^(−b), per model
-  std::vector<PowerLawFit> excess_fits;  // excess loss ≈ a·N^(−b), per model (tasks with a floor)
+  // test loss ≈ a·N^(−b), per model (per model and axis value with a task axis)
+  std::vector<PowerLawFit> fits;
+  std::vector<PowerLawFit> excess_fits;  // excess loss ≈ a·N^(−b), likewise (tasks with a floor)
   std::vector<std::string> notes;        // what a user must be told (sizes collapsed to one N)
   double wall_seconds = 0;
   int64_t parallel = 1;

@@ -1,0 +1,140 @@
+#include "engine/core/regime_map.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <tuple>
+
+namespace rsalab {
+
+namespace {
+
+bool sameAxis(double a, double b) { return std::abs(a - b) <= kAxisTolerance; }
+
+// The index of `v` among the sorted, distinct `values` (inserting it when new).
+double snap(std::vector<double>& values, double v) {
+  for (double x : values)
+    if (sameAxis(x, v)) return x;
+  values.push_back(v);
+  return v;
+}
+
+}  // namespace
+
+const char* regimeVerdictName(RegimeVerdict verdict) {
+  switch (verdict) {
+    case RegimeVerdict::Winner:
+      return "winner";
+    case RegimeVerdict::Tie:
+      return "tie";
+    case RegimeVerdict::Pending:
+      break;
+  }
+  return "pending";
+}
+
+RegimeWinner regimeWinner(const std::vector<const RegimeCell*>& cells) {
+  std::vector<const RegimeCell*> ranked;
+  for (const auto* c : cells)
+    if (c && c->seeds > 0 && std::isfinite(c->mean)) ranked.push_back(c);
+  RegimeWinner w;
+  if (!cells.empty() && cells.front()) {
+    w.axis_value = cells.front()->axis_value;
+    w.size = cells.front()->size;
+  }
+  if (ranked.size() < 2) return w;  // Pending
+  std::stable_sort(ranked.begin(), ranked.end(),
+                   [](const RegimeCell* a, const RegimeCell* b) { return a->mean < b->mean; });
+  w.best = ranked[0]->model;
+  w.runner_up = ranked[1]->model;
+  w.margin = ranked[1]->mean - ranked[0]->mean;
+  w.spread = ranked[0]->sd + ranked[1]->sd;
+  // One seed has no spread to judge by: a single run never names a winner.
+  const bool judged = ranked[0]->seeds >= 2 && ranked[1]->seeds >= 2;
+  w.verdict = judged && w.margin > w.spread ? RegimeVerdict::Winner : RegimeVerdict::Tie;
+  return w;
+}
+
+RegimeMap buildRegimeMap(const std::vector<RegimePoint>& points) {
+  RegimeMap map;
+  std::vector<double> axis;
+  // (model index, axis value, N) → excess losses and runs
+  std::map<std::tuple<size_t, double, int64_t>, std::pair<std::vector<double>, std::vector<int64_t>>>
+      groups;
+  for (const auto& p : points) {
+    auto it = std::find(map.models.begin(), map.models.end(), p.model);
+    if (it == map.models.end()) it = map.models.insert(map.models.end(), p.model);
+    const size_t m = static_cast<size_t>(it - map.models.begin());
+    const double x = snap(axis, p.axis_value);
+    if (std::find(map.sizes.begin(), map.sizes.end(), p.size) == map.sizes.end())
+      map.sizes.push_back(p.size);
+    auto& g = groups[{m, x, p.size}];
+    if (std::isfinite(p.excess)) g.first.push_back(p.excess);
+    g.second.push_back(p.run);
+  }
+  std::sort(axis.begin(), axis.end());
+  std::sort(map.sizes.begin(), map.sizes.end());
+  map.axis_values = axis;
+  for (size_t m = 0; m < map.models.size(); ++m) {
+    for (double x : map.axis_values) {
+      for (int64_t n : map.sizes) {
+        auto it = groups.find({m, x, n});
+        if (it == groups.end()) continue;
+        RegimeCell c;
+        c.model = map.models[m];
+        c.axis_value = x;
+        c.size = n;
+        c.runs = it->second.second;
+        const auto& v = it->second.first;
+        c.seeds = static_cast<int64_t>(v.size());
+        if (!v.empty()) {
+          double sum = 0;
+          for (double e : v) sum += e;
+          c.mean = sum / static_cast<double>(v.size());
+          double ss = 0;
+          for (double e : v) ss += (e - c.mean) * (e - c.mean);
+          c.sd = v.size() > 1 ? std::sqrt(ss / static_cast<double>(v.size() - 1)) : 0.0;
+        }
+        map.cells.push_back(c);
+      }
+    }
+  }
+  for (double x : map.axis_values) {
+    for (int64_t n : map.sizes) {
+      std::vector<const RegimeCell*> here;
+      for (const auto& m : map.models)
+        if (const auto* c = map.cell(m, x, n)) here.push_back(c);
+      if (here.empty()) continue;
+      RegimeWinner w = regimeWinner(here);
+      w.axis_value = x;
+      w.size = n;
+      map.winners.push_back(w);
+    }
+  }
+  return map;
+}
+
+const RegimeCell* RegimeMap::cell(const std::string& model, double axis_value,
+                                  int64_t size) const {
+  for (const auto& c : cells)
+    if (c.model == model && c.size == size && sameAxis(c.axis_value, axis_value)) return &c;
+  return nullptr;
+}
+
+const RegimeWinner* RegimeMap::winner(double axis_value, int64_t size) const {
+  for (const auto& w : winners)
+    if (w.size == size && sameAxis(w.axis_value, axis_value)) return &w;
+  return nullptr;
+}
+
+std::pair<double, double> RegimeMap::meanRange() const {
+  double lo = std::numeric_limits<double>::quiet_NaN(), hi = lo;
+  for (const auto& c : cells) {
+    if (!std::isfinite(c.mean)) continue;
+    lo = std::isnan(lo) ? c.mean : std::min(lo, c.mean);
+    hi = std::isnan(hi) ? c.mean : std::max(hi, c.mean);
+  }
+  return {lo, hi};
+}
+
+}  // namespace rsalab

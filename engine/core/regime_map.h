@@ -1,0 +1,79 @@
+// The regime map (the RSA paper's Figure 1): per model, the mean excess test loss over seeds at
+// every (axis value, N) of a two-axis sweep — x a task parameter such as the mix task's recurrent
+// share, y the training-set size N — and per cell the winner: the model with the lowest mean,
+// drawn as the winner only where it beats the runner-up by more than their seeds' spread
+// (mean ± sd intervals apart), otherwise a tie. Plain C++ (core library: no LibTorch, no Qt):
+// the regime-map view, the CLI's figure and the presets' verdicts share this one rule.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <utility>
+#include <string>
+#include <vector>
+
+namespace rsalab {
+
+struct RegimePoint {
+  std::string model;
+  double axis_value = 0;  // x: the swept task parameter (mix.share)
+  int64_t size = 0;       // y: training-set size N
+  uint64_t seed = 0;
+  double excess = std::numeric_limits<double>::quiet_NaN();  // test loss − Bayes floor (lower is
+                                                             // better); NaN: not usable
+  int64_t run = -1;  // the sweep's run id (SweepRow::run)
+};
+
+// One model at one (axis value, N): the seeds' finite excess losses.
+struct RegimeCell {
+  std::string model;
+  double axis_value = 0;
+  int64_t size = 0;
+  int64_t seeds = 0;  // finite points averaged
+  double mean = std::numeric_limits<double>::quiet_NaN();
+  double sd = 0;  // sample standard deviation (n − 1); 0 with one seed
+  std::vector<int64_t> runs;
+};
+
+enum class RegimeVerdict {
+  Pending,  // fewer than two models have a finite mean here yet
+  Winner,   // the best mean is below the runner-up's by more than sd_best + sd_runner_up
+  Tie,      // the intervals mean ± sd of the best and the runner-up overlap
+};
+
+struct RegimeWinner {
+  double axis_value = 0;
+  int64_t size = 0;
+  RegimeVerdict verdict = RegimeVerdict::Pending;
+  std::string best;       // lowest mean (set unless Pending)
+  std::string runner_up;  // second lowest
+  double margin = 0;      // runner_up mean − best mean (>= 0)
+  double spread = 0;      // sd of best + sd of runner-up
+};
+
+struct RegimeMap {
+  std::vector<std::string> models;    // in first-seen order
+  std::vector<double> axis_values;    // ascending
+  std::vector<int64_t> sizes;         // ascending
+  std::vector<RegimeCell> cells;      // models × axis values × sizes that have points
+  std::vector<RegimeWinner> winners;  // one per (axis value, N) with points, same order
+  // nullptr when the model has no point at that (axis value, N).
+  const RegimeCell* cell(const std::string& model, double axis_value, int64_t size) const;
+  const RegimeWinner* winner(double axis_value, int64_t size) const;
+  // The finite means' range over every cell (the shared, locked colour scale); NaN, NaN if none.
+  std::pair<double, double> meanRange() const;
+};
+
+// Aggregates points (any order; non-finite excess losses are counted out).
+RegimeMap buildRegimeMap(const std::vector<RegimePoint>& points);
+
+// The winner rule on one (axis value, N): `cells` are the models' cells there.
+RegimeWinner regimeWinner(const std::vector<const RegimeCell*>& cells);
+
+// "winner", "tie", "pending".
+const char* regimeVerdictName(RegimeVerdict verdict);
+
+// Two axis values are the same cell within this tolerance (values parsed from text).
+constexpr double kAxisTolerance = 1e-9;
+
+}  // namespace rsalab
