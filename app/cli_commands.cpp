@@ -10,6 +10,7 @@
 #include "app/cli_progress.h"
 #include "app/cli_results.h"
 #include "app/session_recorder.h"
+#include "engine/core/claims.h"
 #include "engine/atomic_file.h"
 #include "engine/core/ground_truth.h"
 #include "engine/core/model_registry.h"
@@ -124,6 +125,11 @@ int runTrain(const TrainCommand& command) {
             << referenceLines(test.loss, trainer.data())
             << remTruthLines(matches, trainer.data(), test.loss) << "wrote " << dir.string()
             << "/{config.json,metrics.csv,checkpoint.pt,result.json}\n";
+  if (!command.verdict.empty()) {
+    for (const auto& v : runPresetVerdicts(command.verdict, trainer.inspect(0),
+                                           trainer.data().truth, trainer.config().task.length))
+      std::cout << verdictLine(v) << "\n";
+  }
   return 0;
 }
 

@@ -13,6 +13,7 @@ struct TrainCommand {
   RunConfig config;
   std::string out_dir = "runs/latest";
   std::string session_dir;  // non-empty: also write a session bundle the app opens
+  std::string verdict;      // a run preset's verdict rule (engine/core/claims.h), printed last
   // Test hooks (hidden flags --fault-nan-at-step, --fault-throw-at-step, --fault-kind): see
   // TrainingFaults in engine/training/trainer.h.
   int64_t fault_nan_at_step = 0;

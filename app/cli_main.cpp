@@ -13,11 +13,13 @@
 #include "app/cli_report.h"
 #include "app/cli_sweep.h"
 #include "engine/atomic_file.h"
+#include "engine/core/claims.h"
 #include "engine/core/model_registry.h"
 #include "engine/core/presets.h"
 #include "engine/core/task_registry.h"
 #include "engine/models/model_factory.h"
 #include "engine/runtime.h"
+#include "engine/sweep/sweep_plan.h"
 
 using namespace rsalab;
 
@@ -104,6 +106,8 @@ class RunFlags {
   // `defaults` are the command's own (defaultRunConfig or defaultSweepConfig); then --config,
   // then flags. Other heads than the defaults' with the defaults' REM heads: the REM heads follow
   // the heads by defaultRemHeads, as in the GUI.
+  const std::string& preset() const { return preset_; }
+
   RunConfig resolve(const RunConfig& defaults) const {
     // A preset's run, else the command's defaults; a real series (csv or bundled) starts from
     // realSeriesDefaults; flags and --config win.
@@ -214,6 +218,10 @@ int main(int argc, char** argv) {
       ->delimiter(',');
   sweep->add_option("--sizes", sweep_command.sizes, "comma-separated training-set sizes")
       ->delimiter(',');
+  std::string axis_text;
+  sweep->add_option("--axis", axis_text,
+                    "a task parameter as a second axis, NAME=V1,V2,… (e.g. "
+                    "mix.share=0,0.25,0.5,0.75,1: the regime map)");
   sweep->add_option("--seeds", sweep_command.seeds, "seeds per (model, size)")
       ->check(CLI::Range(1, 100))
       ->capture_default_str();
@@ -329,6 +337,19 @@ int main(int argc, char** argv) {
     if (*tasks) return listTasks();
     if (*demo) return runDemo(demo_options, std::cout);
     if (*train) {
+      if (!train_flags.preset().empty() && presetOrThrow(train_flags.preset()).isSweep()) {
+        throw std::invalid_argument("preset '" + train_flags.preset() +
+                                    "' is a sweep: use `rsalab-cli sweep --preset " +
+                                    train_flags.preset() + "`");
+      }
+      if (!train_flags.preset().empty()) {
+        const Preset& p = presetOrThrow(train_flags.preset());
+        if (p.verdict == "linear-rnn") {  // no training: the decomposition, computed here
+          std::cout << p.claim << "\n" << verdictLine(linearRnnDemoVerdict()) << "\n";
+          return 0;
+        }
+        train_command.verdict = p.verdict;
+      }
       train_command.config = train_flags.resolve(defaultRunConfig());
       return runTrain(train_command);
     }
@@ -355,6 +376,21 @@ int main(int argc, char** argv) {
         }
       } else {
         sweep_command.config = sweep_flags.resolve(defaultSweepConfig());
+        if (!axis_text.empty()) sweep_command.axis = parseSweepAxis(axis_text);
+        if (!sweep_flags.preset().empty()) {
+          // A sweep preset also sets the sweep's axes, unless flags give them.
+          const Preset& p = presetOrThrow(sweep_flags.preset());
+          if (!p.isSweep()) {
+            throw std::invalid_argument("preset '" + p.name +
+                                        "' is a single run: use `rsalab-cli train --preset " +
+                                        p.name + "`");
+          }
+          if (!sweep->count("--models")) sweep_command.models = p.models;
+          if (!sweep->count("--sizes")) sweep_command.sizes = p.sweep_sizes;
+          if (!sweep->count("--seeds")) sweep_command.seeds = p.sweep_seeds;
+          if (!sweep->count("--axis")) sweep_command.axis = p.axis;
+          sweep_command.verdict = p.verdict;
+        }
       }
       return runSweepCommand(sweep_command);
     }

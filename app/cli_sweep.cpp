@@ -15,6 +15,7 @@
 #include "app/session_recorder.h"
 #include "app/sweep_figures.h"
 #include "engine/atomic_file.h"
+#include "engine/core/claims.h"
 #include "engine/core/names.h"
 #include "engine/session/session_bundle.h"
 #include "engine/sweep/sweep_status.h"
@@ -35,17 +36,31 @@ std::string format(double v, int precision = 4) {
 }
 
 void printFits(const SweepResult& result) {
-  std::cout << std::left << std::setw(13) << "model"
-            << "  b (loss ~ a N^-b)   95% CI            R^2\n";
+  const bool axis = !result.axis.empty();
+  std::cout << std::left << std::setw(13) << "model";
+  if (axis) std::cout << std::setw(12) << result.axis.name;
+  std::cout << "  b (loss ~ a N^-b)   95% CI            R^2\n";
   for (const auto* fits : {&result.fits, &result.excess_fits}) {
     if (fits == &result.excess_fits && !fits->empty())
       std::cout << "excess loss (test − Bayes floor) ~ a N^-b:\n";
     for (const auto& f : *fits) {
-      std::cout << std::left << std::setw(13) << f.model << "  " << std::setw(18) << format(f.b, 4)
-                << "  [" << format(f.b_low, 3) << ", " << format(f.b_high, 3) << "]"
+      std::cout << std::left << std::setw(13) << f.model;
+      if (axis) std::cout << std::setw(12) << format(f.axis_value, 4);
+      std::cout << "  " << std::setw(18) << format(f.b, 4) << "  [" << format(f.b_low, 3) << ", "
+                << format(f.b_high, 3) << "]"
                 << "   " << format(f.r2, 3) << "\n";
     }
   }
+}
+
+// A sweep with a task axis: the regime map's winner per cell and the seed's Figure 1 claims.
+void printRegimeMap(const SweepResult& result) {
+  const RegimeMap map = buildRegimeMap(regimePoints(result.rows));
+  if (map.cells.empty()) return;
+  std::cout << "regime map (" << result.axis.name
+            << "; winner = lowest mean excess loss, beating the runner-up by more than the two "
+               "seeds' sds):\n";
+  for (const auto& line : regimeWinnerLines(map)) std::cout << "  " << line << "\n";
 }
 
 void writeSession(const SweepPlan& plan, const SweepResult& result, const std::string& path) {
@@ -87,6 +102,7 @@ int mergeSweepFolder(const SweepPlan& plan, const SweepMergeCommand& command) {
   SweepOptions references;  // the baselines' rows (series tasks), rebuilt from each (N, seed)
   references.base = plan.base;
   references.sizes = plan.sizes;
+  references.axis = plan.axis;
   appendReferenceRows(references, result);
   const fs::path out(dir);
   writeFileAtomically((out / "sweep.csv").string(), sweepCsv(result));
@@ -96,6 +112,9 @@ int mergeSweepFolder(const SweepPlan& plan, const SweepMergeCommand& command) {
             << format(result.wall_seconds, 4) << " s (" << result.parallel << " concurrent runs x "
             << result.threads_per_run << " thread(s))\n";
   printFits(result);
+  if (!result.axis.empty()) printRegimeMap(result);
+  for (const auto& v : sweepPresetVerdicts(command.verdict, result.rows))
+    std::cout << verdictLine(v) << "\n";
   std::cout << "wrote " << out.string() << "/{sweep.csv,sweep.json}\n";
   if (!command.figures_dir.empty()) {
     FigureOptions figures;
@@ -150,6 +169,7 @@ int runSweepCommand(const SweepCommand& command) {
     options.sizes = honestSweepSizes(options, &notes);
     for (const auto& note : notes) std::cerr << "warning: " << note << "\n";
     options.seeds = command.seeds;
+    options.axis = command.axis;
     plan = makeSweepPlan(options);
     dir = command.plan_dir.empty() ? command.out_dir : command.plan_dir;
     // A local sweep replaces an older sweep in its folder (as it always has); a plan for other
@@ -158,9 +178,12 @@ int runSweepCommand(const SweepCommand& command) {
     writeSweepPlan(dir, plan, /*replace=*/local);
     writeFileAtomically((fs::path(dir) / "config.json").string(), toJson(plan.base));
   }
+  const std::string axis_part =
+      plan.axis.empty() ? ""
+                        : std::to_string(plan.axis.values.size()) + " " + plan.axis.name + " x ";
   const std::string summary =
-      std::to_string(plan.models.size()) + " models x " + std::to_string(plan.sizes.size()) +
-      " sizes x " + std::to_string(plan.seeds.size()) +
+      std::to_string(plan.models.size()) + " models x " + axis_part +
+      std::to_string(plan.sizes.size()) + " sizes x " + std::to_string(plan.seeds.size()) +
       " seeds = " + std::to_string(plan.cellCount()) + " runs of " +
       std::to_string(plan.base.trainer.max_steps) + " steps on task " + plan.base.task.name;
   if (!command.plan_dir.empty() && !command.slurm) {
@@ -204,6 +227,7 @@ int runSweepCommand(const SweepCommand& command) {
   merge.session_dir = command.session_dir;
   merge.figures_dir = command.figures_dir;
   merge.partial = interrupted;
+  merge.verdict = command.verdict;
   const int code = mergeSweepFolder(plan, merge);
   if (interrupted) {
     std::cerr << "interrupted: " << done << " of " << todo.size()

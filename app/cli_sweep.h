@@ -18,6 +18,7 @@
 
 #include "engine/run_config.h"
 #include "engine/sweep/slurm.h"
+#include "engine/training/sweep_types.h"
 
 namespace rsalab {
 
@@ -26,6 +27,8 @@ struct SweepCommand {
   std::vector<std::string> models;
   std::vector<int64_t> sizes;
   int64_t seeds = 3;
+  SweepAxis axis;        // --axis NAME=V1,…: a task parameter as a second axis
+  std::string verdict;   // a sweep preset's verdict rule (engine/core/claims.h), printed last
   int64_t parallel = 0;  // concurrent cells here (0 = one per core)
   int64_t threads = 0;   // intra-op threads per cell (0 = cores / parallel)
   std::string out_dir = "runs/sweep";
@@ -54,6 +57,7 @@ struct SweepMergeCommand {
   std::string session_dir;
   std::string figures_dir;
   bool partial = false;  // merge the cells that have a result even if others have none
+  std::string verdict;   // a sweep preset's verdict rule: its claims' verdicts are printed
 };
 
 // Exit codes as in app/cli_commands.h: 0 ok, 1 error (or a run failed), 130 interrupted.

@@ -123,6 +123,8 @@ void MainWindow::startTraining() {
   curves_->clear();
   inspector_->clear();
   last_step_ = 0;
+  preset_status_.clear();  // applyPreset sets both after this
+  active_preset_.clear();
   controller_->start(c, s.models, s.seeds);
   std::vector<std::string> models;
   for (const auto& m : s.models) models.push_back(m.toStdString());
@@ -171,6 +173,28 @@ InspectedRunInfo MainWindow::inspectedRunInfo(const RunDescriptor& d) {
 }
 
 void MainWindow::onRunsCreated(const QVector<RunDescriptor>& runs) {
+  if (!runs.isEmpty()) {  // what the user is looking at
+    const RunConfig c = currentConfig();
+    QStringList models;
+    for (const auto& r : runs)
+      if (!models.contains(r.model)) models << r.model;
+    const GroundTruth& truth = runs.front().truth;
+    QString text = QString("Training %1 on %2, N = %3: validation loss (lower is better)")
+                       .arg(models.join(", "),
+                            QString::fromStdString(truth.description.empty() ? c.task.name
+                                                                             : truth.description))
+                       .arg(c.train_size);
+    if (truth.hasFloor())
+      text += QString("; dashed: the Bayes floor %1 (%2)")
+                  .arg(truth.bayes_floor, 0, 'g', 3)
+                  .arg(QString::fromStdString(truth.floor_note));
+    if (c.trainer.patience > 0)
+      text += QString("; each run stops after %1 evaluations without improvement")
+                  .arg(c.trainer.patience);
+    if (!preset_status_.isEmpty()) text = preset_status_ + " — " + text;
+    statusBar()->showMessage(text + ".");
+    statusBar()->setToolTip(text + ".");
+  }
   runs_.clear();
   recorder_.clearRuns();
   QVector<RunRow> rows;
@@ -273,6 +297,8 @@ void MainWindow::onStatus(const RunStatus& s) {
   for (const auto& st : statuses_) diverged = diverged || st.state == RunState::Diverged;
   restore_action_->setEnabled(diverged);
   updateStatusBar();
+  if (!active_preset_.isEmpty() && s.state != RunState::Running && s.state != RunState::Idle)
+    judgePreset();
 }
 
 void MainWindow::updateStatusBar() {

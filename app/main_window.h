@@ -9,6 +9,7 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QTabWidget>
+#include <vector>
 
 #include "app/run_messages.h"
 #include "app/session_recorder.h"
@@ -33,6 +34,8 @@ class LossCurveView;
 class CsvImportDialog;
 class SweepPanel;
 struct SweepRow;
+struct Preset;
+struct ClaimVerdict;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -50,8 +53,13 @@ class MainWindow : public QMainWindow {
   void setTaskDefaults(const TaskOptions& task) { base_config_.task = task; }
   // A preset of engine/core/presets.h: its run becomes the base of the forms (while the run setup
   // keeps the preset's task), its models are selected, training starts, its inspector tab is
-  // shown and its claim is said in the status bar. False (logged) for an unknown name.
+  // shown and its claim is said in the status bar. A sweep preset starts its sweep instead; a
+  // preset without models (linear-rnn) judges its claim at once. When what it ran has finished,
+  // its measured verdict (engine/core/claims.h) goes to the status bar and the log. False
+  // (logged) for an unknown name.
   bool applyPreset(const QString& name);
+  // The last preset's verdict lines ("holds: …"); empty until one was judged.
+  const QStringList& lastVerdicts() const { return last_verdicts_; }
   // Switching between a real series (csv or bundled) and the other tasks moves the setup and
   // hyperparameter forms to that kind's defaults (realSeriesDefaults or defaultRunConfig).
   void applyTaskKindDefaults(const QString& task);
@@ -114,6 +122,9 @@ class MainWindow : public QMainWindow {
   void buildStatusBar();
   void buildSweepTab();    // the "Sample efficiency" tab and Run → New sweep…
   void buildPresetMenu();  // Presets: one entry per row of presets()
+  bool startPresetSweep(const Preset& preset);
+  void judgePreset();  // the active preset's verdict, once its runs or sweep have finished
+  void showVerdicts(const std::vector<ClaimVerdict>& verdicts);
   // Training (main_window.cpp).
   RunConfig currentConfig() const;
   void startTraining();
@@ -163,9 +174,12 @@ class MainWindow : public QMainWindow {
   QMap<int, RunDescriptor> runs_;
   QMap<int, RunStatus> statuses_;
   HotParameters hot_;
-  // What the forms overlay (currentConfig): defaultRunConfig(), a preset's run, or scripted task
+  // What the forms overlay (currentConfig): defaultLaunchConfig(), a preset's run, or scripted task
   // settings; it applies while the run setup's task is its task.
-  RunConfig base_config_ = defaultRunConfig();
+  RunConfig base_config_ = defaultLaunchConfig();
+  QString preset_status_;  // the running preset's claim, first in the status bar
+  QString active_preset_;  // a preset whose verdict is still to come (empty: none)
+  QStringList last_verdicts_;
   // Session state (main_window_session.cpp). The recorder holds what a save writes: the config,
   // the runs with every metric point received, checkpoint files of offline runs, the sweep table.
   SessionRecorder recorder_;

@@ -14,6 +14,7 @@
 #include "app/sweep_folder_watcher.h"
 #include "app/sweep_panel.h"
 #include "app/training_controller.h"
+#include "engine/core/claims.h"
 #include "engine/core/model_registry.h"
 #include "engine/core/presets.h"
 #include "engine/tasks/task_options.h"
@@ -109,7 +110,7 @@ void MainWindow::buildDocks() {
 
   hyper_ = new HyperParameterForm(formHyperParameters(), this);
   hyper_->setObjectName("HyperParameterForm");
-  const TrainerOptions t = defaultRunConfig().trainer;
+  const TrainerOptions t = defaultLaunchConfig().trainer;
   hot_ = {t.learning_rate, t.weight_decay, t.grad_clip, t.snapshot_every};
   connect(hyper_, &HyperParameterForm::hotChanged, this, &MainWindow::onHotChanged);
   connect(hyper_, &HyperParameterForm::applyAndRestart, this, [this](const QMap<QString, double>&) {
@@ -131,6 +132,7 @@ void MainWindow::buildDocks() {
   curves_ = new LossCurveView(this);  // has its own x-axis, smoothing, log-y and fit controls
   curves_->setObjectName("LossCurveView");
   curves_->setSmoothing(0.9);
+  curves_->setLogY(true);  // losses part by factors; the Bayes floor stays readable near the curves
   auto* curves_dock = dock("Loss curves", "LossCurvesDock", curves_, Qt::BottomDockWidgetArea);
 
   log_ = new QPlainTextEdit(this);
@@ -174,6 +176,12 @@ void MainWindow::buildSweepTab() {
   sweep_panel_->setBaseConfigProvider([this] { return currentConfig(); });
   connect(sweep_panel_, &SweepPanel::log, this, &MainWindow::appendLog);
   connect(sweep_panel_, &SweepPanel::runActivated, this, &MainWindow::openSweepRun);
+  connect(sweep_panel_, &SweepPanel::sweepFinished, this, [this](bool cancelled) {
+    if (cancelled)
+      active_preset_.clear();  // a cut-short sweep judges nothing
+    else
+      judgePreset();
+  });
   connect(sweep_panel_->folderWatcher(), &SweepFolderWatcher::statusChanged, this,
           [this](const QString& line) { statusBar()->showMessage(line); });
   auto* menu = menuBar()->addMenu("&Sweep");
@@ -253,6 +261,16 @@ bool MainWindow::applyPreset(const QString& name) {
     return false;
   }
   if (training_) resetRuns();
+  active_preset_ = name;
+  const QString claim = QString::fromStdString(p->claim);
+  preset_status_ = QString("Preset \"%1\": %2").arg(QString::fromStdString(p->title), claim);
+  appendLog(QString("Preset %1 — claim: %2").arg(name, claim));
+  if (p->isSweep()) return startPresetSweep(*p);
+  if (p->models.empty()) {  // nothing to train: the claim is judged by the inspector's panel
+    if (p->inspector_tab == "linear_rnn") tabs_->setCurrentIndex(InspectorPanel::kLinearRnnTab);
+    showVerdicts({linearRnnDemoVerdict()});
+    return true;
+  }
   base_config_ = p->config;
   RunSetup s = setup_->setup();
   s.models.clear();
@@ -262,12 +280,63 @@ bool MainWindow::applyPreset(const QString& name) {
   setup_->setConfig(p->config);
   hyper_->setConfig(p->config);
   startTraining();
+  preset_status_ = QString("Preset \"%1\": %2").arg(QString::fromStdString(p->title), claim);
+  active_preset_ = name;  // startTraining forgot both
   if (p->inspector_tab == "rem") tabs_->setCurrentIndex(InspectorPanel::kRemTab);
-  const QString claim = QString::fromStdString(p->claim);
-  statusBar()->showMessage(
-      QString("Preset \"%1\": %2").arg(QString::fromStdString(p->title), claim));
-  appendLog(QString("Preset %1 — claim: %2").arg(name, claim));
+  if (p->inspector_tab == "gates") tabs_->setCurrentIndex(InspectorPanel::kGatesTab);
+  statusBar()->showMessage(preset_status_);
   return true;
+}
+
+bool MainWindow::startPresetSweep(const Preset& p) {
+  SweepOptions o;
+  o.base = p.config;
+  o.models = p.models;
+  o.sizes = p.sweep_sizes;
+  o.seeds = p.sweep_seeds;
+  o.axis = p.axis;
+  o.keep_curves = true;
+  o.keep_inspection = true;
+  if (!sweep_panel_->startSweep(o)) {
+    appendLog(QString("Preset %1: the sweep did not start (one is running?)")
+                  .arg(QString::fromStdString(p.name)));
+    return false;
+  }
+  tabs_->setCurrentWidget(sweep_panel_);
+  statusBar()->showMessage(preset_status_ + " — running the sweep; the verdict follows it.");
+  return true;
+}
+
+// The running preset's verdicts, once what it ran has finished (never a canned answer).
+void MainWindow::judgePreset() {
+  const Preset* p = findPreset(active_preset_.toStdString());
+  if (!p || p->verdict.empty()) return;
+  if (p->isSweep()) {
+    showVerdicts(sweepPresetVerdicts(p->verdict, sweep_panel_->rows()));
+    return;
+  }
+  // A run preset: every run ended; judge the first run's newest inspection record.
+  for (const auto& s : statuses_)
+    if (s.state == RunState::Running || s.state == RunState::Idle) return;
+  if (runs_.isEmpty()) return;
+  const int run = runs_.firstKey();
+  const auto steps = inspector_->history().steps(run);
+  if (steps.empty()) return;
+  const InspectionRecord* record = inspector_->history().at(run, steps.back());
+  const RunDescriptor& d = runs_[run];
+  if (record) showVerdicts(runPresetVerdicts(p->verdict, *record, d.truth, d.length));
+}
+
+void MainWindow::showVerdicts(const std::vector<ClaimVerdict>& verdicts) {
+  if (verdicts.empty()) return;
+  QStringList lines;
+  for (const auto& v : verdicts) lines << QString::fromStdString(verdictLine(v));
+  for (const auto& line : lines) appendLog("Verdict — " + line);
+  last_verdicts_ = lines;
+  const QString text = QString("Preset %1: %2").arg(active_preset_, lines.join("  |  "));
+  statusBar()->showMessage(text);
+  statusBar()->setToolTip(lines.join("\n"));
+  active_preset_.clear();  // judged once
 }
 
 }  // namespace rsalab

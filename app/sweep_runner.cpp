@@ -30,7 +30,10 @@ bool SweepRunner::start(const SweepOptions& options) {
   }
   options_ = options;
   control_ = std::make_unique<TrainingControl>();
-  total_ = static_cast<int64_t>(options.models.size() * options.sizes.size()) * options.seeds;
+  const int64_t axis_values =
+      options.axis.empty() ? 1 : static_cast<int64_t>(options.axis.values.size());
+  total_ = static_cast<int64_t>(options.models.size() * options.sizes.size()) * options.seeds *
+           axis_values;
   done_ = 0;
   const int64_t cores = std::max<int64_t>(1, std::thread::hardware_concurrency());
   parallel_ = std::clamp<int64_t>(options.parallel > 0 ? options.parallel : cores, 1,

@@ -1,10 +1,12 @@
 #include "engine/run_config.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <type_traits>
+#include <vector>
 
 #include "engine/core/model_registry.h"
 #include "engine/core/task_registry.h"
@@ -83,7 +85,7 @@ void rejectUnknown(const json& object, const char* section,
   X(name) X(length) X(validation_size) X(test_size) X(ar_poles) X(periods) X(dampings)      \
   X(noise) X(horizon) X(teacher_kinds) X(teacher_bases) X(teacher_thetas) X(min_length)     \
   X(max_length) X(test_max_length) X(symbols) X(text_path) X(csv_path) X(norm) X(target)       \
-  X(seasonal_period)
+  X(seasonal_period) X(mix_share) X(mix_keys)
 #define RSALAB_FIELDS_MODEL(X)                                                              \
   X(model) X(d_model) X(heads) X(layers) X(ff_mult) X(causal) X(dilations)                  \
   X(starsaber_gated) X(encoder_attention) X(decoder_layers) X(linear_cumulative)             \
@@ -203,6 +205,51 @@ RunConfig mergeRunConfigJson(const RunConfig& base, const std::string& text) {
   return c;
 }
 
+namespace {
+
+// The numeric scalar fields of TaskOptions, from the field list (the axes a sweep can take).
+std::vector<std::string> numericTaskKeys() {
+  const json task = json::parse(toJson(RunConfig{}))["task"];
+  std::vector<std::string> keys;
+  for (const auto& [k, v] : task.items())
+    if (v.is_number()) keys.push_back(k);
+  return keys;
+}
+
+}  // namespace
+
+std::string taskParameterKey(const std::string& name) {
+  std::string key = name.rfind("task.", 0) == 0 ? name.substr(5) : name;
+  for (char& c : key)
+    if (c == '.') c = '_';
+  const auto keys = numericTaskKeys();
+  if (std::find(keys.begin(), keys.end(), key) == keys.end()) {
+    std::string list;
+    for (const auto& k : keys) list += (list.empty() ? "" : ", ") + k;
+    throw std::invalid_argument("'" + name + "' is not a numeric task parameter: use one of " +
+                                list + " (mix_share may be written mix.share)");
+  }
+  return key;
+}
+
+RunConfig withTaskParameter(const RunConfig& config, const std::string& name, double value) {
+  const std::string key = taskParameterKey(name);
+  json j = json::parse(toJson(config));
+  json& field = j["task"][key];
+  if (field.is_number_integer()) {
+    if (!std::isfinite(value) || value != std::floor(value) || std::abs(value) > 9e15) {
+      throw std::invalid_argument("task." + key + " takes whole numbers, not " +
+                                  json(value).dump());
+    }
+    field = static_cast<int64_t>(value);
+  } else {
+    if (!std::isfinite(value))
+      throw std::invalid_argument("task." + key + " = " + json(value).dump() + " is not finite");
+    field = value;
+  }
+  return runConfigFromJson(j.dump());
+}
+
 RunConfig runConfigFromJson(const std::string& text) {
   return mergeRunConfigJson(RunConfig{}, text);
 }
@@ -220,6 +267,22 @@ RunConfig defaultRunConfig() {
   c.trainer.max_steps = 2000;
   c.trainer.eval_every = 50;
   c.trainer.snapshot_every = 25;
+  return c;
+}
+
+RunConfig defaultLaunchConfig() {
+  RunConfig c = defaultRunConfig();
+  c.task.name = "mix";
+  c.task.mix_share = 0.5;
+  c.task.teacher_kinds = {"regular", "cos"};
+  c.task.teacher_bases = {0.8, 0.9};
+  c.task.teacher_thetas = {0.0, 2 * M_PI / 5};
+  c.task.length = 32;
+  c.train_size = 256;
+  c.trainer.max_steps = 4000;
+  c.trainer.eval_every = 50;
+  c.trainer.patience = 8;  // 400 steps without a better validation loss: the run stops
+  c.trainer.restore_best = true;
   return c;
 }
 

@@ -27,11 +27,28 @@ RunConfig runConfigFromJson(const std::string& text);
 // Overlays the keys present in `text` onto `base` (for --config files under flags).
 RunConfig mergeRunConfigJson(const RunConfig& base, const std::string& text);
 
+// A task parameter named as on a sweep axis: "mix.share", "mix_share", "task.mix_share" and
+// "task.noise" all name a numeric field of TaskOptions (dots after the optional "task." become
+// underscores). Returns the TaskOptions key ("mix_share"); throws std::invalid_argument naming
+// the numeric task parameters when `name` is none of them.
+std::string taskParameterKey(const std::string& name);
+// `config` with that task parameter set to `value` (an integer field needs an integral value),
+// validated; throws std::invalid_argument naming the parameter and its range otherwise.
+RunConfig withTaskParameter(const RunConfig& config, const std::string& name, double value);
+
 // The one set of starting values of a run: the GUI's forms and `rsalab-cli train` start here
 // (flags, --config files and form edits go on top). The seasonal series, T = 64, N = 1024,
 // D = 32, H = 4 (REM heads by defaultRemHeads), L = 2, batch 32, 2000 steps, a validation
 // evaluation every 50 steps and an inspection snapshot every 25 (only the GUI records them).
 RunConfig defaultRunConfig();
+// What the GUI opens on: a first minute that tells the story. rnn, transformer and rsa (the
+// default models) on the mix task at recurrent share a = 0.5 (half a linear recurrence, half a
+// key lookup, engine/tasks/mix_task.h) with N = 256: the RNN fits the recurrence and not the
+// lookup, the Transformer the other way round, RSA both, so the three validation curves part
+// within the first minute; the loss view shows them on log y above the dashed Bayes floor, and
+// each run stops when its validation loss has not improved for `patience` evaluations.
+// (defaultRunConfig stays the CLI's: the seasonal series.)
+RunConfig defaultLaunchConfig();
 // A sample-efficiency sweep's starting values (`rsalab-cli sweep`, the GUI's sweep dialog):
 // defaultRunConfig() with shorter runs so that the default sweep (every model × 5 sizes × 3 seeds)
 // stays within minutes: T = 48, 300 steps per run, a validation evaluation every 100 steps.

@@ -4,7 +4,10 @@
 #include <QtTest>
 #include <cmath>
 
+#include "engine/core/claims.h"
 #include "engine/core/regime_map.h"
+#include "engine/sweep/sweep_plan.h"
+#include "engine/training/sweep_io.h"
 
 using namespace rsalab;
 
@@ -66,6 +69,107 @@ class TestRegimeMap : public QObject {
     QVERIFY(std::abs(lo - 0.11) < 1e-12);
     QVERIFY(std::abs(hi - 0.82) < 1e-12);
     QCOMPARE(std::string(regimeVerdictName(RegimeVerdict::Tie)), std::string("tie"));
+  }
+
+  void sweepPlanWithATaskAxis() {
+    SweepOptions o;
+    o.base = defaultSweepConfig();
+    o.base.task.name = "mix";
+    o.models = {"rnn", "rsa"};
+    o.sizes = {16, 64};
+    o.seeds = 2;
+    o.axis = parseSweepAxis("mix.share=0,0.5,1");
+    QCOMPARE(o.axis.name, std::string("mix_share"));
+    const SweepPlan plan = makeSweepPlan(o);
+    QCOMPARE(plan.cellCount(), int64_t{2 * 3 * 2 * 2});
+    // seeds × sizes × axis × models, models fastest
+    QCOMPARE(plan.cells[1].model, std::string("rsa"));
+    QCOMPARE(plan.cells[2].axis_value, 0.5);
+    QCOMPARE(plan.cells[6].size, int64_t{64});
+    QCOMPARE(cellConfig(plan, plan.cells[5]).task.mix_share, 1.0);
+    const SweepPlan back = sweepPlanFromJson(sweepPlanJson(plan));
+    QCOMPARE(back.hash, plan.hash);
+    QCOMPARE(back.axis.values, plan.axis.values);
+    QCOMPARE(back.cells[5].axis_value, 1.0);
+    SweepOptions plain = o;  // without the axis the plan (and its hash) is the old one
+    plain.axis = {};
+    QVERIFY(makeSweepPlan(plain).hash != plan.hash);
+    QVERIFY(sweepPlanJson(makeSweepPlan(plain)).find("axis_value") == std::string::npos);
+    for (const char* bad : {"mix.share", "mix.share=", "mix.share=0,x", "mix.share=1,1",
+                            "colour=1"}) {
+      bool threw = false;
+      try {
+        parseSweepAxis(bad);
+      } catch (const std::invalid_argument&) {
+        threw = true;
+      }
+      QVERIFY2(threw, bad);
+    }
+  }
+
+  void rowsFitsAndFilesCarryTheAxis() {
+    SweepResult r;
+    r.axis = {"mix_share", {0, 1}};
+    int64_t run = 0;
+    for (double a : {0.0, 1.0}) {
+      for (int64_t n : {16, 64, 256}) {
+        SweepRow row;
+        row.run = run++;
+        row.model = "rnn";
+        row.size = n;
+        row.axis_value = a;
+        row.steps = 10;
+        row.bayes_floor = 0.01;
+        // excess = 2·N^(−0.5) at a = 0 and N^(−1) at a = 1
+        row.test_loss = 0.01 + (a == 0 ? 2 * std::pow(n, -0.5) : std::pow(n, -1.0));
+        r.rows.push_back(row);
+      }
+    }
+    fitSweep(r, {"rnn"});
+    QCOMPARE(r.excess_fits.size(), size_t{2});
+    QCOMPARE(r.excess_fits[0].axis_value, 0.0);
+    QVERIFY(std::abs(r.excess_fits[0].b - 0.5) < 1e-6);
+    QVERIFY(std::abs(r.excess_fits[1].b - 1.0) < 1e-6);
+    const std::string csv = sweepCsv(r);
+    QVERIFY(csv.rfind("model,size,seed,mix_share,test_loss", 0) == 0);
+    const SweepResult back = sweepResultFromJson(sweepJson(r));
+    QCOMPARE(back.axis.name, std::string("mix_share"));
+    QCOMPARE(back.rows[3].axis_value, 1.0);
+    QCOMPARE(back.excess_fits[1].axis_value, 1.0);
+    const auto points = regimePoints(back.rows);
+    QCOMPARE(points.size(), size_t{6});
+    QVERIFY(std::abs(points[0].excess - 2 * std::pow(16, -0.5)) < 1e-6);
+  }
+
+  void figure1VerdictsFollowTheWinners() {
+    // rnn best at high share and small N, transformer at low share and large N, rsa close
+    // everywhere: all three claims hold; swap rnn's numbers and claim 1 fails.
+    auto build = [](bool rnn_good) {
+      std::vector<RegimePoint> p;
+      int64_t run = 0;
+      for (double a : {0.0, 0.5, 1.0}) {
+        for (int64_t n : {16, 256}) {
+          for (uint64_t s = 0; s < 3; ++s) {
+            const double j = 0.001 * static_cast<double>(s);
+            const bool rnn_region = a == 1.0 && n == 16;
+            const bool tf_region = a == 0.0 && n == 256;
+            p.push_back({"rnn", a, n, s, (rnn_region && rnn_good ? 0.1 : 0.9) + j, run++});
+            p.push_back({"transformer", a, n, s, (tf_region ? 0.1 : 0.9) + j, run++});
+            p.push_back({"rsa", a, n, s, 0.2 + j, run++});
+          }
+        }
+      }
+      return buildRegimeMap(p);
+    };
+    auto v = figure1Verdicts(build(true));
+    QCOMPARE(v.size(), size_t{3});
+    QVERIFY2(v[0].decided && v[0].holds, v[0].detail.c_str());
+    QVERIFY2(v[1].decided && v[1].holds, v[1].detail.c_str());
+    // rsa wins 4 of 6 cells and loses 2: below 3/4
+    QVERIFY2(v[2].decided && !v[2].holds, v[2].detail.c_str());
+    v = figure1Verdicts(build(false));
+    QVERIFY2(v[0].decided && !v[0].holds, v[0].detail.c_str());
+    QVERIFY(verdictLine(v[0]).rfind("does not hold here: ", 0) == 0);
   }
 };
 

@@ -227,7 +227,7 @@ HyperParameterForm::HyperParameterForm(const std::vector<HyperParameterInfo>& pa
   outer->addStretch(1);
   revert_button_->setEnabled(false);
   apply_button_->setEnabled(false);
-  setConfig(defaultRunConfig());
+  setConfig(defaultLaunchConfig());
   connect(revert_button_, &QPushButton::clicked, this, &HyperParameterForm::revertCold);
   connect(apply_button_, &QPushButton::clicked, this, [this]() {
     const QMap<QString, double> all = values();

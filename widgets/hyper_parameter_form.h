@@ -7,7 +7,7 @@
 // setValues() / setConfig() are how the app pushes the running configuration in: they never emit
 // hotChanged, emit coldPending only when they clear pending marks, and clamp and report
 // (invalidValue) values outside a field's range. config() writes the fields into a RunConfig, so
-// the form is the one place its values are read from. A new form starts at defaultRunConfig().
+// the form is the one place its values are read from. A new form starts at defaultLaunchConfig().
 #pragma once
 
 #include <QMap>

@@ -51,6 +51,8 @@ class InspectorPanel : public QWidget {
   QTabWidget* tabs() const { return tabs_; }
   static constexpr int kInspectorTab = 0;  // the attention view's tab
   static constexpr int kRemTab = 1;        // the REM parameters' tab
+  static constexpr int kGatesTab = 2;      // gates and StarSaber's fixed-point residuals
+  static constexpr int kLinearRnnTab = 3;  // "Why REMs": a linear RNN as a sum of REMs
 
   // Forgets every run: records, latest snapshots, inputs, run infos; nothing is inspected.
   void clear();

@@ -11,7 +11,7 @@
 namespace rsalab {
 
 RunSetup defaultRunSetup() {
-  const RunConfig c = defaultRunConfig();
+  const RunConfig c = defaultLaunchConfig();
   RunSetup s;
   s.task = QString::fromStdString(c.task.name);
   for (const auto& name : defaultModelNames()) {

@@ -1,7 +1,7 @@
 // Run setup: the task and its size, which models, how many seeds, the step budget and the
 // architecture shared by all models. The model check boxes come from the model registry (every
 // sequence model; the default launch ticked). config() writes the panel's fields into a RunConfig
-// (REM heads by defaultRemHeads); the panel starts at defaultRunConfig().
+// (REM heads by defaultRemHeads); the panel starts at defaultLaunchConfig() (the GUI's first launch).
 #pragma once
 
 #include <QCheckBox>
@@ -27,7 +27,7 @@ struct RunSetup {
   int heads = 0;
   int layers = 0;
 };
-// What a new panel shows: defaultRunConfig()'s values, the registry's default models, one seed.
+// What a new panel shows: defaultLaunchConfig()'s values, the registry's default models, one seed.
 RunSetup defaultRunSetup();
 
 class RunSetupPanel : public QWidget {

@@ -45,6 +45,51 @@ RunConfig recoverConfig() {
   return c;
 }
 
+// "The seed's Figure 1": the mix task (engine/tasks/mix_task.h) with the recover preset's kernel
+// as its recurrent part, swept over the recurrent share a and N for rnn, transformer and rsa.
+// Sized to finish within 5 minutes on 2 cores (docs/REGIME_MAP.md has the measured wall time and
+// what was traded for it: T = 32, one layer, 200 steps).
+RunConfig figure1Config() {
+  RunConfig c = defaultSweepConfig();
+  c.task.name = "mix";
+  c.task.teacher_kinds = {"regular", "cos"};
+  c.task.teacher_bases = {0.8, 0.9};
+  c.task.teacher_thetas = {0.0, 2 * M_PI / 5};
+  c.task.mix_keys = 8;
+  c.task.noise = 0.1;
+  c.task.length = 32;
+  c.task.validation_size = 128;
+  c.task.test_size = 256;
+  c.model.d_model = 32;
+  c.model.heads = 4;
+  c.model.layers = 1;
+  c.model.rem = defaultRemHeads(c.model.heads);
+  c.trainer.max_steps = 200;
+  c.trainer.eval_every = 50;
+  c.trainer.learning_rate = 3e-3;
+  return c;
+}
+
+// "StarSaber's layers approach a fixed point": the StarSaber seed's MLM pretraining (restore
+// redrawn characters) with four layers, so that three layer-to-layer residual changes can be
+// compared.
+RunConfig fixedPointConfig() {
+  RunConfig c = defaultRunConfig();
+  c.task.name = "mlm";
+  c.task.length = 64;
+  c.train_size = 2048;
+  c.model.model = "starsaber";
+  c.model.causal = false;
+  c.model.layers = 4;
+  c.trainer.max_steps = 600;
+  c.trainer.eval_every = 100;
+  return c;
+}
+
+// "RSA is more sample-efficient than the Transformer": the default sweep's recurrent task
+// (seasonal: AR(1) + a damped season + noise), rsa and transformer only.
+RunConfig sampleEfficiencyConfig() { return defaultSweepConfig(); }
+
 std::vector<Preset> makePresets() {
   std::vector<Preset> out;
   out.push_back({"recover",
@@ -55,6 +100,48 @@ std::vector<Preset> makePresets() {
                  recoverConfig(),
                  {"rsa"},
                  "rem"});
+  out.back().verdict = "recover";
+  Preset linear_rnn{"linear-rnn",
+                    "A linear RNN is a sum of REMs",
+                    "A linear RNN h_t = W h_{t−1} + z_t equals Z plus one REM per real eigenvalue "
+                    "of W and a cos/sin REM pair per complex pair (the RSA seed's derivation).",
+                    defaultRunConfig(),
+                    {},  // nothing to train: the inspector's panel computes both forms
+                    "linear_rnn"};
+  linear_rnn.verdict = "linear-rnn";
+  out.push_back(linear_rnn);
+  Preset fixed{"fixed-point",
+               "StarSaber: layers approach a fixed point",
+               "StarSaber's layers iterate toward a fixed point: the residual "
+               "‖h^{l+1} − h^l‖ / ‖h^l‖ falls from each layer to the next.",
+               fixedPointConfig(),
+               {"starsaber"},
+               "gates"};
+  fixed.verdict = "fixed-point";
+  out.push_back(fixed);
+  Preset sample{"rsa-sample-efficiency",
+                "RSA vs Transformer: sample efficiency",
+                "RSA is more sample-efficient than the Transformer on a recurrent series: its "
+                "excess test loss is lower at most training-set sizes N.",
+                sampleEfficiencyConfig(),
+                {"transformer", "rsa"},
+                ""};
+  sample.sweep_sizes = {16, 64, 256, 1024, 4096};
+  sample.sweep_seeds = 3;
+  sample.verdict = "rsa>transformer";
+  out.push_back(sample);
+  Preset figure{"figure1",
+                "The seed's Figure 1: regime map",
+                "RNNs win where the signal is recurrent and data are scarce, Transformers where "
+                "it is not and data are plentiful, and RSA does well across the plane.",
+                figure1Config(),
+                {"rnn", "transformer", "rsa"},
+                ""};
+  figure.sweep_sizes = {16, 64, 256, 1024, 4096};
+  figure.sweep_seeds = 3;
+  figure.axis = {"mix_share", {0, 0.25, 0.5, 0.75, 1}};
+  figure.verdict = "figure1";
+  out.push_back(figure);
   return out;
 }
 

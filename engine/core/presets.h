@@ -1,5 +1,6 @@
 // Presets: a claim from the seeds, stated in one sentence, with the run that tests it. One table,
-// read by the GUI's Presets menu and `rsalab-cli train --preset NAME`. A preset sets the starting
+// read by the GUI's Presets menu, `rsalab-cli train --preset NAME` (run presets) and
+// `rsalab-cli sweep --preset NAME` (sweep presets). A preset sets the starting
 // values; flags and form edits still go on top.
 #pragma once
 
@@ -7,6 +8,7 @@
 #include <vector>
 
 #include "engine/run_config.h"
+#include "engine/training/sweep_types.h"
 
 namespace rsalab {
 
@@ -16,7 +18,16 @@ struct Preset {
   std::string claim;                // the claim it tests, one sentence
   RunConfig config;                 // the run (config.model.model is the first model)
   std::vector<std::string> models;  // the models the GUI launches side by side
-  std::string inspector_tab;        // the inspector tab to show ("rem", …; empty: unchanged)
+  // The inspector tab to show: "rem", "gates", "linear_rnn"; empty: unchanged.
+  std::string inspector_tab;
+  // A sweep preset (sweep_seeds > 0): `rsalab-cli sweep --preset NAME` and the GUI run `models`
+  // × sweep_sizes × sweep_seeds (× the task axis) and judge the rows by `verdict`
+  // (sweepPresetVerdicts in engine/core/claims.h: "figure1", "rsa>transformer").
+  std::vector<int64_t> sweep_sizes;
+  int64_t sweep_seeds = 0;
+  SweepAxis axis;
+  std::string verdict;
+  bool isSweep() const { return sweep_seeds > 0; }
 };
 
 const std::vector<Preset>& presets();

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <tuple>
 
@@ -125,6 +126,38 @@ const RegimeWinner* RegimeMap::winner(double axis_value, int64_t size) const {
   for (const auto& w : winners)
     if (w.size == size && sameAxis(w.axis_value, axis_value)) return &w;
   return nullptr;
+}
+
+namespace {
+
+std::string number(double v, int precision = 3) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.*g", precision, v);
+  return text;
+}
+
+}  // namespace
+
+std::vector<std::string> regimeWinnerLines(const RegimeMap& map) {
+  std::vector<std::string> lines;
+  for (const auto& w : map.winners) {
+    std::string line = "a=" + number(w.axis_value) + " N=" + std::to_string(w.size) + ": ";
+    switch (w.verdict) {
+      case RegimeVerdict::Winner:
+        line += w.best + " (beats " + w.runner_up + " by " + number(w.margin) + " > spread " +
+                number(w.spread) + ")";
+        break;
+      case RegimeVerdict::Tie:
+        line += "tie " + w.best + " / " + w.runner_up + " (margin " + number(w.margin) +
+                " <= spread " + number(w.spread) + ")";
+        break;
+      case RegimeVerdict::Pending:
+        line += "pending";
+        break;
+    }
+    lines.push_back(line);
+  }
+  return lines;
 }
 
 std::pair<double, double> RegimeMap::meanRange() const {

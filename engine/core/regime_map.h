@@ -73,6 +73,9 @@ RegimeWinner regimeWinner(const std::vector<const RegimeCell*>& cells);
 // "winner", "tie", "pending".
 const char* regimeVerdictName(RegimeVerdict verdict);
 
+// One line per (axis value, N): "a=0.75 N=64: rnn (margin 0.031 > spread 0.012)" or "tie …".
+std::vector<std::string> regimeWinnerLines(const RegimeMap& map);
+
 // Two axis values are the same cell within this tolerance (values parsed from text).
 constexpr double kAxisTolerance = 1e-9;
 

@@ -26,6 +26,8 @@ const std::vector<TaskInfo>& taskRegistry() {
     {"ar", "forecast a sum of AR(1) components + noise (known λ)", O::Regression, true},
     {"teacher", "identify a linear-recurrence teacher y_t = Σ_{s<t} base^(t−s)[cos θ(t−s)] x_s",
      O::Regression, true},
+    {"mix", "recurrent share a: √a·(linear-recurrence teacher) + √(1−a)·(key lookup) + noise "
+     "(RSA Figure 1's x axis; sweep it with --axis mix.share=…)", O::Regression, true},
     {"parity", "classify binary strings: odd number of 1s; longer test strings",
      O::Classification, false},
     {"dyck1", "classify bracket strings: balanced (Dyck-1); longer test strings",

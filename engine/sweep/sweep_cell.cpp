@@ -183,6 +183,7 @@ SweepResult mergeSweepCells(const SweepPlan& plan, std::vector<SweepCellResult> 
             [](const SweepCellResult& a, const SweepCellResult& b) { return a.index < b.index; });
   SweepResult result;
   result.base = plan.base;
+  result.axis = plan.axis;
   result.base.model.model = plan.models.front();
   result.parallel = cells.empty() ? 0 : 1;
   double first = INFINITY, last = -INFINITY;

@@ -1,5 +1,7 @@
 #include "engine/sweep/sweep_plan.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -45,10 +47,14 @@ json planContent(const SweepPlan& plan) {
   json j;
   j["base"] = json::parse(toJson(plan.base));
   j["axes"] = {{"model", plan.models}, {"size", plan.sizes}, {"seed", plan.seeds}};
+  // Only a sweep with a task axis has the key: older plans keep their hash.
+  if (!plan.axis.empty())
+    j["axes"]["task"] = {{"name", plan.axis.name}, {"values", plan.axis.values}};
   j["cells"] = json::array();
   for (const auto& c : plan.cells) {
-    j["cells"].push_back(
-        {{"index", c.index}, {"model", c.model}, {"size", c.size}, {"seed", c.seed}});
+    json cell = {{"index", c.index}, {"model", c.model}, {"size", c.size}, {"seed", c.seed}};
+    if (!plan.axis.empty()) cell["axis_value"] = c.axis_value;
+    j["cells"].push_back(cell);
   }
   return j;
 }
@@ -69,6 +75,37 @@ const json& need(const json& o, const char* key, const std::string& path, const 
 
 }  // namespace
 
+SweepAxis parseSweepAxis(const std::string& text) {
+  const auto eq = text.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == text.size()) {
+    throw std::invalid_argument("--axis '" + text +
+                                "': use NAME=V1,V2,… (e.g. mix.share=0,0.25,0.5,0.75,1)");
+  }
+  SweepAxis axis;
+  axis.name = taskParameterKey(text.substr(0, eq));
+  std::string rest = text.substr(eq + 1);
+  size_t start = 0;
+  while (start <= rest.size()) {
+    const size_t comma = std::min(rest.find(',', start), rest.size());
+    const std::string item = rest.substr(start, comma - start);
+    size_t used = 0;
+    double v = 0;
+    try {
+      v = std::stod(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (item.empty() || used != item.size() || !std::isfinite(v))
+      throw std::invalid_argument("--axis " + axis.name + ": '" + item + "' is not a number");
+    for (double seen : axis.values)
+      if (seen == v)
+        throw std::invalid_argument("--axis " + axis.name + ": " + item + " is given twice");
+    axis.values.push_back(v);
+    start = comma + 1;
+  }
+  return axis;
+}
+
 SweepPlan makeSweepPlan(const SweepOptions& options) {
   if (options.models.empty() || options.sizes.empty() || options.seeds < 1)
     throw std::invalid_argument("the sweep has no runs: give models, sizes and seeds >= 1");
@@ -78,14 +115,25 @@ SweepPlan makeSweepPlan(const SweepOptions& options) {
   plan.sizes = options.sizes;
   for (int64_t s = 0; s < options.seeds; ++s)
     plan.seeds.push_back(options.base.trainer.seed + static_cast<uint64_t>(s));
+  if (!options.axis.empty()) {
+    if (options.axis.values.empty())
+      throw std::invalid_argument("the task axis " + options.axis.name + " has no values");
+    plan.axis.name = taskParameterKey(options.axis.name);
+    plan.axis.values = options.axis.values;
+  }
+  // Without an axis, one pass with an unused value.
+  const std::vector<double> axis_values =
+      plan.axis.empty() ? std::vector<double>{0.0} : plan.axis.values;
   for (uint64_t seed : plan.seeds)
     for (int64_t n : plan.sizes)
-      for (const auto& m : plan.models)
-        plan.cells.push_back({static_cast<int64_t>(plan.cells.size()), m, n, seed});
+      for (double a : axis_values)
+        for (const auto& m : plan.models)
+          plan.cells.push_back({static_cast<int64_t>(plan.cells.size()), m, n, seed, a});
   for (const auto& m : plan.models) {  // fail fast on bad configs, before any training
-    RunConfig c = plan.base;
-    c.model.model = m;
-    validate(c);
+    for (double a : axis_values) {
+      SweepCell probe{0, m, plan.sizes.front(), plan.seeds.front(), a};
+      validate(cellConfig(plan, probe));
+    }
   }
   plan.hash = contentHash(planContent(plan));
   return plan;
@@ -96,6 +144,7 @@ RunConfig cellConfig(const SweepPlan& plan, const SweepCell& cell) {
   c.model.model = cell.model;
   c.train_size = cell.size;
   c.trainer.seed = cell.seed;
+  if (!plan.axis.empty()) return withTaskParameter(c, plan.axis.name, cell.axis_value);
   return c;
 }
 
@@ -141,8 +190,17 @@ SweepPlan sweepPlanFromJson(const std::string& text, const std::string& what) {
         need(axes, "size", "axes.", what, &json::is_array, "an array").get<std::vector<int64_t>>();
     plan.seeds =
         need(axes, "seed", "axes.", what, &json::is_array, "an array").get<std::vector<uint64_t>>();
+    if (const auto task = axes.find("task"); task != axes.end()) {
+      plan.axis.name = need(*task, "name", "axes.task.", what, &json::is_string, "a string")
+                           .get<std::string>();
+      plan.axis.values = need(*task, "values", "axes.task.", what, &json::is_array, "an array")
+                             .get<std::vector<double>>();
+      plan.axis.name = taskParameterKey(plan.axis.name);
+    }
   } catch (const json::exception& e) {
     fail(what, std::string("key \"axes\": ") + e.what());
+  } catch (const std::invalid_argument& e) {
+    fail(what, std::string("key \"axes.task.name\": ") + e.what());
   }
   const json& cells = need(j, "cells", "", what, &json::is_array, "an array");
   if (cells.empty()) fail(what, "key \"cells\" is empty: the sweep has no runs");
@@ -159,6 +217,10 @@ SweepPlan sweepPlanFromJson(const std::string& text, const std::string& what) {
         need(cells[i], "size", path, what, &json::is_number_integer, "an integer").get<int64_t>();
     c.seed = need(cells[i], "seed", path, what, &json::is_number_unsigned, "an integer >= 0")
                  .get<uint64_t>();
+    if (!plan.axis.empty()) {
+      c.axis_value =
+          need(cells[i], "axis_value", path, what, &json::is_number, "a number").get<double>();
+    }
     try {
       validate(cellConfig(plan, c));
     } catch (const std::exception& e) {

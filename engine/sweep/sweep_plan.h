@@ -4,7 +4,8 @@
 // sweep folder all read this one file; each cell's result goes to DIR/cells/I.json
 // (engine/sweep/sweep_cell.h). Plain C++ (core library: no LibTorch, no Qt).
 //
-// The cell order is the sweep's run order: seeds × sizes × models, models fastest; cell I is
+// The cell order is the sweep's run order: seeds × sizes × (task-axis values) × models, models
+// fastest, so a regime map fills one seed's plane first; cell I is
 // run I of runSweep (SweepRow::run). The hash covers the base config, the axes and the cells: a
 // cell result records the hash of the plan it was computed for, so a result never mixes with a
 // different plan.
@@ -25,6 +26,7 @@ struct SweepCell {
   std::string model;
   int64_t size = 0;
   uint64_t seed = 0;
+  double axis_value = 0;  // the plan's task-axis value for this cell (0 and unused without one)
 };
 
 struct SweepPlan {
@@ -32,15 +34,22 @@ struct SweepPlan {
   std::vector<std::string> models;
   std::vector<int64_t> sizes;
   std::vector<uint64_t> seeds;
+  SweepAxis axis;  // optional task-parameter axis; its name is a TaskOptions key ("mix_share")
   std::vector<SweepCell> cells;
   std::string hash;  // sweepPlanHash(): "fnv1a64:" + 16 hex digits
   int64_t cellCount() const { return static_cast<int64_t>(cells.size()); }
 };
 
+// "mix.share=0,0.25,0.5" → {"mix_share", {0, 0.25, 0.5}}: a task parameter (taskParameterKey)
+// and its values. std::invalid_argument naming what is wrong (no "=", a value that is not a
+// number, a repeated value, an unknown parameter).
+SweepAxis parseSweepAxis(const std::string& text);
+
 // The plan of a sweep (seeds base.trainer.seed + 0 … seeds − 1). Throws std::invalid_argument on
 // no cells or a config that a model refuses (validate), before anything runs.
 SweepPlan makeSweepPlan(const SweepOptions& options);
-// The config cell `cell` trains: the base with its model, training-set size and seed.
+// The config cell `cell` trains: the base with its model, training-set size, seed and task-axis
+// value.
 RunConfig cellConfig(const SweepPlan& plan, const SweepCell& cell);
 
 std::string sweepPlanJson(const SweepPlan& plan);  // with its hash

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "engine/tasks/csv_series.h"
+#include "engine/tasks/mix_task.h"
 #include "engine/tasks/regular_languages.h"
 #include "engine/tasks/seq2seq_tasks.h"
 #include "engine/tasks/synthetic_series.h"
@@ -47,6 +48,8 @@ TaskData makeTask(const TaskOptions& o, int64_t train_size, uint64_t seed) {
     data = makeSyntheticSeriesTask(o, train_size, seed);
   } else if (o.name == "teacher") {
     data = makeTeacherTask(o, train_size, seed);
+  } else if (o.name == "mix") {
+    data = makeMixTask(o, train_size, seed);
   } else if (language) {
     data = makeRegularLanguageTask(o, train_size, seed);
   } else if (isTextTask(o.name)) {

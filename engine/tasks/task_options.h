@@ -30,6 +30,11 @@ struct TaskOptions {
   std::vector<std::string> teacher_kinds = {"regular"};  // per term: regular | cos
   std::vector<double> teacher_bases = {0.8};             // λ (regular) or γ (cos)
   std::vector<double> teacher_thetas = {0.0};            // θ per term (cos terms)
+  // Mix (engine/tasks/mix_task.h): the recurrent part is the teacher above, the other part a
+  // lookup over mix_keys keys; mix_share a ∈ [0, 1] is the recurrent share of the signal's
+  // variance. `noise` is the noise's standard deviation in the signal's units.
+  double mix_share = 0.5;
+  int64_t mix_keys = 8;
   // Regular languages: train lengths in [min_length, max_length]; validation and test strings
   // are longer, in [max_length + 1, test_max_length] (length generalisation).
   int64_t min_length = 2;

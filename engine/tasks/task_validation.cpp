@@ -70,6 +70,8 @@ void validate(const TaskOptions& o, int64_t train_size) {
   requireInt("task.horizon", o.horizon, 1, kMaxHorizon);
   requireInt("task.symbols", o.symbols, 1, kMaxTaskSymbols);
   requireReal(o.noise >= 0 && o.noise <= 1000, "task.noise", o.noise, "[0, 1000]");
+  requireReal(o.mix_share >= 0 && o.mix_share <= 1, "task.mix_share", o.mix_share, "[0, 1]");
+  requireInt("task.mix_keys", o.mix_keys, 2, 256);
   requireListSize("task.ar_poles", o.ar_poles.size());
   requireListSize("task.periods", o.periods.size());
   requireListSize("task.dampings", o.dampings.size());

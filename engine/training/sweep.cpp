@@ -5,6 +5,7 @@
 #include <map>
 #include <mutex>
 #include <thread>
+#include <tuple>
 
 #include "engine/core/names.h"
 #include "engine/flops.h"
@@ -24,6 +25,7 @@ SweepRow trainCell(const SweepPlan& plan, const SweepCell& cell,
   row.model = cell.model;
   row.size = cell.size;
   row.seed = cell.seed;
+  if (!plan.axis.empty()) row.axis_value = cell.axis_value;
   const RunConfig c = cellConfig(plan, cell);
   Trainer trainer(c, data);
   device = trainer.deviceName();
@@ -72,7 +74,7 @@ SweepCellsTiming runSweepCells(const SweepPlan& plan, const std::vector<int64_t>
   torch::set_num_threads(static_cast<int>(timing.threads_per_run));
 
   std::mutex mutex;  // guards everything below
-  std::map<std::pair<int64_t, uint64_t>, std::shared_ptr<const TaskData>> datasets;
+  std::map<std::tuple<double, int64_t, uint64_t>, std::shared_ptr<const TaskData>> datasets;
   size_t next = 0;
   const std::string host = hostName();
   const auto start = std::chrono::steady_clock::now();
@@ -97,9 +99,11 @@ SweepCellsTiming runSweepCells(const SweepPlan& plan, const std::vector<int64_t>
         std::shared_ptr<const TaskData> data;
         {
           std::lock_guard<std::mutex> lock(mutex);
-          auto& slot = datasets[{cell.size, cell.seed}];
-          if (!slot)
-            slot = std::make_shared<const TaskData>(makeTask(plan.base.task, cell.size, cell.seed));
+          auto& slot = datasets[{cell.axis_value, cell.size, cell.seed}];
+          if (!slot) {
+            slot = std::make_shared<const TaskData>(
+                makeTask(cellConfig(plan, cell).task, cell.size, cell.seed));
+          }
           data = slot;
         }
         result.row = trainCell(plan, cell, data, options, result.device, control);
@@ -108,6 +112,7 @@ SweepCellsTiming runSweepCells(const SweepPlan& plan, const std::vector<int64_t>
         result.row.model = cell.model;
         result.row.size = cell.size;
         result.row.seed = cell.seed;
+        if (!plan.axis.empty()) result.row.axis_value = cell.axis_value;
         result.row.error = e.what();
       }
       result.row.seconds =
@@ -141,6 +146,7 @@ SweepResult runSweep(const SweepOptions& options,
   cells.keep_inspection = options.keep_inspection;
   SweepResult result;
   result.base = plan.base;
+  result.axis = plan.axis;
   result.base.model.model = plan.models.front();
   result.rows.resize(plan.cells.size());
   int64_t finished = 0;

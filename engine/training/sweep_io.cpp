@@ -97,6 +97,7 @@ SweepRow rowFromJson(const json& r, int64_t index, const std::string& path) {
     }
   }
   row.bayes_floor = number(r, "bayes_floor", path, NAN);
+  row.axis_value = number(r, "axis_value", path, NAN);
   row.best_validation = number(r, "best_validation", path, 0.0);
   row.steps = integer(r, "steps", path, 0);
   row.seconds = number(r, "seconds", path, 0.0);
@@ -120,6 +121,7 @@ PowerLawFit fitFromJson(const json& f, int64_t index) {
     fit.b_high = toNumber((*ci)[1], path + "b_ci95[1]");
   }
   fit.r2 = number(f, "r2", path, 0.0);
+  fit.axis_value = number(f, "axis_value", path, NAN);
   fit.points = integer(f, "points", path, 0);
   return fit;
 }
@@ -132,7 +134,11 @@ std::string sweepCsv(const SweepResult& result) {
     for (const auto& [k, v] : r.test_metrics) metric_names.insert(k);
   std::ostringstream s;
   s.precision(9);
-  s << "model,size,seed,test_loss,bayes_floor,excess_loss";
+  // A sweep with a task axis has its column (named by the parameter) after the seed.
+  const bool axis = !result.axis.empty();
+  s << "model,size,seed";
+  if (axis) s << "," << result.axis.name;
+  s << ",test_loss,bayes_floor,excess_loss";
   for (const auto& k : metric_names) s << ",test_" << k;
   // size: the N used; requested_size: the N asked for; reference: a baseline row, not a model
   s << ",best_validation,steps,parameters,seconds,requested_size,reference,stop_reason,error\n";
@@ -143,7 +149,9 @@ std::string sweepCsv(const SweepResult& result) {
   };
   for (const auto& r : result.rows) {
     if (r.model.empty()) continue;  // not run (stopped)
-    s << r.model << "," << r.size << "," << r.seed << "," << r.test_loss << ",";
+    s << r.model << "," << r.size << "," << r.seed << ",";
+    if (axis) s << r.axis_value << ",";
+    s << r.test_loss << ",";
     if (std::isfinite(r.bayes_floor))
       s << r.bayes_floor << "," << r.excess();
     else
@@ -166,18 +174,18 @@ std::string sweepJson(const SweepResult& result) {
   j["parallel_runs"] = result.parallel;
   j["threads_per_run"] = result.threads_per_run;
   j["config"] = json::parse(toJson(result.base));
+  if (!result.axis.empty())
+    j["axis"] = {{"name", result.axis.name}, {"values", result.axis.values}};
   for (const auto& r : result.rows) {
     if (r.model.empty()) continue;
     j["runs"].push_back(sweepRowToJson(r));
   }
   for (const auto* fits : {&result.fits, &result.excess_fits}) {
     for (const auto& f : *fits) {
-      j[fits == &result.fits ? "fits" : "excess_fits"].push_back({{"model", f.model},
-                                                                  {"a", f.a},
-                                                                  {"b", f.b},
-                                                                  {"b_ci95", {f.b_low, f.b_high}},
-                                                                  {"r2", f.r2},
-                                                                  {"points", f.points}});
+      json fit = {{"model", f.model}, {"a", f.a},   {"b", f.b}, {"b_ci95", {f.b_low, f.b_high}},
+                  {"r2", f.r2},       {"points", f.points}};
+      if (!result.axis.empty()) fit["axis_value"] = f.axis_value;
+      j[fits == &result.fits ? "fits" : "excess_fits"].push_back(fit);
     }
   }
   return j.dump(2);
@@ -195,6 +203,7 @@ nlohmann::json sweepRowToJson(const SweepRow& r) {
           {"seed", r.seed},
           {"test_loss", r.test_loss},
           {"bayes_floor", r.bayes_floor},
+          {"axis_value", r.axis_value},
           {"excess_loss", r.excess()},
           {"test_metrics", r.test_metrics},
           {"best_validation", r.best_validation},
@@ -224,6 +233,15 @@ SweepResult sweepResultFromJsonKeys(const std::string& text) {
   result.wall_seconds = number(j, "wall_seconds", "", 0.0);
   result.parallel = integer(j, "parallel_runs", "", 1);
   result.threads_per_run = integer(j, "threads_per_run", "", 1);
+  if (const json* axis = find(j, "axis")) {
+    const json& a = object(*axis, "axis");
+    need(a, "name", "axis.");
+    result.axis.name = string(a, "name", "axis.", "");
+    need(a, "values", "axis.");
+    const json& values = array(a, "values");
+    for (size_t i = 0; i < values.size(); ++i)
+      result.axis.values.push_back(toNumber(values[i], "axis.values[" + std::to_string(i) + "]"));
+  }
   if (find(j, "runs")) {
     const json& runs = array(j, "runs");
     for (size_t i = 0; i < runs.size(); ++i) {
@@ -253,13 +271,28 @@ SweepResult sweepResultFromJson(const std::string& text) {
   }
 }
 
+std::vector<RegimePoint> regimePoints(const std::vector<SweepRow>& rows) {
+  std::vector<RegimePoint> points;
+  for (const auto& r : rows) {
+    if (r.reference || !r.ok() || std::isnan(r.axis_value)) continue;
+    const double y = std::isfinite(r.bayes_floor) ? r.excess() : r.test_loss;
+    points.push_back({r.model, r.axis_value, r.size, r.seed, y, r.run});
+  }
+  return points;
+}
+
 void fitSweep(SweepResult& result, const std::vector<std::string>& models) {
   result.fits.clear();
   result.excess_fits.clear();
+  // Per model, and per task-axis value where the sweep has an axis (one pass with NaN otherwise).
+  const std::vector<double> axis_values =
+      result.axis.empty() ? std::vector<double>{NAN} : result.axis.values;
   for (const auto& m : models) {
+   for (double a : axis_values) {
     std::vector<double> n, loss, excess_n, excess;
     for (const auto& r : result.rows) {
       if (r.model != m || !r.ok()) continue;
+      if (!std::isnan(a) && !(std::abs(r.axis_value - a) <= 1e-9)) continue;
       n.push_back(static_cast<double>(r.size));
       loss.push_back(r.test_loss);
       if (std::isfinite(r.bayes_floor)) {
@@ -269,12 +302,15 @@ void fitSweep(SweepResult& result, const std::vector<std::string>& models) {
     }
     auto fit = fitPowerLaw(n, loss);
     fit.model = m;
+    fit.axis_value = a;
     result.fits.push_back(fit);
     if (!excess.empty()) {
       auto e = fitPowerLaw(excess_n, excess);
       e.model = m;
+      e.axis_value = a;
       result.excess_fits.push_back(e);
     }
+   }
   }
 }
 

@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "engine/core/regime_map.h"
 #include "engine/training/sweep_types.h"
 
 namespace rsalab {
@@ -29,5 +30,9 @@ SweepResult sweepResultFromJson(const std::string& text);
 // Fills result.fits (test loss vs N) and result.excess_fits (excess loss vs N, when the rows have
 // a Bayes floor) for `models` in that order, from the usable rows (SweepRow::ok()).
 void fitSweep(SweepResult& result, const std::vector<std::string>& models);
+
+// The regime map's points: the usable model rows (not references) that carry a task-axis value,
+// with their excess loss (test loss where the task has no floor).
+std::vector<RegimePoint> regimePoints(const std::vector<SweepRow>& rows);
 
 }  // namespace rsalab

@@ -1,6 +1,8 @@
 #include "engine/training/sweep_references.h"
 
 #include <algorithm>
+#include <cmath>
+#include <tuple>
 
 namespace rsalab {
 
@@ -33,10 +35,20 @@ int64_t requestedSize(const SweepOptions& options, int64_t n) {
   return n;
 }
 
-void appendReferenceRows(
-    const SweepOptions& options,
-    const std::map<std::pair<int64_t, uint64_t>, std::shared_ptr<const TaskData>>& datasets,
-    SweepResult& result) {
+bool SweepDatasetKey::operator<(const SweepDatasetKey& o) const {
+  // NaN (no axis) compares equal to NaN here: every key of a sweep is NaN or none is.
+  const double a = std::isnan(axis_value) ? 0 : axis_value;
+  const double b = std::isnan(o.axis_value) ? 0 : o.axis_value;
+  return std::tie(a, size, seed) < std::tie(b, o.size, o.seed);
+}
+
+TaskOptions sweepTaskOptions(const SweepOptions& options, double axis_value) {
+  if (options.axis.empty()) return options.base.task;
+  return withTaskParameter(options.base, options.axis.name, axis_value).task;
+}
+
+void appendReferenceRows(const SweepOptions& options, const SweepDatasets& datasets,
+                         SweepResult& result) {
   for (const auto& [key, data] : datasets) {
     if (!data) continue;
     for (const auto& r : data->references) {
@@ -45,7 +57,8 @@ void appendReferenceRows(
       row.model = r.name;
       row.size = data->train.size();
       row.requested_size = requestedSize(options, row.size);
-      row.seed = key.second;
+      row.seed = key.seed;
+      row.axis_value = key.axis_value;
       row.reference = true;
       row.test_loss = r.test_loss;
       row.bayes_floor = data->truth.bayes_floor;  // the same floor: excess loss for baselines too
@@ -57,11 +70,14 @@ void appendReferenceRows(
 }
 
 void appendReferenceRows(const SweepOptions& options, SweepResult& result) {
-  std::map<std::pair<int64_t, uint64_t>, std::shared_ptr<const TaskData>> datasets;
+  SweepDatasets datasets;
   for (const auto& r : result.rows) {
     if (r.reference || r.model.empty() || !r.error.empty()) continue;
-    auto& slot = datasets[{r.size, r.seed}];
-    if (!slot) slot = std::make_shared<const TaskData>(makeTask(options.base.task, r.size, r.seed));
+    auto& slot = datasets[{r.axis_value, r.size, r.seed}];
+    if (!slot) {
+      slot = std::make_shared<const TaskData>(
+          makeTask(sweepTaskOptions(options, r.axis_value), r.size, r.seed));
+    }
     if (slot->references.empty()) return;  // a task without references: nothing to add
   }
   appendReferenceRows(options, datasets, result);

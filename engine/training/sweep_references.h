@@ -22,11 +22,19 @@ namespace rsalab {
 std::vector<int64_t> honestSweepSizes(const SweepOptions& options, std::vector<std::string>* notes);
 // The smallest requested size that gives N (N itself when none does).
 int64_t requestedSize(const SweepOptions& options, int64_t n);
-// Appends one reference row per dataset (keyed by N and seed) and reference, after the runs.
-void appendReferenceRows(
-    const SweepOptions& options,
-    const std::map<std::pair<int64_t, uint64_t>, std::shared_ptr<const TaskData>>& datasets,
-    SweepResult& result);
+// A sweep's dataset: (task-axis value or NaN, N, seed).
+struct SweepDatasetKey {
+  double axis_value;
+  int64_t size;
+  uint64_t seed;
+  bool operator<(const SweepDatasetKey& o) const;
+};
+using SweepDatasets = std::map<SweepDatasetKey, std::shared_ptr<const TaskData>>;
+// The task options of a row's dataset: the base task with the row's task-axis value.
+TaskOptions sweepTaskOptions(const SweepOptions& options, double axis_value);
+// Appends one reference row per dataset and reference, after the runs.
+void appendReferenceRows(const SweepOptions& options, const SweepDatasets& datasets,
+                         SweepResult& result);
 
 // The same for a finished sweep whose datasets are gone (plan + cells + merge): every (N, seed)
 // of the rows' models is built again (deterministic for (task, N, seed)) for its references.

@@ -1,0 +1,63 @@
+// Claims from the seeds checked on measured data: each preset's verdict ("holds: RSA's excess
+// loss is below the Transformer's at 4 of 5 N, 3 seeds" or "does not hold here"), computed from
+// what its run or sweep produced, never written in advance. Plain C++ (core library).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "engine/core/ground_truth.h"
+#include "engine/core/regime_map.h"
+#include "engine/inspection.h"
+#include "engine/training/sweep_types.h"
+
+namespace rsalab {
+
+// A claim checked on measured data: holds or not, and the counts that say so.
+struct ClaimVerdict {
+  std::string claim;   // one sentence
+  bool decided = false;  // enough data to judge (otherwise `detail` says what is missing)
+  bool holds = false;
+  std::string detail;  // "rnn wins 3 of 4 cells with a ≥ 0.75 and N ≤ 256 (1 tie)"
+};
+
+// The RSA seed's Figure 1, three claims on the map (each where its models are on it):
+//  1. a recurrent model (rnn, lstm or gru) wins where the signal is recurrent and data scarce:
+//     the cells with the top third of axis values ((n + 1) / 3 of them: 0.75 and 1 of five
+//     shares) and the lower half of sizes (the smallest n / 2);
+//  2. the Transformer wins where the signal is not recurrent and data plentiful: the bottom
+//     third of axis values and the upper half of sizes;
+//  3. RSA does well across the plane: it wins or ties for best in at least 3/4 of all cells.
+// "Wins" is the winner rule's Winner verdict; a claim holds when its model wins more than half
+// of its region's cells (claims 1 and 2).
+std::vector<ClaimVerdict> figure1Verdicts(const RegimeMap& map);
+// "RSA is more sample-efficient than the Transformer": per N, the mean over seeds of `better`'s
+// excess loss (test loss where the task has no floor) against `than`'s; holds when it is lower at
+// more than half of the sizes.
+ClaimVerdict sampleEfficiencyVerdict(const std::vector<SweepRow>& rows, const std::string& better,
+                                     const std::string& than);
+
+// The verdicts of a sweep preset (engine/core/presets.h: Preset::verdict names the rule) on the
+// sweep's rows; empty when the preset has no sweep rule.
+std::vector<ClaimVerdict> sweepPresetVerdicts(const std::string& rule,
+                                              const std::vector<SweepRow>& rows);
+
+// The verdicts of a run preset on its run's last inspection record (validation sample):
+//  - "recover": every REM head matches a true component within kRecoveryTolerance
+//    (engine/core/ground_truth.h: remsRecovered);
+//  - "fixed-point": StarSaber's per-layer residual ‖h^{l+1} − h^l‖ / ‖h^l‖ falls from each
+//    layer to the next (the layers approach a fixed point).
+// Empty for an unknown rule.
+std::vector<ClaimVerdict> runPresetVerdicts(const std::string& rule, const InspectionRecord& record,
+                                            const GroundTruth& truth, int64_t length);
+
+// "A linear RNN is a sum of REMs": the recurrence and its REM decomposition agree to `tolerance`
+// (max |difference| `max_error` over `values` numbers, computed by the caller in double).
+ClaimVerdict linearRnnVerdict(double max_error, int64_t values, double tolerance = 1e-9);
+// The same on LinearRnnDemo::random(seed) (engine/core/linear_rnn_demo.h), computed now.
+ClaimVerdict linearRnnDemoVerdict(unsigned seed = 1);
+
+// "holds: …", "does not hold here: …", "undecided: …" — one line per verdict.
+std::string verdictLine(const ClaimVerdict& verdict);
+
+}  // namespace rsalab
