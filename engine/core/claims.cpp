@@ -37,7 +37,7 @@ ClaimVerdict regionClaim(const RegimeMap& map, const std::string& claim, bool (*
   const double a_hi = high_axis ? map.axis_values.back() : map.axis_values[third - 1];
   const int64_t n_lo = small_n ? map.sizes.front() : map.sizes[nn - half];
   const int64_t n_hi = small_n ? map.sizes[half - 1] : map.sizes.back();
-  int cells = 0, wins = 0, ties = 0, pending = 0;
+  int cells = 0, wins = 0, ties = 0, tied_best = 0, pending = 0, unjudged = 0;
   std::map<std::string, int> others;
   for (const auto& w : map.winners) {
     if (w.axis_value < a_lo - kAxisTolerance || w.axis_value > a_hi + kAxisTolerance) continue;
@@ -45,6 +45,9 @@ ClaimVerdict regionClaim(const RegimeMap& map, const std::string& claim, bool (*
     ++cells;
     if (w.verdict == RegimeVerdict::Pending) ++pending;
     if (w.verdict == RegimeVerdict::Tie) ++ties;
+    if (w.verdict == RegimeVerdict::Tie && !w.judged) ++unjudged;
+    if (w.verdict == RegimeVerdict::Tie && (is_model(w.best) || is_model(w.runner_up)))
+      ++tied_best;
     if (w.verdict != RegimeVerdict::Winner) continue;
     if (is_model(w.best))
       ++wins;
@@ -53,12 +56,15 @@ ClaimVerdict regionClaim(const RegimeMap& map, const std::string& claim, bool (*
   }
   const std::string region = "a in [" + number(a_lo) + ", " + number(a_hi) + "], N in [" +
                              std::to_string(n_lo) + ", " + std::to_string(n_hi) + "]";
-  v.decided = cells > 0 && pending == 0;
+  // A single seed cannot name a winner: such a region stays undecided rather than "fails".
+  v.decided = cells > 0 && pending == 0 && unjudged == 0;
   v.holds = v.decided && 2 * wins > cells;
-  v.detail = std::to_string(wins) + " of " + std::to_string(cells) + " cells won (" + region +
-             "); " + std::to_string(ties) + " tie(s)";
+  v.detail = std::to_string(wins) + " of " + std::to_string(cells) + " cells won outright (" +
+             region + "), " + std::to_string(tied_best) + " tied for best within the seeds' spread, " +
+             std::to_string(ties - tied_best) + " other tie(s)";
   for (const auto& [m, n] : others) v.detail += ", " + m + " wins " + std::to_string(n);
   if (pending) v.detail += ", " + std::to_string(pending) + " cell(s) still pending";
+  if (unjudged) v.detail += ", " + std::to_string(unjudged) + " cell(s) with one seed (no spread)";
   return v;
 }
 
@@ -75,19 +81,21 @@ std::vector<ClaimVerdict> figure1Verdicts(const RegimeMap& map) {
   ClaimVerdict rsa;
   rsa.claim = "RSA does well across the plane (wins or ties for best in 3/4 of the cells).";
   const bool present = std::find(map.models.begin(), map.models.end(), "rsa") != map.models.end();
-  int cells = 0, good = 0, pending = 0;
+  int cells = 0, good = 0, pending = 0, unjudged = 0;
   for (const auto& w : map.winners) {
     ++cells;
     if (w.verdict == RegimeVerdict::Pending) ++pending;
+    if (w.verdict == RegimeVerdict::Tie && !w.judged) ++unjudged;
     const bool tied_best = w.verdict == RegimeVerdict::Tie && (w.best == "rsa" || w.runner_up == "rsa");
     if ((w.verdict == RegimeVerdict::Winner && w.best == "rsa") || tied_best) ++good;
   }
-  rsa.decided = present && cells > 0 && pending == 0;
+  rsa.decided = present && cells > 0 && pending == 0 && unjudged == 0;
   rsa.holds = rsa.decided && 4 * good >= 3 * cells;
   rsa.detail = present ? "rsa wins or ties for best in " + std::to_string(good) + " of " +
                              std::to_string(cells) + " cells"
                        : "rsa is not on the map";
   if (pending) rsa.detail += " (" + std::to_string(pending) + " pending)";
+  if (unjudged) rsa.detail += " (" + std::to_string(unjudged) + " with one seed: no spread)";
   out.push_back(rsa);
   return out;
 }

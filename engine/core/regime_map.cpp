@@ -51,8 +51,8 @@ RegimeWinner regimeWinner(const std::vector<const RegimeCell*>& cells) {
   w.margin = ranked[1]->mean - ranked[0]->mean;
   w.spread = ranked[0]->sd + ranked[1]->sd;
   // One seed has no spread to judge by: a single run never names a winner.
-  const bool judged = ranked[0]->seeds >= 2 && ranked[1]->seeds >= 2;
-  w.verdict = judged && w.margin > w.spread ? RegimeVerdict::Winner : RegimeVerdict::Tie;
+  w.judged = ranked[0]->seeds >= 2 && ranked[1]->seeds >= 2;
+  w.verdict = w.judged && w.margin > w.spread ? RegimeVerdict::Winner : RegimeVerdict::Tie;
   return w;
 }
 

@@ -49,6 +49,7 @@ struct RegimeWinner {
   std::string runner_up;  // second lowest
   double margin = 0;      // runner_up mean − best mean (>= 0)
   double spread = 0;      // sd of best + sd of runner-up
+  bool judged = false;    // both had 2+ seeds (a single run has no spread: never a winner)
 };
 
 struct RegimeMap {
