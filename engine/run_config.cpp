@@ -273,16 +273,12 @@ RunConfig defaultRunConfig() {
 RunConfig defaultLaunchConfig() {
   RunConfig c = defaultRunConfig();
   c.task.name = "mix";
-  c.task.mix_share = 0.5;
-  c.task.teacher_kinds = {"regular", "cos"};
-  c.task.teacher_bases = {0.8, 0.9};
-  c.task.teacher_thetas = {0.0, 2 * M_PI / 5};
+  c.task.mix_share = 0.5;  // the teacher's default kernel λ = 0.8 as the recurrent part
   c.task.length = 32;
   c.train_size = 256;
   c.trainer.max_steps = 4000;
   c.trainer.eval_every = 50;
   c.trainer.patience = 8;  // 400 steps without a better validation loss: the run stops
-  c.trainer.restore_best = true;
   return c;
 }
 

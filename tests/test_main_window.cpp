@@ -274,7 +274,7 @@ class TestMainWindow : public QObject {
     MainWindow w;
     w.show();
     const auto s = setupPanel(w)->setup();
-    QCOMPARE(s.task, QString("seasonal"));
+    QCOMPARE(s.task, QString("mix"));
     QCOMPARE(s.models, (QStringList{"rnn", "transformer", "rsa"}));  // registry order
     for (const char* name :
          {"RunSetupDock", "HyperParametersDock", "RunsDock", "LossCurvesDock", "LogDock"}) {

@@ -217,11 +217,12 @@ class TestHyperParameterForm : public QObject {
     QCOMPARE(form.config(setup.config(defaultRunConfig())).trainer.max_steps, int64_t(1234));
   }
 
-  // New forms start at defaultRunConfig() (the CLI's defaults) with the registry's models.
+  // New forms start at defaultLaunchConfig() (the GUI's first minute) with the registry's models;
+  // every value in which it differs from RunConfig{} is one the forms show.
   void formsStartAtTheSharedDefaults() {
     HyperParameterForm form(formHyperParameters());
     RunSetupPanel setup(tasks());
-    const RunConfig defaults = defaultRunConfig();
+    const RunConfig defaults = defaultLaunchConfig();
     QCOMPARE(QString::fromStdString(toJson(setup.config(form.config(RunConfig{})))),
              QString::fromStdString(toJson(defaults)));
     QStringList all, ticked;
