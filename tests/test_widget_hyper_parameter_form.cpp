@@ -30,7 +30,10 @@ std::vector<HyperParameterInfo> parameters() {
 }
 
 QList<QPair<QString, QString>> tasks() {
-  return {{"seasonal", "seasonal series"}, {"ar", "AR series"}, {"parity", "parity"}};
+  return {{"seasonal", "seasonal series"},
+          {"ar", "AR series"},
+          {"mix", "recurrent share"},
+          {"parity", "parity"}};
 }
 
 QMap<QString, double> defaults() {
