@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "widgets/plot_export.h"
+#include "widgets/regime_map_view.h"
 #include "widgets/sample_efficiency_view.h"
 
 namespace rsalab {
@@ -141,6 +142,28 @@ std::vector<std::string> writeSweepFigures(const std::vector<SweepRow>& rows,
   buildLossFigure(&loss, rows, title.isEmpty() ? QString("Loss") : title);
   for (const char* suffix : {"png", "svg"}) {
     save(&loss, QDir(dir).filePath(QString("loss.") + suffix), options, written);
+  }
+
+  // The regime map, where the rows carry a task axis: the trained models' usable runs.
+  std::vector<RegimePoint> regime;
+  for (const auto& r : rows) {
+    if (r.ok() && !r.reference && std::isfinite(r.axis_value))
+      regime.push_back({r.model, r.axis_value, r.size, r.seed, r.excess(), r.run});
+  }
+  if (!regime.empty()) {
+    RegimeMapView map;
+    map.resize(options.width * 3 / 2, options.height);  // one map per model and the winner map
+    map.setAxisName(QString::fromStdString(options.axis_name));
+    map.setPoints(regime);
+    map.setTitle(title.isEmpty() ? QString("Regime map") : "Regime map — " + title);
+    map.flush();
+    for (const char* suffix : {"png", "svg"}) {
+      const QString path = QDir(dir).filePath(QString("regime_map.") + suffix);
+      QString error;
+      if (!map.saveImage(path, options.width * 3 / 2, options.height, &error))
+        throw std::runtime_error(error.toStdString());
+      written.push_back(path.toStdString());
+    }
   }
   return written;
 }
