@@ -61,9 +61,8 @@ MainWindow::MainWindow(QWidget* parent)
   connect(worker, &TrainingWorker::status, this, &MainWindow::onStatus);
   connect(worker, &TrainingWorker::snapshot, this, &MainWindow::onSnapshot);
   connect(worker, &TrainingWorker::log, this, &MainWindow::appendLog);
-  connect(worker, &TrainingWorker::warning, this, [this](const QString& message) {
-    statusBar()->showMessage("Warning: " + message, 20000);
-  });
+  connect(worker, &TrainingWorker::warning, this,
+          [this](const QString& message) { showStatus("Warning: " + message, 20000); });
   connect(worker, &TrainingWorker::idle, this, [this] { setTrainingState(false, false); });
 
   default_layout_ = saveState(kLayoutVersion);
@@ -267,7 +266,7 @@ void MainWindow::onStatus(const RunStatus& s) {
   const auto d = runs_.value(s.run);
   runs_table_->updateRun(runRow(d, s));
   if ((s.state == RunState::Failed || s.state == RunState::Diverged) && !s.message.isEmpty()) {
-    statusBar()->showMessage(d.model + ": " + s.message, 8000);
+    showStatus(d.model + ": " + s.message, 8000);
   }
   bool diverged = false;
   for (const auto& st : statuses_) diverged = diverged || st.state == RunState::Diverged;

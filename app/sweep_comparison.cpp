@@ -39,6 +39,14 @@ bool appliesTo(const QString& key, const QString& model) {
 
 }  // namespace
 
+RegimePoint regimePoint(const SweepRow& row) {
+  return {row.model, row.axis_value, row.size, row.seed, row.excess(), row.run};
+}
+
+bool hasRegimePoint(const SweepRow& row) {
+  return row.ok() && !row.reference && std::isfinite(row.axis_value);
+}
+
 SampleEfficiencyPoint sampleEfficiencyPoint(const SweepRow& row) {
   SampleEfficiencyPoint p;
   p.model = QString::fromStdString(row.model);

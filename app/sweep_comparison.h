@@ -7,6 +7,7 @@
 #include <QVector>
 #include <vector>
 
+#include "engine/core/regime_map.h"
 #include "engine/run_config.h"
 #include "engine/training/sweep_types.h"
 #include "widgets/comparison_table.h"
@@ -15,6 +16,10 @@
 namespace rsalab {
 
 SampleEfficiencyPoint sampleEfficiencyPoint(const SweepRow& row);
+// The regime map's point of a row (excess loss at its axis value); only rows with a finite
+// axis_value belong on the map (hasRegimePoint).
+RegimePoint regimePoint(const SweepRow& row);
+bool hasRegimePoint(const SweepRow& row);
 
 // One entry per model (in first-seen order) over the usable rows (SweepRow::ok()).
 QVector<ComparisonEntry> comparisonEntries(const std::vector<SweepRow>& rows,

@@ -25,8 +25,9 @@ struct FigureOptions {
 
 // Writes sample_efficiency.{png,svg} and loss.{png,svg} into options.out_dir, and
 // regime_map.{png,svg} (1.5 × width) when usable model rows (ok(), not references) have a finite
-// axis_value; the loss figure needs rows with train_curve (SweepOptions::keep_curves). Returns the files written; on failure
-// throws std::runtime_error naming the file (or saying figures are unavailable in this build).
+// axis_value; the loss figure needs rows with train_curve (SweepOptions::keep_curves). Returns the
+// files written; on failure throws std::runtime_error naming the file (or saying figures are
+// unavailable in this build).
 std::vector<std::string> writeSweepFigures(const std::vector<SweepRow>& rows,
                                            const FigureOptions& options);
 

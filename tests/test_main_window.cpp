@@ -1,6 +1,7 @@
 // The desktop app, offscreen: default launch, live training of three models side by side,
 // pause/step/stop/reset, hot edits with curve markers, the inspector, closing while training, and
-// sessions (save, reopen offline), standard shortcuts and the CSV import preview.
+// sessions (save, reopen offline), standard shortcuts, the CSV import preview, and room for the
+// figures (focus mode, the regime-map tab, the elided status message).
 #include <QAction>
 #include <QApplication>
 #include <QDir>
@@ -33,14 +34,17 @@
 #include "app/training_controller.h"
 #include "app/training_worker.h"
 #include "engine/runtime.h"
+#include "engine/training/sweep.h"
 #include "widgets/attention_view.h"
 #include "widgets/comparison_table.h"
 #include "widgets/csv_import_dialog.h"
+#include "widgets/elided_label.h"
 #include "widgets/gate_view.h"
 #include "widgets/heat_map_grid.h"
 #include "widgets/hyper_parameter_form.h"
 #include "widgets/inspector_panel.h"
 #include "widgets/loss_curve_view.h"
+#include "widgets/regime_map_view.h"
 #include "widgets/rem_parameter_view.h"
 #include "widgets/run_setup_panel.h"
 #include "widgets/runs_table.h"
@@ -503,6 +507,67 @@ class TestMainWindow : public QObject {
     QCOMPARE(inspectedRun(w), opened);
     QCOMPARE(snapshotHistory(w).steps(opened).size(), size_t{1});
     QTRY_VERIFY_WITH_TIMEOUT(inspectorGrid(w)->layerCount() > 0, 5000);
+  }
+  void figuresGetTheRoomTheyNeed() {
+    MainWindow w;
+    w.resize(1366, 768);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    auto* panel = sweepPanel(w);
+    auto* regime = part<RegimeMapView>(w, "RegimeMapView");
+    auto* runs = part<QDockWidget>(w, "RunsDock");
+    auto* focus = part<QAction>(w, "FocusAction");
+    QCOMPARE(centralTabs(w)->tabText(centralTabs(w)->indexOf(regime)), QString("Regime map"));
+    QVERIFY(runs->isVisible() && !focus->isChecked());
+    // Opened results (no task axis): focus mode on, docks hidden, the figure tab shown.
+    SweepResult result;
+    for (int64_t run = 0; run < 8; ++run) {
+      SweepRow r;
+      r.run = run;
+      r.model = run < 4 ? "rsa" : "gru";
+      r.size = run % 2 ? 64 : 16;
+      r.seed = static_cast<uint64_t>(run / 2 % 2);
+      r.bayes_floor = 1;
+      r.test_loss = 1 + (run < 4 ? 0.01 : 0.2) * (1 + 0.01 * static_cast<double>(r.seed));
+      r.steps = 5;
+      result.rows.push_back(r);
+    }
+    const QString json = dir_.filePath("plain_sweep.json");
+    std::ofstream(json.toStdString()) << sweepJson(result);
+    QString error;
+    QVERIFY2(panel->loadResults(json, &error), qPrintable(error));
+    QVERIFY(focus->isChecked() && w.figureFocused());
+    QCOMPARE(centralTabs(w)->currentWidget(), static_cast<QWidget*>(panel));
+    QVERIFY(!runs->isVisible());
+    regime->flush();
+    QVERIFY(part<QLabel>(*regime, "RegimeMapMessage")->text().contains("no task axis"));
+    // Another tab brings the docks back; the figure tab hides them again; the action ends it.
+    centralTabs(w)->setCurrentIndex(InspectorPanel::kInspectorTab);
+    QVERIFY(!w.figureFocused() && runs->isVisible());
+    centralTabs(w)->setCurrentWidget(regime);
+    QVERIFY(w.figureFocused() && !runs->isVisible());
+    focus->trigger();
+    QVERIFY(!w.figureFocused() && runs->isVisible());
+    // Rows with a task axis feed the regime map; a click opens the run (and leaves focus mode).
+    result.axis = {"mix.share", {0, 1}};
+    for (auto& r : result.rows) r.axis_value = r.run % 4 < 2 ? 0.0 : 1.0;
+    panel->showResult(result, "axis");
+    QCOMPARE(regime->pointCount(), 8);
+    QCOMPARE(regime->axisName(), QString("mix.share"));
+    focus->trigger();
+    centralTabs(w)->setCurrentWidget(regime);
+    QTRY_VERIFY_WITH_TIMEOUT(regime->showsMaps(), 5000);
+    emit regime->runClicked(5);
+    QVERIFY(curves(w)->hasRun((1 << 20) + 5));
+    QVERIFY(!w.figureFocused() && runs->isVisible());
+    // Long status text is elided, whole in the tooltip.
+    const QString long_text = "Sweep finished: " + QString("rsa b=0.123 [0.1, 0.2]; ").repeated(20);
+    w.showStatus(long_text);
+    auto* message = part<ElidedLabel>(w, "StatusMessage");
+    QCOMPARE(w.statusText(), long_text);
+    QVERIFY(message->isElided());
+    QCOMPARE(message->toolTip(), long_text);
+    QVERIFY(message->width() < w.width());
   }
   void closingWhileTrainingAsksAndCancelKeepsTraining() {
     auto window = std::make_unique<MainWindow>();

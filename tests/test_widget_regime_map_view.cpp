@@ -171,7 +171,8 @@ class TestRegimeMapView : public QObject {
     QVERIFY2(near(image.pixelColor(at), gru),
              qPrintable(image.pixelColor(at).name() + " vs " + gru.name()));
     const QPoint pending = view.cellPixel("", 1, 256) + QPoint(8, 8);
-    QVERIFY2(near(image.pixelColor(pending), Qt::white), qPrintable(image.pixelColor(pending).name()));
+    QVERIFY2(near(image.pixelColor(pending), Qt::white),
+             qPrintable(image.pixelColor(pending).name()));
     // Deeper is better: gru's low excess is drawn darker than the transformer's high one.
     const QColor low = image.pixelColor(view.cellPixel("gru", 0, 64));
     const QColor high = image.pixelColor(view.cellPixel("transformer", 0, 64));
@@ -210,8 +211,7 @@ class TestRegimeMapView : public QObject {
     QCOMPARE(clicked.at(1).at(0).toInt(), lowestRun(points, "gru", 0, 16));
     // A pending winner cell and an empty model cell open nothing.
     QTest::mouseClick(view.plot(), Qt::LeftButton, Qt::NoModifier, view.cellPixel("", 1, 256));
-    QTest::mouseClick(view.plot(), Qt::LeftButton, Qt::NoModifier,
-                      view.cellPixel("gru", 1, 256));
+    QTest::mouseClick(view.plot(), Qt::LeftButton, Qt::NoModifier, view.cellPixel("gru", 1, 256));
     QCOMPARE(clicked.size(), 2);
   }
 
@@ -258,8 +258,9 @@ class TestRegimeMapView : public QObject {
     const QStringList lines = QString::fromUtf8(readAll(csv)).split('\n', Qt::SkipEmptyParts);
     QCOMPARE(lines.first(), QString("model,axis_value,N,seeds,mean,sd,verdict,best"));
     QCOMPARE(lines.size(), 1 + 9 + 8 + 8);  // rsa everywhere; gru and transformer miss one cell
-    QVERIFY(lines.filter(QRegularExpression("^gru,0,64,3,0\\.0625\\d*,[0-9.e-]+,winner,gru$"))
-                .size() == 1);
+    QVERIFY(
+        lines.filter(QRegularExpression("^gru,0,64,3,0\\.0625\\d*,[0-9.e-]+,winner,gru$")).size() ==
+        1);
     QVERIFY(lines.filter(QRegularExpression("^rsa,0\\.5,16,3,.*,tie,rsa$")).size() == 1);
     QVERIFY(lines.filter(QRegularExpression("^rsa,1,256,3,.*,pending,$")).size() == 1);
     for (const char* suffix : {"png", "svg", "pdf"}) {

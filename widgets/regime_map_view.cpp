@@ -23,11 +23,11 @@
 namespace rsalab {
 
 namespace {
-constexpr int kSideWidth = 90;      // the colour bar column, px (grid choice only)
+constexpr int kSideWidth = 90;     // the colour bar column, px (grid choice only)
 constexpr int kLegendHeight = 30;  // the legend row under the maps, px
-constexpr int kAxesMargin = 60;     // tick labels and axis title around a map, px
-constexpr int kTickSpacing = 42;    // fewer x labels than this many px apart are thinned
-constexpr double kLogDecades = 1;   // a log colour scale once the means span more than this
+constexpr int kAxesMargin = 60;    // tick labels and axis title around a map, px
+constexpr int kTickSpacing = 42;   // fewer x labels than this many px apart are thinned
+constexpr double kLogDecades = 1;  // a log colour scale once the means span more than this
 
 QString number(double v) { return QString::number(v, 'g', 3); }
 
@@ -114,7 +114,8 @@ RegimeMapView::RegimeMapView(QWidget* parent) : QWidget(parent) {
       }
       tables.push_back(t);
     }
-    PlotDataTable w{"winner", {"axis_value", "N", "verdict (0 pending 1 winner 2 tie)", "best"}, {}};
+    PlotDataTable w{
+        "winner", {"axis_value", "N", "verdict (0 pending 1 winner 2 tie)", "best"}, {}};
     for (const auto& v : m.winners) {
       w.rows.push_back({v.axis_value, double(v.size), double(static_cast<int>(v.verdict)),
                         double(order.indexOf(QString::fromStdString(v.best)))});
@@ -298,8 +299,8 @@ void RegimeMapView::build(QSize size) {
   double lowest_positive = std::numeric_limits<double>::infinity();
   for (const auto& c : m.cells)
     if (std::isfinite(c.mean) && c.mean > 0) lowest_positive = std::min(lowest_positive, c.mean);
-  log_scale_ = hi > 0 && std::isfinite(lowest_positive) &&
-               std::log10(hi / lowest_positive) > kLogDecades;
+  log_scale_ =
+      hi > 0 && std::isfinite(lowest_positive) && std::log10(hi / lowest_positive) > kLogDecades;
   if (log_scale_) lo = lowest_positive;
   if (!(hi > lo)) {
     const double pad = lo != 0 ? std::abs(lo) * 0.1 : 0.5;
@@ -325,8 +326,8 @@ void RegimeMapView::build(QSize size) {
   auto* layout = plot_->plotLayout();
   int row = 0;
   if (!title_.isEmpty()) {
-    layout->addElement(0, 0, new QCPTextElement(plot_, title_, QFont(font().family(), 10,
-                                                                      QFont::Bold)));
+    layout->addElement(0, 0,
+                       new QCPTextElement(plot_, title_, QFont(font().family(), 10, QFont::Bold)));
     row = 1;
   }
   auto* grid = new QCPLayoutGrid;
@@ -352,11 +353,10 @@ void RegimeMapView::build(QSize size) {
     auto* cell = new QCPLayoutGrid;
     grid->addElement(p / columns_, p % columns_, cell);
     cell->setRowSpacing(0);
-    cell->addElement(0, 0,
-                     new QCPTextElement(plot_,
-                                        winner ? tr("winner (beyond the seeds' spread)")
-                                               : panel.model,
-                                        title_font));
+    cell->addElement(
+        0, 0,
+        new QCPTextElement(plot_, winner ? tr("winner (beyond the seeds' spread)") : panel.model,
+                           title_font));
     cell->setRowStretchFactor(0, 0.001);
     panel.rect = new QCPAxisRect(plot_, /*setupDefaultAxes=*/false);
     panel.rect->addAxes(QCPAxis::atBottom | QCPAxis::atLeft);
@@ -475,8 +475,8 @@ QCPColorMap* RegimeMapView::colorMap(const QString& model) const {
 QColor RegimeMapView::winnerColor(double axis_value, int64_t size) const {
   for (auto* item : plot_->findChildren<QCPItemRect*>()) {
     const QPointF key = item->property("regime_cell").toPointF();
-    if (item->property("regime_cell").isValid() && std::abs(key.x() - axis_value) <= kAxisTolerance &&
-        key.y() == static_cast<double>(size))
+    if (item->property("regime_cell").isValid() &&
+        std::abs(key.x() - axis_value) <= kAxisTolerance && key.y() == static_cast<double>(size))
       return item->brush().color();
   }
   return {};
@@ -485,7 +485,8 @@ QColor RegimeMapView::winnerColor(double axis_value, int64_t size) const {
 QString RegimeMapView::winnerText(double axis_value, int64_t size) const {
   for (auto* item : plot_->findChildren<QCPItemText*>()) {
     const QPointF key = item->property("regime_cell").toPointF();
-    if (item->property("regime_cell").isValid() && std::abs(key.x() - axis_value) <= kAxisTolerance && key.y() == static_cast<double>(size))
+    if (item->property("regime_cell").isValid() &&
+        std::abs(key.x() - axis_value) <= kAxisTolerance && key.y() == static_cast<double>(size))
       return item->text();
   }
   return {};
@@ -599,8 +600,8 @@ QString RegimeMapView::cellsCsv() const {
 
 bool RegimeMapView::saveCsv(const QString& path, QString* error) const {
   QSaveFile file(path);
-  if (!file.open(QIODevice::WriteOnly | QIODevice::Text) ||
-      file.write(cellsCsv().toUtf8()) < 0 || !file.commit()) {
+  if (!file.open(QIODevice::WriteOnly | QIODevice::Text) || file.write(cellsCsv().toUtf8()) < 0 ||
+      !file.commit()) {
     if (error) *error = QString("cannot write %1: %2").arg(path, file.errorString());
     return false;
   }
