@@ -63,6 +63,13 @@ SweepDialog::SweepDialog(QWidget* parent) : QDialog(parent) {
   sizes_->setToolTip(
       tr("Training-set sizes N (sequences), comma-separated; at least 2 for a slope"));
   form->addRow(tr("Sizes N"), sizes_);
+  axis_ = new QLineEdit(this);
+  axis_->setObjectName("SweepAxis");
+  axis_->setPlaceholderText(tr("none — e.g. mix.share=0, 0.25, 0.5, 0.75, 1"));
+  axis_->setToolTip(
+      tr("A task parameter and its values: every model × N × seed runs at each value, and the "
+         "Regime map tab shows who wins where"));
+  form->addRow(tr("Task axis"), axis_);
   seeds_ = new QSpinBox(this);
   seeds_->setRange(1, 100);
   seeds_->setValue(static_cast<int>(defaults.seeds));
@@ -156,6 +163,25 @@ bool SweepDialog::readOptions(SweepOptions* options, QString* error) const {
     return false;
   }
   std::sort(o.sizes.begin(), o.sizes.end());
+  if (const QString axis = axis_->text().trimmed(); !axis.isEmpty()) {
+    const QString name = axis.section('=', 0, 0).trimmed();
+    const auto values =
+        axis.section('=', 1).split(QRegularExpression("[,;\\s]+"), Qt::SkipEmptyParts);
+    o.axis.name = name.toStdString();
+    for (const auto& v : values) {
+      bool ok = false;
+      const double x = v.toDouble(&ok);
+      if (!ok || !std::isfinite(x)) {
+        *error = tr("Task axis: '%1' is not a number.").arg(v);
+        return false;
+      }
+      o.axis.values.push_back(x);
+    }
+    if (name.isEmpty() || !axis.contains('=') || o.axis.values.empty()) {
+      *error = tr("Task axis: write a parameter and its values, e.g. mix.share=0, 0.5, 1.");
+      return false;
+    }
+  }
   o.seeds = seeds_->value();
   o.parallel = parallel_->value();
   o.keep_curves = true;      // clicking a point shows the run's curves
@@ -178,6 +204,7 @@ void SweepDialog::setModels(const QStringList& models) {
   for (const auto& [name, box] : models_) box->setChecked(models.contains(name));
 }
 void SweepDialog::setSizesText(const QString& text) { sizes_->setText(text); }
+void SweepDialog::setAxisText(const QString& text) { axis_->setText(text); }
 void SweepDialog::setSeeds(int seeds) { seeds_->setValue(seeds); }
 void SweepDialog::setSteps(int steps) { steps_->setValue(steps); }
 

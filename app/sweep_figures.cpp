@@ -85,8 +85,9 @@ void buildLossFigure(QCustomPlot* plot, const std::vector<SweepRow>& rows, const
   plot->yAxis->setScaleType(QCPAxis::stLogarithmic);
   plot->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
   plot->legend->setVisible(true);
-  plot->legend->setBrush(QColor(255, 255, 255, 220));
-  plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+  plot->legend->setBorderPen(QPen(QColor(180, 180, 180)));
+  plot->plotLayout()->addElement(1, 1, plot->legend);  // outside the axis rect: never on data
+  plot->plotLayout()->setColumnStretchFactor(1, 0.001);
   for (const auto& model : order) {
     const QColor color = SampleEfficiencyView::modelColor(QString::fromStdString(model));
     auto* t = plot->addGraph();

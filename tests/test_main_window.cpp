@@ -557,6 +557,10 @@ class TestMainWindow : public QObject {
     focus->trigger();
     centralTabs(w)->setCurrentWidget(regime);
     QTRY_VERIFY_WITH_TIMEOUT(regime->showsMaps(), 5000);
+    if (qEnvironmentVariableIsSet("RSALAB_SHOTS")) {  // for a person to look at
+      w.grab().save(qEnvironmentVariable("RSALAB_SHOTS") + "/main_regime_1366.png");
+      QFile::copy(json, qEnvironmentVariable("RSALAB_SHOTS") + "/plain_sweep.json");
+    }
     emit regime->runClicked(5);
     QVERIFY(curves(w)->hasRun((1 << 20) + 5));
     QVERIFY(!w.figureFocused() && runs->isVisible());
