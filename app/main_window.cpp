@@ -8,6 +8,7 @@
 #include <QCloseEvent>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QScreen>
 #include <QStatusBar>
 #include <QStyle>
 #include <algorithm>
@@ -38,7 +39,10 @@ MainWindow::MainWindow(QWidget* parent)
   setObjectName("MainWindow");
   controller_->setObjectName("TrainingController");
   setWindowTitle("RSA Lab — untitled session[*]");
-  resize(1400, 900);
+  // 1400 × 900, or most of a larger screen; never more than the screen has.
+  const QSize room = screen() ? screen()->availableGeometry().size() : QSize(1400, 900);
+  resize(std::min(room.width(), std::max(1400, room.width() * 17 / 20)),
+         std::min(room.height(), std::max(900, room.height() * 17 / 20)));
   setDockNestingEnabled(true);
 
   // Central area: the inspector views as tabs over the step scrubber that drives every view.

@@ -22,6 +22,7 @@
 #include "widgets/hyper_parameter_form.h"
 #include "widgets/inspector_panel.h"
 #include "widgets/loss_curve_view.h"
+#include "widgets/regime_map_view.h"
 #include "widgets/run_setup_panel.h"
 #include "widgets/runs_table.h"
 #include "widgets/sample_efficiency_view.h"

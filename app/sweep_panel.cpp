@@ -74,8 +74,8 @@ SweepPanel::SweepPanel(QWidget* parent)
   // The figure first: QCustomPlot's size hint is tiny, the tables' large, so fix the share.
   view_->setMinimumHeight(260);
   splitter->setStretchFactor(0, 3);
-  splitter->setStretchFactor(1, 2);
-  splitter->setSizes({600, 400});
+  splitter->setStretchFactor(1, 1);
+  splitter->setSizes({750, 250});  // the table scrolls; a few rows of it are enough at first
   layout->addWidget(splitter, 1);
 
   connect(new_button_, &QPushButton::clicked, this, &SweepPanel::openDialog);

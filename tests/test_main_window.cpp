@@ -34,7 +34,7 @@
 #include "app/training_controller.h"
 #include "app/training_worker.h"
 #include "engine/runtime.h"
-#include "engine/training/sweep.h"
+#include "engine/training/sweep_io.h"
 #include "widgets/attention_view.h"
 #include "widgets/comparison_table.h"
 #include "widgets/csv_import_dialog.h"
