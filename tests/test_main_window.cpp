@@ -519,21 +519,31 @@ class TestMainWindow : public QObject {
     auto* focus = part<QAction>(w, "FocusAction");
     QCOMPARE(centralTabs(w)->tabText(centralTabs(w)->indexOf(regime)), QString("Regime map"));
     QVERIFY(runs->isVisible() && !focus->isChecked());
-    // Opened results (no task axis): focus mode on, docks hidden, the figure tab shown.
+    // gru, transformer, rsa × a ∈ {0, 0.5, 1} × N ∈ {16, 64, 256} × 2 seeds: gru wins at a = 0,
+    // rsa at a = 1, the two tie at a = 0.5.
     SweepResult result;
-    for (int64_t run = 0; run < 8; ++run) {
+    result.axis = {"mix.share", {0, 0.5, 1}};
+    const char* models[] = {"gru", "transformer", "rsa"};
+    for (int64_t run = 0; run < 54; ++run) {
       SweepRow r;
       r.run = run;
-      r.model = run < 4 ? "rsa" : "gru";
-      r.size = run % 2 ? 64 : 16;
-      r.seed = static_cast<uint64_t>(run / 2 % 2);
+      r.model = models[run / 18];
+      r.axis_value = 0.5 * static_cast<double>(run / 6 % 3);
+      r.size = 16 << (2 * (run / 2 % 3));
+      r.seed = static_cast<uint64_t>(run % 2);
+      const double a = r.axis_value;
+      const double base = r.model == "gru" ? 0.05 + 0.2 * a : r.model == "rsa" ? 0.25 - 0.2 * a : 1;
       r.bayes_floor = 1;
-      r.test_loss = 1 + (run < 4 ? 0.01 : 0.2) * (1 + 0.01 * static_cast<double>(r.seed));
+      r.test_loss = 1 + base * std::pow(r.size / 16.0, -0.4) * (1 + 0.02 * double(r.seed));
       r.steps = 5;
       result.rows.push_back(r);
     }
+    // Opened results without a task axis: focus mode on, docks hidden, the figure tab shown.
+    SweepResult plain = result;
+    plain.axis = {};
+    for (auto& r : plain.rows) r.axis_value = NAN;
     const QString json = dir_.filePath("plain_sweep.json");
-    std::ofstream(json.toStdString()) << sweepJson(result);
+    std::ofstream(json.toStdString()) << sweepJson(plain);
     QString error;
     QVERIFY2(panel->loadResults(json, &error), qPrintable(error));
     QVERIFY(focus->isChecked() && w.figureFocused());
@@ -549,16 +559,17 @@ class TestMainWindow : public QObject {
     focus->trigger();
     QVERIFY(!w.figureFocused() && runs->isVisible());
     // Rows with a task axis feed the regime map; a click opens the run (and leaves focus mode).
-    result.axis = {"mix.share", {0, 1}};
-    for (auto& r : result.rows) r.axis_value = r.run % 4 < 2 ? 0.0 : 1.0;
     panel->showResult(result, "axis");
-    QCOMPARE(regime->pointCount(), 8);
+    QCOMPARE(regime->pointCount(), 54);
     QCOMPARE(regime->axisName(), QString("mix.share"));
     focus->trigger();
     centralTabs(w)->setCurrentWidget(regime);
     QTRY_VERIFY_WITH_TIMEOUT(regime->showsMaps(), 5000);
     if (qEnvironmentVariableIsSet("RSALAB_SHOTS")) {  // for a person to look at
       w.grab().save(qEnvironmentVariable("RSALAB_SHOTS") + "/main_regime_1366.png");
+      w.resize(1920, 1080);
+      QTest::qWait(100);  // the maps lay out again for the room they have
+      w.grab().save(qEnvironmentVariable("RSALAB_SHOTS") + "/main_regime_1920.png");
       QFile::copy(json, qEnvironmentVariable("RSALAB_SHOTS") + "/plain_sweep.json");
     }
     emit regime->runClicked(5);

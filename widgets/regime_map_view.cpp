@@ -312,10 +312,15 @@ void RegimeMapView::build(QSize size) {
   scale_->setBarWidth(14);
   scale_->setDataScaleType(log_scale_ ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
   if (log_scale_) {
-    QSharedPointer<QCPAxisTickerLog> ticker(new QCPAxisTickerLog);
-    ticker->setSubTickCount(8);
+    // 1, 2, 5 × 10^k: a span of one or two decades still gets a few labelled ticks.
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    for (int k = int(std::floor(std::log10(lo))); k <= int(std::ceil(std::log10(hi))); ++k) {
+      for (double m : {1.0, 2.0, 5.0}) {
+        const double v = m * std::pow(10.0, k);
+        if (v >= lo * 0.999 && v <= hi * 1.001) ticker->addTick(v, QString::number(v, 'g', 3));
+      }
+    }
     scale_->axis()->setTicker(ticker);
-    scale_->axis()->setNumberFormat("g");
   }
   QCPColorGradient gradient = viridisGradient();  // dark = low = better
   gradient.setNanHandling(QCPColorGradient::nhTransparent);
