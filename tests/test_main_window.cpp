@@ -1,7 +1,7 @@
 // The desktop app, offscreen: default launch, live training of three models side by side,
 // pause/step/stop/reset, hot edits with curve markers, the inspector, closing while training, and
-// sessions (save, reopen offline), standard shortcuts, the CSV import preview, and room for the
-// figures (focus mode, the regime-map tab, the elided status message).
+// sessions (save, reopen offline), standard shortcuts and the CSV import preview. The figures'
+// room (focus mode, the regime-map tab) is in test_main_window_figures.cpp.
 #include <QAction>
 #include <QApplication>
 #include <QDir>
@@ -34,17 +34,14 @@
 #include "app/training_controller.h"
 #include "app/training_worker.h"
 #include "engine/runtime.h"
-#include "engine/training/sweep_io.h"
 #include "widgets/attention_view.h"
 #include "widgets/comparison_table.h"
 #include "widgets/csv_import_dialog.h"
-#include "widgets/elided_label.h"
 #include "widgets/gate_view.h"
 #include "widgets/heat_map_grid.h"
 #include "widgets/hyper_parameter_form.h"
 #include "widgets/inspector_panel.h"
 #include "widgets/loss_curve_view.h"
-#include "widgets/regime_map_view.h"
 #include "widgets/rem_parameter_view.h"
 #include "widgets/run_setup_panel.h"
 #include "widgets/runs_table.h"
@@ -514,82 +511,6 @@ class TestMainWindow : public QObject {
     QCOMPARE(inspectedRun(w), opened);
     QCOMPARE(snapshotHistory(w).steps(opened).size(), size_t{1});
     QTRY_VERIFY_WITH_TIMEOUT(inspectorGrid(w)->layerCount() > 0, 5000);
-  }
-  void figuresGetTheRoomTheyNeed() {
-    MainWindow w;
-    w.resize(1366, 768);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    auto* panel = sweepPanel(w);
-    auto* regime = part<RegimeMapView>(w, "RegimeMapView");
-    auto* runs = part<QDockWidget>(w, "RunsDock");
-    auto* focus = part<QAction>(w, "FocusAction");
-    QCOMPARE(centralTabs(w)->tabText(centralTabs(w)->indexOf(regime)), QString("Regime map"));
-    QVERIFY(runs->isVisible() && !focus->isChecked());
-    // gru, transformer, rsa × a ∈ {0, 0.5, 1} × N ∈ {16, 64, 256} × 2 seeds: gru wins at a = 0,
-    // rsa at a = 1, the two tie at a = 0.5.
-    SweepResult result;
-    result.axis = {"mix.share", {0, 0.5, 1}};
-    const char* models[] = {"gru", "transformer", "rsa"};
-    for (int64_t run = 0; run < 54; ++run) {
-      SweepRow r;
-      r.run = run;
-      r.model = models[run / 18];
-      r.axis_value = 0.5 * static_cast<double>(run / 6 % 3);
-      r.size = 16 << (2 * (run / 2 % 3));
-      r.seed = static_cast<uint64_t>(run % 2);
-      const double a = r.axis_value;
-      const double base = r.model == "gru" ? 0.05 + 0.2 * a : r.model == "rsa" ? 0.25 - 0.2 * a : 1;
-      r.bayes_floor = 1;
-      r.test_loss = 1 + base * std::pow(r.size / 16.0, -0.4) * (1 + 0.02 * double(r.seed));
-      r.steps = 5;
-      result.rows.push_back(r);
-    }
-    // Opened results without a task axis: focus mode on, docks hidden, the figure tab shown.
-    SweepResult plain = result;
-    plain.axis = {};
-    for (auto& r : plain.rows) r.axis_value = NAN;
-    const QString json = dir_.filePath("plain_sweep.json");
-    std::ofstream(json.toStdString()) << sweepJson(plain);
-    QString error;
-    QVERIFY2(panel->loadResults(json, &error), qPrintable(error));
-    QVERIFY(focus->isChecked() && w.figureFocused());
-    QCOMPARE(centralTabs(w)->currentWidget(), static_cast<QWidget*>(panel));
-    QVERIFY(!runs->isVisible());
-    regime->flush();
-    QVERIFY(part<QLabel>(*regime, "RegimeMapMessage")->text().contains("no task axis"));
-    // Another tab brings the docks back; the figure tab hides them again; the action ends it.
-    centralTabs(w)->setCurrentIndex(InspectorPanel::kInspectorTab);
-    QVERIFY(!w.figureFocused() && runs->isVisible());
-    centralTabs(w)->setCurrentWidget(regime);
-    QVERIFY(w.figureFocused() && !runs->isVisible());
-    focus->trigger();
-    QVERIFY(!w.figureFocused() && runs->isVisible());
-    // Rows with a task axis feed the regime map; a click opens the run (and leaves focus mode).
-    panel->showResult(result, "axis");
-    QCOMPARE(regime->pointCount(), 54);
-    QCOMPARE(regime->axisName(), QString("mix.share"));
-    focus->trigger();
-    centralTabs(w)->setCurrentWidget(regime);
-    QTRY_VERIFY_WITH_TIMEOUT(regime->showsMaps(), 5000);
-    if (qEnvironmentVariableIsSet("RSALAB_SHOTS")) {  // for a person to look at
-      w.grab().save(qEnvironmentVariable("RSALAB_SHOTS") + "/main_regime_1366.png");
-      w.resize(1920, 1080);
-      QTest::qWait(100);  // the maps lay out again for the room they have
-      w.grab().save(qEnvironmentVariable("RSALAB_SHOTS") + "/main_regime_1920.png");
-      QFile::copy(json, qEnvironmentVariable("RSALAB_SHOTS") + "/plain_sweep.json");
-    }
-    emit regime->runClicked(5);
-    QVERIFY(curves(w)->hasRun((1 << 20) + 5));
-    QVERIFY(!w.figureFocused() && runs->isVisible());
-    // Long status text is elided, whole in the tooltip.
-    const QString long_text = "Sweep finished: " + QString("rsa b=0.123 [0.1, 0.2]; ").repeated(20);
-    w.showStatus(long_text);
-    auto* message = part<ElidedLabel>(w, "StatusMessage");
-    QCOMPARE(w.statusText(), long_text);
-    QVERIFY(message->isElided());
-    QCOMPARE(message->toolTip(), long_text);
-    QVERIFY(message->width() < w.width());
   }
   void closingWhileTrainingAsksAndCancelKeepsTraining() {
     auto window = std::make_unique<MainWindow>();

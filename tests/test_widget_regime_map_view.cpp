@@ -14,6 +14,7 @@
 #include <map>
 
 #include "app/sweep_figures.h"
+#include "tests/support/widget_shots.h"
 #include "widgets/plot_export.h"
 #include "widgets/regime_map_view.h"
 #include "widgets/sample_efficiency_view.h"
@@ -166,7 +167,7 @@ class TestRegimeMapView : public QObject {
     QCOMPARE(view.winnerColor(1, 64), rsa);
     QVERIFY(!view.winnerColor(1, 256).isValid());  // pending: only rsa ran there
     // What is drawn: the winner's colour in the winner map's cells (away from the centre text).
-    const QImage image = view.plot()->grab().toImage();
+    const QImage image = test::grabShot(view.plot(), "regime_map_plot");
     const QPoint at = view.cellPixel("", 0, 64) + QPoint(8, 8);
     QVERIFY2(near(image.pixelColor(at), gru),
              qPrintable(image.pixelColor(at).name() + " vs " + gru.name()));
@@ -278,14 +279,11 @@ class TestRegimeMapView : public QObject {
     const auto tables = exporter->data(false);
     QCOMPARE(tables.size(), 4);  // three models and the winner map
     QCOMPARE(tables.last().rows.size(), 9);
-    // Screenshots for a person to look at, when asked.
-    if (qEnvironmentVariableIsSet("RSALAB_SHOTS")) {
-      const QString shots = qEnvironmentVariable("RSALAB_SHOTS");
-      view.saveImage(shots + "/regime_map_1366.png", 1366, 700);
-      view.saveImage(shots + "/regime_map_1920.png", 1920, 1000);
-      view.resize(1366, 700);
-      view.flush();
-      view.grab().save(shots + "/regime_map_widget.png");
+    // Figures for a person to look at, when asked (as the widget shots).
+    if (const QString shots = qEnvironmentVariable("RSALAB_WIDGET_SHOTS"); !shots.isEmpty()) {
+      QDir().mkpath(shots);
+      view.saveImage(shots + "/regime_map_1366x700.png", 1366, 700);
+      view.saveImage(shots + "/regime_map_1920x1000.png", 1920, 1000);
     }
   }
 

@@ -103,6 +103,9 @@ class RegimeMapView : public QWidget {
   };
   void markDirty();
   void redraw();
+  // The drawing (regime_map_drawing.cpp).
+  static int columnOf(const RegimeMap& m, double axis_value);  // -1 if not an axis value
+  static int rowOf(const RegimeMap& m, int64_t size);          // -1 if not a size
   void build(QSize size);  // lays out and fills the plot for a widget of this size
   int columnsFor(QSize size, int panels) const;
   void addWinnerCells(QCPAxisRect* rect);
