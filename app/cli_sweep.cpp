@@ -122,6 +122,7 @@ int mergeSweepFolder(const SweepPlan& plan, const SweepMergeCommand& command) {
     figures.title = plan.base.task.name + ", T = " + std::to_string(plan.base.task.length) + ", " +
                     std::to_string(plan.base.trainer.max_steps) + " steps, " +
                     std::to_string(plan.seeds.size()) + " seed(s)";
+    figures.axis_name = result.axis.name;
     for (const auto& path : writeSweepFigures(result.rows, figures))
       std::cout << "wrote " << path << "\n";
   }

@@ -8,6 +8,7 @@
 #include <QCloseEvent>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QScreen>
 #include <QStatusBar>
 #include <QStyle>
 #include <algorithm>
@@ -38,7 +39,10 @@ MainWindow::MainWindow(QWidget* parent)
   setObjectName("MainWindow");
   controller_->setObjectName("TrainingController");
   setWindowTitle("RSA Lab — untitled session[*]");
-  resize(1400, 900);
+  // 1400 × 900, or most of a larger screen; never more than the screen has.
+  const QSize room = screen() ? screen()->availableGeometry().size() : QSize(1400, 900);
+  resize(std::min(room.width(), std::max(1400, room.width() * 17 / 20)),
+         std::min(room.height(), std::max(900, room.height() * 17 / 20)));
   setDockNestingEnabled(true);
 
   // Central area: the inspector views as tabs over the step scrubber that drives every view.
@@ -61,9 +65,8 @@ MainWindow::MainWindow(QWidget* parent)
   connect(worker, &TrainingWorker::status, this, &MainWindow::onStatus);
   connect(worker, &TrainingWorker::snapshot, this, &MainWindow::onSnapshot);
   connect(worker, &TrainingWorker::log, this, &MainWindow::appendLog);
-  connect(worker, &TrainingWorker::warning, this, [this](const QString& message) {
-    statusBar()->showMessage("Warning: " + message, 20000);
-  });
+  connect(worker, &TrainingWorker::warning, this,
+          [this](const QString& message) { showStatus("Warning: " + message, 20000); });
   connect(worker, &TrainingWorker::idle, this, [this] { setTrainingState(false, false); });
 
   default_layout_ = saveState(kLayoutVersion);
@@ -192,8 +195,7 @@ void MainWindow::onRunsCreated(const QVector<RunDescriptor>& runs) {
       text += QString("; each run stops after %1 evaluations without improvement")
                   .arg(c.trainer.patience);
     if (!preset_status_.isEmpty()) text = preset_status_ + " — " + text;
-    statusBar()->showMessage(text + ".");
-    statusBar()->setToolTip(text + ".");
+    showStatus(text + ".");
   }
   runs_.clear();
   recorder_.clearRuns();
@@ -291,7 +293,7 @@ void MainWindow::onStatus(const RunStatus& s) {
   const auto d = runs_.value(s.run);
   runs_table_->updateRun(runRow(d, s));
   if ((s.state == RunState::Failed || s.state == RunState::Diverged) && !s.message.isEmpty()) {
-    statusBar()->showMessage(d.model + ": " + s.message, 8000);
+    showStatus(d.model + ": " + s.message, 8000);
   }
   bool diverged = false;
   for (const auto& st : statuses_) diverged = diverged || st.state == RunState::Diverged;

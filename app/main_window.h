@@ -36,6 +36,7 @@ class SweepPanel;
 struct SweepRow;
 struct Preset;
 struct ClaimVerdict;
+class ElidedLabel;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -45,8 +46,8 @@ class MainWindow : public QMainWindow {
 
   // Child object names (for scripts and tests): the panels RunSetupPanel, HyperParameterForm,
   // RunsTable, LossCurveView, InspectorPanel (see widgets/inspector_panel.h for its children),
-  // SweepPanel, Log, TrainingController; the actions StartAction, StepAction, StopAction,
-  // ResetAction, RestoreAction.
+  // SweepPanel, RegimeMapView, Log, TrainingController, StatusMessage (the status bar's text);
+  // the actions StartAction, StepAction, StopAction, ResetAction, RestoreAction, FocusAction.
   bool isTraining() const { return training_; }
   // Task settings the run setup panel has no field for (teacher terms, series poles); the panel's
   // task name and length still apply on top. For scripted runs (app_main's flags).
@@ -72,6 +73,13 @@ class MainWindow : public QMainWindow {
   // are written (File → Open sweep folder…, `rsalab --sweep-dir`). On a bad folder: false, the
   // reader's message in `error` when given, else in a message box.
   bool openSweepFolder(const QString& dir, QString* error = nullptr);
+  // Focus mode (View → Focus on figure, FocusAction; on by itself when sweep results are opened):
+  // true while it hides the docks, i.e. while it is on and a figure tab is shown.
+  bool figureFocused() const { return focused_; }
+  // The status bar's message, elided to its room (whole in its tooltip); cleared after
+  // timeout_ms when > 0.
+  void showStatus(const QString& text, int timeout_ms = 0);
+  QString statusText() const;
   // Answer the "stop and quit?" question without a dialog (tests, scripts): 1 quit, 0 cancel,
   // -1 ask.
   void setCloseAnswerForTests(int answer) { close_answer_ = answer; }
@@ -125,6 +133,13 @@ class MainWindow : public QMainWindow {
   bool startPresetSweep(const Preset& preset);
   void judgePreset();  // the active preset's verdict, once its runs or sweep have finished
   void showVerdicts(const std::vector<ClaimVerdict>& verdicts);
+  // Focus mode and the status message (main_window_focus.cpp).
+  QAction* buildFocusAction();
+  bool isFigureTab(const QWidget* tab) const;
+  void applyFigureFocus();  // hides or restores the docks for the action's state and the tab
+  void leaveFigureFocus();
+  QByteArray layoutState() const;  // what settings and sessions save: the layout before focus
+  void showSweepFigures();         // opened results: the regime map (or sample efficiency), focused
   // Training (main_window.cpp).
   RunConfig currentConfig() const;
   void startTraining();
@@ -194,6 +209,11 @@ class MainWindow : public QMainWindow {
   bool real_series_defaults_ = false;  // the forms hold realSeriesDefaults' values
   int csv_horizon_ = 1;
   SweepPanel* sweep_panel_ = nullptr;
+  QAction* focus_action_ = nullptr;
+  QByteArray pre_focus_layout_;  // restored when focus mode ends
+  bool focused_ = false;
+  ElidedLabel* message_label_ = nullptr;
+  QTimer* message_timer_ = nullptr;
 };
 
 }  // namespace rsalab

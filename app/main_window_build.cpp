@@ -1,6 +1,6 @@
 // MainWindow, the window's parts: the training toolbar and Run menu, the docks (run setup,
-// hyperparameters, runs, loss curves, log), the status bar, and the sample-efficiency tab with
-// opening a clicked sweep run.
+// hyperparameters, runs, loss curves, log), the status bar, and the sample-efficiency and
+// regime-map tabs with opening a clicked sweep run.
 #include <QAction>
 #include <QDockWidget>
 #include <QMenu>
@@ -8,6 +8,7 @@
 #include <QMessageBox>
 #include <QStatusBar>
 #include <QStyle>
+#include <QTimer>
 #include <QToolBar>
 
 #include "app/main_window.h"
@@ -18,9 +19,11 @@
 #include "engine/core/model_registry.h"
 #include "engine/core/presets.h"
 #include "engine/tasks/task_options.h"
+#include "widgets/elided_label.h"
 #include "widgets/hyper_parameter_form.h"
 #include "widgets/inspector_panel.h"
 #include "widgets/loss_curve_view.h"
+#include "widgets/regime_map_view.h"
 #include "widgets/run_setup_panel.h"
 #include "widgets/runs_table.h"
 #include "widgets/sample_efficiency_view.h"
@@ -149,7 +152,16 @@ void MainWindow::buildDocks() {
   auto* view = menuBar()->addMenu("&View");
   for (auto* d : findChildren<QDockWidget*>()) view->addAction(d->toggleViewAction());
   view->addSeparator();
-  view->addAction("Reset layout", this, [this] { restoreState(default_layout_, kLayoutVersion); });
+  view->addAction("Reset layout", this, [this] {
+    leaveFigureFocus();
+    restoreState(default_layout_, kLayoutVersion);
+  });
+  view->addSeparator();
+  view->addAction(buildFocusAction());
+  if (auto* toolbar = findChild<QToolBar*>("TrainingToolBar")) {
+    toolbar->addSeparator();
+    toolbar->addAction(focus_action_);
+  }
 }
 
 void MainWindow::buildStatusBar() {
@@ -160,7 +172,13 @@ void MainWindow::buildStatusBar() {
   speed_label_ = new QLabel("– steps/s", this);
   device_label_ = new QLabel("device: CPU", this);
   state_label_ = new QLabel("idle", this);
+  message_label_ = new ElidedLabel(QString(), this);
+  message_label_->setObjectName("StatusMessage");
+  message_timer_ = new QTimer(this);
+  message_timer_->setSingleShot(true);
+  connect(message_timer_, &QTimer::timeout, this, [this] { message_label_->setText({}); });
   statusBar()->addWidget(state_label_);
+  statusBar()->addWidget(message_label_, 1);
   statusBar()->addPermanentWidget(progress_);
   statusBar()->addPermanentWidget(eta_label_);
   statusBar()->addPermanentWidget(speed_label_);
@@ -173,6 +191,7 @@ void MainWindow::buildSweepTab() {
   sweep_panel_ = new SweepPanel(tabs_);
   sweep_panel_->setObjectName("SweepPanel");
   tabs_->addTab(sweep_panel_, "Sample efficiency");
+  tabs_->addTab(sweep_panel_->regimeView(), "Regime map");
   sweep_panel_->setBaseConfigProvider([this] { return currentConfig(); });
   connect(sweep_panel_, &SweepPanel::log, this, &MainWindow::appendLog);
   connect(sweep_panel_, &SweepPanel::runActivated, this, &MainWindow::openSweepRun);
@@ -182,8 +201,9 @@ void MainWindow::buildSweepTab() {
     else
       judgePreset();
   });
+  connect(sweep_panel_, &SweepPanel::resultsOpened, this, &MainWindow::showSweepFigures);
   connect(sweep_panel_->folderWatcher(), &SweepFolderWatcher::statusChanged, this,
-          [this](const QString& line) { statusBar()->showMessage(line); });
+          [this](const QString& line) { showStatus(line); });
   auto* menu = menuBar()->addMenu("&Sweep");
   menu->addAction("&New sample-efficiency sweep…", this, [this] {
     tabs_->setCurrentWidget(sweep_panel_);
@@ -205,6 +225,7 @@ bool MainWindow::openSweepFolder(const QString& dir, QString* error) {
 }
 
 void MainWindow::openSweepRun(const SweepRow& row) {
+  leaveFigureFocus();                    // its curves go to the loss dock
   constexpr int kSweepRunIds = 1 << 20;  // apart from the session's run ids
   const int id = kSweepRunIds + static_cast<int>(row.run);
   const QString model = QString::fromStdString(row.model);
@@ -284,7 +305,7 @@ bool MainWindow::applyPreset(const QString& name) {
   active_preset_ = name;  // startTraining forgot both
   if (p->inspector_tab == "rem") tabs_->setCurrentIndex(InspectorPanel::kRemTab);
   if (p->inspector_tab == "gates") tabs_->setCurrentIndex(InspectorPanel::kGatesTab);
-  statusBar()->showMessage(preset_status_);
+  showStatus(preset_status_);
   return true;
 }
 
@@ -302,8 +323,9 @@ bool MainWindow::startPresetSweep(const Preset& p) {
                   .arg(QString::fromStdString(p.name)));
     return false;
   }
-  tabs_->setCurrentWidget(sweep_panel_);
-  statusBar()->showMessage(preset_status_ + " — running the sweep; the verdict follows it.");
+  tabs_->setCurrentWidget(p.axis.empty() ? static_cast<QWidget*>(sweep_panel_)
+                                          : static_cast<QWidget*>(sweep_panel_->regimeView()));
+  showStatus(preset_status_ + " — running the sweep; the verdict follows it.");
   return true;
 }
 
@@ -334,8 +356,7 @@ void MainWindow::showVerdicts(const std::vector<ClaimVerdict>& verdicts) {
   for (const auto& line : lines) appendLog("Verdict — " + line);
   last_verdicts_ = lines;
   const QString text = QString("Preset %1: %2").arg(active_preset_, lines.join("  |  "));
-  statusBar()->showMessage(text);
-  statusBar()->setToolTip(lines.join("\n"));
+  showStatus(text);
   active_preset_.clear();  // judged once
 }
 

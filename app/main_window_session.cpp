@@ -70,7 +70,7 @@ void MainWindow::rebuildRecentMenu() {
 
 SessionBundle MainWindow::sessionBundle() const {
   SessionBundle b = recorder_.bundle();
-  const QByteArray layout = saveState(kLayoutVersion);
+  const QByteArray layout = layoutState();
   b.layout.assign(layout.constData(), static_cast<size_t>(layout.size()));
   const SnapshotHistory& history = inspector_->history();
   for (SessionRun& run : b.runs) {
@@ -98,7 +98,7 @@ void MainWindow::saveSessionTo(const QString& path_in) {
   const SessionBundle bundle = sessionBundle();
   const bool with_checkpoints = !offline_;
   TrainingWorker* worker = controller_->worker();
-  statusBar()->showMessage("Saving " + path + " …");
+  showStatus("Saving " + path + " …");
   // Runs on the worker thread between steps: the checkpoints need the live Trainers.
   QMetaObject::invokeMethod(
       worker,
@@ -122,10 +122,10 @@ void MainWindow::saveSessionTo(const QString& path_in) {
                   setWindowTitle(QString("RSA Lab — %1[*]").arg(QFileInfo(written).fileName()));
                   setWindowModified(false);
                 }
-                statusBar()->showMessage("Saved " + written, 5000);
+                showStatus("Saved " + written, 5000);
                 appendLog((autosaved ? "Autosaved " : "Saved session ") + written);
               } else {
-                statusBar()->showMessage("Save failed: " + error, 10000);
+                showStatus("Save failed: " + error, 10000);
                 appendLog("Save failed (the previous session is intact): " + error);
               }
               emit sessionSaved(written, error);
@@ -164,7 +164,7 @@ bool MainWindow::openSession(const QString& path, QString* error) {
     b = loadSession(path.toStdString());
   } catch (const std::exception& e) {
     appendLog(QString("Cannot open %1: %2").arg(path, e.what()));
-    statusBar()->showMessage(QString("Cannot open session: %1").arg(e.what()), 10000);
+    showStatus(QString("Cannot open session: %1").arg(e.what()), 10000);
     return refuse("Open session", QString::fromUtf8(e.what()));
   }
   recorder_.load(b);
@@ -191,15 +191,12 @@ bool MainWindow::openSession(const QString& path, QString* error) {
                                      .arg(QString::fromStdString(b.loaded_from))
                                : QString()));
   if (!b.sweep_json.empty()) {
-    // A sweep session (e.g. `rsalab-cli sweep --session DIR`) opens on its sample-efficiency
-    // figure.
+    // A sweep session (e.g. `rsalab-cli sweep --session DIR`) opens on its figures, focused
+    // (resultsOpened: showSweepFigures).
     QString sweep_error;
-    if (sweep_panel_ &&
-        sweep_panel_->loadResults(QDir(session_path_).filePath("sweep.json"), &sweep_error)) {
-      tabs_->setCurrentWidget(sweep_panel_);
-    } else if (!sweep_error.isEmpty()) {
+    if (!sweep_panel_->loadResults(QDir(session_path_).filePath("sweep.json"), &sweep_error) &&
+        !sweep_error.isEmpty())
       appendLog(sweep_error);
-    }
     emit sessionSweepLoaded(QByteArray::fromStdString(b.sweep_json));
   }
   return true;
@@ -261,6 +258,7 @@ void MainWindow::showBundle(const SessionBundle& b) {
   for (const auto& row : rows) runs_table_->updateRun(row);
   curves_->fitAll();
   applyBundleToPanels(b);
+  leaveFigureFocus();  // the bundle's layout replaces the one focus mode would restore
   if (!b.layout.empty())
     restoreState(QByteArray(b.layout.data(), static_cast<int>(b.layout.size())), kLayoutVersion);
   inspector_->showRun(inspect);

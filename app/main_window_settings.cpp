@@ -174,7 +174,7 @@ void MainWindow::restoreSettings() {
 void MainWindow::storeSettings() {
   QSettings s;
   s.setValue("window/geometry", saveGeometry());
-  s.setValue("window/state", saveState(kLayoutVersion));
+  s.setValue("window/state", layoutState());  // as before focus mode hid the docks
   s.setValue("window/state_version", kLayoutVersion);
 }
 
@@ -213,7 +213,7 @@ void MainWindow::copyFocused() {
     exporter->copyImage();
   else
     QApplication::clipboard()->setPixmap(plot->toPixmap());
-  statusBar()->showMessage("Plot image copied", 3000);
+  showStatus("Plot image copied", 3000);
 }
 
 // ---- CSV drag and drop
@@ -224,7 +224,7 @@ CsvImportDialog* MainWindow::importCsv(const QString& path) {
     table = readCsvFile(path.toStdString());
   } catch (const std::exception& e) {
     appendLog(QString("Cannot import %1: %2").arg(path, e.what()));
-    statusBar()->showMessage(QString("CSV import: %1").arg(e.what()), 10000);
+    showStatus(QString("CSV import: %1").arg(e.what()), 10000);
     return nullptr;
   }
   QSettings().setValue("paths/csv", QFileInfo(path).absolutePath());

@@ -7,6 +7,7 @@
 #include <QVector>
 #include <vector>
 
+#include "engine/core/regime_map.h"
 #include "engine/run_config.h"
 #include "engine/training/sweep_types.h"
 #include "widgets/comparison_table.h"
@@ -15,6 +16,7 @@
 namespace rsalab {
 
 SampleEfficiencyPoint sampleEfficiencyPoint(const SweepRow& row);
+// The regime map's point of a row: regimePoint in engine/training/sweep_io.h.
 
 // One entry per model (in first-seen order) over the usable rows (SweepRow::ok()).
 QVector<ComparisonEntry> comparisonEntries(const std::vector<SweepRow>& rows,

@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "engine/core/model_registry.h"
+#include "engine/sweep/sweep_plan.h"
 
 namespace rsalab {
 
@@ -63,6 +64,13 @@ SweepDialog::SweepDialog(QWidget* parent) : QDialog(parent) {
   sizes_->setToolTip(
       tr("Training-set sizes N (sequences), comma-separated; at least 2 for a slope"));
   form->addRow(tr("Sizes N"), sizes_);
+  axis_ = new QLineEdit(this);
+  axis_->setObjectName("SweepAxis");
+  axis_->setPlaceholderText(tr("none — e.g. mix.share=0, 0.25, 0.5, 0.75, 1"));
+  axis_->setToolTip(
+      tr("A task parameter and its values: every model × N × seed runs at each value, and the "
+         "Regime map tab shows who wins where"));
+  form->addRow(tr("Task axis"), axis_);
   seeds_ = new QSpinBox(this);
   seeds_->setRange(1, 100);
   seeds_->setValue(static_cast<int>(defaults.seeds));
@@ -156,6 +164,16 @@ bool SweepDialog::readOptions(SweepOptions* options, QString* error) const {
     return false;
   }
   std::sort(o.sizes.begin(), o.sizes.end());
+  if (QString axis = axis_->text().trimmed(); !axis.isEmpty()) {
+    // The CLI's parser (--axis): values separated by commas, blanks allowed.
+    axis.remove(QRegularExpression("\\s+"));
+    try {
+      o.axis = parseSweepAxis(axis.toStdString());
+    } catch (const std::exception& e) {
+      *error = tr("Task axis: %1").arg(QString::fromUtf8(e.what()));
+      return false;
+    }
+  }
   o.seeds = seeds_->value();
   o.parallel = parallel_->value();
   o.keep_curves = true;      // clicking a point shows the run's curves
@@ -178,6 +196,7 @@ void SweepDialog::setModels(const QStringList& models) {
   for (const auto& [name, box] : models_) box->setChecked(models.contains(name));
 }
 void SweepDialog::setSizesText(const QString& text) { sizes_->setText(text); }
+void SweepDialog::setAxisText(const QString& text) { axis_->setText(text); }
 void SweepDialog::setSeeds(int seeds) { seeds_->setValue(seeds); }
 void SweepDialog::setSteps(int steps) { steps_->setValue(steps); }
 

@@ -1,4 +1,5 @@
-// The Sweep dialog: which models, training-set sizes N, seeds and step budget (the task and the
+// The Sweep dialog: which models, training-set sizes N, seeds and step budget, and optionally a
+// task axis (a task parameter and its values: the regime map's x) (the task and the
 // architecture come from the run setup), a Start button, and while the sweep runs its overall
 // progress, ETA and Cancel. Non-modal: the window stays usable and points appear in the
 // "Sample efficiency" tab as runs finish. It only collects and shows values; SweepPanel owns the
@@ -31,6 +32,8 @@ class SweepDialog : public QDialog {
   bool readOptions(SweepOptions* options, QString* error) const;
   void setModels(const QStringList& models);
   void setSizesText(const QString& text);
+  // The optional task axis, "mix.share=0, 0.5, 1" (a regime map); empty: none.
+  void setAxisText(const QString& text);
   void setSeeds(int seeds);
   void setSteps(int steps);
 
@@ -54,6 +57,7 @@ class SweepDialog : public QDialog {
   RunConfig base_;
   QList<QPair<QString, QCheckBox*>> models_;  // registry order
   QLineEdit* sizes_ = nullptr;
+  QLineEdit* axis_ = nullptr;
   QSpinBox *seeds_ = nullptr, *steps_ = nullptr, *parallel_ = nullptr;
   QLabel* base_label_ = nullptr;
   QLabel* message_ = nullptr;

@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "widgets/plot_export.h"
+#include "widgets/regime_map_view.h"
 #include "widgets/sample_efficiency_view.h"
 
 namespace rsalab {
@@ -84,8 +85,9 @@ void buildLossFigure(QCustomPlot* plot, const std::vector<SweepRow>& rows, const
   plot->yAxis->setScaleType(QCPAxis::stLogarithmic);
   plot->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
   plot->legend->setVisible(true);
-  plot->legend->setBrush(QColor(255, 255, 255, 220));
-  plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+  plot->legend->setBorderPen(QPen(QColor(180, 180, 180)));
+  plot->plotLayout()->addElement(1, 1, plot->legend);  // outside the axis rect: never on data
+  plot->plotLayout()->setColumnStretchFactor(1, 0.001);
   for (const auto& model : order) {
     const QColor color = SampleEfficiencyView::modelColor(QString::fromStdString(model));
     auto* t = plot->addGraph();
@@ -141,6 +143,28 @@ std::vector<std::string> writeSweepFigures(const std::vector<SweepRow>& rows,
   buildLossFigure(&loss, rows, title.isEmpty() ? QString("Loss") : title);
   for (const char* suffix : {"png", "svg"}) {
     save(&loss, QDir(dir).filePath(QString("loss.") + suffix), options, written);
+  }
+
+  // The regime map, where the rows carry a task axis: the trained models' usable runs.
+  std::vector<RegimePoint> regime;
+  for (const auto& r : rows) {
+    if (r.ok() && !r.reference && std::isfinite(r.axis_value))
+      regime.push_back({r.model, r.axis_value, r.size, r.seed, r.excess(), r.run});
+  }
+  if (!regime.empty()) {
+    RegimeMapView map;
+    map.resize(options.width * 3 / 2, options.height);  // one map per model and the winner map
+    map.setAxisName(QString::fromStdString(options.axis_name));
+    map.setPoints(regime);
+    map.setTitle(title.isEmpty() ? QString("Regime map") : "Regime map — " + title);
+    map.flush();
+    for (const char* suffix : {"png", "svg"}) {
+      const QString path = QDir(dir).filePath(QString("regime_map.") + suffix);
+      QString error;
+      if (!map.saveImage(path, options.width * 3 / 2, options.height, &error))
+        throw std::runtime_error(error.toStdString());
+      written.push_back(path.toStdString());
+    }
   }
   return written;
 }

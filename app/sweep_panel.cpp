@@ -18,6 +18,8 @@
 #include "engine/training/sweep.h"
 #include "engine/training/sweep_references.h"
 #include "widgets/comparison_table.h"
+#include "widgets/elided_label.h"
+#include "widgets/regime_map_view.h"
 #include "widgets/sample_efficiency_view.h"
 
 namespace rsalab {
@@ -37,10 +39,8 @@ SweepPanel::SweepPanel(QWidget* parent)
   open_button_->setToolTip(tr("Show a sweep.json written by rsalab-cli sweep"));
   save_button_ = new QPushButton(tr("Save figure…"), this);
   save_button_->setToolTip(tr("The sample-efficiency figure as PNG, SVG or PDF"));
-  status_ =
-      new QLabel(tr("No sweep yet: New sweep… trains models at several training-set sizes."), this);
-  // Long summaries (every model's b) must not widen the window: clipped here, whole in the log.
-  status_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+  status_ = new ElidedLabel(
+      tr("No sweep yet: New sweep… trains models at several training-set sizes."), this);
   progress_ = new QProgressBar(this);
   progress_->setMinimumWidth(130);  // "12 / 105 runs" fits
   progress_->setMaximumWidth(220);
@@ -65,11 +65,17 @@ SweepPanel::SweepPanel(QWidget* parent)
   table_ = new ComparisonTable(splitter);
   splitter->addWidget(view_);
   splitter->addWidget(table_);
+  regime_ = new RegimeMapView(this);  // MainWindow shows it in a tab of its own
+  regime_->setObjectName("RegimeMapView");
+  regime_->setEmptyMessage(
+      tr("This sweep has no task axis — run one with --axis mix.share=…, e.g.\n"
+         "rsalab-cli sweep --task mix --axis mix.share=0,0.5,1 --models rsa,gru,transformer "
+         "--out DIR\nthen open DIR/sweep.json here (Open results…)."));
   // The figure first: QCustomPlot's size hint is tiny, the tables' large, so fix the share.
   view_->setMinimumHeight(260);
   splitter->setStretchFactor(0, 3);
-  splitter->setStretchFactor(1, 2);
-  splitter->setSizes({600, 400});
+  splitter->setStretchFactor(1, 1);
+  splitter->setSizes({750, 250});  // the table scrolls; a few rows of it are enough at first
   layout->addWidget(splitter, 1);
 
   connect(new_button_, &QPushButton::clicked, this, &SweepPanel::openDialog);
@@ -107,16 +113,17 @@ SweepPanel::SweepPanel(QWidget* parent)
   connect(watcher_, &SweepFolderWatcher::statusChanged, this,
           [this](const QString& line, qint64 done, qint64 total) {
             status_->setText(line);
-            status_->setToolTip(line);
             progress_->setRange(0, static_cast<int>(std::max<qint64>(1, total)));
             progress_->setValue(static_cast<int>(done));
             progress_->setVisible(done < total);
           });
   connect(watcher_, &SweepFolderWatcher::problem, this,
           [this](const QString& message) { emit log("Sweep folder: " + message); });
-  connect(view_, &SampleEfficiencyView::pointClicked, this, [this](int run_id) {
+  const auto open_run = [this](int run_id) {
     if (const SweepRow* r = row(run_id)) emit runActivated(*r);
-  });
+  };
+  connect(view_, &SampleEfficiencyView::pointClicked, this, open_run);
+  connect(regime_, &RegimeMapView::runClicked, this, open_run);
 }
 
 SweepPanel::~SweepPanel() = default;  // the runner (a child) cancels and waits
@@ -149,12 +156,12 @@ bool SweepPanel::startSweep(const SweepOptions& requested) {
   rows_.clear();
   by_run_.clear();
   base_ = options.base;
-  view_->clear();
-  view_->setTitle(QString("%1, T = %2, %3 steps per run, %4 seed(s)")
-                      .arg(QString::fromStdString(options.base.task.name))
-                      .arg(options.base.task.length)
-                      .arg(options.base.trainer.max_steps)
-                      .arg(options.seeds));
+  resetFigures(QString("%1, T = %2, %3 steps per run, %4 seed(s)")
+                   .arg(QString::fromStdString(options.base.task.name))
+                   .arg(options.base.task.length)
+                   .arg(options.base.trainer.max_steps)
+                   .arg(options.seeds),
+               options.axis.name);
   refreshTable();
   if (!runner_->start(options)) return false;
   setRunning(true);
@@ -192,7 +199,16 @@ void SweepPanel::addRow(const SweepRow& row) {
   by_run_[static_cast<int>(row.run)] = rows_.size();
   rows_.push_back(row);
   view_->addPoint(sampleEfficiencyPoint(row));
+  if (const auto p = regimePoint(row)) regime_->addPoint(*p);
   refreshTable();
+}
+
+void SweepPanel::resetFigures(const QString& title, const std::string& axis) {
+  view_->clear();
+  view_->setTitle(title);
+  regime_->clear();
+  regime_->setTitle(title);
+  regime_->setAxisName(QString::fromStdString(axis));
 }
 
 bool SweepPanel::watchFolder(const QString& dir, QString* error) {
@@ -205,18 +221,19 @@ bool SweepPanel::watchFolder(const QString& dir, QString* error) {
   rows_.clear();
   by_run_.clear();
   base_ = plan.base;
-  view_->clear();
-  view_->setTitle(QString("%1 (%2, T = %3, %4 steps per run, %5 seed(s))")
-                      .arg(QDir(dir).dirName(), QString::fromStdString(plan.base.task.name))
-                      .arg(plan.base.task.length)
-                      .arg(plan.base.trainer.max_steps)
-                      .arg(plan.seeds.size()));
+  resetFigures(QString("%1 (%2, T = %3, %4 steps per run, %5 seed(s))")
+                   .arg(QDir(dir).dirName(), QString::fromStdString(plan.base.task.name))
+                   .arg(plan.base.task.length)
+                   .arg(plan.base.trainer.max_steps)
+                   .arg(plan.seeds.size()),
+               plan.axis.name);
   refreshTable();
   status_->setText(tr("Watching %1: %2 cells planned").arg(dir).arg(plan.cellCount()));
   emit log(QString("Watching sweep folder %1: %2 cells (%3).")
                .arg(dir)
                .arg(plan.cellCount())
                .arg(QString::fromStdString(plan.hash)));
+  emit resultsOpened();
   return true;
 }
 
@@ -240,7 +257,6 @@ void SweepPanel::onFinished(const SweepResult& result, bool cancelled) {
                               .arg(result.wall_seconds, 0, 'f', 1)
                               .arg(fits);
   status_->setText(summary);
-  status_->setToolTip(summary);
   dialog_->setMessage(summary.toHtmlEscaped());
   emit log(summary);
   emit sweepFinished(cancelled);
@@ -283,28 +299,37 @@ bool SweepPanel::loadResults(const QString& path, QString* error) {
     *error = path + ": " + QString::fromUtf8(e.what());
     return false;
   }
+  showResult(std::move(result), QFileInfo(path).fileName());
+  status_->setText(tr("Opened %1: %2 runs (curves and maps are not stored in sweep.json)")
+                       .arg(path)
+                       .arg(rows_.size()));
+  emit log(QString("Opened sweep results %1 (%2 runs).").arg(path).arg(rows_.size()));
+  emit resultsOpened();
+  return true;
+}
+
+void SweepPanel::showResult(SweepResult result, const QString& name) {
   rows_.clear();
   by_run_.clear();
   base_ = result.base;
   QVector<SampleEfficiencyPoint> points;
+  std::vector<RegimePoint> regime;
   for (auto& r : result.rows) {
     if (r.reference) points.push_back(sampleEfficiencyPoint(r));  // grey reference curves
     if (!r.ok()) continue;
     by_run_[static_cast<int>(r.run)] = rows_.size();
     points.push_back(sampleEfficiencyPoint(r));
+    if (const auto p = regimePoint(r)) regime.push_back(*p);
     rows_.push_back(std::move(r));
   }
+  resetFigures(QString("%1 (%2, T = %3, %4 steps per run)")
+                   .arg(name, QString::fromStdString(base_.task.name))
+                   .arg(base_.task.length)
+                   .arg(base_.trainer.max_steps),
+               result.axis.name);
   view_->setPoints(points);
-  view_->setTitle(QString("%1 (%2, T = %3, %4 steps per run)")
-                      .arg(QFileInfo(path).fileName(), QString::fromStdString(base_.task.name))
-                      .arg(base_.task.length)
-                      .arg(base_.trainer.max_steps));
+  regime_->setPoints(regime);
   refreshTable();
-  status_->setText(tr("Opened %1: %2 runs (curves and maps are not stored in sweep.json)")
-                       .arg(path)
-                       .arg(rows_.size()));
-  emit log(QString("Opened sweep results %1 (%2 runs).").arg(path).arg(rows_.size()));
-  return true;
 }
 
 void SweepPanel::saveFigure() {

@@ -3,7 +3,8 @@
 // Owns the SweepRunner (its thread contract is in app/sweep_runner.h) and the Sweep dialog; keeps
 // the finished runs' rows (with curves and inspection records) so a clicked point can be opened.
 // It also shows a sweep folder filling in (watchFolder: a planned or Slurm sweep's cells as they
-// appear, app/sweep_folder_watcher.h).
+// appear, app/sweep_folder_watcher.h). Rows with a task-axis value (SweepRow::axis_value) also
+// feed the regime map (regimeView(), a tab of its own that MainWindow places beside this one).
 #pragma once
 
 #include <QWidget>
@@ -20,6 +21,8 @@ class QPushButton;
 namespace rsalab {
 
 class ComparisonTable;
+class ElidedLabel;
+class RegimeMapView;
 class SampleEfficiencyView;
 class SweepDialog;
 class SweepFolderWatcher;
@@ -40,6 +43,8 @@ class SweepPanel : public QWidget {
   void cancelSweep();
   // Shows a sweep written by `rsalab-cli sweep` (sweep.json); false with `error` on bad input.
   bool loadResults(const QString& path, QString* error);
+  // Shows a sweep's result (what loadResults does once the file is read); `name` titles it.
+  void showResult(SweepResult result, const QString& name);
   // Shows the sweep in folder `dir` (plan.json, cells/) and keeps adding its cells as they are
   // written, here or on a cluster; false with the reader's message on a bad folder.
   bool watchFolder(const QString& dir, QString* error);
@@ -47,6 +52,7 @@ class SweepPanel : public QWidget {
   void openDialog();
 
   SampleEfficiencyView* view() const { return view_; }
+  RegimeMapView* regimeView() const { return regime_; }
   ComparisonTable* table() const { return table_; }
   SweepDialog* dialog() const { return dialog_; }
   SweepRunner* runner() const { return runner_; }
@@ -61,6 +67,8 @@ class SweepPanel : public QWidget {
   void log(const QString& line);
   /// The running sweep ended (finished or cancelled); tests and scripts wait for it.
   void sweepFinished(bool cancelled);
+  /// Results were opened (a sweep.json or a sweep folder); MainWindow gives the figures room.
+  void resultsOpened();
 
  private:
   void onRow(const SweepRow& row, qint64 done, qint64 total);
@@ -71,15 +79,19 @@ class SweepPanel : public QWidget {
   void saveFigure();
 
   void addRow(const SweepRow& row);  // a usable run: a point, a table entry
+  // Clears both figures for a new sweep: its title and task axis (empty: none).
+  void resetFigures(const QString& title, const std::string& axis);
 
   SweepRunner* runner_;
   SweepFolderWatcher* watcher_;
   SweepDialog* dialog_;
   SampleEfficiencyView* view_;
+  RegimeMapView* regime_;
   ComparisonTable* table_;
   QPushButton *new_button_, *open_button_, *save_button_, *cancel_button_;
   QProgressBar* progress_;
-  QLabel *status_, *eta_;
+  ElidedLabel* status_;  // long summaries (every model's b) elided, whole in the tooltip
+  QLabel* eta_;
   std::function<RunConfig()> base_provider_;
   RunConfig base_;
   std::vector<SweepRow> rows_;

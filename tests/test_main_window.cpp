@@ -1,6 +1,7 @@
 // The desktop app, offscreen: default launch, live training of three models side by side,
 // pause/step/stop/reset, hot edits with curve markers, the inspector, closing while training, and
-// sessions (save, reopen offline), standard shortcuts and the CSV import preview.
+// sessions (save, reopen offline), standard shortcuts and the CSV import preview. The figures'
+// room (focus mode, the regime-map tab) is in test_main_window_figures.cpp.
 #include <QAction>
 #include <QApplication>
 #include <QDir>
@@ -446,6 +447,13 @@ class TestMainWindow : public QObject {
     dialog->setSizesText("16, many");
     QVERIFY(!dialog->readOptions(&rejected, &error));
     QVERIFY2(error.startsWith("Sizes N") && error.contains("many"), qPrintable(error));
+    dialog->setSizesText("16, 64");
+    dialog->setAxisText("mix.share=0, 0.5");  // a task axis: the regime map's x
+    QVERIFY2(dialog->readOptions(&rejected, &error), qPrintable(error));
+    QVERIFY(rejected.axis.name == "mix_share" && rejected.axis.values.size() == 2);
+    dialog->setAxisText("mix.share");
+    QVERIFY(!dialog->readOptions(&rejected, &error) && error.startsWith("Task axis"));
+    dialog->setAxisText({});
     // A tiny sweep through the dialog's own path: 2 models × 2 sizes × 1 seed.
     RunConfig base;
     base.task.name = "seasonal";

@@ -17,6 +17,7 @@
 #include "widgets/heat_map_view.h"
 #include "widgets/loss_curve_view.h"
 #include "widgets/plot_export.h"
+#include "widgets/regime_map_view.h"
 #include "widgets/rem_parameter_view.h"
 
 using namespace rsalab;
@@ -133,6 +134,32 @@ class TestPlotExport : public QObject {
     QCOMPARE(tables[0].rows[6], (QVector<double>{1, 2, 0.5}));  // row 1, column 2 = 6 - 5.5
     const QString csv = tablesCsv(tables);
     QVERIFY(csv.startsWith("row,column,value\n0,0,-5.5\n"));
+  }
+
+  void regimeMapExportsImagesAndItsCells() {
+    RegimeMapView view;
+    for (int64_t run = 0; run < 8; ++run) {
+      const char* model = run < 4 ? "rsa" : "gru";
+      view.addPoint({model, run % 2 ? 1.0 : 0.0, 16, uint64_t(run / 2 % 2), 0.1 + 0.01 * run, run});
+    }
+    view.resize(900, 500);
+    view.show();
+    view.flush();
+    PlotExport* exporter = PlotExport::of(view.findChild<QCustomPlot*>("RegimeMapPlot"));
+    QVERIFY(exporter);
+    QString error;
+    for (const char* name : {"regime.png", "regime.svg", "regime.pdf"}) {
+      QVERIFY2(exporter->saveImage(file(name), &error), qPrintable(error));
+      QVERIFY(readAll(file(name)).size() > 1000);
+    }
+    QVERIFY(readAll(file("regime.png")).startsWith(QByteArray("\x89PNG\r\n\x1a\n", 8)));
+    QVERIFY(exporter->saveData(file("regime.csv"), /*visible_only=*/false, &error));
+    const QStringList lines =
+        QString::fromUtf8(readAll(file("regime.csv"))).split('\n', Qt::SkipEmptyParts);
+    QVERIFY2(lines.first().startsWith("series,axis_value,N,seeds,mean,sd"), qPrintable(lines[0]));
+    QCOMPARE(lines.filter(QRegularExpression("^rsa,")).size(), 2);  // a = 0 and a = 1 at N = 16
+    QVERIFY(view.saveCsv(file("cells.csv"), &error));
+    QVERIFY(readAll(file("cells.csv")).startsWith("model,axis_value,N,seeds,mean,sd,verdict,best"));
   }
 
   void genericPlotDataAndMenu() {

@@ -74,8 +74,14 @@ SampleEfficiencyView::SampleEfficiencyView(QWidget* parent) : QWidget(parent) {
   plot_->yAxis->setRange(0.1, 10);
   plot_->legend->setVisible(true);
   plot_->legend->setBorderPen(QPen(QColor(180, 180, 180)));
-  plot_->plotLayout()->addElement(0, 1, plot_->legend);  // outside the axis rect: never on data
+  // Outside the axis rect (never on data), at the top of a column of its own: a spacer below
+  // takes the height the legend does not need (redraw caps the legend at its own height).
+  auto* side = new QCPLayoutGrid;
+  plot_->plotLayout()->addElement(0, 1, side);
   plot_->plotLayout()->setColumnStretchFactor(1, 0.001);
+  side->addElement(0, 0, plot_->legend);
+  side->addElement(1, 0, new QCPLayoutElement(plot_));
+  side->setRowSpacing(0);
 
   connect(band_box_, qOverload<int>(&QComboBox::currentIndexChanged), this,
           [this](int i) { setBand(i == 1 ? Band::kStdDev : Band::kMinMax); });
@@ -345,6 +351,7 @@ void SampleEfficiencyView::redraw() {
     plot_->xAxis->setRange(x_min / kLogPad, x_max * kLogPad);
     plot_->yAxis->setRange(y_min / kLogPad, y_max * kLogPad);
   }
+  plot_->legend->setMaximumSize(QWIDGETSIZE_MAX, plot_->legend->minimumOuterSizeHint().height());
   const bool excess = quantity_ == Quantity::kExcessLoss;
   plot_->yAxis->setLabel(excess ? tr("excess test loss (test − Bayes floor)") : tr("test loss"));
   summary_label_->setText(runs == 0 ? tr("no runs yet")

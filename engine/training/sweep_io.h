@@ -4,6 +4,7 @@
 // sample-efficiency view all go through sweepResultFromJson.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "engine/core/regime_map.h"
@@ -32,7 +33,9 @@ SweepResult sweepResultFromJson(const std::string& text);
 void fitSweep(SweepResult& result, const std::vector<std::string>& models);
 
 // The regime map's points: the usable model rows (not references) that carry a task-axis value,
-// with their excess loss (test loss where the task has no floor).
+// with their excess loss (test loss where the task has no floor). regimePoint: one row's, or
+// std::nullopt when the row does not belong on the map.
+std::optional<RegimePoint> regimePoint(const SweepRow& row);
 std::vector<RegimePoint> regimePoints(const std::vector<SweepRow>& rows);
 
 }  // namespace rsalab

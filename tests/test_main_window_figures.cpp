@@ -1,0 +1,131 @@
+// The desktop app's room for its figures, offscreen: the Regime map tab beside Sample efficiency,
+// fed from sweep rows with a task axis (a click opens the run), focus mode (on by itself when
+// results are opened; docks hidden only while a figure tab is shown; restored as they were) and
+// the status bar's elided message with the whole text in its tooltip.
+#include <QAction>
+#include <QApplication>
+#include <QDockWidget>
+#include <QLabel>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <cmath>
+#include <fstream>
+
+#include "app/main_window.h"
+#include "app/sweep_panel.h"
+#include "engine/runtime.h"
+#include "engine/training/sweep_io.h"
+#include "tests/support/widget_shots.h"
+#include "widgets/elided_label.h"
+#include "widgets/inspector_panel.h"
+#include "widgets/loss_curve_view.h"
+#include "widgets/regime_map_view.h"
+
+using namespace rsalab;
+
+namespace {
+template <typename T>
+T* part(const QObject& parent, const char* name) {
+  T* child = parent.findChild<T*>(QString::fromLatin1(name));
+  if (!child) qFatal("the window has no %s named %s", T::staticMetaObject.className(), name);
+  return child;
+}
+SweepPanel* sweepPanel(const MainWindow& w) { return part<SweepPanel>(w, "SweepPanel"); }
+QTabWidget* centralTabs(const MainWindow& w) { return part<QTabWidget>(w, "InspectorTabs"); }
+LossCurveView* curves(const MainWindow& w) { return part<LossCurveView>(w, "LossCurveView"); }
+}  // namespace
+
+class TestMainWindowFigures : public QObject {
+  Q_OBJECT
+  QTemporaryDir dir_;
+
+ private slots:
+  void initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir_.filePath("settings"));
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, dir_.filePath("settings"));
+    QSettings().clear();
+  }
+  void figuresGetTheRoomTheyNeed() {
+    MainWindow w;
+    w.resize(1366, 768);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    auto* panel = sweepPanel(w);
+    auto* regime = part<RegimeMapView>(w, "RegimeMapView");
+    auto* runs = part<QDockWidget>(w, "RunsDock");
+    auto* focus = part<QAction>(w, "FocusAction");
+    QCOMPARE(centralTabs(w)->tabText(centralTabs(w)->indexOf(regime)), QString("Regime map"));
+    QVERIFY(runs->isVisible() && !focus->isChecked());
+    // gru, transformer, rsa × a ∈ {0, 0.5, 1} × N ∈ {16, 64, 256} × 2 seeds: gru wins at a = 0,
+    // rsa at a = 1, the two tie at a = 0.5.
+    SweepResult result;
+    result.axis = {"mix.share", {0, 0.5, 1}};
+    const char* models[] = {"gru", "transformer", "rsa"};
+    for (int64_t run = 0; run < 54; ++run) {
+      SweepRow r;
+      r.run = run;
+      r.model = models[run / 18];
+      r.axis_value = 0.5 * static_cast<double>(run / 6 % 3);
+      r.size = 16 << (2 * (run / 2 % 3));
+      r.seed = static_cast<uint64_t>(run % 2);
+      const double a = r.axis_value;
+      const double base = r.model == "gru" ? 0.05 + 0.2 * a : r.model == "rsa" ? 0.25 - 0.2 * a : 1;
+      r.bayes_floor = 1;
+      r.test_loss = 1 + base * std::pow(r.size / 16.0, -0.4) * (1 + 0.02 * double(r.seed));
+      r.steps = 5;
+      result.rows.push_back(r);
+    }
+    // Opened results without a task axis: focus mode on, docks hidden, the figure tab shown.
+    SweepResult plain = result;
+    plain.axis = {};
+    for (auto& r : plain.rows) r.axis_value = NAN;
+    const QString json = dir_.filePath("plain_sweep.json");
+    std::ofstream(json.toStdString()) << sweepJson(plain);
+    QString error;
+    QVERIFY2(panel->loadResults(json, &error), qPrintable(error));
+    QVERIFY(focus->isChecked() && w.figureFocused());
+    QCOMPARE(centralTabs(w)->currentWidget(), static_cast<QWidget*>(panel));
+    QVERIFY(!runs->isVisible());
+    regime->flush();
+    QVERIFY(part<QLabel>(*regime, "RegimeMapMessage")->text().contains("no task axis"));
+    // Another tab brings the docks back; the figure tab hides them again; the action ends it.
+    centralTabs(w)->setCurrentIndex(InspectorPanel::kInspectorTab);
+    QVERIFY(!w.figureFocused() && runs->isVisible());
+    centralTabs(w)->setCurrentWidget(regime);
+    QVERIFY(w.figureFocused() && !runs->isVisible());
+    focus->trigger();
+    QVERIFY(!w.figureFocused() && runs->isVisible());
+    // Rows with a task axis feed the regime map; a click opens the run (and leaves focus mode).
+    panel->showResult(result, "axis");
+    QCOMPARE(regime->pointCount(), 54);
+    QCOMPARE(regime->axisName(), QString("mix.share"));
+    focus->trigger();
+    centralTabs(w)->setCurrentWidget(regime);
+    QTRY_VERIFY_WITH_TIMEOUT(regime->showsMaps(), 5000);
+    QVERIFY(test::saturatedColorCount(test::grabShot(&w, "main_window_regime_1366x768")) > 20);
+    w.resize(1920, 1080);  // the maps lay out again for the room they have
+    test::grabShot(&w, "main_window_regime_1920x1080");
+    emit regime->runClicked(5);
+    QVERIFY(curves(w)->hasRun((1 << 20) + 5));
+    QVERIFY(!w.figureFocused() && runs->isVisible());
+    // Long status text is elided, whole in the tooltip.
+    const QString long_text = "Sweep finished: " + QString("rsa b=0.123 [0.1, 0.2]; ").repeated(20);
+    w.showStatus(long_text);
+    auto* message = part<ElidedLabel>(w, "StatusMessage");
+    QCOMPARE(w.statusText(), long_text);
+    QVERIFY(message->isElided());
+    QCOMPARE(message->toolTip(), long_text);
+    QVERIFY(message->width() < w.width());
+  }
+};
+
+int main(int argc, char** argv) {
+  rsalab::initRuntime();
+  QApplication app(argc, argv);
+  TestMainWindowFigures test;
+  return QTest::qExec(&test, argc, argv);
+}
+#include "test_main_window_figures.moc"
