@@ -324,7 +324,7 @@ bool MainWindow::startPresetSweep(const Preset& p) {
     return false;
   }
   tabs_->setCurrentWidget(p.axis.empty() ? static_cast<QWidget*>(sweep_panel_)
-                                          : static_cast<QWidget*>(sweep_panel_->regimeView()));
+                                         : static_cast<QWidget*>(sweep_panel_->regimeView()));
   showStatus(preset_status_ + " — running the sweep; the verdict follows it.");
   return true;
 }

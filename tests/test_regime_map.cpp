@@ -95,8 +95,8 @@ class TestRegimeMap : public QObject {
     plain.axis = {};
     QVERIFY(makeSweepPlan(plain).hash != plan.hash);
     QVERIFY(sweepPlanJson(makeSweepPlan(plain)).find("axis_value") == std::string::npos);
-    for (const char* bad : {"mix.share", "mix.share=", "mix.share=0,x", "mix.share=1,1",
-                            "colour=1"}) {
+    for (const char* bad :
+         {"mix.share", "mix.share=", "mix.share=0,x", "mix.share=1,1", "colour=1"}) {
       bool threw = false;
       try {
         parseSweepAxis(bad);
@@ -171,10 +171,11 @@ class TestRegimeMap : public QObject {
     QVERIFY2(v[0].decided && !v[0].holds, v[0].detail.c_str());
     QVERIFY(verdictLine(v[0]).rfind("does not hold here: ", 0) == 0);
     // One seed has no spread: every cell is an unjudged tie and no claim is decided.
-    std::vector<RegimePoint> one = {{"rnn", 1.0, 16, 0, 0.1, 0}, {"transformer", 1.0, 16, 0, 0.9, 1},
-                                    {"rnn", 0.0, 16, 0, 0.9, 2}, {"transformer", 0.0, 16, 0, 0.1, 3},
-                                    {"rnn", 1.0, 64, 0, 0.1, 4}, {"transformer", 1.0, 64, 0, 0.9, 5},
-                                    {"rnn", 0.0, 64, 0, 0.9, 6}, {"transformer", 0.0, 64, 0, 0.1, 7}};
+    std::vector<RegimePoint> one = {
+        {"rnn", 1.0, 16, 0, 0.1, 0}, {"transformer", 1.0, 16, 0, 0.9, 1},
+        {"rnn", 0.0, 16, 0, 0.9, 2}, {"transformer", 0.0, 16, 0, 0.1, 3},
+        {"rnn", 1.0, 64, 0, 0.1, 4}, {"transformer", 1.0, 64, 0, 0.9, 5},
+        {"rnn", 0.0, 64, 0, 0.9, 6}, {"transformer", 0.0, 64, 0, 0.1, 7}};
     v = figure1Verdicts(buildRegimeMap(one));
     QVERIFY2(!v[0].decided, v[0].detail.c_str());
     QVERIFY(verdictLine(v[0]).rfind("undecided: ", 0) == 0);

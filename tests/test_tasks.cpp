@@ -77,10 +77,10 @@ class TestTasks : public QObject {
 
   void namesAndDescriptions() {
     const std::vector<std::string> expected = {
-        "seasonal", "ar",      "teacher", "mix",     "parity",  "dyck1",
-        "tomita1",  "tomita2", "tomita3", "tomita4", "tomita5", "tomita6",
-        "tomita7",  "charlm",  "copy",    "reverse", "mlm",     "csv",
-        "airpassengers", "lynx", "lakehuron", "nottem", "ukgas", "treering"};
+        "seasonal",      "ar",      "teacher",   "mix",     "parity",  "dyck1",
+        "tomita1",       "tomita2", "tomita3",   "tomita4", "tomita5", "tomita6",
+        "tomita7",       "charlm",  "copy",      "reverse", "mlm",     "csv",
+        "airpassengers", "lynx",    "lakehuron", "nottem",  "ukgas",   "treering"};
     QCOMPARE(taskNames(), expected);
     for (const auto& n : taskNames()) {
       const auto d = taskDescription(n);
@@ -153,8 +153,8 @@ class TestTasks : public QObject {
         }
       }
       QCOMPARE(data.mlm_probability > 0, name == "mlm");
-      QCOMPARE(!data.truth.empty(), name == "seasonal" || name == "ar" || name == "teacher" ||
-                                        name == "mix");
+      QCOMPARE(!data.truth.empty(),
+               name == "seasonal" || name == "ar" || name == "teacher" || name == "mix");
     }
   }
 

@@ -64,8 +64,7 @@ void LinearRnnRemPanel::regenerate(unsigned seed) {
                       .arg(demo_.theta, 0, 'f', 3)
                       .arg(demo_.spectralRadius(), 0, 'f', 3)
                       .arg(error_, 0, 'g', 3) +
-                  "\n" +
-                  QString::fromStdString(verdictLine(linearRnnDemoVerdict(seed))));
+                  "\n" + QString::fromStdString(verdictLine(linearRnnDemoVerdict(seed))));
 }
 
 }  // namespace rsalab

@@ -1,7 +1,8 @@
 // Run setup: the task and its size, which models, how many seeds, the step budget and the
 // architecture shared by all models. The model check boxes come from the model registry (every
 // sequence model; the default launch ticked). config() writes the panel's fields into a RunConfig
-// (REM heads by defaultRemHeads); the panel starts at defaultLaunchConfig() (the GUI's first launch).
+// (REM heads by defaultRemHeads); the panel starts at defaultLaunchConfig() (the GUI's first
+// launch).
 #pragma once
 
 #include <QCheckBox>

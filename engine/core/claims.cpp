@@ -21,8 +21,8 @@ std::string number(double v, int precision = 3) {
 bool isRecurrentModel(const std::string& m) { return m == "rnn" || m == "lstm" || m == "gru"; }
 
 // Claims 1 and 2: does a model of `is_model` win most cells of the region?
-ClaimVerdict regionClaim(const RegimeMap& map, const std::string& claim, bool (*is_model)(
-                             const std::string&), bool high_axis, bool small_n) {
+ClaimVerdict regionClaim(const RegimeMap& map, const std::string& claim,
+                         bool (*is_model)(const std::string&), bool high_axis, bool small_n) {
   ClaimVerdict v;
   v.claim = claim;
   const size_t na = map.axis_values.size(), nn = map.sizes.size();
@@ -46,8 +46,7 @@ ClaimVerdict regionClaim(const RegimeMap& map, const std::string& claim, bool (*
     if (w.verdict == RegimeVerdict::Pending) ++pending;
     if (w.verdict == RegimeVerdict::Tie) ++ties;
     if (w.verdict == RegimeVerdict::Tie && !w.judged) ++unjudged;
-    if (w.verdict == RegimeVerdict::Tie && (is_model(w.best) || is_model(w.runner_up)))
-      ++tied_best;
+    if (w.verdict == RegimeVerdict::Tie && (is_model(w.best) || is_model(w.runner_up))) ++tied_best;
     if (w.verdict != RegimeVerdict::Winner) continue;
     if (is_model(w.best))
       ++wins;
@@ -60,8 +59,9 @@ ClaimVerdict regionClaim(const RegimeMap& map, const std::string& claim, bool (*
   v.decided = cells > 0 && pending == 0 && unjudged == 0;
   v.holds = v.decided && 2 * wins > cells;
   v.detail = std::to_string(wins) + " of " + std::to_string(cells) + " cells won outright (" +
-             region + "), " + std::to_string(tied_best) + " tied for best within the seeds' spread, " +
-             std::to_string(ties - tied_best) + " other tie(s)";
+             region + "), " + std::to_string(tied_best) +
+             " tied for best within the seeds' spread, " + std::to_string(ties - tied_best) +
+             " other tie(s)";
   for (const auto& [m, n] : others) v.detail += ", " + m + " wins " + std::to_string(n);
   if (pending) v.detail += ", " + std::to_string(pending) + " cell(s) still pending";
   if (unjudged) v.detail += ", " + std::to_string(unjudged) + " cell(s) with one seed (no spread)";
@@ -86,7 +86,8 @@ std::vector<ClaimVerdict> figure1Verdicts(const RegimeMap& map) {
     ++cells;
     if (w.verdict == RegimeVerdict::Pending) ++pending;
     if (w.verdict == RegimeVerdict::Tie && !w.judged) ++unjudged;
-    const bool tied_best = w.verdict == RegimeVerdict::Tie && (w.best == "rsa" || w.runner_up == "rsa");
+    const bool tied_best =
+        w.verdict == RegimeVerdict::Tie && (w.best == "rsa" || w.runner_up == "rsa");
     if ((w.verdict == RegimeVerdict::Winner && w.best == "rsa") || tied_best) ++good;
   }
   rsa.decided = present && cells > 0 && pending == 0 && unjudged == 0;
@@ -164,8 +165,9 @@ std::vector<ClaimVerdict> runPresetVerdicts(const std::string& rule, const Inspe
     return {v};
   }
   if (rule == "fixed-point") {
-    v.claim = "StarSaber's layers approach a fixed point: the residual ‖h^{l+1} − h^l‖ / ‖h^l‖ "
-              "falls layer by layer.";
+    v.claim =
+        "StarSaber's layers approach a fixed point: the residual ‖h^{l+1} − h^l‖ / ‖h^l‖ "
+        "falls layer by layer.";
     std::vector<double> r;
     for (const auto& layer : record.layers) r.push_back(layer.residual);
     int falls = 0;

@@ -15,7 +15,7 @@ namespace rsalab {
 
 // A claim checked on measured data: holds or not, and the counts that say so.
 struct ClaimVerdict {
-  std::string claim;   // one sentence
+  std::string claim;     // one sentence
   bool decided = false;  // enough data to judge (otherwise `detail` says what is missing)
   bool holds = false;
   std::string detail;  // "rnn wins 3 of 4 cells with a ≥ 0.75 and N ≤ 256 (1 tie)"

@@ -60,7 +60,8 @@ RegimeMap buildRegimeMap(const std::vector<RegimePoint>& points) {
   RegimeMap map;
   std::vector<double> axis;
   // (model index, axis value, N) → excess losses and runs
-  std::map<std::tuple<size_t, double, int64_t>, std::pair<std::vector<double>, std::vector<int64_t>>>
+  std::map<std::tuple<size_t, double, int64_t>,
+           std::pair<std::vector<double>, std::vector<int64_t>>>
       groups;
   for (const auto& p : points) {
     auto it = std::find(map.models.begin(), map.models.end(), p.model);
@@ -115,8 +116,7 @@ RegimeMap buildRegimeMap(const std::vector<RegimePoint>& points) {
   return map;
 }
 
-const RegimeCell* RegimeMap::cell(const std::string& model, double axis_value,
-                                  int64_t size) const {
+const RegimeCell* RegimeMap::cell(const std::string& model, double axis_value, int64_t size) const {
   for (const auto& c : cells)
     if (c.model == model && c.size == size && sameAxis(c.axis_value, axis_value)) return &c;
   return nullptr;

@@ -8,8 +8,8 @@
 
 #include <cstdint>
 #include <limits>
-#include <utility>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace rsalab {
@@ -21,7 +21,7 @@ struct RegimePoint {
   uint64_t seed = 0;
   double excess = std::numeric_limits<double>::quiet_NaN();  // test loss − Bayes floor (lower is
                                                              // better); NaN: not usable
-  int64_t run = -1;  // the sweep's run id (SweepRow::run)
+  int64_t run = -1;                                          // the sweep's run id (SweepRow::run)
 };
 
 // One model at one (axis value, N): the seeds' finite excess losses.

@@ -191,8 +191,8 @@ SweepPlan sweepPlanFromJson(const std::string& text, const std::string& what) {
     plan.seeds =
         need(axes, "seed", "axes.", what, &json::is_array, "an array").get<std::vector<uint64_t>>();
     if (const auto task = axes.find("task"); task != axes.end()) {
-      plan.axis.name = need(*task, "name", "axes.task.", what, &json::is_string, "a string")
-                           .get<std::string>();
+      plan.axis.name =
+          need(*task, "name", "axes.task.", what, &json::is_string, "a string").get<std::string>();
       plan.axis.values = need(*task, "values", "axes.task.", what, &json::is_array, "an array")
                              .get<std::vector<double>>();
       plan.axis.name = taskParameterKey(plan.axis.name);

@@ -87,8 +87,8 @@ DataSplit mixSplit(const TaskOptions& o, int64_t n, uint64_t seed) {
   auto onehot = torch::one_hot(p.keys, o.mix_keys).to(torch::kFloat64);  // (N, T, K)
   split.x = torch::cat({p.x.unsqueeze(-1), onehot, p.values.unsqueeze(-1)}, -1)
                 .to(torch::kFloat32)
-                .contiguous();                                                // (N, T, K + 2)
-  split.y = p.target.to(torch::kFloat32).unsqueeze(-1).contiguous();          // (N, T, 1)
+                .contiguous();                                        // (N, T, K + 2)
+  split.y = p.target.to(torch::kFloat32).unsqueeze(-1).contiguous();  // (N, T, 1)
   return split;
 }
 
@@ -118,18 +118,18 @@ TaskData makeMixTask(const TaskOptions& o, int64_t train_size, uint64_t seed) {
       kernel += "λ=" + fmt(term.base);
     }
   }
-  data.truth.meaning = "generating REM of the recurrent part (its share a = " +
-                       fmt(o.mix_share) + " of the signal's variance)";
+  data.truth.meaning = "generating REM of the recurrent part (its share a = " + fmt(o.mix_share) +
+                       " of the signal's variance)";
   data.truth.bayes_floor = o.noise * o.noise;
   data.truth.floor_note = "noise²: both parts are fixed functions of the inputs up to t";
   data.truth.description = "mix a=" + fmt(o.mix_share) + ": √a·REM(" + kernel +
                            ") + √(1−a)·lookup over " + std::to_string(o.mix_keys) +
                            " keys + noise " + fmt(o.noise);
   data.summary = "mix: " + std::to_string(train_size) + "/" + std::to_string(o.validation_size) +
-                 "/" + std::to_string(o.test_size) + " train/validation/test sequences, T=" +
-                 std::to_string(o.length) + "; recurrent share a=" + fmt(o.mix_share) + " (" +
-                 kernel + "), lookup over " + std::to_string(o.mix_keys) + " keys, noise " +
-                 fmt(o.noise);
+                 "/" + std::to_string(o.test_size) +
+                 " train/validation/test sequences, T=" + std::to_string(o.length) +
+                 "; recurrent share a=" + fmt(o.mix_share) + " (" + kernel + "), lookup over " +
+                 std::to_string(o.mix_keys) + " keys, noise " + fmt(o.noise);
   return data;
 }
 

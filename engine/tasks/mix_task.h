@@ -27,12 +27,12 @@
 namespace rsalab {
 
 struct MixParts {
-  torch::Tensor x;           // (N, T) float64 recurrent input
-  torch::Tensor keys;        // (N, T) int64 in [0, K)
-  torch::Tensor values;      // (N, T) float64
-  torch::Tensor recurrent;   // (N, T) r_t / σ_r
-  torch::Tensor lookup;      // (N, T) l_t / σ_l
-  torch::Tensor target;      // (N, T) √a·recurrent + √(1 − a)·lookup + noise·ε
+  torch::Tensor x;          // (N, T) float64 recurrent input
+  torch::Tensor keys;       // (N, T) int64 in [0, K)
+  torch::Tensor values;     // (N, T) float64
+  torch::Tensor recurrent;  // (N, T) r_t / σ_r
+  torch::Tensor lookup;     // (N, T) l_t / σ_l
+  torch::Tensor target;     // (N, T) √a·recurrent + √(1 − a)·lookup + noise·ε
   double sigma_recurrent = 1, sigma_lookup = 1;
 };
 

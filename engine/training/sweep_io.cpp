@@ -182,7 +182,8 @@ std::string sweepJson(const SweepResult& result) {
   }
   for (const auto* fits : {&result.fits, &result.excess_fits}) {
     for (const auto& f : *fits) {
-      json fit = {{"model", f.model}, {"a", f.a},   {"b", f.b}, {"b_ci95", {f.b_low, f.b_high}},
+      json fit = {{"model", f.model}, {"a", f.a},
+                  {"b", f.b},         {"b_ci95", {f.b_low, f.b_high}},
                   {"r2", f.r2},       {"points", f.points}};
       if (!result.axis.empty()) fit["axis_value"] = f.axis_value;
       j[fits == &result.fits ? "fits" : "excess_fits"].push_back(fit);
@@ -291,29 +292,29 @@ void fitSweep(SweepResult& result, const std::vector<std::string>& models) {
   const std::vector<double> axis_values =
       result.axis.empty() ? std::vector<double>{NAN} : result.axis.values;
   for (const auto& m : models) {
-   for (double a : axis_values) {
-    std::vector<double> n, loss, excess_n, excess;
-    for (const auto& r : result.rows) {
-      if (r.model != m || !r.ok()) continue;
-      if (!std::isnan(a) && !(std::abs(r.axis_value - a) <= 1e-9)) continue;
-      n.push_back(static_cast<double>(r.size));
-      loss.push_back(r.test_loss);
-      if (std::isfinite(r.bayes_floor)) {
-        excess_n.push_back(static_cast<double>(r.size));
-        excess.push_back(r.excess());
+    for (double a : axis_values) {
+      std::vector<double> n, loss, excess_n, excess;
+      for (const auto& r : result.rows) {
+        if (r.model != m || !r.ok()) continue;
+        if (!std::isnan(a) && !(std::abs(r.axis_value - a) <= 1e-9)) continue;
+        n.push_back(static_cast<double>(r.size));
+        loss.push_back(r.test_loss);
+        if (std::isfinite(r.bayes_floor)) {
+          excess_n.push_back(static_cast<double>(r.size));
+          excess.push_back(r.excess());
+        }
+      }
+      auto fit = fitPowerLaw(n, loss);
+      fit.model = m;
+      fit.axis_value = a;
+      result.fits.push_back(fit);
+      if (!excess.empty()) {
+        auto e = fitPowerLaw(excess_n, excess);
+        e.model = m;
+        e.axis_value = a;
+        result.excess_fits.push_back(e);
       }
     }
-    auto fit = fitPowerLaw(n, loss);
-    fit.model = m;
-    fit.axis_value = a;
-    result.fits.push_back(fit);
-    if (!excess.empty()) {
-      auto e = fitPowerLaw(excess_n, excess);
-      e.model = m;
-      e.axis_value = a;
-      result.excess_fits.push_back(e);
-    }
-   }
   }
 }
 
