@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "engine/core/claims.h"
+#include "engine/core/presets.h"
 #include "engine/core/regime_map.h"
 #include "engine/sweep/sweep_plan.h"
 #include "engine/training/sweep_io.h"
@@ -179,6 +180,30 @@ class TestRegimeMap : public QObject {
     v = figure1Verdicts(buildRegimeMap(one));
     QVERIFY2(!v[0].decided, v[0].detail.c_str());
     QVERIFY(verdictLine(v[0]).rfind("undecided: ", 0) == 0);
+  }
+
+  void presetsStateClaimsAndPlanTheirSweeps() {
+    for (const Preset& p : presets()) {
+      QVERIFY2(!p.claim.empty() && !p.verdict.empty(), p.name.c_str());
+      if (!p.isSweep()) continue;
+      SweepOptions o;
+      o.base = p.config;
+      o.models = p.models;
+      o.sizes = p.sweep_sizes;
+      o.seeds = p.sweep_seeds;
+      o.axis = p.axis;
+      const SweepPlan plan = makeSweepPlan(o);  // validates every (model, axis value)
+      QVERIFY(plan.cellCount() > 0);
+      QVERIFY(sweepPresetVerdicts(p.verdict, {}).size() > 0);  // a rule the claims know
+    }
+    const Preset& f = presetOrThrow("figure1");
+    QCOMPARE(f.models, (std::vector<std::string>{"rnn", "transformer", "rsa"}));
+    QCOMPARE(f.axis.values.size(), size_t{5});
+    QCOMPARE(f.sweep_sizes.size() * f.axis.values.size() * f.models.size() *
+                 static_cast<size_t>(f.sweep_seeds),
+             size_t{225});
+    QVERIFY(linearRnnDemoVerdict().holds);
+    QVERIFY(!linearRnnVerdict(1e-3, 10).holds);
   }
 };
 
