@@ -129,13 +129,16 @@ void RegimeMapView::setAxisName(const QString& name) {
 }
 
 QString RegimeMapView::axisTitle(const QString& name) {
+  // By the TaskOptions key (taskParameterKey): "mix.share", "task.mix_share" → "mix_share".
   static const QMap<QString, QString> kKnown = {
-      {"mix.share", tr("recurrent share a")},
+      {"mix_share", tr("recurrent share a")},
       {"noise", tr("observation noise σ")},
-      {"task.length", tr("sequence length T")},
+      {"length", tr("sequence length T")},
   };
   if (name.isEmpty()) return tr("task parameter");
-  const auto it = kKnown.find(name);
+  QString key = name.startsWith("task.") ? name.mid(5) : name;
+  key.replace('.', '_');
+  const auto it = kKnown.find(key);
   return it == kKnown.end() ? name : QString("%1 (%2)").arg(*it, name);
 }
 
