@@ -85,11 +85,15 @@ Results runSections(const Options& o, const RuntimeInfo& runtime) {
   if (o.has("rsa")) r.rems = benchRems(o, r.train.value_or(std::vector<TrainResult>{}), r.ratios);
   if (o.has("attention")) r.scaling = benchAttention(o);
   if (o.has("generation")) r.generation = benchGeneration(o);
+  if (o.has("levers") || o.has("linear-levers")) {
+    r.levers.emplace();
+    for (auto& l : benchLinearLevers(o)) r.levers->push_back(l);
+  }
   if (o.has("levers") || o.has("blas-levers")) {
     if (o.has("levers")) {
-      r.levers = benchLevers(o);
+      for (auto& l : benchLevers(o)) r.levers->push_back(l);
     } else {
-      r.levers.emplace();
+      if (!r.levers) r.levers.emplace();
       heading("Levers: OpenBLAS build and kernels (child processes)");
     }
     for (auto& l : benchBlasLevers(o)) r.levers->push_back(l);

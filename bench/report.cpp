@@ -151,6 +151,33 @@ Json reportTargets(const Results& r) {
     };
     target("MFU softmax (large)", mfu(attentionModel("softmax")), ">=", 0.35);
     target("MFU RSA (large)", mfu(attentionModel("rsa")), ">=", 0.35);
+    auto step = [&](const std::string& model) {
+      for (const auto& t : *r.train) {
+        if (t.config == "large" && t.model == model) return t.seconds.median;
+      }
+      return static_cast<double>(NAN);
+    };
+    const double linear_ratio = step(attentionModel("linear")) / step(attentionModel("softmax"));
+    if (std::isfinite(linear_ratio))
+      target("linear step / softmax step (large)", linear_ratio, "<=", 0.5);
+  }
+  if (r.scaling) {
+    for (const auto& s : *r.scaling) {
+      if (s.kind == "linear")
+        target("linear attention forward exponent (T >= 512)", s.slope_upper, "<=", 1.1);
+    }
+  }
+  if (r.levers) {
+    double cumulative = NAN, chunked = NAN;
+    for (const auto& l : *r.levers) {
+      if (l.variant.rfind("cumulative sum", 0) == 0) cumulative = l.seconds.median;
+      if (l.variant.find("(engine)") != std::string::npos && l.variant.rfind("chunked", 0) == 0) {
+        chunked = l.seconds.median;
+      }
+    }
+    if (std::isfinite(cumulative / chunked)) {
+      target("linear core fwd+bwd: cumulative / chunked (T=512)", cumulative / chunked, ">=", 2);
+    }
   }
   if (r.generation && !r.generation->empty()) {
     auto g = [&](const std::string& method) {

@@ -70,20 +70,53 @@ torch::Tensor foldedLinearStep(const torch::Tensor& q, const torch::Tensor& k,
   return (num / denom).view({B, H, 1, Dv});
 }
 
+// Prints one lever's variants (median (min-max) and the speed-up against the first) into `out`.
+void reportLever(std::vector<LeverResult>& out, const std::string& lever,
+                 const std::vector<std::string>& names, const std::vector<Stats>& stats,
+                 double unit, const char* unit_name) {
+  std::printf("  %s\n", lever.c_str());
+  for (size_t i = 0; i < names.size(); ++i) {
+    std::printf("    %-58s %s %s  (x%s vs first)\n", names[i].c_str(),
+                spread(stats[i], unit).c_str(), unit_name,
+                fmt(stats[0].median / stats[i].median).c_str());
+    out.push_back({lever, names[i], stats[i]});
+  }
+}
+
 }  // namespace
+
+std::vector<LeverResult> benchLinearLevers(const Options& o) {
+  heading("Linear attention, causal training path: fwd+bwd of the core, interleaved");
+  std::vector<LeverResult> out;
+  const int64_t B = 16, H = 8, T = 512, Dh = 16;
+  torch::manual_seed(0);
+  // The (B, H, T, Dh, Dh) cumulative sum (the training path before), the masked T × T form and
+  // the chunked form (the engine's, kLinearAttentionChunk) at other chunk lengths.
+  auto q = torch::randn({B, H, T, Dh}, torch::requires_grad());
+  auto k = torch::randn({B, H, T, Dh}, torch::requires_grad());
+  auto v = torch::randn({B, H, T, Dh}, torch::requires_grad());
+  auto grad = torch::randn({B, H, T, Dh});
+  std::vector<std::string> names = {"cumulative sum over (B, H, T, Dh, Dh) (before)",
+                                    "masked T x T (parallel)"};
+  std::vector<std::function<void()>> fns = {
+      [&] { linearAttentionCumulative(q, k, v).backward(grad); },
+      [&] { linearAttentionParallel(q, k, v, /*causal=*/true).backward(grad); }};
+  for (int64_t C : {16, 32, 64, 128}) {
+    names.push_back("chunked, C = " + std::to_string(C) +
+                    (C == kLinearAttentionChunk ? " (engine)" : ""));
+    fns.push_back([&, C] { linearAttentionChunked(q, k, v, C).backward(grad); });
+  }
+  reportLever(out, "causal linear-attention core fwd+bwd, B16 H8 T512 Dh16", names,
+              interleave(fns, scaled(Plan{1, 5, 12, 10}, o)), 1e3, "ms");
+  return out;
+}
 
 std::vector<LeverResult> benchLevers(const Options& o) {
   heading("Levers: before / after, interleaved in this run");
   std::vector<LeverResult> out;
   auto report = [&](const std::string& lever, const std::vector<std::string>& names,
                     const std::vector<Stats>& stats, double unit, const char* unit_name) {
-    std::printf("  %s\n", lever.c_str());
-    for (size_t i = 0; i < names.size(); ++i) {
-      std::printf("    %-58s %s %s  (x%s vs first)\n", names[i].c_str(),
-                  spread(stats[i], unit).c_str(), unit_name,
-                  fmt(stats[0].median / stats[i].median).c_str());
-      out.push_back({lever, names[i], stats[i]});
-    }
+    reportLever(out, lever, names, stats, unit, unit_name);
   };
   const int64_t B = 16, H = 8, T = 512, Dh = 16, R = defaultRemHeads(H).total();
   const double scale = 1.0 / std::sqrt(static_cast<double>(Dh));

@@ -7,6 +7,8 @@
 //               core and the rest, each timed alone; the MFU ceiling those parts set
 //   attention   one attention layer's forward time vs T, and the fitted log-log exponent
 //   generation  per-token time near T = 2048: linear (S, z) vs softmax KV cache vs recompute
+//   linear-levers  the causal linear-attention core: cumulative sum vs masked T × T vs chunked
+//               at several chunk lengths (also run by "levers")
 //   levers      each speed lever before/after (interleaved A/B); the OpenBLAS flavour is
 //               measured in a child process started with the pthread build on its library path
 //   sweep       wall time of `rsalab-cli sweep` with defaults (only with --with-sweep)
@@ -87,6 +89,8 @@ struct LeverResult {
   Stats seconds;
 };
 std::vector<LeverResult> benchLevers(const Options& o);
+// The causal linear-attention core's forms (--sections linear-levers; part of "levers").
+std::vector<LeverResult> benchLinearLevers(const Options& o);
 // The OpenBLAS build and kernel levers, each side in child processes (--sections blas-child).
 std::vector<LeverResult> benchBlasLevers(const Options& o);
 // The child: times the large softmax step and prints "blas-child <blas>, kernels <k>|<seconds>".

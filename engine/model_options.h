@@ -54,7 +54,7 @@ struct ModelOptions {
   // The seq2seq family's self-attention: one of attentionKinds() (softmax | rsa | linear).
   std::string encoder_attention = "softmax";
   int64_t decoder_layers = 0;     // 0: same as layers
-  bool linear_cumulative = true;  // causal linear attention: cumulative form (else masked parallel)
+  bool linear_cumulative = true;  // causal linear: running-sum form, chunked (else masked T x T)
   // Attention stacks only: no positional encoding, no LayerNorm and no feed-forward block, so the
   // output is linear in the input given the attention weights. With REM heads held open (µ fixed
   // high) an RSA layer then computes y_t = Σ_h a_h Σ_{s<t} P_h[t, s] x_s + const, and the true REM

@@ -1,5 +1,7 @@
 #include "engine/models/linear_attention.h"
 
+#include <algorithm>
+
 namespace rsalab {
 
 torch::Tensor eluFeatureMap(const torch::Tensor& x) { return torch::elu(x) + 1; }
@@ -48,6 +50,43 @@ torch::Tensor linearAttentionCumulative(const torch::Tensor& q, const torch::Ten
   return num / denom;
 }
 
+torch::Tensor linearAttentionChunked(const torch::Tensor& q, const torch::Tensor& k,
+                                     const torch::Tensor& v, int64_t chunk,
+                                     const torch::Tensor& key_padding) {
+  TORCH_CHECK(chunk >= 1, "linearAttentionChunked: chunk must be at least 1");
+  const int64_t T = q.size(-2), Dv = v.size(-1);
+  const int64_t C = std::max<int64_t>(1, std::min(chunk, T)), N = (T + C - 1) / C;
+  auto fq = eluFeatureMap(q), fk = keyFeatures(k, key_padding);  // (..., T, Dh)
+  // V with a column of ones: the same products then also give the normaliser's Σ φ(K_j).
+  auto ve = torch::cat({v, torch::ones_like(v.narrow(-1, 0, 1))}, -1);  // (..., T, Dv + 1)
+  if (N * C > T) {  // zero rows: padded keys add nothing; padded queries are dropped below
+    fq = torch::constant_pad_nd(fq, {0, 0, 0, N * C - T});
+    fk = torch::constant_pad_nd(fk, {0, 0, 0, N * C - T});
+    ve = torch::constant_pad_nd(ve, {0, 0, 0, N * C - T});
+  }
+  auto batch = fq.sizes().vec();
+  batch.resize(batch.size() - 2);             // the leading dimensions, (B, H) or (H)
+  auto split = [&](const torch::Tensor& t) {  // (..., N·C, E) -> (..., N, C, E)
+    auto shape = batch;
+    shape.insert(shape.end(), {N, C, t.size(-1)});
+    return t.reshape(shape);
+  };
+  auto qc = split(fq), kc = split(fk), vc = split(ve);
+  // Within each chunk: (φ(Q_c)φ(K_c)ᵀ ⊙ causal mask) [V_c 1].
+  auto y = torch::matmul(torch::matmul(qc, kc.transpose(-2, -1)).tril(), vc);  // (..., N, C, Dv+1)
+  if (N > 1) {
+    auto states = torch::matmul(kc.transpose(-2, -1), vc);  // (..., N, Dh, Dv + 1): φ(K_c)ᵀ[V_c 1]
+    // Exclusive prefix sum over chunks: before chunk n the state holds chunks 0..n−1.
+    auto before = torch::cat(
+        {torch::zeros_like(states.narrow(-3, 0, 1)), states.narrow(-3, 0, N - 1).cumsum(-3)}, -3);
+    y = y + torch::matmul(qc, before);  // + φ(Q_c) [S z]
+  }
+  auto shape = batch;
+  shape.insert(shape.end(), {N * C, Dv + 1});
+  y = y.reshape(shape).narrow(-2, 0, T);                                     // (..., T, Dv + 1)
+  return y.narrow(-1, 0, Dv) / (y.narrow(-1, Dv, 1) + kLinearAttentionEps);  // (..., T, Dv)
+}
+
 torch::Tensor linearAttentionStep(const torch::Tensor& q, const torch::Tensor& k,
                                   const torch::Tensor& v, torch::Tensor& S, torch::Tensor& z) {
   // State kept in float32 (or wider) whatever the activations' precision.
@@ -77,7 +116,7 @@ torch::Tensor LinearAttentionImpl::forward(const torch::Tensor& x, LayerInspecti
                                            int64_t sample, const torch::Tensor& key_padding) {
   auto [q, k, v] = projectQkv(x);  // (B, H, T, Dh) each
   auto y = (causal_ && cumulative_)
-               ? linearAttentionCumulative(q, k, v, key_padding)
+               ? linearAttentionChunked(q, k, v, kLinearAttentionChunk, key_padding)
                : linearAttentionParallel(q, k, v, causal_, key_padding);  // (B, H, T, Dh)
   if (record) {
     auto w = linearAttentionWeights(
