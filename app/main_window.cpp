@@ -221,8 +221,7 @@ void MainWindow::onRunsCreated(const QVector<RunDescriptor>& runs) {
     }
     // The task's Bayes floor: no model can go below it (in expectation).
     if (r.truth.hasFloor() && r.truth.bayes_floor > 0)
-      lines.push_back(
-          {QString("Bayes floor"), r.truth.bayes_floor});
+      lines.push_back({QString("Bayes floor"), r.truth.bayes_floor});
     curves_->setReferenceLines(r.id, lines);
   }
   runs_table_->setRuns(rows);

@@ -310,12 +310,7 @@ bool MainWindow::applyPreset(const QString& name) {
 }
 
 bool MainWindow::startPresetSweep(const Preset& p) {
-  SweepOptions o;
-  o.base = p.config;
-  o.models = p.models;
-  o.sizes = p.sweep_sizes;
-  o.seeds = p.sweep_seeds;
-  o.axis = p.axis;
+  SweepOptions o = p.sweepOptions();
   o.keep_curves = true;
   o.keep_inspection = true;
   if (!sweep_panel_->startSweep(o)) {

@@ -186,13 +186,8 @@ class TestRegimeMap : public QObject {
     for (const Preset& p : presets()) {
       QVERIFY2(!p.claim.empty() && !p.verdict.empty(), p.name.c_str());
       if (!p.isSweep()) continue;
-      SweepOptions o;
-      o.base = p.config;
-      o.models = p.models;
-      o.sizes = p.sweep_sizes;
-      o.seeds = p.sweep_seeds;
-      o.axis = p.axis;
-      const SweepPlan plan = makeSweepPlan(o);  // validates every (model, axis value)
+      const SweepPlan plan =
+          makeSweepPlan(p.sweepOptions());  // validates every (model, axis value)
       QVERIFY(plan.cellCount() > 0);
       QVERIFY(sweepPresetVerdicts(p.verdict, {}).size() > 0);  // a rule the claims know
     }

@@ -28,6 +28,7 @@ struct Preset {
   SweepAxis axis;
   std::string verdict;
   bool isSweep() const { return sweep_seeds > 0; }
+  SweepOptions sweepOptions() const;  // the sweep's config, models, sizes, seeds and axis
 };
 
 const std::vector<Preset>& presets();
