@@ -1,5 +1,6 @@
 #include "app/cli_commands.h"
 
+#include <atomic>
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
@@ -12,11 +13,13 @@
 #include "app/session_recorder.h"
 #include "engine/atomic_file.h"
 #include "engine/core/claims.h"
+#include "engine/core/generation_claim.h"
 #include "engine/core/ground_truth.h"
 #include "engine/core/model_registry.h"
 #include "engine/core/names.h"
 #include "engine/inspection_io.h"
 #include "engine/session/session_bundle.h"
+#include "engine/training/generation_probe.h"
 #include "engine/training/sweep.h"
 #include "engine/training/sweep_references.h"
 #include "engine/training/trainer.h"
@@ -131,6 +134,35 @@ int runTrain(const TrainCommand& command) {
       std::cout << verdictLine(v) << "\n";
   }
   return 0;
+}
+
+int runGenerationProbe(const RunConfig& config, const std::string& claim) {
+  GenerationProbeOptions o;
+  o.model = config.model;
+  o.max_position = config.task.length;
+  o.seed = config.trainer.seed;
+  std::cout << claim << "\n"
+            << "time per generated token (median of " << o.window
+            << " steps before T) and state floats, both models stepped in turn:\n"
+            << "       T   linear ms  softmax ms   linear state  softmax state\n";
+  std::atomic<bool> stop{false};
+  InterruptToStop interrupt(stop);
+  GenerationPoint linear;
+  const auto probe = probeLinearAttentionRnn(
+      o,
+      [&](const std::string& kind, const GenerationPoint& p) {
+        if (kind == "linear") {
+          linear = p;
+          return;
+        }
+        std::cout << std::setw(8) << p.position << std::setw(12) << format(linear.ms_per_token, 3)
+                  << std::setw(12) << format(p.ms_per_token, 3) << std::setw(15)
+                  << linear.state_floats << std::setw(15) << p.state_floats << std::endl;
+      },
+      &stop);
+  std::cout << "model " << probe.model << "\n";
+  for (const auto& v : linearAttentionRnnVerdicts(probe)) std::cout << verdictLine(v) << "\n";
+  return stop ? kExitInterrupted : 0;
 }
 
 int runEval(const std::string& run_dir) {

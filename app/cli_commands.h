@@ -27,6 +27,10 @@ struct TrainCommand {
 constexpr int kExitInterrupted = 130;
 int runTrain(const TrainCommand& command);
 int runEval(const std::string& run_dir);
+// The linear-attention preset: nothing is trained; config.model's width, heads and layers,
+// generation timed up to T = config.task.length (engine/training/generation_probe.h); prints
+// the table as it is measured, then the verdicts.
+int runGenerationProbe(const RunConfig& config, const std::string& claim);
 int runInspect(const std::string& run_dir, int64_t sample, const std::string& out_dir);
 int listTasks();
 

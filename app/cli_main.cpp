@@ -348,6 +348,8 @@ int main(int argc, char** argv) {
           std::cout << p.claim << "\n" << verdictLine(linearRnnDemoVerdict()) << "\n";
           return 0;
         }
+        if (p.verdict == "linear-attention")  // no training: generation, measured here
+          return runGenerationProbe(train_flags.resolve(defaultRunConfig()), p.claim);
         train_command.verdict = p.verdict;
       }
       train_command.config = train_flags.resolve(defaultRunConfig());

@@ -14,6 +14,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "app/sweep_panel.h"
+#include "app/sweep_runner.h"
 #include "app/training_controller.h"
 #include "app/training_worker.h"
 #include "engine/core/model_registry.h"
@@ -57,6 +59,7 @@ MainWindow::MainWindow(QWidget* parent)
   buildStatusBar();
   buildSessionActions();
   buildSweepTab();
+  buildGenerationTab();
   buildPresetMenu();
 
   auto* worker = controller_->worker();
@@ -168,7 +171,17 @@ void MainWindow::setTrainingState(bool training, bool paused) {
   start_action_->setIcon(
       style()->standardIcon(training && !paused ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
   setup_->startButton()->setEnabled(!training);
-  state_label_->setText(!training ? "idle" : paused ? "paused" : "training");
+  updateStateLabel();
+}
+
+void MainWindow::updateStateLabel() {
+  QString state = training_ ? (paused_ ? "paused" : "training") : "idle";
+  if (!training_ && sweep_panel_ && sweep_panel_->isRunning()) {
+    const auto* runner = sweep_panel_->runner();
+    state = QString("sweep %1/%2").arg(runner->done()).arg(runner->total());
+  }
+  if (!training_ && isMeasuringGeneration()) state = "measuring";
+  state_label_->setText(state);
 }
 
 InspectedRunInfo MainWindow::inspectedRunInfo(const RunDescriptor& d) {

@@ -37,6 +37,8 @@ struct SweepRow;
 struct Preset;
 struct ClaimVerdict;
 class ElidedLabel;
+class GenerationTimeView;
+class GenerationProbeRunner;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -59,6 +61,12 @@ class MainWindow : public QMainWindow {
   // its measured verdict (engine/core/claims.h) goes to the status bar and the log. False
   // (logged) for an unknown name.
   bool applyPreset(const QString& name);
+  // The "Linear attention = RNN" tab (the linear-attention preset's measurement, drawn live).
+  GenerationTimeView* generationView() const { return generation_view_; }
+  // Starts that measurement (main_window_generation.cpp) with the width, heads and layers of
+  // `config.model`, up to T = config.task.length; stops training first. False if one is running.
+  bool measureGeneration(const RunConfig& config);
+  bool isMeasuringGeneration() const;
   // The last preset's verdict lines ("holds: …"); empty until one was judged.
   const QStringList& lastVerdicts() const { return last_verdicts_; }
   // Switching between a real series (csv or bundled) and the other tasks moves the setup and
@@ -128,8 +136,9 @@ class MainWindow : public QMainWindow {
   void buildActions();
   void buildDocks();
   void buildStatusBar();
-  void buildSweepTab();    // the "Sample efficiency" tab and Run → New sweep…
-  void buildPresetMenu();  // Presets: one entry per row of presets()
+  void buildSweepTab();       // the "Sample efficiency" tab and Run → New sweep…
+  void buildPresetMenu();     // Presets: one entry per row of presets()
+  void buildGenerationTab();  // "Linear attention = RNN" (main_window_generation.cpp)
   bool startPresetSweep(const Preset& preset);
   void judgePreset();  // the active preset's verdict, once its runs or sweep have finished
   void showVerdicts(const std::vector<ClaimVerdict>& verdicts);
@@ -146,6 +155,7 @@ class MainWindow : public QMainWindow {
   void togglePause();
   void resetRuns();
   void setTrainingState(bool training, bool paused);
+  void updateStateLabel();  // idle, training, paused, "sweep 12/225" or measuring
   void onRunsCreated(const QVector<RunDescriptor>& runs);
   void onMetrics(const MetricsBatch& batch);
   void onStatus(const RunStatus& status);
@@ -195,6 +205,9 @@ class MainWindow : public QMainWindow {
   QString preset_status_;  // the running preset's claim, first in the status bar
   QString active_preset_;  // a preset whose verdict is still to come (empty: none)
   QStringList last_verdicts_;
+  GenerationTimeView* generation_view_ = nullptr;
+  GenerationProbeRunner* generation_runner_ = nullptr;
+  RunConfig generation_config_;  // the last measurement's (Measure again repeats it)
   // Session state (main_window_session.cpp). The recorder holds what a save writes: the config,
   // the runs with every metric point received, checkpoint files of offline runs, the sweep table.
   SessionRecorder recorder_;

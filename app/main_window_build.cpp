@@ -195,7 +195,9 @@ void MainWindow::buildSweepTab() {
   sweep_panel_->setBaseConfigProvider([this] { return currentConfig(); });
   connect(sweep_panel_, &SweepPanel::log, this, &MainWindow::appendLog);
   connect(sweep_panel_, &SweepPanel::runActivated, this, &MainWindow::openSweepRun);
+  connect(sweep_panel_->runner(), &SweepRunner::rowFinished, this, &MainWindow::updateStateLabel);
   connect(sweep_panel_, &SweepPanel::sweepFinished, this, [this](bool cancelled) {
+    updateStateLabel();
     if (cancelled)
       active_preset_.clear();  // a cut-short sweep judges nothing
     else
@@ -287,6 +289,11 @@ bool MainWindow::applyPreset(const QString& name) {
   preset_status_ = QString("Preset \"%1\": %2").arg(QString::fromStdString(p->title), claim);
   appendLog(QString("Preset %1 — claim: %2").arg(name, claim));
   if (p->isSweep()) return startPresetSweep(*p);
+  if (p->verdict == "linear-attention") {  // nothing to train: generation, measured live
+    if (!measureGeneration(p->config)) return false;
+    showStatus(preset_status_ + " — measuring; the verdict follows it.");
+    return true;
+  }
   if (p->models.empty()) {  // nothing to train: the claim is judged by the inspector's panel
     if (p->inspector_tab == "linear_rnn") tabs_->setCurrentIndex(InspectorPanel::kLinearRnnTab);
     showVerdicts({linearRnnDemoVerdict()});
@@ -320,6 +327,8 @@ bool MainWindow::startPresetSweep(const Preset& p) {
   }
   tabs_->setCurrentWidget(p.axis.empty() ? static_cast<QWidget*>(sweep_panel_)
                                          : static_cast<QWidget*>(sweep_panel_->regimeView()));
+  focus_action_->setChecked(true);  // the figure fills in: give it the room
+  updateStateLabel();
   showStatus(preset_status_ + " — running the sweep; the verdict follows it.");
   return true;
 }

@@ -11,6 +11,7 @@
 #include "app/main_window.h"
 #include "app/sweep_panel.h"
 #include "widgets/elided_label.h"
+#include "widgets/generation_time_view.h"
 #include "widgets/regime_map_view.h"
 
 namespace rsalab {
@@ -28,7 +29,8 @@ QAction* MainWindow::buildFocusAction() {
 }
 
 bool MainWindow::isFigureTab(const QWidget* tab) const {
-  return sweep_panel_ && tab && (tab == sweep_panel_ || tab == sweep_panel_->regimeView());
+  return sweep_panel_ && tab &&
+         (tab == sweep_panel_ || tab == sweep_panel_->regimeView() || tab == generation_view_);
 }
 
 void MainWindow::applyFigureFocus() {

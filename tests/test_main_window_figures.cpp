@@ -1,7 +1,8 @@
 // The desktop app's room for its figures, offscreen: the Regime map tab beside Sample efficiency,
 // fed from sweep rows with a task axis (a click opens the run), focus mode (on by itself when
 // results are opened; docks hidden only while a figure tab is shown; restored as they were) and
-// the status bar's elided message with the whole text in its tooltip.
+// the status bar's elided message with the whole text in its tooltip; the linear-attention claim's
+// tab, measured live.
 #include <QAction>
 #include <QApplication>
 #include <QDockWidget>
@@ -15,10 +16,12 @@
 
 #include "app/main_window.h"
 #include "app/sweep_panel.h"
+#include "engine/core/presets.h"
 #include "engine/runtime.h"
 #include "engine/training/sweep_io.h"
 #include "tests/support/widget_shots.h"
 #include "widgets/elided_label.h"
+#include "widgets/generation_time_view.h"
 #include "widgets/inspector_panel.h"
 #include "widgets/loss_curve_view.h"
 #include "widgets/regime_map_view.h"
@@ -119,6 +122,38 @@ class TestMainWindowFigures : public QObject {
     QVERIFY(message->isElided());
     QCOMPARE(message->toolTip(), long_text);
     QVERIFY(message->width() < w.width());
+  }
+
+  // The linear-attention claim: measured off the GUI thread, drawn point by point in its tab, the
+  // verdicts in the status bar; a window closed mid-measurement stops it.
+  void linearAttentionClaimIsMeasuredLive() {
+    MainWindow w;
+    w.resize(1366, 768);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    auto* view = part<GenerationTimeView>(w, "GenerationTimeView");
+    QCOMPARE(centralTabs(w)->tabText(centralTabs(w)->indexOf(view)),
+             QString("Linear attention = RNN"));
+    RunConfig small = findPreset("linear-attention")->config;
+    small.model.d_model = 16;
+    small.model.heads = 2;
+    small.model.layers = 1;
+    small.task.length = 128;
+    QVERIFY(w.measureGeneration(small));
+    QVERIFY(w.isMeasuringGeneration());
+    QVERIFY(!w.measureGeneration(small));  // one at a time
+    QCOMPARE(centralTabs(w)->currentWidget(), view);
+    QTRY_VERIFY_WITH_TIMEOUT(!w.isMeasuringGeneration(), 60000);
+    QCOMPARE(view->probe().linear.points.size(), size_t{3});  // T = 32, 64, 128
+    QCOMPARE(view->probe().softmax.points.size(), size_t{3});
+    QVERIFY2(view->text().contains("holds: Causal linear attention is an RNN"),
+             qPrintable(view->text()));
+    test::grabShot(&w, "main_window_generation");
+    // The preset itself (T up to 4096 at d128 L4) starts a measurement; closing the window stops
+    // it and waits for its thread.
+    QVERIFY(w.applyPreset("linear-attention"));
+    QVERIFY(w.isMeasuringGeneration());
+    QVERIFY(w.statusText().contains("Linear attention is an RNN"));
   }
 };
 

@@ -87,6 +87,19 @@ RunConfig fixedPointConfig() {
   return c;
 }
 
+// "Linear attention is an RNN": nothing is trained. The width, heads and depth of the bench's
+// large config (d128 h8 L4); task.length is the largest position T whose generation time is
+// measured (engine/training/generation_probe.h), 4096.
+RunConfig linearAttentionConfig() {
+  RunConfig c = defaultRunConfig();
+  c.task.length = 4096;
+  c.model.model = "linear";
+  c.model.d_model = 128;
+  c.model.heads = 8;
+  c.model.layers = 4;
+  return c;
+}
+
 // "RSA is more sample-efficient than the Transformer": the default sweep's recurrent task
 // (seasonal: AR(1) + a damped season + noise), rsa and transformer only.
 RunConfig sampleEfficiencyConfig() { return defaultSweepConfig(); }
@@ -111,6 +124,17 @@ std::vector<Preset> makePresets() {
                     "linear_rnn"};
   linear_rnn.verdict = "linear-rnn";
   out.push_back(linear_rnn);
+  Preset linear_attention{
+      "linear-attention",
+      "Linear attention is an RNN",
+      "Causal linear attention is an RNN: its parallel form equals a recurrence over a fixed-size "
+      "state (S, z), so generating a token costs the same at every position T, while softmax "
+      "attention's KV cache and time per token grow with T.",
+      linearAttentionConfig(),
+      {},  // nothing to train: measured by engine/training/generation_probe.h
+      "generation"};
+  linear_attention.verdict = "linear-attention";
+  out.push_back(linear_attention);
   Preset fixed{"fixed-point",
                "StarSaber: layers approach a fixed point",
                "StarSaber's layers iterate toward a fixed point: the residual "

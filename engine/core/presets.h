@@ -18,7 +18,7 @@ struct Preset {
   std::string claim;                // the claim it tests, one sentence
   RunConfig config;                 // the run (config.model.model is the first model)
   std::vector<std::string> models;  // the models the GUI launches side by side
-  // The inspector tab to show: "rem", "gates", "linear_rnn"; empty: unchanged.
+  // The tab to show: "rem", "gates", "linear_rnn", "generation"; empty: unchanged.
   std::string inspector_tab;
   // A sweep preset (sweep_seeds > 0): `rsalab-cli sweep --preset NAME` and the GUI run `models`
   // × sweep_sizes × sweep_seeds (× the task axis) and judge the rows by `verdict`
