@@ -59,7 +59,7 @@ bool isRecurrent(const std::string& model) {
   return modelInfo(model).family == ModelFamily::Recurrent;
 }
 
-TrainCase::TrainCase(const std::string& m, const TrainConfig& c) : model(m) {
+TrainCase::TrainCase(const std::string& m, const TrainConfig& c, bool flat_buffer) : model(m) {
   torch::manual_seed(0);
   ModelIO io;
   io.input_dim = 1;
@@ -68,6 +68,12 @@ TrainCase::TrainCase(const std::string& m, const TrainConfig& c) : model(m) {
   net->train();
   std::vector<torch::Tensor> decay, no_decay;
   for (const auto& p : net->parameters()) (p.dim() >= 2 ? decay : no_decay).push_back(p);
+  if (flat_buffer) {
+    flat = std::make_unique<FlatAdam>(decay, no_decay, 1e-3, 0.01, /*decoupled=*/true);
+    x = torch::randn({c.B, c.T, 1});
+    y = torch::randn({c.B, c.T, 1});
+    return;
+  }
   std::vector<torch::optim::OptimizerParamGroup> groups;
   groups.emplace_back(decay, std::make_unique<torch::optim::AdamWOptions>(
                                  torch::optim::AdamWOptions(1e-3).weight_decay(0.01)));
@@ -79,6 +85,12 @@ TrainCase::TrainCase(const std::string& m, const TrainConfig& c) : model(m) {
 }
 
 void TrainCase::step() {
+  if (flat) {
+    flat->zeroGrad();
+    torch::mse_loss(net->forward(x), y).backward();
+    flat->step();
+    return;
+  }
   optimizer->zero_grad();
   auto loss = torch::mse_loss(net->forward(x), y);
   loss.backward();

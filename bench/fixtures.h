@@ -10,6 +10,7 @@
 #include "engine/model_options.h"
 #include "engine/models/sequence_model.h"
 #include "engine/torch_api.h"
+#include "engine/training/flat_adam.h"
 
 namespace rsalab::bench {
 
@@ -34,16 +35,18 @@ std::vector<std::string> attentionModels();
 bool isRecurrent(const std::string& model);
 
 // One model training on fixed random data: real-valued input (F = 1), per-position MSE, AdamW
-// with weight decay on matrices only (as the Trainer).
+// with weight decay on matrices only (as the Trainer): the engine's flat-buffer AdamW, or
+// (flat = false) LibTorch's per-tensor torch::optim::AdamW, the "before" of that lever.
 struct TrainCase {
   std::string model;
   SequenceModel net;
-  std::unique_ptr<torch::optim::AdamW> optimizer;
+  std::unique_ptr<torch::optim::AdamW> optimizer;  // flat = false
+  std::unique_ptr<FlatAdam> flat;                  // flat = true
   torch::Tensor x, y;
   int max_reps = 0;
   std::vector<double> times;
 
-  TrainCase(const std::string& m, const TrainConfig& c);
+  TrainCase(const std::string& m, const TrainConfig& c, bool flat = true);
   void step();
 };
 

@@ -235,6 +235,16 @@ std::vector<LeverResult> benchLevers(const Options& o) {
            interleave(fns, scaled(Plan{2, 10, 30, 3}, o)), 1e6 / calls, "us");
   }
   {
+    // The optimizer over one flat buffer (engine/training/flat_adam.h) against LibTorch's
+    // per-tensor AdamW, same model and data, at the config where per-op dispatch dominates.
+    TrainCase per_tensor(attentionModel("softmax"), trainConfig("tiny"), /*flat=*/false);
+    TrainCase flat(attentionModel("softmax"), trainConfig("tiny"), /*flat=*/true);
+    std::vector<std::function<void()>> fns = {[&] { per_tensor.step(); }, [&] { flat.step(); }};
+    report("training step (fwd+bwd+AdamW), transformer tiny d32 h2 L2 B8 T32",
+           {"per-tensor torch::optim::AdamW", "flat parameter buffer (engine)"},
+           interleave(fns, scaled(Plan{5, 20, 200, 6}, o)), 1e3, "ms");
+  }
+  {
     TrainCase tc(attentionModel("softmax"), trainConfig("large"));
     const int threads = torch::get_num_threads();
     std::vector<std::function<void()>> fns = {[&] {

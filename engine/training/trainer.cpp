@@ -13,6 +13,7 @@
 #include "engine/device.h"
 #include "engine/models/model_factory.h"
 #include "engine/tasks/mlm_corruption.h"
+#include "engine/training/flat_adam.h"
 #include "engine/training/series_norm.h"
 
 namespace rsalab {
@@ -37,7 +38,7 @@ std::mutex& globalGeneratorMutex() {
 struct Trainer::State {
   SequenceModel sequence;  // all objectives but Seq2Seq
   EncoderDecoder seq2seq{nullptr};
-  std::unique_ptr<torch::optim::Optimizer> optimizer;
+  std::unique_ptr<FlatAdam> optimizer;
   torch::Device device{torch::kCPU};  // model and batches; the datasets stay on the CPU
   at::Generator sampler;              // the run's own: batch order and MLM corruption (CPU)
   torch::Tensor order;                // current epoch's permutation of the training set
@@ -86,22 +87,9 @@ Trainer::Trainer(RunConfig config, std::shared_ptr<const TaskData> data)
   std::vector<torch::Tensor> decay, no_decay;
   for (const auto& p : state_->module().parameters())
     (p.dim() >= 2 ? decay : no_decay).push_back(p);
-  std::vector<torch::optim::OptimizerParamGroup> groups;
-  if (t.optimizer == "adamw") {
-    groups.emplace_back(
-        decay, std::make_unique<torch::optim::AdamWOptions>(
-                   torch::optim::AdamWOptions(t.learning_rate).weight_decay(t.weight_decay)));
-    groups.emplace_back(no_decay, std::make_unique<torch::optim::AdamWOptions>(
-                                      torch::optim::AdamWOptions(t.learning_rate).weight_decay(0)));
-    state_->optimizer = std::make_unique<torch::optim::AdamW>(groups);
-  } else {
-    groups.emplace_back(
-        decay, std::make_unique<torch::optim::AdamOptions>(
-                   torch::optim::AdamOptions(t.learning_rate).weight_decay(t.weight_decay)));
-    groups.emplace_back(no_decay, std::make_unique<torch::optim::AdamOptions>(
-                                      torch::optim::AdamOptions(t.learning_rate).weight_decay(0)));
-    state_->optimizer = std::make_unique<torch::optim::Adam>(groups);
-  }
+  // One flat buffer for parameters and gradients (engine/training/flat_adam.h).
+  state_->optimizer = std::make_unique<FlatAdam>(decay, no_decay, t.learning_rate, t.weight_decay,
+                                                 t.optimizer == "adamw");
   state_->sampler = at::detail::createCPUGenerator(t.seed + 0x9E3779B97F4A7C15ULL);
   state_->hot = {t.learning_rate, t.weight_decay, t.grad_clip, t.snapshot_every};
   keepGoodState();
@@ -267,37 +255,22 @@ StepMetrics Trainer::step() {
   st.cursor += B;
 
   const double lr = scheduledLearningRate();
-  auto& groups = st.optimizer->param_groups();
-  for (size_t g = 0; g < groups.size(); ++g) {
-    groups[g].options().set_lr(lr);
-    const double decay = g == 0 ? st.hot.weight_decay : 0.0;  // group 0: matrices
-    if (auto* w = dynamic_cast<torch::optim::AdamWOptions*>(&groups[g].options()))
-      w->weight_decay(decay);
-    if (auto* a = dynamic_cast<torch::optim::AdamOptions*>(&groups[g].options()))
-      a->weight_decay(decay);
-  }
+  st.optimizer->setLearningRate(lr);
+  st.optimizer->setWeightDecay(st.hot.weight_decay);  // matrices only (the decay group)
   st.module().train();
-  st.optimizer->zero_grad();
+  st.optimizer->zeroGrad();
   double loss = lossOn(split, index, nullptr, /*training=*/true);
   if (faults.nan_loss_at_step > 0 && faults.nan_loss_at_step == step_ + 1) {
     faults.nan_loss_at_step = 0;
     loss = std::numeric_limits<double>::quiet_NaN();
   }
-  double grad_norm = 0;
-  {
-    torch::NoGradGuard no_grad;
-    std::vector<torch::Tensor> norms;
-    for (const auto& p : st.module().parameters()) {
-      if (p.grad().defined()) norms.push_back(p.grad().norm());
-    }
-    if (!norms.empty()) grad_norm = torch::stack(norms).norm().item<double>();
-  }
+  // One norm over the flat gradient, read once: the metric, the non-finite check and the clip.
+  const double grad_norm = st.optimizer->gradNorm();
   StepMetrics m;
   if (!std::isfinite(loss) || !std::isfinite(grad_norm)) {
     stop_reason_ = StopReason::Diverged;  // the optimiser step is skipped: weights stay good
   } else {
-    if (st.hot.grad_clip > 0)
-      torch::nn::utils::clip_grad_norm_(st.module().parameters(), st.hot.grad_clip);
+    if (st.hot.grad_clip > 0) st.optimizer->clipGradNorm(st.hot.grad_clip, grad_norm);
     st.optimizer->step();
   }
   ++step_;
@@ -381,6 +354,7 @@ StepMetrics Trainer::advance() {
     std::istringstream bytes(state_->best_weights);
     archive.load_from(bytes, state_->device);
     state_->module().load(archive);
+    state_->optimizer->rebind();   // the load gave the parameters new storage
     state_->best_weights.clear();  // restored once; the step counters keep the steps trained
   }
   return m;
@@ -476,6 +450,7 @@ void Trainer::loadCheckpointBytes(const std::string& bytes, const std::string& s
   }
   try {
     state_->module().load(model);
+    state_->optimizer->rebind();  // the load gave the parameters new storage
     state_->optimizer->load(optimizer);
   } catch (const std::exception& e) {
     throw std::runtime_error("checkpoint " + source + " does not fit this model: " + e.what());
