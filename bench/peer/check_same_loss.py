@@ -19,7 +19,7 @@ import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from models import LinearAttention, adamw  # noqa: E402
-from peer import CONFIGS, Case  # noqa: E402
+from peer import Case  # noqa: E402
 
 
 def engine_archives(tool, out, models, configs):
@@ -29,7 +29,6 @@ def engine_archives(tool, out, models, configs):
 
 
 def peer_losses(model, config, state, x, y):
-    d, h, L, B, T = CONFIGS[config]
     case = Case(model, config)  # seed 0: the peer's own initialisation
     init_diff = max((case.net.state_dict()[k] - v).abs().max().item() for k, v in state.items())
     case.net.load_state_dict(state, strict=True)
@@ -46,7 +45,8 @@ def peer_losses(model, config, state, x, y):
 def main():
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--build", default=os.environ.get("RSALAB_BUILD_DIR", os.path.join(root, "build")))
+    ap.add_argument("--build",
+                    default=os.environ.get("RSALAB_BUILD_DIR", os.path.join(root, "build")))
     ap.add_argument("--tool", help="rsalab-peer-check (default: BUILD/bench/rsalab-peer-check)")
     ap.add_argument("--models", default="transformer,rsa,linear,lstm,gru,rnn")
     ap.add_argument("--configs", default="tiny,small")

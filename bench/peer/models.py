@@ -63,7 +63,7 @@ class SoftmaxAttention(SelfAttention):
 
 
 class Rems(nn.Module):
-    """RemBuilder: P_h[i, j] = base_h^(i−j) · {1 | cos θ_h(i−j) | sin θ_h(i−j)} for i > j, else 0."""
+    """RemBuilder: P_h[i, j] = base_h^(i−j)·{1 | cos θ_h(i−j) | sin θ_h(i−j)} if i > j, else 0."""
 
     def __init__(self, kinds):
         super().__init__()
@@ -89,7 +89,8 @@ class Rems(nn.Module):
         m = torch.arange(T)
         k = m.clamp_min(1).float().view(1, T)  # lags 0..T−1
         s = self.selector
-        f = base.pow(k) * (s[:, :1] + s[:, 1:2] * torch.cos(theta * k) + s[:, 2:] * torch.sin(theta * k))
+        trig = s[:, :1] + s[:, 1:2] * torch.cos(theta * k) + s[:, 2:] * torch.sin(theta * k)
+        f = base.pow(k) * trig
         f = torch.where(m.view(1, T) > 0, f, torch.zeros(()))  # (R, T): f_h(lag)
         lag = (m.view(T, 1) - m.view(1, T)).clamp_min(0)  # future lags -> lag 0 -> 0
         return f.index_select(1, lag.flatten()).view(R, T, T)
@@ -115,7 +116,7 @@ class RsaAttention(SelfAttention):
 class LinearAttention(SelfAttention):
     """φ(Q_i)ᵀ Σ_{j≤i} φ(K_j)V_jᵀ / (φ(Q_i)ᵀ Σ_{j≤i} φ(K_j) + eps), φ = elu + 1.
 
-    form "masked": (φ(Q)φ(K)ᵀ ⊙ causal mask) V, the straightforward parallel form (the default);
+    form "masked": (φ(Q)φ(K)ᵀ ⊙ causal mask) V, the straightforward parallel form (default);
     "chunked": the engine's training algorithm (chunks of 64, prefix sums of the states).
     """
 
