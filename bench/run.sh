@@ -73,19 +73,21 @@ fi
 if [ "$with_peer" = 1 ] && { [ "$peer_only" = 1 ] || [ -z "$sections" ] ||
   [[ ",$sections," == *,train,* ]]; }; then
   echo
-  if ! /usr/bin/python3 -c 'import torch' 2>/dev/null; then
+  py="${RSALAB_PEER_PYTHON:-/usr/bin/python3}"  # Debian's Python, where python3-torch installs
+  if ! "$py" -c 'import torch' 2>/dev/null; then
     echo "bench/run.sh: installing python3-torch for the PyTorch peer"
     sudo=""; [ "$(id -u)" != 0 ] && command -v sudo >/dev/null && sudo="sudo -n"
-    { $sudo apt-get install -y python3-torch || { $sudo apt-get update && $sudo apt-get install -y python3-torch; }; } >/dev/null 2>&1 || true
+    { $sudo apt-get install -y python3-torch ||
+      { $sudo apt-get update && $sudo apt-get install -y python3-torch; }; } >/dev/null 2>&1 || true
   fi
-  if /usr/bin/python3 -c 'import torch' 2>/dev/null; then
-    peer_args=(--bench "$build/bench/rsalab-bench" --configs "$configs" --models "$models"
-      --json "${json%.json}-peer.json")
+  if "$py" -c 'import torch' 2>/dev/null; then
+    peer_args=(--bench "$build/bench/rsalab-bench" --python "$py" --configs "$configs"
+      --models "$models" --json "${json%.json}-peer.json")
     [ "$quick" = 1 ] && peer_args+=(--quick --rounds "${peer_rounds:-2}")
     [ "$quick" = 0 ] && peer_args+=(--rounds "${peer_rounds:-3}")
-    /usr/bin/python3 "$root/bench/peer/compare.py" "${peer_args[@]}" || status=$?
+    "$py" "$root/bench/peer/compare.py" "${peer_args[@]}" || status=$?
   else
-    echo "bench/run.sh: skipping the PyTorch peer: /usr/bin/python3 cannot import torch and" \
+    echo "bench/run.sh: skipping the PyTorch peer: $py cannot import torch and" \
       "python3-torch could not be installed (apt-get install python3-torch, as root)"
   fi
 fi

@@ -54,6 +54,10 @@ def main():
     a = ap.parse_args()
     torch.set_num_threads(int(os.environ.get("RSALAB_THREADS", "0")) or os.cpu_count() or 1)
     tool = a.tool or os.path.join(a.build, "bench", "rsalab-peer-check")
+    if not os.access(tool, os.X_OK):
+        print(f"check_same_loss.py: no {tool}; build it: cmake --build {a.build} "
+              "--target rsalab-peer-check (or pass --tool)", file=sys.stderr)
+        return 2
     worst = 0.0
     print(f"{'model':<12} {'config':<6} {'form':<8} {'engine loss0':>14} {'rel diff':>9} "
           f"{'engine loss1':>14} {'rel diff':>9} {'init diff':>9}")

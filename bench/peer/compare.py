@@ -98,7 +98,11 @@ def main():
     ap.add_argument("--json", help="write every sample, per round, and the summary here")
     a = ap.parse_args()
     env = dict(os.environ, RSALAB_THREADS=str(a.threads))
-    configs, models = a.configs.split(","), a.models.split(",")
+    configs = a.configs.split(",")
+    models = [m for m in a.models.split(",") if m in MODELS]
+    skipped = [m for m in a.models.split(",") if m and m not in MODELS]
+    if skipped:
+        print(f"compare.py: the peer has no {', '.join(skipped)}: left out", flush=True)
     rounds, runtimes = [], {}
     print(f"engine vs PyTorch peer: {a.rounds} round(s), {a.threads} thread(s), configs "
           f"{a.configs}; linear attention in the peer: {a.linear_form}", flush=True)
