@@ -8,10 +8,11 @@
 #   bench/run.sh --sections gemm,train --configs large --models transformer,rsa
 #   bench/run.sh --peer-only         only engine vs PyTorch peer (bench/peer/compare.py)
 # After the engine suite (when it includes section 2, train) the PyTorch peer (bench/peer/) times
-# the same models and configs interleaved with the engine, --peer-rounds N rounds (default 3; 2
-# with --quick, about 2 x 4.5 minutes at full scale), and prints engine ms, PyTorch ms, the ratio
+# the same models and configs interleaved with the engine, --peer-rounds N rounds (default 3,
+# about 4.5 minutes each; 2 short ones with --quick), and prints engine ms, PyTorch ms, the ratio
 # and the issue-21 verdicts; JSON: <json>-peer.json. --no-peer leaves it out. It needs Debian's
-# python3-torch (installed here when `/usr/bin/python3 -c 'import torch'` fails and apt can).
+# python3-torch (installed here when `/usr/bin/python3 -c 'import torch'` fails and apt can;
+# RSALAB_PEER_PYTHON picks another Python with torch).
 # RSALAB_BUILD_DIR picks the build directory (default build/); RSALAB_SKIP_BUILD=1 uses it as is.
 # Run it on a quiet machine: other processes on the 2 cores show up as spread, and in MFU.
 set -euo pipefail
