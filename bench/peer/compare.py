@@ -116,12 +116,18 @@ def main():
                 sides = [("engine", engine_round, e_out), ("peer", peer_round, p_out)]
                 if (r + i) % 2:  # alternate which side goes first
                     sides.reverse()
-                got = {"round": r + 1, "config": config}
+                with open("/proc/loadavg") as f:
+                    load = float(f.read().split()[0])
+                got = {"round": r + 1, "config": config, "load_before": load}
                 for side, fn, out in sides:
                     got[side], runtimes[side] = fn(a, config, ms, out, env, log)
                 rounds.append(got)
     rows = summarize(rounds, configs, models)
     print(f"\n  engine: {runtimes.get('engine', '')}\n  {runtimes.get('peer', '')}")
+    loads = [r["load_before"] for r in rounds]
+    if loads:
+        print(f"  load average before the rounds: {min(loads):.2f}-{max(loads):.2f}"
+              " (2 cores: above ~0.5 the ratios are noisy)")
     print(f"\n  {'config':<7}{'model':<13}{'engine ms':>11}{'PyTorch ms':>12}{'ratio':>8}"
           f"  {'rounds':<24}verdict")
     for row in rows:
