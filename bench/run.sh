@@ -8,8 +8,8 @@
 #   bench/run.sh --sections gemm,train --configs large --models transformer,rsa
 #   bench/run.sh --peer-only         only engine vs PyTorch peer (bench/peer/compare.py)
 # After the engine suite (when it includes section 2, train) the PyTorch peer (bench/peer/) times
-# the same models and configs interleaved with the engine, --peer-rounds N rounds (default 3,
-# about 4.5 minutes each; 2 short ones with --quick), and prints engine ms, PyTorch ms, the ratio
+# the same models and configs interleaved with the engine, --peer-rounds N rounds (default 3, an
+# estimated 1.5-2 minutes each on a quiet machine; 2 short ones with --quick), and prints engine ms, PyTorch ms, the ratio
 # and the issue-21 verdicts; JSON: <json>-peer.json. --no-peer leaves it out. It needs Debian's
 # python3-torch (installed here when `/usr/bin/python3 -c 'import torch'` fails and apt can;
 # RSALAB_PEER_PYTHON picks another Python with torch).
