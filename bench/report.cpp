@@ -39,6 +39,7 @@ Json trainJson(const std::vector<TrainResult>& train, double peak) {
     j["tokens_per_step"] = r.tokens;
     j["flops_per_step"] = r.flops;
     j["step_seconds"] = statsJson(r.seconds);
+    j["step_seconds"]["samples"] = r.seconds.samples;  // every timed step, in run order
     j["steps_per_s"] = 1 / sec;
     j["tokens_per_s"] = static_cast<double>(r.tokens) / sec;
     j["gflops"] = r.flops / sec / 1e9;

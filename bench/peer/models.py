@@ -1,0 +1,224 @@
+"""The engine's sequence models (engine/models/*.cpp) in plain PyTorch: the bench's peer.
+
+Same modules, parameter names and shapes, default PyTorch initialisation (as LibTorch's) and the
+REM initialisation of rem_builder.cpp, so that a checkpoint's state dict loads as is. Written the
+way a researcher would: no fused or blocked kernels.
+"""
+import math
+
+import torch
+from torch import nn
+import torch.nn.functional as F
+
+LINEAR_EPS = 1e-6  # kLinearAttentionEps
+LINEAR_CHUNK = 64  # kLinearAttentionChunk
+ATTENTION = {"transformer": "softmax", "rsa": "rsa", "linear": "linear"}
+RECURRENT = {"rnn": nn.RNN, "lstm": nn.LSTM, "gru": nn.GRU}
+
+
+def rem_kinds(heads):
+    """defaultRemHeads: one regular, one cos and one sin head as far as there are heads."""
+    return ["regular", "cos", "sin"][: max(0, min(3, heads))]
+
+
+def sinusoidal(T, D):
+    """PE[t, 2i] = sin(t / 10000^(2i/D)), PE[t, 2i+1] = cos(...), computed in float64."""
+    pos = torch.arange(T, dtype=torch.float64).unsqueeze(1)
+    i = torch.arange(0, D, 2, dtype=torch.float64)
+    angle = pos * torch.exp(i * (-math.log(10000.0) / D))
+    pe = torch.zeros(T, D, dtype=torch.float64)
+    pe[:, 0::2] = torch.sin(angle)
+    pe[:, 1::2] = torch.cos(angle)[:, : D // 2]
+    return pe.float()
+
+
+class SelfAttention(nn.Module):
+    def __init__(self, d, h):
+        super().__init__()
+        self.h, self.dh = h, d // h
+        self.qkv = nn.Linear(d, 3 * d)
+        self.out = nn.Linear(d, d)
+
+    def split(self, x):  # (B, T, D) -> (B, H, T, Dh)
+        B, T, _ = x.shape
+        return x.view(B, T, self.h, self.dh).transpose(1, 2)
+
+    def forward(self, x):
+        q, k, v = (self.split(t) for t in self.qkv(x).chunk(3, dim=-1))
+        y = self.attend(q, k, v)  # (B, H, T, Dh)
+        B, _, T, _ = y.shape
+        return self.out(y.transpose(1, 2).contiguous().view(B, T, -1))
+
+    def softmax_attend(self, q, k, v):
+        T = q.shape[2]
+        scores = torch.matmul(q, k.transpose(-2, -1)) / math.sqrt(self.dh)
+        mask = torch.ones(T, T, dtype=torch.bool).triu(1)
+        return torch.matmul(torch.softmax(scores.masked_fill(mask, float("-inf")), -1), v)
+
+
+class SoftmaxAttention(SelfAttention):
+    """softmax(QKᵀ/√Dh + causal mask) V."""
+
+    attend = SelfAttention.softmax_attend
+
+
+class Rems(nn.Module):
+    """RemBuilder: P_h[i, j] = base_h^(i−j)·{1 | cos θ_h(i−j) | sin θ_h(i−j)} if i > j, else 0."""
+
+    def __init__(self, kinds):
+        super().__init__()
+        self.kinds = kinds
+        eta, nu, theta = [], [], []
+        for kind in kinds:  # the engine's draws, in its order
+            if kind == "regular":
+                mag = 1.0 + torch.rand(1).item()
+                eta.append(-mag if torch.rand(1).item() < 0.5 else mag)
+            else:
+                nu.append(1.0 + torch.rand(1).item())
+                theta.append(math.pi / (len(theta) + 2))
+        self.eta = nn.Parameter(torch.tensor(eta, dtype=torch.float32))
+        self.nu = nn.Parameter(torch.tensor(nu, dtype=torch.float32))
+        self.theta = nn.Parameter(torch.tensor(theta, dtype=torch.float32))
+        sel = {"regular": [1.0, 0.0, 0.0], "cos": [0.0, 1.0, 0.0], "sin": [0.0, 0.0, 1.0]}
+        self.register_buffer("selector", torch.tensor([sel[k] for k in kinds]), persistent=False)
+
+    def forward(self, T):  # (R, T, T)
+        R = len(self.kinds)
+        base = torch.cat([torch.tanh(self.eta), torch.sigmoid(self.nu)]).view(R, 1)
+        theta = torch.cat([torch.zeros_like(self.eta), self.theta]).view(R, 1)
+        m = torch.arange(T)
+        k = m.clamp_min(1).float().view(1, T)  # lags 0..T−1
+        s = self.selector
+        trig = s[:, :1] + s[:, 1:2] * torch.cos(theta * k) + s[:, 2:] * torch.sin(theta * k)
+        f = base.pow(k) * trig
+        f = torch.where(m.view(1, T) > 0, f, torch.zeros(()))  # (R, T): f_h(lag)
+        lag = (m.view(T, 1) - m.view(1, T)).clamp_min(0)  # future lags -> lag 0 -> 0
+        return f.index_select(1, lag.flatten()).view(R, T, T)
+
+
+class RsaAttention(SelfAttention):
+    """((1 − σ(µ_h)) softmax(QKᵀ/√Dh + mask) + σ(µ_h) P_h) V on the R REM heads."""
+
+    def __init__(self, d, h):
+        super().__init__(d, h)
+        kinds = rem_kinds(h)
+        self.rems = Rems(kinds)
+        self.mu = nn.Parameter(torch.zeros(len(kinds)))
+
+    def attend(self, q, k, v):
+        y = self.softmax_attend(q, k, v)  # (B, H, T, Dh)
+        R = self.mu.numel()
+        pv = torch.matmul(self.rems(q.shape[2]), v[:, :R])  # (B, R, T, Dh)
+        g = torch.sigmoid(self.mu).view(1, R, 1, 1)
+        return torch.cat([(1 - g) * y[:, :R] + g * pv, y[:, R:]], dim=1)
+
+
+class LinearAttention(SelfAttention):
+    """φ(Q_i)ᵀ Σ_{j≤i} φ(K_j)V_jᵀ / (φ(Q_i)ᵀ Σ_{j≤i} φ(K_j) + eps), φ = elu + 1.
+
+    form "masked": (φ(Q)φ(K)ᵀ ⊙ causal mask) V, the straightforward parallel form (default);
+    "chunked": the engine's training algorithm (chunks of 64, prefix sums of the states).
+    """
+
+    form = "masked"
+
+    def attend(self, q, k, v):
+        fq, fk = F.elu(q) + 1, F.elu(k) + 1
+        if self.form == "masked":
+            sim = torch.matmul(fq, fk.transpose(-2, -1)).tril()  # (B, H, T, T)
+            return torch.matmul(sim, v) / (sim.sum(-1, keepdim=True) + LINEAR_EPS)
+        B, H, T, Dh = q.shape
+        C = min(LINEAR_CHUNK, T)
+        N = (T + C - 1) // C
+        ve = torch.cat([v, torch.ones_like(v[..., :1])], -1)  # [V 1]: numerator and normaliser
+        fq, fk, ve = (F.pad(t, (0, 0, 0, N * C - T)).view(B, H, N, C, -1) for t in (fq, fk, ve))
+        y = torch.matmul(torch.matmul(fq, fk.transpose(-2, -1)).tril(), ve)  # within chunks
+        if N > 1:
+            states = torch.matmul(fk.transpose(-2, -1), ve)  # (B, H, N, Dh, Dh + 1)
+            before = torch.cat([torch.zeros_like(states[:, :, :1]), states[:, :, :-1].cumsum(2)], 2)
+            y = y + torch.matmul(fq, before)
+        y = y.reshape(B, H, N * C, -1)[:, :, :T]
+        return y[..., :Dh] / (y[..., Dh:] + LINEAR_EPS)
+
+
+ATTENTION_MODULES = {"softmax": SoftmaxAttention, "rsa": RsaAttention, "linear": LinearAttention}
+
+
+class FeedForward(nn.Module):
+    def __init__(self, d, ff_mult):
+        super().__init__()
+        self.ln = nn.LayerNorm(d)
+        self.fc1 = nn.Linear(d, ff_mult * d)
+        self.fc2 = nn.Linear(ff_mult * d, d)
+
+    def forward(self, x):
+        return x + self.fc2(F.gelu(self.fc1(self.ln(x))))
+
+
+class Block(nn.Module):
+    """Pre-LN: h = x + attention(LN(x)); h + FFN(LN(h))."""
+
+    def __init__(self, kind, d, h, ff_mult):
+        super().__init__()
+        self.ln1 = nn.LayerNorm(d)
+        self.attention = ATTENTION_MODULES[kind](d, h)
+        self.ffn = FeedForward(d, ff_mult)
+
+    def forward(self, x):
+        return self.ffn(x + self.attention(self.ln1(x)))
+
+
+class Transformer(nn.Module):
+    """input_proj + sinusoidal PE, L pre-LN blocks, final LayerNorm, per-position output."""
+
+    def __init__(self, kind, d, h, L, ff_mult=4, features=1, outputs=1):
+        super().__init__()
+        self.d = d
+        self.input_proj = nn.Linear(features, d)
+        self.output = nn.Linear(d, outputs)
+        self.layers = L
+        for l in range(L):  # named block0, block1, ... as the engine's
+            setattr(self, f"block{l}", Block(kind, d, h, ff_mult))
+        self.ln_f = nn.LayerNorm(d)
+        self.register_buffer("pe", sinusoidal(1, d), persistent=False)
+
+    def forward(self, x):
+        T = x.shape[1]
+        if self.pe.shape[0] < T:
+            self.pe = sinusoidal(T, self.d)
+        h = self.input_proj(x) + self.pe[:T]
+        for l in range(self.layers):
+            h = getattr(self, f"block{l}")(h)
+        return self.output(self.ln_f(h))
+
+
+class Recurrent(nn.Module):
+    """input_proj, torch.nn RNN (tanh) / LSTM / GRU with L layers of width d, output."""
+
+    def __init__(self, model, d, L, features=1, outputs=1):
+        super().__init__()
+        self.input_proj = nn.Linear(features, d)
+        self.output = nn.Linear(d, outputs)
+        self.name = model
+        setattr(self, model, RECURRENT[model](d, d, num_layers=L, batch_first=True))
+
+    def forward(self, x):
+        return self.output(getattr(self, self.name)(self.input_proj(x))[0])
+
+
+def make_model(model, d, h, L):
+    """The peer of makeSequenceModel(modelOptions(model, d, h, L), F = 1, O = 1)."""
+    if model in RECURRENT:
+        return Recurrent(model, d, L)
+    if model in ATTENTION:
+        return Transformer(ATTENTION[model], d, h, L)
+    raise ValueError(f"the peer has no model {model!r}: use {', '.join([*ATTENTION, *RECURRENT])}")
+
+
+def adamw(net, lr=1e-3, weight_decay=0.01):
+    """AdamW with weight decay on matrices only (dim >= 2), as the Trainer and the bench."""
+    decay = [p for p in net.parameters() if p.dim() >= 2]
+    rest = [p for p in net.parameters() if p.dim() < 2]
+    return torch.optim.AdamW(
+        [{"params": decay, "weight_decay": weight_decay}, {"params": rest, "weight_decay": 0.0}],
+        lr=lr)
