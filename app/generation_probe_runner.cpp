@@ -44,8 +44,8 @@ bool GenerationProbeRunner::start(const ModelOptions& model, int64_t max_positio
           o,
           [this](const std::string& kind, const GenerationPoint& p) {
             const QString k = QString::fromStdString(kind);
-            QMetaObject::invokeMethod(this, [this, k, p] { emit point(k, p); },
-                                      Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                this, [this, k, p] { emit point(k, p); }, Qt::QueuedConnection);
           },
           &stop_);
       const bool stopped = stop_.load();

@@ -35,7 +35,8 @@ void MainWindow::buildGenerationTab() {
             }
             appendLog(QString("Linear attention = RNN measured (%1).")
                           .arg(QString::fromStdString(probe.model)));
-            if (active_preset_ == "linear-attention") showVerdicts(linearAttentionRnnVerdicts(probe));
+            if (active_preset_ == "linear-attention")
+              showVerdicts(linearAttentionRnnVerdicts(probe));
           });
   connect(generation_runner_, &GenerationProbeRunner::failed, this, [this](const QString& message) {
     generation_view_->setRunning(false);

@@ -1,7 +1,8 @@
-// "Linear attention is an RNN" (engine/core/generation_claim.h, engine/training/generation_probe.h):
-// the positions, the state each method keeps (counted against the formulas), the parallel ==
-// recurrent check, the order of the live points, stopping, and the verdict rules on hand-made
-// curves. No timed assertion: the timings themselves are only checked for shape.
+// "Linear attention is an RNN" (engine/core/generation_claim.h,
+// engine/training/generation_probe.h): the positions, the state each method keeps (counted against
+// the formulas), the parallel == recurrent check, the order of the live points, stopping, and the
+// verdict rules on hand-made curves. No timed assertion: the timings themselves are only checked
+// for shape.
 #include "engine/training/generation_probe.h"
 #include "support/test_support.h"
 
@@ -43,11 +44,14 @@ class TestGenerationProbe : public QObject {
     o.window = 8;
     o.check_length = 40;
     std::vector<std::pair<std::string, int64_t>> seen;
-    const auto probe = probeLinearAttentionRnn(
-        o, [&](const std::string& kind, const GenerationPoint& p) { seen.emplace_back(kind, p.position); });
+    const auto probe =
+        probeLinearAttentionRnn(o, [&](const std::string& kind, const GenerationPoint& p) {
+          seen.emplace_back(kind, p.position);
+        });
     // Parallel == recurrent in float64, on B = 4 sequences of check_length outputs.
     QCOMPARE(probe.values, int64_t{4 * 40});
-    QVERIFY2(probe.max_error <= kParallelRecurrentTolerance, std::to_string(probe.max_error).c_str());
+    QVERIFY2(probe.max_error <= kParallelRecurrentTolerance,
+             std::to_string(probe.max_error).c_str());
     // Points arrive live, both methods at each position, in order.
     const std::vector<std::pair<std::string, int64_t>> order = {
         {"linear", 32}, {"softmax", 32}, {"linear", 64}, {"softmax", 64}};

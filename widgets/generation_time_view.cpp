@@ -63,8 +63,9 @@ GenerationTimeView::GenerationTimeView(QWidget* parent) : QWidget(parent) {
   label_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   measure_ = new QPushButton(tr("Measure again"), this);
   measure_->setObjectName("GenerationMeasure");
-  measure_->setToolTip(tr("Runs the measurement again (the Presets menu's \"Linear attention is "
-                          "an RNN\"); nothing else should train meanwhile."));
+  measure_->setToolTip(
+      tr("Runs the measurement again (the Presets menu's \"Linear attention is "
+         "an RNN\"); nothing else should train meanwhile."));
   connect(measure_, &QPushButton::clicked, this, &GenerationTimeView::measureRequested);
   auto* row = new QHBoxLayout();
   row->addWidget(label_, 1);
@@ -103,8 +104,9 @@ void GenerationTimeView::begin(const QString& model) {
 void GenerationTimeView::addPoint(const QString& kind, const GenerationPoint& point) {
   auto& curve = kind == "linear" ? probe_.linear : probe_.softmax;
   curve.points.push_back(point);
-  header_ = kIntro + "\n" +
-            tr("Measuring (%1): T = %2").arg(QString::fromStdString(probe_.model)).arg(point.position);
+  header_ =
+      kIntro + "\n" +
+      tr("Measuring (%1): T = %2").arg(QString::fromStdString(probe_.model)).arg(point.position);
   redraw();
 }
 

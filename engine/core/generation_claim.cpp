@@ -1,8 +1,8 @@
 #include "engine/core/generation_claim.h"
 
 #include <cmath>
-#include <limits>
 #include <cstdio>
+#include <limits>
 
 namespace rsalab {
 

@@ -32,7 +32,8 @@ int64_t stateFloats(const GenerationState& state) {
   for (const auto& layer : state.layers) {
     if (layer.S.defined()) n += layer.S.numel() + layer.z.numel();
     // The KV cache's filled rows (capacity grows by doubling; what is kept is `length` rows).
-    if (layer.k.defined()) n += 2 * layer.length * layer.k.size(0) * layer.k.size(1) * layer.k.size(3);
+    if (layer.k.defined())
+      n += 2 * layer.length * layer.k.size(0) * layer.k.size(1) * layer.k.size(3);
   }
   return n;
 }

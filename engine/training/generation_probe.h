@@ -16,10 +16,10 @@
 namespace rsalab {
 
 struct GenerationProbeOptions {
-  ModelOptions model;          // d_model, heads, layers (the model name is set per method)
+  ModelOptions model;           // d_model, heads, layers (the model name is set per method)
   int64_t max_position = 4096;  // the largest T (at least 32)
-  int64_t window = 16;         // steps timed per point
-  int64_t check_length = 128;  // T of the parallel == recurrent check (B = 4)
+  int64_t window = 16;          // steps timed per point
+  int64_t check_length = 128;   // T of the parallel == recurrent check (B = 4)
   uint64_t seed = 0;
 };
 
@@ -31,8 +31,7 @@ std::vector<int64_t> generationPositions(int64_t max_position);
 // timing early; the points measured so far are kept.
 LinearAttentionRnnProbe probeLinearAttentionRnn(
     const GenerationProbeOptions& options,
-    const std::function<void(const std::string& kind, const GenerationPoint& point)>& progress =
-        {},
+    const std::function<void(const std::string& kind, const GenerationPoint& point)>& progress = {},
     const std::atomic<bool>* stop = nullptr);
 
 }  // namespace rsalab
