@@ -8,13 +8,16 @@ namespace rsalab {
 FlatAdam::FlatAdam(const std::vector<torch::Tensor>& decay,
                    const std::vector<torch::Tensor>& no_decay, double learning_rate,
                    double weight_decay, bool decoupled)
-    : decay_(decay), no_decay_(no_decay), lr_(learning_rate), wd_(weight_decay),
+    : decay_(decay),
+      no_decay_(no_decay),
+      lr_(learning_rate),
+      wd_(weight_decay),
       decoupled_(decoupled) {
   for (const auto* group : {&decay_, &no_decay_}) {
     for (const auto& p : *group) {
       if (!p.requires_grad()) continue;
-      if (!params_.empty() && (p.scalar_type() != params_[0].scalar_type() ||
-                               p.device() != params_[0].device()))
+      if (!params_.empty() &&
+          (p.scalar_type() != params_[0].scalar_type() || p.device() != params_[0].device()))
         throw std::invalid_argument("FlatAdam: parameters of more than one dtype or device");
       params_.push_back(p);
       if (group == &decay_) decay_numel_ += p.numel();
@@ -118,8 +121,8 @@ void FlatAdam::load(torch::serialize::InputArchive& archive) {
     archive.read("flat_m", m);
     archive.read("flat_v", v);
     if (m.numel() != m_.numel() || v.numel() != v_.numel())
-      throw std::runtime_error("optimizer state of " + std::to_string(m.numel()) +
-                               " values for " + std::to_string(m_.numel()) + " parameters");
+      throw std::runtime_error("optimizer state of " + std::to_string(m.numel()) + " values for " +
+                               std::to_string(m_.numel()) + " parameters");
     torch::NoGradGuard no_grad;
     m_.copy_(m);
     v_.copy_(v);

@@ -30,7 +30,7 @@ class FlatAdam {
 
   void setLearningRate(double lr) { lr_ = lr; }
   void setWeightDecay(double wd) { wd_ = wd; }
-  void zeroGrad();                 // one fill of the flat gradient
+  void zeroGrad();          // one fill of the flat gradient
   double gradNorm() const;  // ‖g‖ (one host sync)
   // Scales g by max_norm / (norm + 1e-6) when that is < 1; `norm` is gradNorm() of this g.
   void clipGradNorm(double max_norm, double norm);
@@ -49,7 +49,7 @@ class FlatAdam {
  private:
   void bind();
   std::vector<torch::Tensor> decay_, no_decay_;  // as given
-  std::vector<torch::Tensor> params_;           // trainable ones, decay first: the buffer's order
+  std::vector<torch::Tensor> params_;            // trainable ones, decay first: the buffer's order
   int64_t decay_numel_ = 0;
   torch::Tensor flat_, grad_, m_, v_;
   int64_t step_ = 0;
