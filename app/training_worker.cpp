@@ -2,9 +2,12 @@
 
 #include <QTimer>
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <limits>
 #include <map>
+#include <memory>
+#include <thread>
 
 #include "engine/tasks/task.h"
 #include "engine/training/trainer.h"
@@ -323,17 +326,27 @@ void TrainingWorker::tick() {
   QElapsedTimer budget;
   budget.start();
   bool any = false;
-  // A few interleaved steps per tick (~15 ms), then back to the event loop for commands.
-  do {
-    any = false;
-    for (auto& r : runs_) {
-      if (stop_flag_.load()) break;
-      if (r->state != RunState::Running && !(steps_to_go_ > 0 && r->state == RunState::Paused))
-        continue;
-      if (stepRun(*r)) any = true;
-    }
-    if (steps_to_go_ > 0) break;
-  } while (any && budget.elapsed() < 15 && !stop_flag_.load());
+  std::vector<Run*> due;
+  for (auto& r : runs_)
+    if (r->state == RunState::Running) due.push_back(r.get());
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int workers =
+      std::min<int>(parallel_runs_ > 0 ? parallel_runs_ : cores, static_cast<int>(due.size()));
+  if (steps_to_go_ < 0 && workers > 1) {
+    stepInParallel(due, workers);
+  } else {
+    // A few interleaved steps per tick (~15 ms), then back to the event loop for commands.
+    do {
+      any = false;
+      for (auto& r : runs_) {
+        if (stop_flag_.load()) break;
+        if (r->state != RunState::Running && !(steps_to_go_ > 0 && r->state == RunState::Paused))
+          continue;
+        if (stepRun(*r)) any = true;
+      }
+      if (steps_to_go_ > 0) break;
+    } while (any && budget.elapsed() < 15 && !stop_flag_.load());
+  }
   if (stop_flag_.load()) {
     stop();
     return;
@@ -356,6 +369,40 @@ void TrainingWorker::tick() {
     flush(true);
     emit idle();
   }
+}
+
+void TrainingWorker::setParallelRuns(int n) { parallel_runs_ = n; }
+
+// One tick on `workers` threads, one intra-op thread per run (cores / workers): each thread takes
+// the next run no other thread holds, steps it once, and goes on until the tick's ~15 ms are
+// used, Stop is asked, or no run is left to step. Every run gets about the same number of steps.
+void TrainingWorker::stepInParallel(const std::vector<Run*>& due, int workers) {
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int previous_threads = torch::get_num_threads();
+  torch::set_num_threads(std::max(1, cores / workers));  // read by each new thread's first op
+  const size_t n = due.size();
+  auto held = std::make_unique<std::atomic<bool>[]>(n);
+  for (size_t i = 0; i < n; ++i) held[i] = false;
+  std::atomic<size_t> next{0};
+  QElapsedTimer budget;
+  budget.start();
+  auto work = [&] {
+    while (!stop_flag_.load() && budget.elapsed() < 15) {
+      bool stepped = false;
+      for (size_t tries = 0; tries < n && !stepped; ++tries) {
+        const size_t i = next.fetch_add(1) % n;
+        if (held[i].exchange(true)) continue;  // another thread is stepping it
+        if (due[i]->state == RunState::Running) stepped = stepRun(*due[i]);
+        held[i] = false;
+      }
+      if (!stepped) return;  // every run finished, failed or held elsewhere
+    }
+  };
+  std::vector<std::thread> threads;
+  for (int w = 1; w < workers; ++w) threads.emplace_back(work);
+  work();  // the worker thread is one of them
+  for (auto& t : threads) t.join();
+  torch::set_num_threads(previous_threads);
 }
 
 void TrainingWorker::emitSnapshot(Run& r) {

@@ -4,8 +4,13 @@
 // Thread contract (Qt's threaded Mandelbrot example is the model):
 // - Only the worker thread touches Trainers and tensors. The GUI calls the slots below through
 //   queued connections (arguments copied) and never waits on training.
-// - The worker runs the active runs interleaved, a few steps per tick, and re-posts its tick, so
-//   queued commands (pause, step, stop, hot edits) are seen between steps.
+// - The worker runs the active runs a few steps per tick (~15 ms) and re-posts its tick, so queued
+//   commands (pause, step, stop, hot edits) are seen between ticks. With more than one core and
+//   more than one running run, a tick steps the runs in parallel, one run per core with one
+//   intra-op thread each (as the sweep does). The tick's helper threads each take a run no other
+//   thread holds, and they are joined before the tick ends, so each Trainer is still touched by
+//   one thread at a time and between ticks only by the worker thread. "Step" (one step of every
+//   run) stays sequential.
 // - Results leave only as queued signals carrying plain values already on the CPU, throttled to
 //   about 20 Hz; every metric point is sent (batched), never dropped.
 // - stopRequested() is also readable across threads (atomic) so a Stop lands within one step.
@@ -51,6 +56,9 @@ class TrainingWorker : public QObject {
   void restoreLastGood(int run);
   // Test hook: faults for run `run` (by id), applied to the run now or when it is created.
   void setFaults(int run, const rsalab::TrainingFaults& faults);
+  // How many runs step at once: n ≤ 0 one per core (the default), 1 interleaved on the worker
+  // thread alone (the behaviour before parallel runs; rsalab-gui-bench's "before").
+  void setParallelRuns(int n);
 
  signals:
   /// Runs of a new session; consumed by the runs table and the curve view.
@@ -76,13 +84,15 @@ class TrainingWorker : public QObject {
   void scheduleTick();
   void flush(bool force);
   bool stepRun(Run& run);
+  void stepInParallel(const std::vector<Run*>& due, int workers);  // one tick, `workers` threads
   void failRun(Run& run, const QString& message);
   void emitStatus(const Run& run);
   void emitSnapshot(Run& run);
   std::vector<std::unique_ptr<Run>> runs_;
   bool paused_ = false;
   bool tick_pending_ = false;
-  int steps_to_go_ = -1;  // >= 0: single-stepping
+  int steps_to_go_ = -1;   // >= 0: single-stepping
+  int parallel_runs_ = 0;  // setParallelRuns
   std::atomic<bool> stop_flag_{false};
   std::map<int, TrainingFaults> faults_;  // test hooks by run id
   QElapsedTimer since_flush_;

@@ -2,11 +2,12 @@
 // std::bad_alloc, a shape mismatch) fails only that run with its message; a NaN loss pauses only
 // that run as "diverged" and Restore resumes it from its last good state; the others finish.
 // Shutdown: destroying the controller during training stops the worker thread in a bounded time
-// and the worker thread runs to its end.
+// and the worker thread runs to its end. Runs stepping in parallel give the interleaved numbers.
 #include <QDir>
 #include <QElapsedTimer>
 #include <QPointer>
 #include <QtTest>
+#include <cmath>
 #include <map>
 #include <memory>
 
@@ -111,6 +112,47 @@ class TestTrainingWorker : public QObject {
     for (const auto* record : first) QVERIFY(record != nullptr);
     QVERIFY(!evals.empty());
     for (const auto& e : evals) QCOMPARE(e.samples_seen, e.step * 8);
+  }
+
+  // Runs stepping in parallel (one per core, the default) give the numbers that runs interleaved
+  // on the worker thread give: a run's losses depend only on its config and seed.
+  void parallelRunsGiveTheInterleavedNumbers() {
+    auto train = [](int parallel) {
+      std::map<int, RunStatus> last;
+      QObject receiver;
+      TrainingController controller;
+      TrainingWorker* worker = controller.worker();
+      QMetaObject::invokeMethod(
+          worker, [worker, parallel] { worker->setParallelRuns(parallel); }, Qt::QueuedConnection);
+      connect(worker, &TrainingWorker::status, &receiver,
+              [&last](const RunStatus& s) { last[s.run] = s; });
+      controller.start(smallRun(30), {"rnn", "transformer", "rsa"}, 1);
+      auto finished = [&last] {
+        if (last.size() != 3) return false;
+        for (const auto& [run, s] : last)
+          if (s.state != RunState::Finished) return false;
+        return true;
+      };
+      [&] { QTRY_VERIFY_WITH_TIMEOUT(finished(), 60000); }();
+      return last;
+    };
+    const auto interleaved = train(1);
+    const auto parallel = train(0);
+    QCOMPARE(parallel.size(), size_t{3});
+    for (const auto& [run, s] : interleaved) {
+      const RunStatus& p = parallel.at(run);
+      QCOMPARE(p.step, qint64{30});
+      QCOMPARE(s.step, qint64{30});
+      const double tolerance = 1e-5 * std::max(1.0, std::abs(s.validation_loss));
+      QVERIFY2(std::abs(p.train_loss - s.train_loss) <= tolerance &&
+                   std::abs(p.validation_loss - s.validation_loss) <= tolerance,
+               qPrintable(QString("run %1: interleaved %2 / %3, parallel %4 / %5")
+                              .arg(run)
+                              .arg(s.train_loss)
+                              .arg(s.validation_loss)
+                              .arg(p.train_loss)
+                              .arg(p.validation_loss)));
+    }
   }
 
   void destroyingTheControllerDuringTrainingStopsPromptly() {
