@@ -86,6 +86,26 @@ std::unique_ptr<FlatAdam> flat(const SequenceModel& net, bool decoupled) {
   return std::make_unique<FlatAdam>(decay, rest, kLr, kDecay, decoupled);
 }
 
+// `a` and its optimizer's state as archives, loaded into `b` and its FlatAdam (rebound after the
+// module load, as the Trainer does).
+template <typename Optimizer>
+void copyThroughArchives(const SequenceModel& a, const Optimizer& opt_a, const SequenceModel& b,
+                         FlatAdam& opt_b) {
+  torch::serialize::OutputArchive model_out, opt_out;
+  a->save(model_out);
+  opt_a.save(opt_out);
+  std::ostringstream model_bytes, opt_bytes;
+  model_out.save_to(model_bytes);
+  opt_out.save_to(opt_bytes);
+  torch::serialize::InputArchive model_in, opt_in;
+  std::istringstream mi(model_bytes.str()), oi(opt_bytes.str());
+  model_in.load_from(mi);
+  opt_in.load_from(oi);
+  b->load(model_in);
+  opt_b.rebind();
+  opt_b.load(opt_in);
+}
+
 }  // namespace
 
 class TestFlatAdam : public QObject {
@@ -146,22 +166,9 @@ class TestFlatAdam : public QObject {
     auto a = ::model("rsa");
     auto opt_a = flat(a, true);
     for (int64_t s = 0; s < 20; ++s) flatStep(a, *opt_a, s);
-    torch::serialize::OutputArchive model_out, opt_out;
-    a->save(model_out);
-    opt_a->save(opt_out);
-    std::ostringstream model_bytes, opt_bytes;
-    model_out.save_to(model_bytes);
-    opt_out.save_to(opt_bytes);
-
     auto b = ::model("rsa");
     auto opt_b = flat(b, true);
-    torch::serialize::InputArchive model_in, opt_in;
-    std::istringstream mi(model_bytes.str()), oi(opt_bytes.str());
-    model_in.load_from(mi);
-    opt_in.load_from(oi);
-    b->load(model_in);
-    opt_b->rebind();
-    opt_b->load(opt_in);
+    copyThroughArchives(a, *opt_a, b, *opt_b);
     QCOMPARE(opt_b->steps(), int64_t{20});
     QCOMPARE(maxDiff(a, b), 0.0);
     for (int64_t s = 20; s < 40; ++s) {
@@ -176,22 +183,9 @@ class TestFlatAdam : public QObject {
     auto a = ::model("transformer");
     auto reference = perTensor<torch::optim::AdamW, torch::optim::AdamWOptions>(a);
     for (int64_t s = 0; s < 10; ++s) referenceStep(a, *reference, s);
-    torch::serialize::OutputArchive model_out, opt_out;
-    a->save(model_out);
-    reference->save(opt_out);
-    std::ostringstream model_bytes, opt_bytes;
-    model_out.save_to(model_bytes);
-    opt_out.save_to(opt_bytes);
-
     auto b = ::model("transformer");
     auto opt_b = flat(b, true);
-    torch::serialize::InputArchive model_in, opt_in;
-    std::istringstream mi(model_bytes.str()), oi(opt_bytes.str());
-    model_in.load_from(mi);
-    opt_in.load_from(oi);
-    b->load(model_in);
-    opt_b->rebind();
-    opt_b->load(opt_in);
+    copyThroughArchives(a, *reference, b, *opt_b);
     QCOMPARE(opt_b->steps(), int64_t{10});
     for (int64_t s = 10; s < 30; ++s) {
       referenceStep(a, *reference, s);
