@@ -17,8 +17,11 @@
 //   RSA           as softmax                    ((1 − σ(µ))·softmax + σ(µ)·P)·V is one A·V
 //                                               product per head; mixing P in is elementwise
 //   linear        L·[(8 + 4f)·N·D² + 4·N·D·Dh]  φ(K)⊗V (N·D·Dh), cumsum (N·D·Dh), φ(Q)·S (2·N·D·Dh)
-//   StarSaber     L·[8·N·D² + 6·B·T²·D]         W, U, Q, V 8ND²; scores 2BT²D;
-//                                               G_past·U, G_future·Q 4BT²D
+//   StarSaber     L·[8·N·D² + 4·B·T²·D]         W, U, Q, V 8ND²; scores 2BT²D; G_past·U h and
+//                                               G_future·Q h together one A·V, 2BT²D (keys
+//                                               split at the diagonal; until session 8 the
+//                                               engine multiplied both full T × T products
+//                                               and the count was 6BT²D)
 //                                               (gated: + 4·N·D² for W_z, V_z)
 //   recurrent     L·4·G·N·D²                    x·W_ihᵀ and h·W_hhᵀ, each 2·N·D·G·D
 // clang-format on
@@ -58,7 +61,7 @@ inline double forwardFlops(const std::string& model, const StepShape& s) {
       if (std::string(info.attention) == "linear") return io + L * (dense + 4 * N * D * Dh);
       return io + L * (dense + attention);
     case ModelFamily::FixedPoint:
-      return io + L * ((s.gated ? 12 : 8) * N * D * D + 6 * B * T * T * D);
+      return io + L * ((s.gated ? 12 : 8) * N * D * D + attention);
     case ModelFamily::Recurrent:
       return io + L * 4 * static_cast<double>(info.gate_blocks) * N * D * D;
     case ModelFamily::Seq2Seq:

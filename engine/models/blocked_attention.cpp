@@ -105,9 +105,25 @@ torch::Tensor blockWeights(const torch::Tensor& q, const torch::Tensor& k,
   return torch::softmax(s, -1);  // (g, n, keys)
 }
 
-void blockedForward(const torch::Tensor& q, const torch::Tensor& k, const torch::Tensor& v,
+// A block's keys relative to its rows [r0, r0 + n) for split values (StarSaber): `before` keys
+// precede every row (past), the n × n square holds the diagonal, `after` keys follow every row.
+struct SplitRegions {
+  int64_t r0, n, keys;
+  int64_t before() const { return r0; }
+  int64_t tail() const { return r0 + n; }
+  int64_t after() const { return keys - r0 - n; }
+};
+
+// The values a block reads: v, or with vf defined (StarSaber) v for past keys (j < i) and vf for
+// the present and future (j ≥ i). The same pair holds their gradients in the backward.
+struct Values {
+  torch::Tensor v, vf;
+};
+
+void blockedForward(const torch::Tensor& q, const torch::Tensor& k, const Values& x,
                     const torch::Tensor& mask, const RemHeads& rem, const BlockPlan& p,
                     torch::Tensor& out, int64_t begin, int64_t end) {
+  const auto &v = x.v, &vf = x.vf;
   for (int64_t h = begin; h < end; h += p.group) {
     const int64_t g = std::min(p.group, end - h);
     for (int64_t r0 = 0; r0 < p.T; r0 += p.rows) {
@@ -115,7 +131,20 @@ void blockedForward(const torch::Tensor& q, const torch::Tensor& k, const torch:
       auto w = blockWeights(q, k, mask, p, h, g, r0, n);  // (g, n, keys)
       mixRemHeads(w, rem, p.T, h, r0);                    // A = (1−g)W + gP
       auto o = out.narrow(0, h, g).narrow(1, r0, n);      // (g, n, Dh)
-      torch::bmm_out(o, w, v.narrow(0, h, g).narrow(1, 0, keys));
+      if (!vf.defined()) {
+        torch::bmm_out(o, w, v.narrow(0, h, g).narrow(1, 0, keys));
+        continue;
+      }
+      // Split values: keys [0, r0) are past for every row, [r0 + n, keys) future for every row,
+      // the n × n square in between splits at its diagonal (j < i past, j ≥ i future).
+      const SplitRegions s{r0, n, keys};
+      auto ws = w.narrow(2, r0, n);  // (g, n, n)
+      torch::bmm_out(o, ws.tril(-1), v.narrow(0, h, g).narrow(1, r0, n));
+      o.baddbmm_(ws.triu(0), vf.narrow(0, h, g).narrow(1, r0, n));
+      if (s.before() > 0) o.baddbmm_(w.narrow(2, 0, r0), v.narrow(0, h, g).narrow(1, 0, r0));
+      if (s.after() > 0)
+        o.baddbmm_(w.narrow(2, s.tail(), s.after()),
+                   vf.narrow(0, h, g).narrow(1, s.tail(), s.after()));
     }
   }
 }
@@ -124,11 +153,38 @@ void blockedForward(const torch::Tensor& q, const torch::Tensor& k, const torch:
 // dV = Aᵀ dO; dS = (1 − g)·W ⊙ (dA − rowsum(W ⊙ dA)); dQ = dS K; dK = dSᵀ Q (FlashAttention's
 // backward, recomputing W; for plain heads rowsum(W ⊙ dA) = rowsum(dO ⊙ out)). For REM heads the
 // sums gather dA per diagonal and rowsum(W ⊙ dA): dP = g·Σ dA, dg = Σ (P − W) ⊙ dA.
-void blockedBackward(const torch::Tensor& q, const torch::Tensor& k, const torch::Tensor& v,
+// Split values (StarSaber): A = W, out_i = Σ_{j<i} W_ij v_j + Σ_{j≥i} W_ij vf_j. A block's part of
+// dV and dVf (added) and its dA = dO·(v or vf)ᵀ per region (returned, (g, n, keys)); the softmax
+// backward is then the plain one (rowsum(W ⊙ dA) = rowsum(dO ⊙ out) still).
+torch::Tensor splitValueGrads(const torch::Tensor& w, const torch::Tensor& d_o, const Values& x,
+                              Values& dx, int64_t h, int64_t g, const SplitRegions& s) {
+  auto v = x.v.narrow(0, h, g), vf = x.vf.narrow(0, h, g);      // (g, T, Dh)
+  auto dv = dx.v.narrow(0, h, g), dvf = dx.vf.narrow(0, h, g);  // (g, T, Dh)
+  auto d_a = torch::empty_like(w);                              // (g, n, keys)
+  auto region = [&](const torch::Tensor& w_r, const torch::Tensor& val, torch::Tensor d_val,
+                    int64_t at, int64_t len) {
+    d_val.narrow(1, at, len).baddbmm_(w_r.transpose(1, 2), d_o);
+    return torch::bmm(d_o, val.narrow(1, at, len).transpose(1, 2));  // (g, n, len)
+  };
+  if (s.before() > 0) d_a.narrow(2, 0, s.r0).copy_(region(w.narrow(2, 0, s.r0), v, dv, 0, s.r0));
+  auto ws = w.narrow(2, s.r0, s.n);  // (g, n, n)
+  auto lower = region(ws.tril(-1), v, dv, s.r0, s.n).tril_(-1);
+  auto upper = region(ws.triu(0), vf, dvf, s.r0, s.n).triu_(0);
+  d_a.narrow(2, s.r0, s.n).copy_(lower.add_(upper));
+  if (s.after() > 0) {
+    d_a.narrow(2, s.tail(), s.after())
+        .copy_(region(w.narrow(2, s.tail(), s.after()), vf, dvf, s.tail(), s.after()));
+  }
+  return d_a;
+}
+
+void blockedBackward(const torch::Tensor& q, const torch::Tensor& k, const Values& x,
                      const torch::Tensor& out, const torch::Tensor& d_out,
                      const torch::Tensor& mask, const RemHeads& rem, const BlockPlan& p,
-                     torch::Tensor& dq, torch::Tensor& dk, torch::Tensor& dv, RemGradSums& sums,
+                     torch::Tensor& dq, torch::Tensor& dk, Values& dx, RemGradSums& sums,
                      int64_t begin, int64_t end) {
+  const auto& v = x.v;
+  auto& dv = dx.v;
   for (int64_t h = begin; h < end; h += p.group) {
     const int64_t g = std::min(p.group, end - h);
     const bool mixed = rem.any(h, g);
@@ -143,9 +199,14 @@ void blockedBackward(const torch::Tensor& q, const torch::Tensor& k, const torch
         a = w.clone();
         mixRemHeads(a, rem, p.T, h, r0);
       }
-      dv.narrow(0, h, g).narrow(1, 0, keys).baddbmm_(a.transpose(1, 2), d_o);  // (g, keys, Dh)
-      auto d_a = torch::bmm(d_o, v_b.transpose(1, 2));                         // (g, n, keys)
-      auto delta = mixed ? (w * d_a).sum(-1, true)                             // (g, n, 1)
+      torch::Tensor d_a;  // (g, n, keys)
+      if (x.vf.defined()) {
+        d_a = splitValueGrads(w, d_o, x, dx, h, g, SplitRegions{r0, n, keys});
+      } else {
+        dv.narrow(0, h, g).narrow(1, 0, keys).baddbmm_(a.transpose(1, 2), d_o);  // (g, keys, Dh)
+        d_a = torch::bmm(d_o, v_b.transpose(1, 2));
+      }
+      auto delta = mixed ? (w * d_a).sum(-1, true)  // (g, n, 1)
                          : (d_o * out.narrow(0, h, g).narrow(1, r0, n)).sum(-1, true);
       for (int64_t j = 0; mixed && j < g; ++j) {
         const int64_t r = rem.remHead(h + j);
@@ -192,22 +253,28 @@ void forEachHeadRange(int64_t heads, const BlockPlan& p, const F& f) {
   });
 }
 
+// An empty vf (the autograd Function's stand-in for "none") as an undefined tensor.
+Values values(const torch::Tensor& v, const torch::Tensor& vf) {
+  return {v, vf.numel() > 0 ? vf : torch::Tensor()};
+}
+
 class BlockedAttentionFunction : public torch::autograd::Function<BlockedAttentionFunction> {
  public:
-  // q (already scaled), k, v: (BH, T, Dh) contiguous; e (R, 2T − 1) and gates (R), R ≥ 0; H heads
-  // per batch element -> (BH, T, Dh).
+  // q (already scaled), k, v: (BH, T, Dh) contiguous; vf (BH, T, Dh) for split values or empty;
+  // e (R, 2T − 1) and gates (R), R ≥ 0; H heads per batch element -> (BH, T, Dh).
   static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& q,
                                const torch::Tensor& k, const torch::Tensor& v,
-                               const torch::Tensor& e, const torch::Tensor& gates, int64_t heads,
-                               bool causal, int64_t block_values) {
+                               const torch::Tensor& vf, const torch::Tensor& e,
+                               const torch::Tensor& gates, int64_t heads, bool causal,
+                               int64_t block_values) {
     const auto p = planBlocks(q.size(1), causal, block_values);
     const auto rem = remHeads({e, gates}, heads, causal, q);
     auto mask = causal ? diagonalMask(p.rows, q.options()) : torch::Tensor();
     auto out = torch::empty_like(q);
     forEachHeadRange(q.size(0), p, [&](int64_t b, int64_t end) {
-      blockedForward(q, k, v, mask, rem, p, out, b, end);
+      blockedForward(q, k, values(v, vf), mask, rem, p, out, b, end);
     });
-    ctx->save_for_backward({q, k, v, out, e, gates});
+    ctx->save_for_backward({q, k, v, vf, out, e, gates});
     ctx->saved_data["heads"] = heads;
     ctx->saved_data["causal"] = causal;
     ctx->saved_data["block_values"] = block_values;
@@ -217,20 +284,22 @@ class BlockedAttentionFunction : public torch::autograd::Function<BlockedAttenti
   static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx,
                                                  torch::autograd::variable_list grads) {
     const auto saved = ctx->get_saved_variables();
-    const auto &q = saved[0], &k = saved[1], &v = saved[2], &out = saved[3], &e = saved[4],
-               &gates = saved[5];
+    const auto &q = saved[0], &k = saved[1], &v = saved[2], &vf = saved[3], &out = saved[4],
+               &e = saved[5], &gates = saved[6];
     const bool causal = ctx->saved_data["causal"].toBool();
     const int64_t T = q.size(1);
     const auto p = planBlocks(T, causal, ctx->saved_data["block_values"].toInt());
     const auto rem = remHeads({e, gates}, ctx->saved_data["heads"].toInt(), causal, q);
     auto mask = causal ? diagonalMask(p.rows, q.options()) : torch::Tensor();
     auto d_out = grads[0].contiguous();
-    auto dq = torch::empty_like(q), dk = torch::zeros_like(k), dv = torch::zeros_like(v);
+    auto dq = torch::empty_like(q), dk = torch::zeros_like(k);
+    const auto x = values(v, vf);
+    Values dx{torch::zeros_like(v), x.vf.defined() ? torch::zeros_like(vf) : torch::Tensor()};
     RemGradSums total(rem.size(), T);
     std::mutex total_mutex;
     forEachHeadRange(q.size(0), p, [&](int64_t b, int64_t end) {
       RemGradSums sums(rem.size(), T);
-      blockedBackward(q, k, v, out, d_out, mask, rem, p, dq, dk, dv, sums, b, end);
+      blockedBackward(q, k, x, out, d_out, mask, rem, p, dq, dk, dx, sums, b, end);
       std::lock_guard<std::mutex> lock(total_mutex);
       total.add(sums);
     });
@@ -246,42 +315,63 @@ class BlockedAttentionFunction : public torch::autograd::Function<BlockedAttenti
                  torch::from_blob(total.w_da.data(), {rem.size()}, f64))
                     .to(gates.options());  // (R)
     }
-    return {dq, dk, dv, d_e, d_gates, torch::Tensor(), torch::Tensor(), torch::Tensor()};
+    return {dq, dk, dx.v, dx.vf, d_e, d_gates, torch::Tensor(), torch::Tensor(), torch::Tensor()};
   }
 };
+
+}  // namespace
+
+namespace {
+
+// q, k, v, vf (B, H, T, Dh); vf undefined unless the values split (StarSaber).
+torch::Tensor runBlocked(const torch::Tensor& q, const torch::Tensor& k, const torch::Tensor& v,
+                         const torch::Tensor& vf, double scale, bool causal, const RemMixing& rems,
+                         int64_t block_values) {
+  checkKernelInputs(q);
+  const auto B = q.size(0), H = q.size(1), T = q.size(2), Dh = q.size(3);
+  auto fold = [&](const torch::Tensor& t) { return t.reshape({B * H, T, Dh}).contiguous(); };
+  auto q3 = fold(q * scale), k3 = fold(k), v3 = fold(v);  // (BH, T, Dh)
+  auto vf3 = vf.defined() ? fold(vf) : q3.new_empty({0});
+  const bool has_rems = rems.gates.defined() && rems.gates.numel() > 0;
+  TORCH_CHECK(
+      !has_rems || (rems.diagonals.dim() == 2 && rems.diagonals.size(0) == rems.gates.numel() &&
+                    rems.diagonals.size(1) == 2 * T - 1 && rems.gates.numel() <= H),
+      "blockedSoftmaxAttention: REM diagonals must be (R, 2T − 1) with R = gates ≤ H");
+  TORCH_CHECK(!has_rems || !vf.defined(), "blocked attention: REMs with split values");
+  auto e = has_rems ? rems.diagonals : q3.new_empty({0, 2 * T - 1});
+  auto gates = has_rems ? rems.gates : q3.new_empty({0});
+  torch::Tensor y;
+  if (torch::GradMode::is_enabled() &&
+      (q3.requires_grad() || k3.requires_grad() || v3.requires_grad() || vf3.requires_grad() ||
+       e.requires_grad() || gates.requires_grad())) {
+    y = BlockedAttentionFunction::apply(q3, k3, v3, vf3, e, gates, H, causal, block_values);
+  } else {
+    const auto p = planBlocks(T, causal, block_values);
+    const auto rem = remHeads({e, gates}, H, causal, q3);
+    auto mask = causal ? diagonalMask(p.rows, q3.options()) : torch::Tensor();
+    y = torch::empty_like(q3);
+    const auto x = values(v3, vf3);
+    forEachHeadRange(B * H, p, [&](int64_t b, int64_t end) {
+      blockedForward(q3, k3, x, mask, rem, p, y, b, end);
+    });
+  }
+  return y.view({B, H, T, Dh});  // (B, H, T, Dh)
+}
 
 }  // namespace
 
 torch::Tensor blockedSoftmaxAttention(const torch::Tensor& q, const torch::Tensor& k,
                                       const torch::Tensor& v, double scale, bool causal,
                                       const RemMixing& rems, int64_t block_values) {
-  checkKernelInputs(q);
-  const auto B = q.size(0), H = q.size(1), T = q.size(2), Dh = q.size(3);
-  auto q3 = (q * scale).reshape({B * H, T, Dh}).contiguous();  // (BH, T, Dh)
-  auto k3 = k.reshape({B * H, T, Dh}).contiguous();            // (BH, T, Dh)
-  auto v3 = v.reshape({B * H, T, Dh}).contiguous();            // (BH, T, Dh)
-  const bool has_rems = rems.gates.defined() && rems.gates.numel() > 0;
-  TORCH_CHECK(
-      !has_rems || (rems.diagonals.dim() == 2 && rems.diagonals.size(0) == rems.gates.numel() &&
-                    rems.diagonals.size(1) == 2 * T - 1 && rems.gates.numel() <= H),
-      "blockedSoftmaxAttention: REM diagonals must be (R, 2T − 1) with R = gates ≤ H");
-  auto e = has_rems ? rems.diagonals : q3.new_empty({0, 2 * T - 1});
-  auto gates = has_rems ? rems.gates : q3.new_empty({0});
-  torch::Tensor y;
-  if (torch::GradMode::is_enabled() &&
-      (q3.requires_grad() || k3.requires_grad() || v3.requires_grad() || e.requires_grad() ||
-       gates.requires_grad())) {
-    y = BlockedAttentionFunction::apply(q3, k3, v3, e, gates, H, causal, block_values);
-  } else {
-    const auto p = planBlocks(T, causal, block_values);
-    const auto rem = remHeads({e, gates}, H, causal, q3);
-    auto mask = causal ? diagonalMask(p.rows, q3.options()) : torch::Tensor();
-    y = torch::empty_like(q3);
-    forEachHeadRange(B * H, p, [&](int64_t b, int64_t end) {
-      blockedForward(q3, k3, v3, mask, rem, p, y, b, end);
-    });
-  }
-  return y.view({B, H, T, Dh});  // (B, H, T, Dh)
+  return runBlocked(q, k, v, torch::Tensor(), scale, causal, rems, block_values);
+}
+
+torch::Tensor blockedSplitValueAttention(const torch::Tensor& q, const torch::Tensor& k,
+                                         const torch::Tensor& v_past, const torch::Tensor& v_future,
+                                         double scale, bool causal, int64_t block_values) {
+  TORCH_CHECK(v_future.defined() && v_future.sizes() == v_past.sizes(),
+              "blockedSplitValueAttention: v_future must have v_past's shape");
+  return runBlocked(q, k, v_past, v_future, scale, causal, {}, block_values);
 }
 
 }  // namespace rsalab

@@ -29,4 +29,13 @@ torch::Tensor blockedSoftmaxAttention(const torch::Tensor& q, const torch::Tenso
                                       const RemMixing& rems = {},
                                       int64_t block_values = kAttentionBlockValues);
 
+// StarSaber's attention: W = softmax(q kᵀ·scale + causal mask) with the values split at each
+// row's diagonal, out_i = Σ_{j<i} W_ij v_past_j + Σ_{j≥i} W_ij v_future_j, on the same blocks
+// (a block's keys before its rows read v_past, after them v_future, the square between splits).
+// q, k, v_past, v_future (B, H, T, Dh) -> (B, H, T, Dh); CPU, float or double.
+torch::Tensor blockedSplitValueAttention(const torch::Tensor& q, const torch::Tensor& k,
+                                         const torch::Tensor& v_past, const torch::Tensor& v_future,
+                                         double scale, bool causal,
+                                         int64_t block_values = kAttentionBlockValues);
+
 }  // namespace rsalab

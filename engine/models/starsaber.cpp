@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "engine/models/attention.h"
+#include "engine/models/blocked_attention.h"
 
 namespace rsalab {
 
@@ -39,6 +40,7 @@ torch::Tensor StarSaberLayerImpl::splitHeads(const torch::Tensor& t) const {
 torch::Tensor StarSaberLayerImpl::forward(const torch::Tensor& h, const torch::Tensor& x,
                                           LayerInspection* record, int64_t sample,
                                           const torch::Tensor& key_padding) {
+  if (!record && h.is_cpu() && !key_padding.defined()) return forwardBlocked(h, x);
   const auto B = h.size(0), T = h.size(1);
   auto hw = splitHeads(W_->forward(h));                                  // (B, H, T, Dh)
   auto hh = splitHeads(h);                                               // (B, H, T, Dh)
@@ -75,6 +77,22 @@ torch::Tensor StarSaberLayerImpl::forward(const torch::Tensor& h, const torch::T
         ((next[sample].detach() - before).norm() / (before.norm() + 1e-12)).item<double>();
   }
   return next;
+}
+
+// The training path: the same layer with W, U, Q (and Wz) as one product of h, and G's past and
+// future parts read on the blocked kernel's blocks (no (B, H, T, T) tensor, split at the
+// diagonal: i < n reads U h, i ≥ n reads Q h).
+torch::Tensor StarSaberLayerImpl::forwardBlocked(const torch::Tensor& h, const torch::Tensor& x) {
+  std::vector<torch::Tensor> weights{W_->weight, U_->weight, Q_->weight};
+  if (gated_) weights.push_back(Wz_->weight);
+  auto parts = torch::linear(h, torch::cat(weights, 0)).split(d_model_, -1);  // (B, T, D) each
+  auto A = blockedSplitValueAttention(splitHeads(parts[0]), splitHeads(h), splitHeads(parts[1]),
+                                      splitHeads(parts[2]), scoreScale(), causal_);  // (B,H,T,Dh)
+  A = A.transpose(1, 2).reshape({h.size(0), h.size(1), d_model_});                   // (B, T, D)
+  auto update = torch::tanh(A + V_->forward(x));                                     // (B, T, D)
+  if (!gated_) return torch::addcmul(h, alpha, update);  // h + α·update
+  auto z = torch::sigmoid(parts[3] + Vz_->forward(x));   // (B, T, D)
+  return torch::lerp(h, update, z);                      // (1 − z)·h + z·update
 }
 
 StarSaberModelImpl::StarSaberModelImpl(const ModelOptions& options, const ModelIO& io)

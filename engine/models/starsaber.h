@@ -22,6 +22,8 @@ class StarSaberLayerImpl : public torch::nn::Module {
 
  private:
   torch::Tensor splitHeads(const torch::Tensor& t) const;  // (B, T, D) -> (B, H, T, Dh)
+  // The uninspected CPU path without padding: same values, on the blocked attention kernel.
+  torch::Tensor forwardBlocked(const torch::Tensor& h, const torch::Tensor& x);
   int64_t d_model_, heads_, head_dim_;
   bool causal_, gated_;
   torch::nn::Linear W_{nullptr}, U_{nullptr}, Q_{nullptr}, V_{nullptr};
