@@ -199,8 +199,8 @@ Json reportTargets(const Results& r) {
            ">=", 1);
   }
   if (r.sweep && r.sweep->ran) {
-    target("default sweep wall time, s (2 cores)",
-           r.sweep->exit_code == 0 ? r.sweep->seconds : NAN, "<=", 150);
+    target("default sweep wall time, s (2 cores)", r.sweep->exit_code == 0 ? r.sweep->seconds : NAN,
+           "<=", 150);
   }
   return rows;
 }
