@@ -109,10 +109,17 @@ torch::Tensor blockWeights(const torch::Tensor& q, const torch::Tensor& k,
 // precede every row (past), the n × n square holds the diagonal, `after` keys follow every row.
 struct SplitRegions {
   int64_t r0, n, keys;
-  int64_t before() const { return r0; }
   int64_t tail() const { return r0 + n; }
   int64_t after() const { return keys - r0 - n; }
 };
+
+// The future part of a block's weights (split values): keys [r0, keys) with the n × n square's
+// strict lower triangle (j < i) zeroed, (g, n, keys − r0).
+torch::Tensor splitFuture(const torch::Tensor& w, const SplitRegions& s) {
+  auto future = w.narrow(2, s.r0, s.keys - s.r0).clone();
+  future.narrow(2, 0, s.n).triu_(0);
+  return future;
+}
 
 // The values a block reads: v, or with vf defined (StarSaber) v for past keys (j < i) and vf for
 // the present and future (j ≥ i). The same pair holds their gradients in the backward.
@@ -135,16 +142,14 @@ void blockedForward(const torch::Tensor& q, const torch::Tensor& k, const Values
         torch::bmm_out(o, w, v.narrow(0, h, g).narrow(1, 0, keys));
         continue;
       }
-      // Split values: keys [0, r0) are past for every row, [r0 + n, keys) future for every row,
-      // the n × n square in between splits at its diagonal (j < i past, j ≥ i future).
+      // Split values: the past part is keys [0, r0 + n) with the square's upper triangle (j ≥ i)
+      // zeroed, the future part keys [r0, keys) with the square's strict lower one zeroed: one
+      // full product and one over the n × n square (SplitRegions).
       const SplitRegions s{r0, n, keys};
-      auto ws = w.narrow(2, r0, n);  // (g, n, n)
-      torch::bmm_out(o, ws.tril(-1), v.narrow(0, h, g).narrow(1, r0, n));
-      o.baddbmm_(ws.triu(0), vf.narrow(0, h, g).narrow(1, r0, n));
-      if (s.before() > 0) o.baddbmm_(w.narrow(2, 0, r0), v.narrow(0, h, g).narrow(1, 0, r0));
-      if (s.after() > 0)
-        o.baddbmm_(w.narrow(2, s.tail(), s.after()),
-                   vf.narrow(0, h, g).narrow(1, s.tail(), s.after()));
+      auto future = splitFuture(w, s);
+      w.narrow(2, r0, n).tril_(-1);  // w becomes the past part
+      torch::bmm_out(o, w.narrow(2, 0, s.tail()), v.narrow(0, h, g).narrow(1, 0, s.tail()));
+      o.baddbmm_(future, vf.narrow(0, h, g).narrow(1, r0, keys - r0));
     }
   }
 }
@@ -160,21 +165,22 @@ torch::Tensor splitValueGrads(const torch::Tensor& w, const torch::Tensor& d_o, 
                               Values& dx, int64_t h, int64_t g, const SplitRegions& s) {
   auto v = x.v.narrow(0, h, g), vf = x.vf.narrow(0, h, g);      // (g, T, Dh)
   auto dv = dx.v.narrow(0, h, g), dvf = dx.vf.narrow(0, h, g);  // (g, T, Dh)
-  auto d_a = torch::empty_like(w);                              // (g, n, keys)
-  auto region = [&](const torch::Tensor& w_r, const torch::Tensor& val, torch::Tensor d_val,
-                    int64_t at, int64_t len) {
-    d_val.narrow(1, at, len).baddbmm_(w_r.transpose(1, 2), d_o);
-    return torch::bmm(d_o, val.narrow(1, at, len).transpose(1, 2));  // (g, n, len)
-  };
-  if (s.before() > 0) d_a.narrow(2, 0, s.r0).copy_(region(w.narrow(2, 0, s.r0), v, dv, 0, s.r0));
-  auto ws = w.narrow(2, s.r0, s.n);  // (g, n, n)
-  auto lower = region(ws.tril(-1), v, dv, s.r0, s.n).tril_(-1);
-  auto upper = region(ws.triu(0), vf, dvf, s.r0, s.n).triu_(0);
-  d_a.narrow(2, s.r0, s.n).copy_(lower.add_(upper));
+  auto past = w.narrow(2, 0, s.tail()).clone();                 // (g, n, r0 + n)
+  past.narrow(2, s.r0, s.n).tril_(-1);
+  auto future = splitFuture(w, s);  // (g, n, keys − r0)
+  const int64_t later = s.keys - s.r0;
+  dv.narrow(1, 0, s.tail()).baddbmm_(past.transpose(1, 2), d_o);
+  dvf.narrow(1, s.r0, later).baddbmm_(future.transpose(1, 2), d_o);
+  // dA = dO·vᵀ on the past part, dO·vfᵀ on the future part.
+  auto d_past = torch::bmm(d_o, v.narrow(1, 0, s.tail()).transpose(1, 2));  // (g, n, r0 + n)
+  auto d_future = torch::bmm(d_o, vf.narrow(1, s.r0, later).transpose(1, 2));
+  auto d_a = d_past;
   if (s.after() > 0) {
-    d_a.narrow(2, s.tail(), s.after())
-        .copy_(region(w.narrow(2, s.tail(), s.after()), vf, dvf, s.tail(), s.after()));
+    d_a = torch::empty_like(w);  // (g, n, keys)
+    d_a.narrow(2, 0, s.tail()).copy_(d_past);
+    d_a.narrow(2, s.tail(), s.after()).copy_(d_future.narrow(2, s.n, s.after()));
   }
+  d_a.narrow(2, s.r0, s.n).tril_(-1).add_(d_future.narrow(2, 0, s.n).triu_(0));
   return d_a;
 }
 
