@@ -92,4 +92,8 @@ if [ "$with_peer" = 1 ] && { [ "$peer_only" = 1 ] || [ -z "$sections" ] ||
       "python3-torch could not be installed (apt-get install python3-torch, as root)"
   fi
 fi
+# One list of every target's verdict, from the JSON files this run wrote.
+if [ -f "$json" ] || [ -f "${json%.json}-peer.json" ]; then
+  "${RSALAB_PEER_PYTHON:-/usr/bin/python3}" "$root/bench/verdicts.py" "$json" || true
+fi
 exit $status
