@@ -206,13 +206,65 @@ class Recurrent(nn.Module):
         return self.output(getattr(self, self.name)(self.input_proj(x))[0])
 
 
+class StarSaberLayer(nn.Module):
+    """One fixed-point iteration (ungated, as the bench's ModelOptions):
+    G = softmax(h W hᵀ / √D + causal mask) per head on Dh slices (scaled by the full width D),
+    A = tril(G, −1)·(U h) + triu(G)·(Q h), h' = h + α·tanh(A + V x)."""
+
+    def __init__(self, d, h):
+        super().__init__()  # the engine's registration (and draw) order: W, U, Q, V, alpha
+        self.h, self.dh, self.scale = h, d // h, 1.0 / math.sqrt(d)
+        self.W = nn.Linear(d, d, bias=False)
+        self.U = nn.Linear(d, d, bias=False)  # past, i < n
+        self.Q = nn.Linear(d, d, bias=False)  # present and future, i ≥ n
+        self.V = nn.Linear(d, d)  # direct path from the input projection
+        self.alpha = nn.Parameter(torch.ones(1))
+
+    def split(self, x):  # (B, T, D) -> (B, H, T, Dh)
+        B, T, _ = x.shape
+        return x.view(B, T, self.h, self.dh).transpose(1, 2)
+
+    def forward(self, h, x):
+        B, T, D = h.shape
+        scores = torch.matmul(self.split(self.W(h)), self.split(h).transpose(-2, -1)) * self.scale
+        mask = torch.ones(T, T, dtype=torch.bool).triu(1)
+        G = torch.softmax(scores.masked_fill(mask, float("-inf")), -1)  # (B, H, T, T)
+        A = (torch.matmul(G.tril(-1), self.split(self.U(h)))
+             + torch.matmul(G.triu(), self.split(self.Q(h))))  # (B, H, T, Dh)
+        A = A.transpose(1, 2).contiguous().view(B, T, D)
+        return h + self.alpha * torch.tanh(A + self.V(x))
+
+
+class StarSaber(nn.Module):
+    """input_proj (h⁰ = x, also every layer's direct path), L StarSaber layers, output; no FFN,
+    no PE, no final LayerNorm."""
+
+    def __init__(self, d, h, L, features=1, outputs=1):
+        super().__init__()
+        self.input_proj = nn.Linear(features, d)
+        self.output = nn.Linear(d, outputs)
+        self.layers = L
+        for l in range(L):  # named layer0, layer1, ... as the engine's
+            setattr(self, f"layer{l}", StarSaberLayer(d, h))
+
+    def forward(self, x):
+        x = self.input_proj(x)
+        h = x
+        for l in range(self.layers):
+            h = getattr(self, f"layer{l}")(h, x)
+        return self.output(h)
+
+
 def make_model(model, d, h, L):
     """The peer of makeSequenceModel(modelOptions(model, d, h, L), F = 1, O = 1)."""
     if model in RECURRENT:
         return Recurrent(model, d, L)
     if model in ATTENTION:
         return Transformer(ATTENTION[model], d, h, L)
-    raise ValueError(f"the peer has no model {model!r}: use {', '.join([*ATTENTION, *RECURRENT])}")
+    if model == "starsaber":
+        return StarSaber(d, h, L)
+    names = [*ATTENTION, "starsaber", *RECURRENT]
+    raise ValueError(f"the peer has no model {model!r}: use {', '.join(names)}")
 
 
 def adamw(net, lr=1e-3, weight_decay=0.01):
