@@ -6,6 +6,7 @@
 
 #include <vector>
 
+#include "engine/models/fused_recurrent.h"
 #include "engine/models/sequence_model.h"
 
 namespace rsalab {
@@ -18,8 +19,11 @@ class RecurrentModelImpl : public SequenceModelImpl {
   torch::Tensor forward(const torch::Tensor& x, InspectionRecord* record = nullptr) override;
   bool causal() const override { return true; }
 
-  // The stack on (B, T, D) inputs -> top-layer states (B, T, D).
+  // The stack on (B, T, D) inputs -> top-layer states (B, T, D): the fused path
+  // (fused_recurrent.h) for CPU float/double, torch::nn's module otherwise or when switched off.
   torch::Tensor runModule(const torch::Tensor& input);
+  // Off: torch::nn's module everywhere (the before of the bench's lever). On by default.
+  void setFused(bool on) { fused_ = on; }
   // The same, one time step and one layer at a time; gates of batch element `sample` appended to
   // `gates` (LSTM i, f, g, o; GRU r, z, n) when given.
   torch::Tensor runCells(const torch::Tensor& input, std::vector<GateTrace>* gates, int64_t sample);
@@ -29,6 +33,8 @@ class RecurrentModelImpl : public SequenceModelImpl {
   torch::nn::RNN rnn_{nullptr};
   torch::nn::LSTM lstm_{nullptr};
   torch::nn::GRU gru_{nullptr};
+  RecurrentKind kind_ = RecurrentKind::kRnn;
+  bool fused_ = true;
 };
 
 }  // namespace rsalab
