@@ -101,17 +101,25 @@ class TestFusedRecurrent : public QObject {
     QFETCH(QString, kind);
     torch::manual_seed(21);
     double worst = 0;
-    for (int64_t L : {1, 2}) {
-      for (int64_t B : {1, 3}) {
-        for (int64_t T : {1, 7}) {
-          bool ok = false;
-          // D_in = 5 differs from H = 4 (the second layer's input is H wide).
-          worst = std::max(worst, compareWithTorch(kind.toStdString(), L, B, T, 5, 4,
-                                                   torch::kFloat64, 1e-10, &ok));
-          QVERIFY(ok);
+    // Per-step products straight to the BLAS (default) and through LibTorch (where the BLAS
+    // does not export its gemm).
+    for (bool direct_blas : {true, false}) {
+      setFusedRecurrentDirectBlas(direct_blas);
+      for (int64_t L : {1, 2}) {
+        for (int64_t B : {1, 3}) {
+          for (int64_t T : {1, 7}) {
+            bool ok = false;
+            // D_in = 5 differs from H = 4 (the second layer's input is H wide).
+            worst = std::max(worst, compareWithTorch(kind.toStdString(), L, B, T, 5, 4,
+                                                     torch::kFloat64, 1e-10, &ok));
+            setFusedRecurrentDirectBlas(true);
+            QVERIFY(ok);
+            setFusedRecurrentDirectBlas(direct_blas);
+          }
         }
       }
     }
+    setFusedRecurrentDirectBlas(true);
     std::printf("%s float64: max |fused - torch::nn| over outputs and gradients = %.3g\n",
                 kind.toStdString().c_str(), worst);
   }

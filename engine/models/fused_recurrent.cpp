@@ -1,7 +1,11 @@
 #include "engine/models/fused_recurrent.h"
 
+#include <dlfcn.h>
+
+#include <atomic>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "engine/models/fused_recurrent_kernels.h"
 
@@ -11,6 +15,52 @@ namespace {
 using torch::Tensor;
 using torch::autograd::AutogradContext;
 using torch::autograd::variable_list;
+
+std::atomic<bool> direct_blas{true};
+
+// The Fortran BLAS gemm that LibTorch's own CPU products call (sgemm_/dgemm_, column-major),
+// looked up once in the process; null where the BLAS does not export it (e.g. MKL linked
+// statically), and then the products go through LibTorch.
+template <class S>
+using FortranGemm = void (*)(const char*, const char*, const int*, const int*, const int*, const S*,
+                             const S*, const int*, const S*, const int*, const S*, S*, const int*);
+
+template <class S>
+FortranGemm<S> fortranGemm() {
+  static const auto fn = reinterpret_cast<FortranGemm<S>>(
+      dlsym(RTLD_DEFAULT, std::is_same<S, float>::value ? "sgemm_" : "dgemm_"));
+  return fn;
+}
+
+// The per-step product on raw row-major pointers: C (m × n, ldc) = A (m × k, lda) · op(B) + beta·C,
+// op(B) = B (k × n, ldb) or, with trans_b, Bᵀ for B stored n × k. Straight to the BLAS: at
+// T = 32 a LibTorch product per step (dispatch, views, checks) cost more than the product.
+template <class S>
+void stepGemm(bool trans_b, int64_t m, int64_t n, int64_t k, const S* a, int64_t lda, const S* b,
+              int64_t ldb, S beta, S* c, int64_t ldc) {
+  const auto gemm = fortranGemm<S>();
+  if (gemm && direct_blas.load(std::memory_order_relaxed)) {
+    // Row-major C = A·op(B) is column-major Cᵀ = op(B)ᵀ·Aᵀ, and a row-major matrix read
+    // column-major is its transpose: so B goes first, A second, the sizes n, m, k.
+    const int mi = static_cast<int>(m), ni = static_cast<int>(n), ki = static_cast<int>(k);
+    const int lda_i = static_cast<int>(lda), ldb_i = static_cast<int>(ldb);
+    const int ldc_i = static_cast<int>(ldc);
+    const S one = 1;
+    gemm(trans_b ? "T" : "N", "N", &ni, &mi, &ki, &one, b, &ldb_i, a, &lda_i, &beta, c, &ldc_i);
+    return;
+  }
+  const auto opts =
+      torch::TensorOptions().dtype(std::is_same<S, float>::value ? torch::kFloat : torch::kDouble);
+  auto A = torch::from_blob(const_cast<S*>(a), {m, k}, {lda, 1}, opts);
+  auto Bop = trans_b ? torch::from_blob(const_cast<S*>(b), {n, k}, {ldb, 1}, opts).t()
+                     : torch::from_blob(const_cast<S*>(b), {k, n}, {ldb, 1}, opts);
+  auto C = torch::from_blob(c, {m, n}, {ldc, 1}, opts);
+  if (beta == S(0)) {
+    torch::mm_out(C, A, Bop);
+  } else {
+    C.addmm_(A, Bop, beta);
+  }
+}
 
 // What one layer's forward keeps (time-major, contiguous): gates (T, B, G·H) activated (RNN: none,
 // out is tanh of its pre-activation), out (T, B, H); LSTM: c and tanh c, GRU: hn = W_hn h + b_hn
@@ -24,32 +74,33 @@ template <class S>
 void forwardSteps(RecurrentKind kind, LayerTape& tape, const Tensor& w_hh, const Tensor& b_hh) {
   const int64_t T = tape.out.size(0), B = tape.out.size(1), H = tape.out.size(2);
   const int64_t GH = w_hh.size(0);
-  const auto w_hh_t = w_hh.t();
   const auto zeros = torch::zeros({B, GH}, tape.out.options());  // h_{−1}, c_{−1}, W_hh h_{−1}
-  auto hw = kind == RecurrentKind::kGru ? torch::empty({B, GH}, tape.out.options()) : Tensor();
+  auto hw_buffer = kind == RecurrentKind::kGru ? torch::empty({B, GH}, tape.out.options()) : zeros;
   S* gates = tape.gates.data_ptr<S>();
   S* out = tape.out.data_ptr<S>();
+  S* hw = hw_buffer.data_ptr<S>();
   const S* zero = zeros.data_ptr<S>();
+  const S* w = w_hh.data_ptr<S>();  // (G·H, H)
   for (int64_t t = 0; t < T; ++t) {
     S* g = gates + t * B * GH;
     S* h = out + t * B * H;
     const S* h_prev = t > 0 ? h - B * H : zero;
     switch (kind) {
       case RecurrentKind::kLstm: {
-        if (t > 0) tape.gates[t].addmm_(tape.out[t - 1], w_hh_t);
+        if (t > 0) stepGemm<S>(true, B, GH, H, h_prev, H, w, H, S(1), g, GH);  // += h W_hhᵀ
         S* c = tape.c.data_ptr<S>() + t * B * H;
         recurrent::lstmForward<S>(g, t > 0 ? c - B * H : nullptr, c,
                                   tape.tanh_c.data_ptr<S>() + t * B * H, h, B, H);
         break;
       }
       case RecurrentKind::kGru: {
-        if (t > 0) torch::mm_out(hw, tape.out[t - 1], w_hh_t);
-        recurrent::gruForward<S>(g, t > 0 ? hw.data_ptr<S>() : zero, b_hh.data_ptr<S>(), h_prev,
+        if (t > 0) stepGemm<S>(true, B, GH, H, h_prev, H, w, H, S(0), hw, GH);  // = h W_hhᵀ
+        recurrent::gruForward<S>(g, t > 0 ? hw : zero, b_hh.data_ptr<S>(), h_prev,
                                  tape.hn.data_ptr<S>() + t * B * H, h, B, H);
         break;
       }
       case RecurrentKind::kRnn: {
-        if (t > 0) tape.gates[t].addmm_(tape.out[t - 1], w_hh_t);
+        if (t > 0) stepGemm<S>(true, B, GH, H, h_prev, H, w, H, S(1), g, GH);
         recurrent::rnnForward<S>(g, B * H);
         std::copy(g, g + B * H, h);
         break;
@@ -75,29 +126,30 @@ void backwardSteps(RecurrentKind kind, const LayerTape& tape, const Tensor& w_hh
   const S* zero = zeros.data_ptr<S>();
   S* di = dgi.data_ptr<S>();
   S* dh = dgh.data_ptr<S>();
-  const S* dh_rec = zero;  // ∂/∂h_t through step t+1
+  const S* w = w_hh.data_ptr<S>();  // (G·H, H)
+  const S* dh_rec = zero;           // ∂/∂h_t through step t+1
   for (int64_t t = T - 1; t >= 0; --t) {
     const int64_t at = t * B * H, atg = t * B * GH;
-    auto& next = rec[t % 2];  // ∂/∂h_{t−1} through this step
+    S* next = rec[t % 2].data_ptr<S>();  // ∂/∂h_{t−1} through this step
     switch (kind) {
       case RecurrentKind::kLstm:
         recurrent::lstmBackward<S>(gates + atg, t > 0 ? tape.c.data_ptr<S>() + at - B * H : zero,
                                    tape.tanh_c.data_ptr<S>() + at, dout + at, dh_rec,
                                    dc.data_ptr<S>(), di + atg, B, H);
-        if (t > 0) torch::mm_out(next, dgi[t], w_hh);
+        if (t > 0) stepGemm<S>(false, B, H, GH, di + atg, GH, w, H, S(0), next, H);  // dG W_hh
         break;
       case RecurrentKind::kGru:
         recurrent::gruBackward<S>(gates + atg, tape.hn.data_ptr<S>() + at,
                                   t > 0 ? out + at - B * H : zero, dout + at, dh_rec, di + atg,
-                                  dh + atg, next.data_ptr<S>(), B, H);
-        if (t > 0) next.addmm_(dgh[t], w_hh);
+                                  dh + atg, next, B, H);
+        if (t > 0) stepGemm<S>(false, B, H, GH, dh + atg, GH, w, H, S(1), next, H);  // dh⊙z + …
         break;
       case RecurrentKind::kRnn:
         recurrent::rnnBackward<S>(out + at, dout + at, dh_rec, di + atg, B * H);
-        if (t > 0) torch::mm_out(next, dgi[t], w_hh);
+        if (t > 0) stepGemm<S>(false, B, H, GH, di + atg, GH, w, H, S(0), next, H);
         break;
     }
-    dh_rec = next.data_ptr<S>();
+    dh_rec = next;
   }
 }
 
@@ -169,6 +221,8 @@ Tensor namedParameter(const torch::OrderedDict<std::string, Tensor>& params,
 }
 
 }  // namespace
+
+void setFusedRecurrentDirectBlas(bool on) { direct_blas = on; }
 
 std::vector<RecurrentLayerWeights> recurrentWeights(const torch::nn::Module& module,
                                                     int64_t layers) {

@@ -39,4 +39,8 @@ bool fusedRecurrentSupports(const torch::Tensor& input,
 torch::Tensor fusedRecurrent(RecurrentKind kind, const torch::Tensor& input,
                              const std::vector<RecurrentLayerWeights>& layers);
 
+// The per-step products call the BLAS's gemm directly when LibTorch's BLAS exports it (on by
+// default); off, or where it is not exported, they go through LibTorch (for tests: both paths).
+void setFusedRecurrentDirectBlas(bool on);
+
 }  // namespace rsalab
