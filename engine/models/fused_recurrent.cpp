@@ -246,7 +246,10 @@ bool fusedRecurrentSupports(const torch::Tensor& input,
   }
   for (const auto& w : layers) {
     for (const auto* p : {&w.w_ih, &w.w_hh, &w.b_ih, &w.b_hh}) {
-      if (!p->defined() || !p->device().is_cpu() || p->scalar_type() != type) return false;
+      if (!p->defined() || !p->device().is_cpu() || p->layout() != torch::kStrided ||
+          p->scalar_type() != type) {
+        return false;
+      }
     }
   }
   return true;
