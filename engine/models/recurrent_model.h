@@ -1,7 +1,7 @@
 // RNN (tanh), LSTM and GRU baselines, multi-layer, with torch::nn's modules holding the parameters:
-// on CPU they train through the fused layers of fused_recurrent.h (same weights, same numbers),
-// elsewhere through the modules; plus a cell-by-cell path over the same weights that records the
-// gates for the inspector.
+// on CPU they train through the fused layers of fused_recurrent.h (same weights, same numbers to
+// rounding), elsewhere through the modules; plus a cell-by-cell path over the same weights that
+// records the gates for the inspector.
 // The equations are PyTorch's (the RNN-vs-Transformer lecture notes' recurrent layers).
 // Shapes: B batch, T length, D = hidden width = options.d_model.
 #pragma once
