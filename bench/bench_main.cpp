@@ -89,6 +89,10 @@ Results runSections(const Options& o, const RuntimeInfo& runtime) {
     r.levers.emplace();
     for (auto& l : benchLinearLevers(o)) r.levers->push_back(l);
   }
+  if (o.has("levers") || o.has("recurrent-levers")) {
+    if (!r.levers) r.levers.emplace();
+    for (auto& l : benchRecurrentLevers(o)) r.levers->push_back(l);
+  }
   if (o.has("levers") || o.has("blas-levers")) {
     if (o.has("levers")) {
       for (auto& l : benchLevers(o)) r.levers->push_back(l);

@@ -82,8 +82,8 @@ std::vector<Stats> interleave(const std::vector<std::function<void()>>& variants
 
 const std::vector<std::string>& sectionNames() {
   static const std::vector<std::string> names = {
-      "gemm",       "train",  "breakdown",     "rsa",         "attention",
-      "generation", "levers", "linear-levers", "blas-levers", "blas-child"};
+      "gemm",   "train",         "breakdown",        "rsa",         "attention", "generation",
+      "levers", "linear-levers", "recurrent-levers", "blas-levers", "blas-child"};
   return names;
 }
 

@@ -3,6 +3,7 @@
 // engine) only to be measured.
 #include <malloc.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <functional>
@@ -11,6 +12,7 @@
 #include "bench/fixtures.h"
 #include "bench/sections.h"
 #include "engine/models/linear_attention.h"
+#include "engine/models/recurrent_model.h"
 #include "engine/models/rem_builder.h"
 #include "engine/models/softmax_attention.h"
 
@@ -108,6 +110,38 @@ std::vector<LeverResult> benchLinearLevers(const Options& o) {
   }
   reportLever(out, "causal linear-attention core fwd+bwd, B16 H8 T512 Dh16", names,
               interleave(fns, scaled(Plan{1, 5, 12, 10}, o)), 1e3, "ms");
+  return out;
+}
+
+std::vector<LeverResult> benchRecurrentLevers(const Options& o) {
+  heading("Recurrent models: training step, torch::nn vs fused, interleaved");
+  std::vector<LeverResult> out;
+  for (const std::string config : {"tiny", "small", "large"}) {
+    if (!o.configs.empty() &&
+        std::find(o.configs.begin(), o.configs.end(), config) == o.configs.end()) {
+      continue;
+    }
+    for (const std::string model : {"lstm", "gru", "rnn"}) {
+      if ((!o.models.empty() &&
+           std::find(o.models.begin(), o.models.end(), model) == o.models.end()) ||
+          (config == "large" && model != "lstm")) {
+        continue;  // at large only LSTM (as the PyTorch peer)
+      }
+      const auto& c = trainConfig(config);
+      TrainCase before(model, c), after(model, c);
+      dynamic_cast<RecurrentModelImpl&>(*before.net).setFused(false);
+      const Plan plan = config == "tiny"    ? Plan{5, 20, 200, 6}
+                        : config == "small" ? Plan{2, 5, 40, 8}
+                                            : Plan{1, 3, 8, 20};
+      std::vector<std::function<void()>> fns = {[&] { before.step(); }, [&] { after.step(); }};
+      reportLever(out,
+                  "training step (fwd+bwd+AdamW), " + model + " " + config + " d" +
+                      std::to_string(c.d) + " L" + std::to_string(c.L) + " B" +
+                      std::to_string(c.B) + " T" + std::to_string(c.T),
+                  {"torch::nn module (before)", "fused layers (engine)"},
+                  interleave(fns, scaled(plan, o)), 1e3, "ms");
+    }
+  }
   return out;
 }
 

@@ -9,6 +9,8 @@
 //   generation  per-token time near T = 2048: linear (S, z) vs softmax KV cache vs recompute
 //   linear-levers  the causal linear-attention core: cumulative sum vs masked T × T vs chunked
 //               at several chunk lengths (also run by "levers")
+//   recurrent-levers  lstm/gru/rnn training step at tiny and small, lstm at large (--configs,
+//               --models): torch::nn's modules vs the fused path (also run by "levers")
 //   levers      each speed lever before/after (interleaved A/B); the OpenBLAS flavour is
 //               measured in a child process started with the pthread build on its library path
 //   sweep       wall time of `rsalab-cli sweep` with defaults (only with --with-sweep)
@@ -91,6 +93,8 @@ struct LeverResult {
 std::vector<LeverResult> benchLevers(const Options& o);
 // The causal linear-attention core's forms (--sections linear-levers; part of "levers").
 std::vector<LeverResult> benchLinearLevers(const Options& o);
+// The recurrent training step, torch::nn vs fused (--sections recurrent-levers; part of "levers").
+std::vector<LeverResult> benchRecurrentLevers(const Options& o);
 // The OpenBLAS build and kernel levers, each side in child processes (--sections blas-child).
 std::vector<LeverResult> benchBlasLevers(const Options& o);
 // The child: times the large softmax step and prints "blas-child <blas>, kernels <k>|<seconds>".

@@ -16,9 +16,11 @@ RecurrentModelImpl::RecurrentModelImpl(const ModelOptions& options, const ModelI
         torch::nn::RNN(torch::nn::RNNOptions(D, D).num_layers(L).batch_first(true).nonlinearity(
             torch::kTanh)));
   } else if (options_.model == "lstm") {
+    kind_ = RecurrentKind::kLstm;
     lstm_ = register_module(
         "lstm", torch::nn::LSTM(torch::nn::LSTMOptions(D, D).num_layers(L).batch_first(true)));
   } else if (options_.model == "gru") {
+    kind_ = RecurrentKind::kGru;
     gru_ = register_module(
         "gru", torch::nn::GRU(torch::nn::GRUOptions(D, D).num_layers(L).batch_first(true)));
   } else {
@@ -28,6 +30,13 @@ RecurrentModelImpl::RecurrentModelImpl(const ModelOptions& options, const ModelI
 }
 
 torch::Tensor RecurrentModelImpl::runModule(const torch::Tensor& input) {
+  if (fused_) {
+    const torch::nn::Module& module = rnn_    ? static_cast<const torch::nn::Module&>(*rnn_)
+                                      : lstm_ ? static_cast<const torch::nn::Module&>(*lstm_)
+                                              : static_cast<const torch::nn::Module&>(*gru_);
+    const auto layers = recurrentWeights(module, options_.layers);
+    if (fusedRecurrentSupports(input, layers)) return fusedRecurrent(kind_, input, layers);
+  }
   if (rnn_) return std::get<0>(rnn_->forward(input));    // (B, T, D)
   if (lstm_) return std::get<0>(lstm_->forward(input));  // (B, T, D)
   return std::get<0>(gru_->forward(input));              // (B, T, D)

@@ -1,11 +1,14 @@
-// RNN (tanh), LSTM and GRU baselines, multi-layer, on torch::nn's modules, plus a cell-by-cell
-// path over the same weights that records the gates for the inspector.
+// RNN (tanh), LSTM and GRU baselines, multi-layer, with torch::nn's modules holding the parameters:
+// on CPU they train through the fused layers of fused_recurrent.h (same weights, same numbers to
+// rounding), elsewhere through the modules; plus a cell-by-cell path over the same weights that
+// records the gates for the inspector.
 // The equations are PyTorch's (the RNN-vs-Transformer lecture notes' recurrent layers).
 // Shapes: B batch, T length, D = hidden width = options.d_model.
 #pragma once
 
 #include <vector>
 
+#include "engine/models/fused_recurrent.h"
 #include "engine/models/sequence_model.h"
 
 namespace rsalab {
@@ -18,8 +21,11 @@ class RecurrentModelImpl : public SequenceModelImpl {
   torch::Tensor forward(const torch::Tensor& x, InspectionRecord* record = nullptr) override;
   bool causal() const override { return true; }
 
-  // The stack on (B, T, D) inputs -> top-layer states (B, T, D).
+  // The stack on (B, T, D) inputs -> top-layer states (B, T, D): the fused path
+  // (fused_recurrent.h) for CPU float/double, torch::nn's module otherwise or when switched off.
   torch::Tensor runModule(const torch::Tensor& input);
+  // Off: torch::nn's module everywhere (the before of the bench's lever). On by default.
+  void setFused(bool on) { fused_ = on; }
   // The same, one time step and one layer at a time; gates of batch element `sample` appended to
   // `gates` (LSTM i, f, g, o; GRU r, z, n) when given.
   torch::Tensor runCells(const torch::Tensor& input, std::vector<GateTrace>* gates, int64_t sample);
@@ -29,6 +35,8 @@ class RecurrentModelImpl : public SequenceModelImpl {
   torch::nn::RNN rnn_{nullptr};
   torch::nn::LSTM lstm_{nullptr};
   torch::nn::GRU gru_{nullptr};
+  RecurrentKind kind_ = RecurrentKind::kRnn;
+  bool fused_ = true;
 };
 
 }  // namespace rsalab
