@@ -1,0 +1,155 @@
+#include "engine/models/linear_attention_kernel.h"
+
+#include <vector>
+
+#include "engine/models/linear_attention.h"
+#include "engine/models/linear_attention_sweeps.h"
+
+namespace rsalab {
+
+namespace {
+
+// The packed layer tensors as the sweeps read them: qkv (B, T, 3D), φ = [φ(Q) φ(K)] (B, T, 2D),
+// out and its gradient (B, T, D), den (B·H, T); key_padding (B, T) or undefined.
+struct Packed {
+  int64_t B, T, H, Dh, D;
+  torch::Tensor qkv, phi, pad;
+
+  template <class S>
+  linear_sweeps::HeadRows<S> head(int64_t bh) const {
+    const int64_t b = bh / H, off = (bh % H) * Dh;
+    const S* x = qkv.data_ptr<S>() + b * T * 3 * D + off;
+    const S* f = phi.data_ptr<S>() + b * T * 2 * D + off;
+    const bool* p = pad.defined() ? pad.data_ptr<bool>() + b * T : nullptr;
+    return {x, x + D, x + 2 * D, f, f + D, 3 * D, 2 * D, D, p, T, Dh};
+  }
+  int64_t outOffset(int64_t bh) const { return (bh / H) * T * D + (bh % H) * Dh; }
+};
+
+Packed pack(const torch::Tensor& qkv, int64_t heads, const torch::Tensor& key_padding) {
+  TORCH_CHECK(qkv.dim() == 3 && qkv.size(2) % (3 * heads) == 0,
+              "fusedCausalLinearAttention: qkv must be (B, T, 3·heads·Dh)");
+  Packed p;
+  p.B = qkv.size(0);
+  p.T = qkv.size(1);
+  p.H = heads;
+  p.D = qkv.size(2) / 3;
+  p.Dh = p.D / heads;
+  p.qkv = qkv.contiguous();
+  p.phi = eluFeatureMap(p.qkv.narrow(2, 0, 2 * p.D));  // (B, T, 2D), vectorised by ATen
+  if (key_padding.defined() && key_padding.numel() > 0) {
+    TORCH_CHECK(key_padding.dim() == 2 && key_padding.size(0) == p.B && key_padding.size(1) == p.T,
+                "fusedCausalLinearAttention: key_padding must be (B, T)");
+    p.pad = key_padding.to(torch::kCPU, torch::kBool).contiguous();
+  }
+  return p;
+}
+
+// Heads split over the threads (each writes only its own rows). Under kParallelWork multiply-adds
+// per sweep (heads × T × Dh²; the tiny configs) the calling thread runs them all.
+constexpr int64_t kParallelWork = int64_t{1} << 20;
+
+template <class F>
+void forEachHead(const Packed& p, const F& f) {
+  const int64_t heads = p.B * p.H;
+  if (heads * p.T * p.Dh * p.Dh < kParallelWork) {
+    f(0, heads);
+    return;
+  }
+  at::parallel_for(0, heads, 1, [&](int64_t begin, int64_t end) { f(begin, end); });
+}
+
+// out (B, T, D), den (B·H, T).
+std::pair<torch::Tensor, torch::Tensor> runForward(const Packed& p) {
+  auto out = torch::empty({p.B, p.T, p.D}, p.qkv.options());
+  auto den = torch::empty({p.B * p.H, p.T}, p.qkv.options());
+  AT_DISPATCH_FLOATING_TYPES(p.qkv.scalar_type(), "fusedCausalLinearAttention", [&] {
+    forEachHead(p, [&](int64_t begin, int64_t end) {
+      std::vector<scalar_t> work(static_cast<size_t>(linear_sweeps::workSize(p.Dh)));
+      for (int64_t bh = begin; bh < end; ++bh) {
+        linear_sweeps::forward(p.head<scalar_t>(bh), static_cast<scalar_t>(kLinearAttentionEps),
+                               out.data_ptr<scalar_t>() + p.outOffset(bh),
+                               den.data_ptr<scalar_t>() + bh * p.T, work.data());
+      }
+    });
+  });
+  return {out, den};
+}
+
+class FusedLinearAttentionFunction
+    : public torch::autograd::Function<FusedLinearAttentionFunction> {
+ public:
+  // qkv (B, T, 3D); pad (B, T) bool or empty (no padding) -> (B, T, D).
+  static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& qkv,
+                               const torch::Tensor& pad, int64_t heads) {
+    auto p = pack(qkv, heads, pad);
+    auto [out, den] = runForward(p);
+    ctx->save_for_backward({p.qkv, p.phi, out, den, pad});
+    ctx->saved_data["heads"] = heads;
+    return out;
+  }
+
+  static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx,
+                                                 torch::autograd::variable_list grads) {
+    const auto saved = ctx->get_saved_variables();
+    const auto &qkv = saved[0], &out = saved[2], &den = saved[3];
+    Packed p;
+    p.qkv = qkv;
+    p.phi = saved[1];
+    p.B = qkv.size(0);
+    p.T = qkv.size(1);
+    p.D = qkv.size(2) / 3;
+    p.H = ctx->saved_data["heads"].toInt();
+    p.Dh = p.D / p.H;
+    if (saved[4].defined() && saved[4].numel() > 0)
+      p.pad = saved[4].to(torch::kCPU, torch::kBool).contiguous();
+    auto d_out = grads[0].contiguous();
+    auto d_qkv = torch::empty_like(qkv);  // every value written
+    AT_DISPATCH_FLOATING_TYPES(qkv.scalar_type(), "fusedCausalLinearAttentionBackward", [&] {
+      forEachHead(p, [&](int64_t begin, int64_t end) {
+        std::vector<scalar_t> work(static_cast<size_t>(linear_sweeps::workSize(p.Dh)));
+        for (int64_t bh = begin; bh < end; ++bh) {
+          const int64_t o = p.outOffset(bh);
+          scalar_t* dq =
+              d_qkv.data_ptr<scalar_t>() + (bh / p.H) * p.T * 3 * p.D + (bh % p.H) * p.Dh;
+          linear_sweeps::backward(
+              p.head<scalar_t>(bh), out.data_ptr<scalar_t>() + o, d_out.data_ptr<scalar_t>() + o,
+              den.data_ptr<scalar_t>() + bh * p.T, dq, dq + p.D, dq + 2 * p.D, work.data());
+        }
+      });
+    });
+    return {d_qkv, torch::Tensor(), torch::Tensor()};
+  }
+};
+
+}  // namespace
+
+bool fusedLinearAttentionSupports(const torch::Tensor& x) {
+  return x.is_cpu() && (x.scalar_type() == torch::kFloat32 || x.scalar_type() == torch::kFloat64);
+}
+
+torch::Tensor fusedCausalLinearAttention(const torch::Tensor& qkv, int64_t heads,
+                                         const torch::Tensor& key_padding) {
+  TORCH_CHECK(fusedLinearAttentionSupports(qkv),
+              "fusedCausalLinearAttention: CPU float or double tensors only");
+  if (torch::GradMode::is_enabled() && qkv.requires_grad()) {
+    auto pad = key_padding.defined() ? key_padding : torch::empty({0}, torch::kBool);
+    return FusedLinearAttentionFunction::apply(qkv, pad, heads);
+  }
+  return runForward(pack(qkv, heads, key_padding)).first;
+}
+
+torch::Tensor linearAttentionFused(const torch::Tensor& q, const torch::Tensor& k,
+                                   const torch::Tensor& v, const torch::Tensor& key_padding) {
+  TORCH_CHECK(q.dim() == 4 && k.sizes() == q.sizes() && v.sizes() == q.sizes(),
+              "linearAttentionFused: q, k, v must all be (B, H, T, Dh)");
+  const int64_t B = q.size(0), H = q.size(1), T = q.size(2), Dh = q.size(3);
+  auto qkv = torch::cat({q, k, v}, 1)  // (B, 3H, T, Dh)
+                 .transpose(1, 2)
+                 .reshape({B, T, 3 * H * Dh});
+  return fusedCausalLinearAttention(qkv, H, key_padding)
+      .view({B, T, H, Dh})
+      .transpose(1, 2);  // (B, H, T, Dh)
+}
+
+}  // namespace rsalab
