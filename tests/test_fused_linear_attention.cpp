@@ -10,6 +10,7 @@
 
 #include "engine/models/linear_attention.h"
 #include "engine/models/linear_attention_kernel.h"
+#include "engine/models/linear_attention_sweeps.h"
 #include "engine/models/model_factory.h"
 #include "support/test_support.h"
 
@@ -114,6 +115,27 @@ class TestFusedLinearAttention : public QObject {
     }
     QVERIFY(test::checkClose(fused[0], torch::cat(steps, 2), 1e-10, "out vs recurrent"));
     std::printf("  max relative error vs parallel/chunked: %.2e\n", worst);
+  }
+  // The portable build of the sweeps (no AVX2) gives the same values as the AVX2 one.
+  void portableSweepsEqualAvx2Sweeps() {
+    torch::manual_seed(27);
+    for (int64_t Dh : {3, 16}) {
+      auto opts = torch::TensorOptions().dtype(torch::kFloat64);
+      auto q = torch::randn({3, 2, 70, Dh}, opts), k = torch::randn({3, 2, 70, Dh}, opts);
+      auto v = torch::randn({3, 2, 70, Dh}, opts), w = torch::randn({3, 2, 70, Dh}, opts);
+      auto pad = paddingFor(3, 70);
+      for (auto type : {torch::kFloat64, torch::kFloat32}) {
+        auto fast = outputAndGradients(kFused, q.to(type), k.to(type), v.to(type), pad, w.to(type));
+        const bool has_avx2 = linear_sweeps::useAvx2(false);
+        auto portable =
+            outputAndGradients(kFused, q.to(type), k.to(type), v.to(type), pad, w.to(type));
+        linear_sweeps::useAvx2(true);
+        if (!has_avx2) QSKIP("no AVX2 + FMA here: only the portable sweeps run");
+        const double tol = type == torch::kFloat64 ? 1e-12 : 1e-4;
+        for (size_t i = 0; i < 4; ++i)
+          QVERIFY(test::checkClose(portable[i], fast[i], tol, "portable vs AVX2"));
+      }
+    }
   }
   // Without autograd (no gradient needed) the kernel runs directly: the same values.
   void inferencePathEqualsTrainingPath() {

@@ -1,5 +1,6 @@
 #include "engine/models/linear_attention_kernel.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "engine/models/linear_attention.h"
@@ -10,20 +11,21 @@ namespace rsalab {
 namespace {
 
 // The packed layer tensors as the sweeps read them: qkv (B, T, 3D), φ = [φ(Q) φ(K)] (B, T, 2D),
-// out and its gradient (B, T, D), den (B·H, T); key_padding (B, T) or undefined.
+// out and its gradient (B, T, D), den (B, T, H); key_padding (B, T) or undefined.
 struct Packed {
   int64_t B, T, H, Dh, D;
   torch::Tensor qkv, phi, pad;
 
+  // Heads h0 .. h0 + n − 1 of sequence b.
   template <class S>
-  linear_sweeps::HeadRows<S> head(int64_t bh) const {
-    const int64_t b = bh / H, off = (bh % H) * Dh;
-    const S* x = qkv.data_ptr<S>() + b * T * 3 * D + off;
-    const S* f = phi.data_ptr<S>() + b * T * 2 * D + off;
+  linear_sweeps::HeadRows<S> heads(int64_t b, int64_t h0, int64_t n) const {
+    const S* x = qkv.data_ptr<S>() + b * T * 3 * D + h0 * Dh;
+    const S* f = phi.data_ptr<S>() + b * T * 2 * D + h0 * Dh;
     const bool* p = pad.defined() ? pad.data_ptr<bool>() + b * T : nullptr;
-    return {x, x + D, x + 2 * D, f, f + D, 3 * D, 2 * D, D, p, T, Dh};
+    return {x + 2 * D, f, f + D, 3 * D, 2 * D, D, H, p, T, Dh, n};
   }
-  int64_t outOffset(int64_t bh) const { return (bh / H) * T * D + (bh % H) * Dh; }
+  int64_t outOffset(int64_t b, int64_t h0) const { return b * T * D + h0 * Dh; }
+  int64_t denOffset(int64_t b, int64_t h0) const { return b * T * H + h0; }
 };
 
 Packed pack(const torch::Tensor& qkv, int64_t heads, const torch::Tensor& key_padding) {
@@ -45,32 +47,39 @@ Packed pack(const torch::Tensor& qkv, int64_t heads, const torch::Tensor& key_pa
   return p;
 }
 
-// Heads split over the threads (each writes only its own rows). Under kParallelWork multiply-adds
-// per sweep (heads × T × Dh²; the tiny configs) the calling thread runs them all.
+// The B·H heads split over the threads (each writes only its own rows); f(b, h0, n, work) runs
+// heads h0 .. h0 + n − 1 of sequence b. Under kParallelWork multiply-adds per sweep (heads × T ×
+// Dh²; the tiny configs) the calling thread runs them all.
 constexpr int64_t kParallelWork = int64_t{1} << 20;
 
-template <class F>
-void forEachHead(const Packed& p, const F& f) {
+template <class S, class F>
+void forEachHeadRange(const Packed& p, const F& f) {
+  auto run = [&](int64_t begin, int64_t end) {
+    std::vector<S> work(static_cast<size_t>(linear_sweeps::workSize(p.Dh, p.H)));
+    for (int64_t i = begin; i < end;) {
+      const int64_t b = i / p.H, h0 = i % p.H, n = std::min(p.H - h0, end - i);
+      f(b, h0, n, work.data());
+      i += n;
+    }
+  };
   const int64_t heads = p.B * p.H;
   if (heads * p.T * p.Dh * p.Dh < kParallelWork) {
-    f(0, heads);
+    run(0, heads);
     return;
   }
-  at::parallel_for(0, heads, 1, [&](int64_t begin, int64_t end) { f(begin, end); });
+  at::parallel_for(0, heads, p.H, run);
 }
 
-// out (B, T, D), den (B·H, T).
+// out (B, T, D), den (B, T, H).
 std::pair<torch::Tensor, torch::Tensor> runForward(const Packed& p) {
   auto out = torch::empty({p.B, p.T, p.D}, p.qkv.options());
-  auto den = torch::empty({p.B * p.H, p.T}, p.qkv.options());
+  auto den = torch::empty({p.B, p.T, p.H}, p.qkv.options());
   AT_DISPATCH_FLOATING_TYPES(p.qkv.scalar_type(), "fusedCausalLinearAttention", [&] {
-    forEachHead(p, [&](int64_t begin, int64_t end) {
-      std::vector<scalar_t> work(static_cast<size_t>(linear_sweeps::workSize(p.Dh)));
-      for (int64_t bh = begin; bh < end; ++bh) {
-        linear_sweeps::forward(p.head<scalar_t>(bh), static_cast<scalar_t>(kLinearAttentionEps),
-                               out.data_ptr<scalar_t>() + p.outOffset(bh),
-                               den.data_ptr<scalar_t>() + bh * p.T, work.data());
-      }
+    forEachHeadRange<scalar_t>(p, [&](int64_t b, int64_t h0, int64_t n, scalar_t* work) {
+      linear_sweeps::forward(p.heads<scalar_t>(b, h0, n),
+                             static_cast<scalar_t>(kLinearAttentionEps),
+                             out.data_ptr<scalar_t>() + p.outOffset(b, h0),
+                             den.data_ptr<scalar_t>() + p.denOffset(b, h0), work);
     });
   });
   return {out, den};
@@ -106,16 +115,13 @@ class FusedLinearAttentionFunction
     auto d_out = grads[0].contiguous();
     auto d_qkv = torch::empty_like(qkv);  // every value written
     AT_DISPATCH_FLOATING_TYPES(qkv.scalar_type(), "fusedCausalLinearAttentionBackward", [&] {
-      forEachHead(p, [&](int64_t begin, int64_t end) {
-        std::vector<scalar_t> work(static_cast<size_t>(linear_sweeps::workSize(p.Dh)));
-        for (int64_t bh = begin; bh < end; ++bh) {
-          const int64_t o = p.outOffset(bh);
-          scalar_t* dq =
-              d_qkv.data_ptr<scalar_t>() + (bh / p.H) * p.T * 3 * p.D + (bh % p.H) * p.Dh;
-          linear_sweeps::backward(
-              p.head<scalar_t>(bh), out.data_ptr<scalar_t>() + o, d_out.data_ptr<scalar_t>() + o,
-              den.data_ptr<scalar_t>() + bh * p.T, dq, dq + p.D, dq + 2 * p.D, work.data());
-        }
+      forEachHeadRange<scalar_t>(p, [&](int64_t b, int64_t h0, int64_t n, scalar_t* work) {
+        const int64_t o = p.outOffset(b, h0);
+        scalar_t* dq = d_qkv.data_ptr<scalar_t>() + b * p.T * 3 * p.D + h0 * p.Dh;
+        linear_sweeps::backward(p.heads<scalar_t>(b, h0, n), out.data_ptr<scalar_t>() + o,
+                                d_out.data_ptr<scalar_t>() + o,
+                                den.data_ptr<scalar_t>() + p.denOffset(b, h0), dq, dq + p.D,
+                                dq + 2 * p.D, work);
       });
     });
     return {d_qkv, torch::Tensor(), torch::Tensor()};
