@@ -59,6 +59,30 @@ inline void combineRows(const T* M, const T* x, const T* init, T* y, int64_t dh)
   }
 }
 
+// M[r·dh + a] += x[r]·y[a]: the rank-1 update of a state. When dh is known, y is first copied
+// into a local row, which the compiler keeps in registers (the stores into M cannot touch it).
+template <class T, int64_t kDh>
+inline void addOuter(T* M, const T* x, const T* y, int64_t dh) {
+  if constexpr (kDh > 0) {
+    T yl[kDh];
+    RSALAB_SIMD
+    for (int64_t a = 0; a < kDh; ++a) yl[a] = y[a];
+    for (int64_t r = 0; r < kDh; ++r) {
+      const T xr = x[r];
+      T* Mr = M + r * kDh;
+      RSALAB_SIMD
+      for (int64_t a = 0; a < kDh; ++a) Mr[a] += xr * yl[a];
+    }
+  } else {
+    for (int64_t r = 0; r < dh; ++r) {
+      const T xr = x[r];
+      T* Mr = M + r * dh;
+      RSALAB_SIMD
+      for (int64_t a = 0; a < dh; ++a) Mr[a] += xr * y[a];
+    }
+  }
+}
+
 // kDh > 0: the head width known when compiling (the loops unroll); 0: h.dh at run time.
 // The heads advance together, one time step at a time, so the packed rows are read in order.
 template <class T, int64_t kDh>
@@ -75,12 +99,7 @@ void forwardSweep(const HeadRows<T>& h, T eps, T* out, T* den, T* work) {
       if (!padded) {
         const T* fk = h.fk + i * h.phi_stride + e * dh;
         const T* v = h.v + i * h.in_stride + e * dh;
-        for (int64_t a = 0; a < dh; ++a) {
-          const T f = fk[a];
-          T* Sa = S + a * dh;
-          RSALAB_SIMD
-          for (int64_t c = 0; c < dh; ++c) Sa[c] += f * v[c];
-        }
+        addOuter<T, kDh>(S, fk, v, dh);  // S += φk vᵀ
         RSALAB_SIMD
         for (int64_t a = 0; a < dh; ++a) z[a] += fk[a];
       }
@@ -139,12 +158,7 @@ void backwardSweeps(const HeadRows<T>& h, const T* out, const T* dout, const T* 
       if (!padded) {
         const T* fk = h.fk + i * h.phi_stride + e * dh;
         const T* v = h.v + i * h.in_stride + e * dh;
-        for (int64_t c = 0; c < dh; ++c) {
-          const T vc = v[c];
-          T* St_c = St + c * dh;
-          RSALAB_SIMD
-          for (int64_t a = 0; a < dh; ++a) St_c[a] += vc * fk[a];
-        }
+        addOuter<T, kDh>(St, v, fk, dh);  // Sᵀ += v φkᵀ
         RSALAB_SIMD
         for (int64_t a = 0; a < dh; ++a) z[a] += fk[a];
       }
@@ -166,18 +180,8 @@ void backwardSweeps(const HeadRows<T>& h, const T* out, const T* dout, const T* 
       T* r = Rt + dh * dh;
       const T* fq = h.fq + j * h.phi_stride + e * dh;
       const T dd = outputGradient<T, kDh>(h, out, dout, den, j, e, g);
-      for (int64_t a = 0; a < dh; ++a) {
-        const T f = fq[a];
-        T* Ra = R + a * dh;
-        RSALAB_SIMD
-        for (int64_t c = 0; c < dh; ++c) Ra[c] += f * g[c];
-      }
-      for (int64_t c = 0; c < dh; ++c) {
-        const T gc = g[c];
-        T* Rt_c = Rt + c * dh;
-        RSALAB_SIMD
-        for (int64_t a = 0; a < dh; ++a) Rt_c[a] += gc * fq[a];
-      }
+      addOuter<T, kDh>(R, fq, g, dh);   // R += φq gᵀ
+      addOuter<T, kDh>(Rt, g, fq, dh);  // Rᵀ += g φqᵀ
       RSALAB_SIMD
       for (int64_t a = 0; a < dh; ++a) r[a] += fq[a] * dd;
       T* dk = dk_rows + j * h.in_stride + e * dh;
