@@ -116,26 +116,34 @@ class TestFusedLinearAttention : public QObject {
     QVERIFY(test::checkClose(fused[0], torch::cat(steps, 2), 1e-10, "out vs recurrent"));
     std::printf("  max relative error vs parallel/chunked: %.2e\n", worst);
   }
-  // The portable build of the sweeps (no AVX2) gives the same values as the AVX2 one.
-  void portableSweepsEqualAvx2Sweeps() {
+  // Every build of the sweeps (portable, AVX2, AVX-512 for float Dh 16) gives the same values
+  // as the portable one; those this processor lacks are skipped.
+  void everyIsaGivesTheSameValues() {
+    using linear_sweeps::Isa;
     torch::manual_seed(27);
+    const Isa highest = linear_sweeps::useIsa(Isa::avx512);
     for (int64_t Dh : {3, 16}) {
       auto opts = torch::TensorOptions().dtype(torch::kFloat64);
       auto q = torch::randn({3, 2, 70, Dh}, opts), k = torch::randn({3, 2, 70, Dh}, opts);
       auto v = torch::randn({3, 2, 70, Dh}, opts), w = torch::randn({3, 2, 70, Dh}, opts);
       auto pad = paddingFor(3, 70);
       for (auto type : {torch::kFloat64, torch::kFloat32}) {
-        auto fast = outputAndGradients(kFused, q.to(type), k.to(type), v.to(type), pad, w.to(type));
-        const bool has_avx2 = linear_sweeps::useAvx2(false);
+        linear_sweeps::useIsa(Isa::portable);
         auto portable =
             outputAndGradients(kFused, q.to(type), k.to(type), v.to(type), pad, w.to(type));
-        linear_sweeps::useAvx2(true);
-        if (!has_avx2) QSKIP("no AVX2 + FMA here: only the portable sweeps run");
-        const double tol = type == torch::kFloat64 ? 1e-12 : 1e-4;
-        for (size_t i = 0; i < 4; ++i)
-          QVERIFY(test::checkClose(portable[i], fast[i], tol, "portable vs AVX2"));
+        for (Isa isa : {Isa::avx2, Isa::avx512}) {
+          if (linear_sweeps::useIsa(isa) != isa) continue;
+          auto fast =
+              outputAndGradients(kFused, q.to(type), k.to(type), v.to(type), pad, w.to(type));
+          const double tol = type == torch::kFloat64 ? 1e-12 : 1e-4;
+          for (size_t i = 0; i < 4; ++i)
+            QVERIFY(test::checkClose(fast[i], portable[i], tol, "vectorised vs portable"));
+        }
       }
     }
+    linear_sweeps::useIsa(highest);
+    std::printf("  highest build of the sweeps here: %d (0 portable, 1 AVX2, 2 AVX-512)\n",
+                static_cast<int>(highest));
   }
   // Without autograd (no gradient needed) the kernel runs directly: the same values.
   void inferencePathEqualsTrainingPath() {

@@ -1,5 +1,6 @@
 #include "engine/models/linear_attention_sweeps.h"
 
+#include <algorithm>
 #include <atomic>
 
 #include "engine/models/linear_attention_sweeps_impl.h"
@@ -7,38 +8,46 @@
 namespace rsalab::linear_sweeps {
 
 namespace {
-// The AVX2 + FMA copy (linear_attention_sweeps_avx2.cpp, built where the compiler targets
-// x86-64) on processors that have both; this file's own copy elsewhere.
+// The copies built for x86-64 (RSALAB_SWEEPS_AVX2: linear_attention_sweeps_avx2.cpp and
+// linear_attention_sweeps_avx512.cpp), on processors that have their instructions; this file's
+// own copy elsewhere.
+Isa highestIsa() {
 #ifdef RSALAB_SWEEPS_AVX2
-const bool kHasAvx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-#else
-constexpr bool kHasAvx2 = false;
+  if (__builtin_cpu_supports("avx512f")) return Isa::avx512;
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return Isa::avx2;
 #endif
-std::atomic<bool> use_avx2{kHasAvx2};
+  return Isa::portable;
+}
+const Isa kHighest = highestIsa();
+std::atomic<Isa> isa{kHighest};
 }  // namespace
 
-bool useAvx2(bool enable) {
-  use_avx2 = enable && kHasAvx2;
-  return kHasAvx2;
+Isa useIsa(Isa highest) {
+  isa = std::min(highest, kHighest);
+  return isa;
 }
 
 void forward(const HeadRows<float>& h, float eps, float* out, float* den, float* work) {
-  if (use_avx2.load(std::memory_order_relaxed)) return avx2::forward(h, eps, out, den, work);
+  const Isa now = isa.load(std::memory_order_relaxed);
+  if (now >= Isa::avx512 && h.dh == 16) return avx512::forward16(h, eps, out, den);
+  if (now >= Isa::avx2) return avx2::forward(h, eps, out, den, work);
   forwardAny(h, eps, out, den, work);
 }
 void forward(const HeadRows<double>& h, double eps, double* out, double* den, double* work) {
-  if (use_avx2.load(std::memory_order_relaxed)) return avx2::forward(h, eps, out, den, work);
+  if (isa.load(std::memory_order_relaxed) >= Isa::avx2)
+    return avx2::forward(h, eps, out, den, work);
   forwardAny(h, eps, out, den, work);
 }
 void backward(const HeadRows<float>& h, const float* out, const float* dout, const float* den,
               float* dq, float* dk, float* dv, float* work) {
-  if (use_avx2.load(std::memory_order_relaxed))
-    return avx2::backward(h, out, dout, den, dq, dk, dv, work);
+  const Isa now = isa.load(std::memory_order_relaxed);
+  if (now >= Isa::avx512 && h.dh == 16) return avx512::backward16(h, out, dout, den, dq, dk, dv);
+  if (now >= Isa::avx2) return avx2::backward(h, out, dout, den, dq, dk, dv, work);
   backwardAny(h, out, dout, den, dq, dk, dv, work);
 }
 void backward(const HeadRows<double>& h, const double* out, const double* dout, const double* den,
               double* dq, double* dk, double* dv, double* work) {
-  if (use_avx2.load(std::memory_order_relaxed))
+  if (isa.load(std::memory_order_relaxed) >= Isa::avx2)
     return avx2::backward(h, out, dout, den, dq, dk, dv, work);
   backwardAny(h, out, dout, den, dq, dk, dv, work);
 }

@@ -35,12 +35,13 @@ void backward(const HeadRows<float>& h, const float* out, const float* dout, con
 void backward(const HeadRows<double>& h, const double* out, const double* dout, const double* den,
               double* dq, double* dk, double* dv, double* work);
 
-// Whether the AVX2 + FMA copy below runs (by default where the processor has both); tests turn it
-// off to check the portable copy. Returns whether this build and processor have it at all.
-bool useAvx2(bool enable);
+// Which copy of the sweeps runs: this portable one, the AVX2 + FMA one below, or (float, dh = 16
+// only; the others as AVX2) the AVX-512 one, whose 16 × 16 state lives in registers. By default
+// the highest the processor has; tests lower it to check the others. Returns the one now used.
+enum class Isa { portable = 0, avx2 = 1, avx512 = 2 };
+Isa useIsa(Isa highest);
 
-// The same compiled for AVX2 + FMA (only where RSALAB_SWEEPS_AVX2 is defined; call only on
-// processors that have both).
+// The same compiled for AVX2 + FMA (only where RSALAB_SWEEPS_AVX2 is defined).
 namespace avx2 {
 void forward(const HeadRows<float>& h, float eps, float* out, float* den, float* work);
 void forward(const HeadRows<double>& h, double eps, double* out, double* den, double* work);
@@ -49,5 +50,12 @@ void backward(const HeadRows<float>& h, const float* out, const float* dout, con
 void backward(const HeadRows<double>& h, const double* out, const double* dout, const double* den,
               double* dq, double* dk, double* dv, double* work);
 }  // namespace avx2
+
+// AVX-512, float heads of width 16 (needs no scratch).
+namespace avx512 {
+void forward16(const HeadRows<float>& h, float eps, float* out, float* den);
+void backward16(const HeadRows<float>& h, const float* out, const float* dout, const float* den,
+                float* dq, float* dk, float* dv);
+}  // namespace avx512
 
 }  // namespace rsalab::linear_sweeps
