@@ -15,6 +15,7 @@ namespace {
 struct Packed {
   int64_t B, T, H, Dh, D;
   torch::Tensor qkv, phi, pad;
+  bool features = false;  // φ left to the forward sweeps (phi allocated, not yet written)
 
   // Heads h0 .. h0 + n − 1 of sequence b.
   template <class S>
@@ -22,7 +23,19 @@ struct Packed {
     const S* x = qkv.data_ptr<S>() + b * T * 3 * D + h0 * Dh;
     const S* f = phi.data_ptr<S>() + b * T * 2 * D + h0 * Dh;
     const bool* p = pad.defined() ? pad.data_ptr<bool>() + b * T : nullptr;
-    return {x + 2 * D, f, f + D, 3 * D, 2 * D, D, H, p, T, Dh, n};
+    return {x + 2 * D,
+            f,
+            f + D,
+            3 * D,
+            2 * D,
+            D,
+            H,
+            p,
+            T,
+            Dh,
+            n,
+            features ? x : nullptr,
+            features ? x + D : nullptr};
   }
   int64_t outOffset(int64_t b, int64_t h0) const { return b * T * D + h0 * Dh; }
   int64_t denOffset(int64_t b, int64_t h0) const { return b * T * H + h0; }
@@ -38,7 +51,10 @@ Packed pack(const torch::Tensor& qkv, int64_t heads, const torch::Tensor& key_pa
   p.D = qkv.size(2) / 3;
   p.Dh = p.D / heads;
   p.qkv = qkv.contiguous();
-  p.phi = torch::elu(p.qkv.narrow(2, 0, 2 * p.D)).add_(1);  // φ = elu + 1: (B, T, 2D)
+  // φ = elu + 1 of [Q K]: (B, T, 2D), by the sweeps themselves where they can.
+  p.features = linear_sweeps::computesFeatures(qkv.scalar_type() == torch::kFloat32, p.Dh);
+  p.phi = p.features ? torch::empty({p.B, p.T, 2 * p.D}, qkv.options())
+                     : torch::elu(p.qkv.narrow(2, 0, 2 * p.D)).add_(1);
   if (key_padding.defined() && key_padding.numel() > 0) {
     TORCH_CHECK(key_padding.dim() == 2 && key_padding.size(0) == p.B && key_padding.size(1) == p.T,
                 "fusedCausalLinearAttention: key_padding must be (B, T)");

@@ -27,6 +27,10 @@ Isa useIsa(Isa highest) {
   return isa;
 }
 
+bool computesFeatures(bool is_float, int64_t dh) {
+  return is_float && dh == 16 && isa.load(std::memory_order_relaxed) >= Isa::avx512;
+}
+
 void forward(const HeadRows<float>& h, float eps, float* out, float* den, float* work) {
   const Isa now = isa.load(std::memory_order_relaxed);
   if (now >= Isa::avx512 && h.dh == 16) return avx512::forward16(h, eps, out, den);

@@ -11,16 +11,23 @@ namespace rsalab::linear_sweeps {
 // at v + i·in_stride + e·dh, of φ(q), φ(k) at fq (fk) + i·phi_stride + e·dh, of out and its
 // gradient at out + i·out_stride + e·dh, its normaliser den at den + i·den_stride + e.
 // pad (length) or nullptr: true = key left out. dh is both the key and the value width.
+// q, k (laid out as v): read only by a forward that computes φ itself (computesFeatures), which
+// then writes φ(q), φ(k) where fq, fk point (for the backward).
 template <class T>
 struct HeadRows {
   const T *v, *fq, *fk;
   int64_t in_stride, phi_stride, out_stride, den_stride;
   const bool* pad;
   int64_t length, dh, heads;
+  const T *q = nullptr, *k = nullptr;
 };
 
 // Scratch values: two dh × dh states and a row per head, and two rows.
 inline int64_t workSize(int64_t dh, int64_t heads) { return heads * (2 * dh * dh + dh) + 2 * dh; }
+
+// Whether forward() computes φ = elu + 1 of q and k itself (AVX-512, float, dh = 16) instead of
+// reading it precomputed: then fq, fk must point into writable memory.
+bool computesFeatures(bool is_float, int64_t dh);
 
 // out_i = φq_iᵀS_i / den_i, den_i = φq_iᵀz_i + eps: writes out and den.
 void forward(const HeadRows<float>& h, float eps, float* out, float* den, float* work);

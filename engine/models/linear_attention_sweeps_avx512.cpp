@@ -57,6 +57,30 @@ inline __m512 rowDots(const __m512* R, __m512 v, __m512i order) {
   return _mm512_permutexvar_ps(order, foldSums(P));
 }
 
+// e^x for x ≤ 0 (Cephes' expf: x = n·ln 2 + r, a degree-6 polynomial in r, times 2^n), within
+// about 2 ulp of std::exp; below −87.3 (where e^x is not a normal float) it gives e^−87.3.
+inline __m512 expNonPositive(__m512 x) {
+  x = _mm512_max_ps(x, _mm512_set1_ps(-87.3f));
+  const __m512 n = _mm512_roundscale_ps(_mm512_mul_ps(x, _mm512_set1_ps(1.44269504088896341f)),
+                                        _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  __m512 r = _mm512_fnmadd_ps(n, _mm512_set1_ps(0.693359375f), x);
+  r = _mm512_fnmadd_ps(n, _mm512_set1_ps(-2.12194440e-4f), r);
+  __m512 p = _mm512_set1_ps(1.9875691500e-4f);
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.3981999507e-3f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(8.3334519073e-3f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(4.1665795894e-2f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.6666665459e-1f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(5.0000001201e-1f));
+  p = _mm512_fmadd_ps(p, _mm512_mul_ps(r, r), _mm512_add_ps(r, _mm512_set1_ps(1.0f)));
+  return _mm512_scalef_ps(p, n);
+}
+
+// φ(x) = elu(x) + 1: x + 1 for x > 0, else e^x.
+inline __m512 featureMap(__m512 x) {
+  const __mmask16 positive = _mm512_cmp_ps_mask(x, _mm512_setzero_ps(), _CMP_GT_OQ);
+  return _mm512_mask_add_ps(expNonPositive(x), positive, x, _mm512_set1_ps(1.0f));
+}
+
 inline __m512 throughFeatureMap(__m512 s, __m512 fx) {  // s · min(φ(x), 1) = s · φ'(x)
   return _mm512_mul_ps(s, _mm512_min_ps(fx, _mm512_set1_ps(1.0f)));
 }
@@ -64,13 +88,19 @@ inline __m512 throughFeatureMap(__m512 s, __m512 fx) {  // s · min(φ(x), 1) = 
 }  // namespace
 
 void forward16(const HeadRows<float>& h, float eps, float* out, float* den) {
+  const bool features = h.q != nullptr;  // φ computed here and written to fq, fk
   for (int64_t e = 0; e < h.heads; ++e) {
     __m512 S[kDh], z = _mm512_setzero_ps();  // S[a] = Σ_j φk_j[a] v_jᵀ
     for (auto& row : S) row = _mm512_setzero_ps();
     for (int64_t i = 0; i < h.length; ++i) {
       const float* fq = h.fq + i * h.phi_stride + e * kDh;
+      const float* fk = h.fk + i * h.phi_stride + e * kDh;
+      if (features) {
+        const int64_t x = i * h.in_stride + e * kDh;
+        _mm512_storeu_ps(const_cast<float*>(fq), featureMap(_mm512_loadu_ps(h.q + x)));
+        _mm512_storeu_ps(const_cast<float*>(fk), featureMap(_mm512_loadu_ps(h.k + x)));
+      }
       if (!h.pad || !h.pad[i]) {
-        const float* fk = h.fk + i * h.phi_stride + e * kDh;
         const __m512 v = _mm512_loadu_ps(h.v + i * h.in_stride + e * kDh);
         for (int a = 0; a < kDh; ++a) S[a] = _mm512_fmadd_ps(_mm512_set1_ps(fk[a]), v, S[a]);
         z = _mm512_add_ps(z, _mm512_loadu_ps(fk));
