@@ -117,6 +117,31 @@ std::vector<LeverResult> benchLinearLevers(const Options& o) {
   fns.push_back([&] { fusedCausalLinearAttention(qkv, H).backward(grad_merged); });
   reportLever(out, "causal linear-attention core fwd+bwd, B16 H8 T512 Dh16", names,
               interleave(fns, scaled(Plan{1, 5, 12, 10}, o)), 1e3, "ms");
+  // The whole layer (projections, core, output projection), chunked core vs fused kernel, at
+  // the large and the tiny training configs' shapes.
+  struct LayerShape {
+    const char* name;
+    int64_t B, T, D, H;
+    double unit;
+    const char* unit_name;
+  };
+  for (const auto& s : {LayerShape{"d128 h8 B16 T512", 16, 512, 128, 8, 1e3, "ms"},
+                        LayerShape{"d32 h2 B8 T32", 8, 32, 32, 2, 1e6, "us"}}) {
+    torch::manual_seed(1);
+    auto layer = std::make_shared<LinearAttentionImpl>(s.D, s.H, /*causal=*/true,
+                                                       /*cumulative=*/true);
+    auto x = torch::randn({s.B, s.T, s.D}, torch::requires_grad());
+    auto g = torch::randn({s.B, s.T, s.D});
+    auto step = [&, layer](bool fused) {
+      layer->setFusedKernel(fused);
+      layer->forward(x, nullptr, 0).backward(g);
+    };
+    reportLever(out, std::string("causal linear-attention layer fwd+bwd, ") + s.name,
+                {"chunked core, C = 64 (before)", "fused kernel (engine)"},
+                interleave({[&] { step(false); }, [&] { step(true); }},
+                           scaled(s.B == 16 ? Plan{1, 5, 12, 10} : Plan{20, 50, 400, 3}, o)),
+                s.unit, s.unit_name);
+  }
   return out;
 }
 

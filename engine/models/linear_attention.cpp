@@ -116,7 +116,7 @@ LinearAttentionImpl::LinearAttentionImpl(int64_t d_model, int64_t heads, bool ca
 // V'_i = φ(Q_i)ᵀ Σ_j φ(K_j)V_jᵀ / (φ(Q_i)ᵀ Σ_j φ(K_j) + eps)
 torch::Tensor LinearAttentionImpl::forward(const torch::Tensor& x, LayerInspection* record,
                                            int64_t sample, const torch::Tensor& key_padding) {
-  if (causal_ && cumulative_ && fusedLinearAttentionSupports(x)) {
+  if (causal_ && cumulative_ && fused_ && fusedLinearAttentionSupports(x)) {
     // The fused kernel reads the packed projection and writes the merged heads: no split,
     // feature map, masking or merge as separate ops.
     auto qkv = qkv_->forward(x);                                    // (B, T, 3D)

@@ -53,6 +53,9 @@ class LinearAttentionImpl : public SelfAttentionImpl {
                         const torch::Tensor& key_padding = {}) override;
   torch::Tensor step(const torch::Tensor& x_t, AttentionState& state) override;
   std::string kind() const override { return "linear"; }
+  // Off: the causal path runs linearAttentionChunked on CPU too (the path before the fused
+  // kernel; rsalab-bench's before/after lever).
+  void setFusedKernel(bool on) { fused_ = on; }
 
  private:
   // The implied weights of batch element `sample` into `record`; q, k (B, H, T, Dh).
@@ -60,6 +63,7 @@ class LinearAttentionImpl : public SelfAttentionImpl {
                      int64_t sample, const torch::Tensor& key_padding) const;
 
   bool cumulative_;
+  bool fused_ = true;
 };
 
 }  // namespace rsalab
