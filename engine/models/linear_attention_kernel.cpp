@@ -23,19 +23,12 @@ struct Packed {
     const S* x = qkv.data_ptr<S>() + b * T * 3 * D + h0 * Dh;
     const S* f = phi.data_ptr<S>() + b * T * 2 * D + h0 * Dh;
     const bool* p = pad.defined() ? pad.data_ptr<bool>() + b * T : nullptr;
-    return {x + 2 * D,
-            f,
-            f + D,
-            3 * D,
-            2 * D,
-            D,
-            H,
-            p,
-            T,
-            Dh,
-            n,
-            features ? x : nullptr,
-            features ? x + D : nullptr};
+    linear_sweeps::HeadRows<S> rows{x + 2 * D, f, f + D, 3 * D, 2 * D, D, H, p, T, Dh, n};
+    if (features) {
+      rows.q = x;
+      rows.k = x + D;
+    }
+    return rows;
   }
   int64_t outOffset(int64_t b, int64_t h0) const { return b * T * D + h0 * Dh; }
   int64_t denOffset(int64_t b, int64_t h0) const { return b * T * H + h0; }
