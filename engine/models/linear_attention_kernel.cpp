@@ -21,9 +21,10 @@ struct Packed {
   template <class S>
   linear_sweeps::HeadRows<S> heads(int64_t b, int64_t h0, int64_t n) const {
     const S* x = qkv.data_ptr<S>() + b * T * 3 * D + h0 * Dh;
-    const S* f = phi.data_ptr<S>() + b * T * 2 * D + h0 * Dh;
+    const S* f = phi.defined() ? phi.data_ptr<S>() + b * T * 2 * D + h0 * Dh : nullptr;
     const bool* p = pad.defined() ? pad.data_ptr<bool>() + b * T : nullptr;
-    linear_sweeps::HeadRows<S> rows{x + 2 * D, f, f + D, 3 * D, 2 * D, D, H, p, T, Dh, n};
+    linear_sweeps::HeadRows<S> rows{x + 2 * D, f, f ? f + D : nullptr, 3 * D, 2 * D, D, H, p, T,
+                                    Dh,        n};
     if (features) {
       rows.q = x;
       rows.k = x + D;
@@ -34,7 +35,10 @@ struct Packed {
   int64_t denOffset(int64_t b, int64_t h0) const { return b * T * H + h0; }
 };
 
-Packed pack(const torch::Tensor& qkv, int64_t heads, const torch::Tensor& key_padding) {
+// backward: whether the backward will run (φ is then kept; without it the sweeps that compute φ
+// themselves keep it only in registers).
+Packed pack(const torch::Tensor& qkv, int64_t heads, const torch::Tensor& key_padding,
+            bool backward) {
   TORCH_CHECK(qkv.dim() == 3 && qkv.size(2) % (3 * heads) == 0,
               "fusedCausalLinearAttention: qkv must be (B, T, 3·heads·Dh)");
   Packed p;
@@ -46,8 +50,10 @@ Packed pack(const torch::Tensor& qkv, int64_t heads, const torch::Tensor& key_pa
   p.qkv = qkv.contiguous();
   // φ = elu + 1 of [Q K]: (B, T, 2D), by the sweeps themselves where they can.
   p.features = linear_sweeps::computesFeatures(qkv.scalar_type() == torch::kFloat32, p.Dh);
-  p.phi = p.features ? torch::empty({p.B, p.T, 2 * p.D}, qkv.options())
-                     : torch::elu(p.qkv.narrow(2, 0, 2 * p.D)).add_(1);
+  if (!p.features)
+    p.phi = torch::elu(p.qkv.narrow(2, 0, 2 * p.D)).add_(1);
+  else if (backward)
+    p.phi = torch::empty({p.B, p.T, 2 * p.D}, qkv.options());
   if (key_padding.defined() && key_padding.numel() > 0) {
     TORCH_CHECK(key_padding.dim() == 2 && key_padding.size(0) == p.B && key_padding.size(1) == p.T,
                 "fusedCausalLinearAttention: key_padding must be (B, T)");
@@ -87,16 +93,17 @@ void forEachHeadRange(const Packed& p, const F& f) {
   at::parallel_for(0, heads, p.H, run);
 }
 
-// out (B, T, D), den (B, T, H).
+// out (B, T, D), den (B, T, H) (only for a backward: without one, where φ is not kept either).
 std::pair<torch::Tensor, torch::Tensor> runForward(const Packed& p) {
   auto out = torch::empty({p.B, p.T, p.D}, p.qkv.options());
-  auto den = torch::empty({p.B, p.T, p.H}, p.qkv.options());
+  torch::Tensor den;
+  if (p.phi.defined()) den = torch::empty({p.B, p.T, p.H}, p.qkv.options());
   AT_DISPATCH_FLOATING_TYPES(p.qkv.scalar_type(), "fusedCausalLinearAttention", [&] {
     forEachHeadRange<scalar_t>(p, [&](int64_t b, int64_t h0, int64_t n, scalar_t* work) {
-      linear_sweeps::forward(p.heads<scalar_t>(b, h0, n),
-                             static_cast<scalar_t>(kLinearAttentionEps),
-                             out.data_ptr<scalar_t>() + p.outOffset(b, h0),
-                             den.data_ptr<scalar_t>() + p.denOffset(b, h0), work);
+      linear_sweeps::forward(
+          p.heads<scalar_t>(b, h0, n), static_cast<scalar_t>(kLinearAttentionEps),
+          out.data_ptr<scalar_t>() + p.outOffset(b, h0),
+          den.defined() ? den.data_ptr<scalar_t>() + p.denOffset(b, h0) : nullptr, work);
     });
   });
   return {out, den};
@@ -108,7 +115,7 @@ class FusedLinearAttentionFunction
   // qkv (B, T, 3D); pad (B, T) bool or empty (no padding) -> (B, T, D).
   static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& qkv,
                                const torch::Tensor& pad, int64_t heads) {
-    auto p = pack(qkv, heads, pad);
+    auto p = pack(qkv, heads, pad, /*backward=*/true);
     auto [out, den] = runForward(p);
     ctx->save_for_backward({p.qkv, p.phi, out, den, pad});
     ctx->saved_data["heads"] = heads;
@@ -159,7 +166,7 @@ torch::Tensor fusedCausalLinearAttention(const torch::Tensor& qkv, int64_t heads
     auto pad = key_padding.defined() ? key_padding : torch::empty({0}, torch::kBool);
     return FusedLinearAttentionFunction::apply(qkv, pad, heads);
   }
-  return runForward(pack(qkv, heads, key_padding)).first;
+  return runForward(pack(qkv, heads, key_padding, /*backward=*/false)).first;
 }
 
 torch::Tensor linearAttentionFused(const torch::Tensor& q, const torch::Tensor& k,

@@ -26,7 +26,8 @@ struct HeadRows {
 inline int64_t workSize(int64_t dh, int64_t heads) { return heads * (2 * dh * dh + dh) + 2 * dh; }
 
 // Whether forward() computes φ = elu + 1 of q and k itself (AVX-512, float, dh = 16) instead of
-// reading it precomputed: then fq, fk must point into writable memory.
+// reading it precomputed: then fq, fk point where it writes φ for the backward, or are null (and
+// den too) when no backward follows.
 bool computesFeatures(bool is_float, int64_t dh);
 
 // out_i = φq_iᵀS_i / den_i, den_i = φq_iᵀz_i + eps: writes out and den.

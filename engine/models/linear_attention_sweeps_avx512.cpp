@@ -88,17 +88,27 @@ inline __m512 throughFeatureMap(__m512 s, __m512 fx) {  // s · min(φ(x), 1) = 
 }  // namespace
 
 void forward16(const HeadRows<float>& h, float eps, float* out, float* den) {
-  const bool features = h.q != nullptr;  // φ computed here and written to fq, fk
+  // With q, k: φ computed here, and written to fq, fk unless those are null (no backward).
+  const bool features = h.q != nullptr;
+  alignas(64) float phi[2 * kDh];
   for (int64_t e = 0; e < h.heads; ++e) {
     __m512 S[kDh], z = _mm512_setzero_ps();  // S[a] = Σ_j φk_j[a] v_jᵀ
     for (auto& row : S) row = _mm512_setzero_ps();
     for (int64_t i = 0; i < h.length; ++i) {
-      const float* fq = h.fq + i * h.phi_stride + e * kDh;
-      const float* fk = h.fk + i * h.phi_stride + e * kDh;
+      const float* fq = h.fq ? h.fq + i * h.phi_stride + e * kDh : phi;
+      const float* fk = h.fk ? h.fk + i * h.phi_stride + e * kDh : phi + kDh;
       if (features) {
         const int64_t x = i * h.in_stride + e * kDh;
-        _mm512_storeu_ps(const_cast<float*>(fq), featureMap(_mm512_loadu_ps(h.q + x)));
-        _mm512_storeu_ps(const_cast<float*>(fk), featureMap(_mm512_loadu_ps(h.k + x)));
+        const __m512 fqx = featureMap(_mm512_loadu_ps(h.q + x));
+        const __m512 fkx = featureMap(_mm512_loadu_ps(h.k + x));
+        _mm512_store_ps(phi, fqx);
+        _mm512_store_ps(phi + kDh, fkx);
+        if (h.fq) {
+          _mm512_storeu_ps(const_cast<float*>(fq), fqx);
+          _mm512_storeu_ps(const_cast<float*>(fk), fkx);
+        }
+        fq = phi;
+        fk = phi + kDh;
       }
       if (!h.pad || !h.pad[i]) {
         const __m512 v = _mm512_loadu_ps(h.v + i * h.in_stride + e * kDh);
@@ -108,7 +118,7 @@ void forward16(const HeadRows<float>& h, float eps, float* out, float* den) {
       const float d = _mm512_reduce_add_ps(_mm512_mul_ps(_mm512_loadu_ps(fq), z)) + eps;
       const __m512 num = combine(S, fq, _mm512_setzero_ps());
       _mm512_storeu_ps(out + i * h.out_stride + e * kDh, _mm512_div_ps(num, _mm512_set1_ps(d)));
-      den[i * h.den_stride + e] = d;
+      if (den) den[i * h.den_stride + e] = d;
     }
   }
 }
