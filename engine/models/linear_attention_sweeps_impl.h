@@ -1,6 +1,7 @@
 // The sweeps of linear_attention_sweeps.h as templates, included by the two files that compile
-// them, once for any x86-64 and once for AVX2 + FMA: everything here has internal linkage (an
-// unnamed namespace) and calls nothing outside, so the two copies never mix. Every sum runs
+// them, once portably and once for AVX2 + FMA (the AVX-512 sweeps, float Dh 16 only, are written
+// out in linear_attention_sweeps_avx512.cpp): everything here has internal linkage (an unnamed
+// namespace) and calls nothing outside, so the two copies never mix. Every sum runs
 // along a row of Dh contiguous values (the state kept in whichever layout makes it so), so the
 // inner loops vectorise without horizontal sums; φ'(x) comes from φ(x) without a branch.
 #pragma once
@@ -11,6 +12,8 @@
 // GCC does to 16-wide loops otherwise): -fopenmp-simd enables only these pragmas; the rows they
 // touch never overlap.
 #define RSALAB_SIMD _Pragma("omp simd")
+#define RSALAB_PRAGMA(x) _Pragma(#x)
+#define RSALAB_SIMD_SUM(v) RSALAB_PRAGMA(omp simd reduction(+ : v))
 
 namespace rsalab::linear_sweeps {
 namespace {
@@ -104,7 +107,8 @@ void forwardSweep(const HeadRows<T>& h, T eps, T* out, T* den, T* work) {
         for (int64_t a = 0; a < dh; ++a) z[a] += fk[a];
       }
       T d = 0;
-      _Pragma("omp simd reduction(+ : d)") for (int64_t a = 0; a < dh; ++a) d += fq[a] * z[a];
+      RSALAB_SIMD_SUM(d)
+      for (int64_t a = 0; a < dh; ++a) d += fq[a] * z[a];
       d += eps;
       combineRows<T, kDh>(S, fq, nullptr, num, dh);  // φq_iᵀS_i
       T* o = out + i * h.out_stride + e * dh;
@@ -124,7 +128,8 @@ T outputGradient(const HeadRows<T>& h, const T* out, const T* dout, const T* den
   const T* go = dout + i * h.out_stride + e * dh;
   const T d = den[i * h.den_stride + e];
   T dd = 0;
-  _Pragma("omp simd reduction(+ : dd)") for (int64_t c = 0; c < dh; ++c) {
+  RSALAB_SIMD_SUM(dd)
+  for (int64_t c = 0; c < dh; ++c) {
     g[c] = go[c] / d;
     dd += g[c] * o[c];
   }
