@@ -13,6 +13,7 @@
 #include "bench/sections.h"
 #include "engine/models/linear_attention.h"
 #include "engine/models/recurrent_model.h"
+#include "engine/models/linear_attention_kernel.h"
 #include "engine/models/rem_builder.h"
 #include "engine/models/softmax_attention.h"
 
@@ -92,8 +93,10 @@ std::vector<LeverResult> benchLinearLevers(const Options& o) {
   std::vector<LeverResult> out;
   const int64_t B = 16, H = 8, T = 512, Dh = 16;
   torch::manual_seed(0);
-  // The (B, H, T, Dh, Dh) cumulative sum (the training path before), the masked T × T form and
-  // the chunked form (the engine's, kLinearAttentionChunk) at other chunk lengths.
+  // The (B, H, T, Dh, Dh) cumulative sum (the training path before), the masked T × T form, the
+  // chunked form (kLinearAttentionChunk: the engine's before the fused kernel, its CUDA path now)
+  // at other chunk lengths, and the fused kernel: on per-head tensors (packed first) and on the
+  // packed projection (B, T, 3D) as the layer calls it (the engine's).
   auto q = torch::randn({B, H, T, Dh}, torch::requires_grad());
   auto k = torch::randn({B, H, T, Dh}, torch::requires_grad());
   auto v = torch::randn({B, H, T, Dh}, torch::requires_grad());
@@ -105,11 +108,42 @@ std::vector<LeverResult> benchLinearLevers(const Options& o) {
       [&] { linearAttentionParallel(q, k, v, /*causal=*/true).backward(grad); }};
   for (int64_t C : {16, 32, 64, 128}) {
     names.push_back("chunked, C = " + std::to_string(C) +
-                    (C == kLinearAttentionChunk ? " (engine)" : ""));
+                    (C == kLinearAttentionChunk ? " (before the fused kernel)" : ""));
     fns.push_back([&, C] { linearAttentionChunked(q, k, v, C).backward(grad); });
   }
+  auto qkv = torch::randn({B, T, 3 * H * Dh}, torch::requires_grad());
+  auto grad_merged = torch::randn({B, T, H * Dh});
+  names.push_back("fused kernel on (B, H, T, Dh) q, k, v");
+  fns.push_back([&] { linearAttentionFused(q, k, v).backward(grad); });
+  names.push_back("fused kernel on the packed qkv (B, T, 3D) (engine)");
+  fns.push_back([&] { fusedCausalLinearAttention(qkv, H).backward(grad_merged); });
   reportLever(out, "causal linear-attention core fwd+bwd, B16 H8 T512 Dh16", names,
               interleave(fns, scaled(Plan{1, 5, 12, 10}, o)), 1e3, "ms");
+  // The whole layer (projections, core, output projection), chunked core vs fused kernel, at
+  // the large and the tiny training configs' shapes.
+  struct LayerShape {
+    const char* name;
+    int64_t B, T, D, H;
+    double unit;
+    const char* unit_name;
+  };
+  for (const auto& s : {LayerShape{"d128 h8 B16 T512", 16, 512, 128, 8, 1e3, "ms"},
+                        LayerShape{"d32 h2 B8 T32", 8, 32, 32, 2, 1e6, "us"}}) {
+    torch::manual_seed(1);
+    auto layer = std::make_shared<LinearAttentionImpl>(s.D, s.H, /*causal=*/true,
+                                                       /*cumulative=*/true);
+    auto x = torch::randn({s.B, s.T, s.D}, torch::requires_grad());
+    auto g = torch::randn({s.B, s.T, s.D});
+    auto step = [&, layer](bool fused) {
+      layer->setFusedKernel(fused);
+      layer->forward(x, nullptr, 0).backward(g);
+    };
+    reportLever(out, std::string("causal linear-attention layer fwd+bwd, ") + s.name,
+                {"chunked core, C = 64 (before)", "fused kernel (engine)"},
+                interleave({[&] { step(false); }, [&] { step(true); }},
+                           scaled(s.B == 16 ? Plan{1, 5, 12, 10} : Plan{20, 50, 400, 3}, o)),
+                s.unit, s.unit_name);
+  }
   return out;
 }
 

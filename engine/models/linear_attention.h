@@ -42,8 +42,10 @@ torch::Tensor linearAttentionWeights(const torch::Tensor& q, const torch::Tensor
                                      const torch::Tensor& key_padding = {});
 
 // Causal training/evaluation path: `cumulative` (ModelOptions::linear_cumulative) selects the
-// running-sum form, now computed chunkwise (linearAttentionChunked, kLinearAttentionChunk), with
-// no T × T matrix; false selects the masked parallel T × T form. Both give the same outputs.
+// running-sum form: on CPU float/double the fused kernel (fusedCausalLinearAttention, one sweep
+// per head, linear_attention_kernel.h), elsewhere chunkwise (linearAttentionChunked,
+// kLinearAttentionChunk); no T × T matrix either way. false selects the masked parallel T × T
+// form. All give the same outputs.
 class LinearAttentionImpl : public SelfAttentionImpl {
  public:
   LinearAttentionImpl(int64_t d_model, int64_t heads, bool causal, bool cumulative);
@@ -51,9 +53,17 @@ class LinearAttentionImpl : public SelfAttentionImpl {
                         const torch::Tensor& key_padding = {}) override;
   torch::Tensor step(const torch::Tensor& x_t, AttentionState& state) override;
   std::string kind() const override { return "linear"; }
+  // Off: the causal path runs linearAttentionChunked on CPU too (the path before the fused
+  // kernel; rsalab-bench's before/after lever).
+  void setFusedKernel(bool on) { fused_ = on; }
 
  private:
+  // The implied weights of batch element `sample` into `record`; q, k (B, H, T, Dh).
+  void recordWeights(const torch::Tensor& q, const torch::Tensor& k, LayerInspection* record,
+                     int64_t sample, const torch::Tensor& key_padding) const;
+
   bool cumulative_;
+  bool fused_ = true;
 };
 
 }  // namespace rsalab
