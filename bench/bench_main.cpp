@@ -93,6 +93,10 @@ Results runSections(const Options& o, const RuntimeInfo& runtime) {
     if (!r.levers) r.levers.emplace();
     for (auto& l : benchRecurrentLevers(o)) r.levers->push_back(l);
   }
+  if (o.has("levers") || o.has("starsaber-levers")) {
+    if (!r.levers) r.levers.emplace();
+    for (auto& l : benchStarSaberLevers(o)) r.levers->push_back(l);
+  }
   if (o.has("levers") || o.has("blas-levers")) {
     if (o.has("levers")) {
       for (auto& l : benchLevers(o)) r.levers->push_back(l);

@@ -83,7 +83,7 @@ std::vector<Stats> interleave(const std::vector<std::function<void()>>& variants
 const std::vector<std::string>& sectionNames() {
   static const std::vector<std::string> names = {
       "gemm",   "train",         "breakdown",        "rsa",         "attention", "generation",
-      "levers", "linear-levers", "recurrent-levers", "blas-levers", "blas-child"};
+      "levers", "linear-levers", "recurrent-levers", "starsaber-levers", "blas-levers", "blas-child"};
   return names;
 }
 

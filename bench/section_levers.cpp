@@ -12,10 +12,11 @@
 #include "bench/fixtures.h"
 #include "bench/sections.h"
 #include "engine/models/linear_attention.h"
-#include "engine/models/recurrent_model.h"
 #include "engine/models/linear_attention_kernel.h"
+#include "engine/models/recurrent_model.h"
 #include "engine/models/rem_builder.h"
 #include "engine/models/softmax_attention.h"
+#include "engine/models/starsaber.h"
 
 namespace rsalab::bench {
 namespace {
@@ -175,6 +176,32 @@ std::vector<LeverResult> benchRecurrentLevers(const Options& o) {
                   {"torch::nn module (before)", "fused layers (engine)"},
                   interleave(fns, scaled(plan, o)), 1e3, "ms");
     }
+  }
+  return out;
+}
+
+std::vector<LeverResult> benchStarSaberLevers(const Options& o) {
+  heading("StarSaber: training step, materialised G vs blocked split values, interleaved");
+  std::vector<LeverResult> out;
+  for (const std::string config : {"tiny", "small", "large"}) {
+    if (!o.configs.empty() &&
+        std::find(o.configs.begin(), o.configs.end(), config) == o.configs.end()) {
+      continue;
+    }
+    const auto& c = trainConfig(config);
+    TrainCase before("starsaber", c), after("starsaber", c);
+    dynamic_cast<StarSaberModelImpl&>(*before.net).setBlocked(false);
+    const Plan plan = config == "tiny"    ? Plan{5, 20, 200, 6}
+                      : config == "small" ? Plan{2, 5, 40, 8}
+                                          : Plan{1, 3, 8, 20};
+    reportLever(out,
+                "training step (fwd+bwd+AdamW), starsaber " + config + " d" + std::to_string(c.d) +
+                    " h" + std::to_string(c.h) + " L" + std::to_string(c.L) + " B" +
+                    std::to_string(c.B) + " T" + std::to_string(c.T),
+                {"materialised (B, H, T, T) G, two products (before)",
+                 "blocked kernel, split values (engine)"},
+                interleave({[&] { before.step(); }, [&] { after.step(); }}, scaled(plan, o)), 1e3,
+                "ms");
   }
   return out;
 }

@@ -11,6 +11,8 @@
 //               at several chunk lengths (also run by "levers")
 //   recurrent-levers  lstm/gru/rnn training step at tiny and small, lstm at large (--configs,
 //               --models): torch::nn's modules vs the fused path (also run by "levers")
+//   starsaber-levers  StarSaber's training step per config: materialised G vs the blocked
+//               kernel with split values (also run by "levers")
 //   levers      each speed lever before/after (interleaved A/B); the OpenBLAS flavour is
 //               measured in a child process started with the pthread build on its library path
 //   sweep       wall time of `rsalab-cli sweep` with defaults (only with --with-sweep)
@@ -95,6 +97,9 @@ std::vector<LeverResult> benchLevers(const Options& o);
 std::vector<LeverResult> benchLinearLevers(const Options& o);
 // The recurrent training step, torch::nn vs fused (--sections recurrent-levers; part of "levers").
 std::vector<LeverResult> benchRecurrentLevers(const Options& o);
+// StarSaber's training step, materialised G vs the blocked kernel (--sections starsaber-levers;
+// part of "levers").
+std::vector<LeverResult> benchStarSaberLevers(const Options& o);
 // The OpenBLAS build and kernel levers, each side in child processes (--sections blas-child).
 std::vector<LeverResult> benchBlasLevers(const Options& o);
 // The child: times the large softmax step and prints "blas-child <blas>, kernels <k>|<seconds>".

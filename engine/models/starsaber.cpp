@@ -40,7 +40,7 @@ torch::Tensor StarSaberLayerImpl::splitHeads(const torch::Tensor& t) const {
 torch::Tensor StarSaberLayerImpl::forward(const torch::Tensor& h, const torch::Tensor& x,
                                           LayerInspection* record, int64_t sample,
                                           const torch::Tensor& key_padding) {
-  if (!record && h.is_cpu() && !key_padding.defined()) return forwardBlocked(h, x);
+  if (blocked_ && !record && h.is_cpu() && !key_padding.defined()) return forwardBlocked(h, x);
   const auto B = h.size(0), T = h.size(1);
   auto hw = splitHeads(W_->forward(h));                                  // (B, H, T, Dh)
   auto hh = splitHeads(h);                                               // (B, H, T, Dh)

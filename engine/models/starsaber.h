@@ -18,6 +18,9 @@ class StarSaberLayerImpl : public torch::nn::Module {
   // The score scale 1/√D: the seed's d "is the hidden size" (the width D of h, not Dh).
   double scoreScale() const;
   bool gated() const { return gated_; }
+  // The uninspected CPU path runs the blocked kernel; off: the materialised G (before/after in
+  // the bench's starsaber-levers; the values are the same).
+  void setBlocked(bool on) { blocked_ = on; }
   torch::Tensor alpha;  // α_l, init 1; the gated variant has none (undefined)
 
  private:
@@ -26,6 +29,7 @@ class StarSaberLayerImpl : public torch::nn::Module {
   torch::Tensor forwardBlocked(const torch::Tensor& h, const torch::Tensor& x);
   int64_t d_model_, heads_, head_dim_;
   bool causal_, gated_;
+  bool blocked_ = true;
   torch::nn::Linear W_{nullptr}, U_{nullptr}, Q_{nullptr}, V_{nullptr};
   torch::nn::Linear Wz_{nullptr}, Vz_{nullptr};  // gated variant
 };
@@ -36,6 +40,9 @@ class StarSaberModelImpl : public SequenceModelImpl {
   StarSaberModelImpl(const ModelOptions& options, const ModelIO& io);
   torch::Tensor forward(const torch::Tensor& x, InspectionRecord* record = nullptr) override;
   bool causal() const override { return options_.causal; }
+  void setBlocked(bool on) {
+    for (auto& layer : layers_) layer->setBlocked(on);
+  }
 
  private:
   std::vector<StarSaberLayer> layers_;

@@ -13,8 +13,9 @@ source "$(dirname "$0")/sweep_test_lib.sh"
 source "$(dirname "$0")/slurm_test_lib.sh"
 require_slurm
 # Six cells of ~1 s of training each, two at a time (--max-parallel 2): time to cancel one
-# mid-run while the last one waits.
-sweep=(--models gru --sizes 16,32,64 --seeds 2 --steps 400 --eval-every 100 --length 16
+# mid-run while the last one waits. (The fused GRU made 400 steps ~0.05 s, and a cell finished
+# before it could be cancelled: 12000 steps are ~0.9 s again, measured 2026-11-24.)
+sweep=(--models gru --sizes 16,32,64 --seeds 2 --steps 12000 --eval-every 3000 --length 16
   --d-model 8 --layers 1)
 dir=$work/sweep
 
