@@ -81,9 +81,18 @@ std::vector<Stats> interleave(const std::vector<std::function<void()>>& variants
 // ---------------------------------------------------------------- options
 
 const std::vector<std::string>& sectionNames() {
-  static const std::vector<std::string> names = {
-      "gemm",   "train",         "breakdown",        "rsa",         "attention", "generation",
-      "levers", "linear-levers", "recurrent-levers", "starsaber-levers", "blas-levers", "blas-child"};
+  static const std::vector<std::string> names = {"gemm",
+                                                 "train",
+                                                 "breakdown",
+                                                 "rsa",
+                                                 "attention",
+                                                 "generation",
+                                                 "levers",
+                                                 "linear-levers",
+                                                 "recurrent-levers",
+                                                 "starsaber-levers",
+                                                 "blas-levers",
+                                                 "blas-child"};
   return names;
 }
 
