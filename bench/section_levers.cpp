@@ -148,33 +148,44 @@ std::vector<LeverResult> benchLinearLevers(const Options& o) {
   return out;
 }
 
+namespace {
+
+bool selected(const std::vector<std::string>& chosen, const std::string& name) {
+  return chosen.empty() || std::find(chosen.begin(), chosen.end(), name) != chosen.end();
+}
+
+// One model's training step before / after a switch, interleaved: `before` is called on the
+// first of two identical TrainCases.
+void stepLever(std::vector<LeverResult>& out, const Options& o, const std::string& model,
+               const std::string& config, const std::vector<std::string>& names,
+               const std::function<void(TrainCase&)>& before) {
+  const auto& c = trainConfig(config);
+  TrainCase a(model, c), b(model, c);
+  before(a);
+  const Plan plan = config == "tiny"    ? Plan{5, 20, 200, 6}
+                    : config == "small" ? Plan{2, 5, 40, 8}
+                                        : Plan{1, 3, 8, 20};
+  reportLever(out,
+              "training step (fwd+bwd+AdamW), " + model + " " + config + " d" +
+                  std::to_string(c.d) + " h" + std::to_string(c.h) + " L" + std::to_string(c.L) +
+                  " B" + std::to_string(c.B) + " T" + std::to_string(c.T),
+              names, interleave({[&] { a.step(); }, [&] { b.step(); }}, scaled(plan, o)), 1e3,
+              "ms");
+}
+
+}  // namespace
+
 std::vector<LeverResult> benchRecurrentLevers(const Options& o) {
   heading("Recurrent models: training step, torch::nn vs fused, interleaved");
   std::vector<LeverResult> out;
   for (const std::string config : {"tiny", "small", "large"}) {
-    if (!o.configs.empty() &&
-        std::find(o.configs.begin(), o.configs.end(), config) == o.configs.end()) {
-      continue;
-    }
     for (const std::string model : {"lstm", "gru", "rnn"}) {
-      if ((!o.models.empty() &&
-           std::find(o.models.begin(), o.models.end(), model) == o.models.end()) ||
+      if (!selected(o.configs, config) || !selected(o.models, model) ||
           (config == "large" && model != "lstm")) {
         continue;  // at large only LSTM (as the PyTorch peer)
       }
-      const auto& c = trainConfig(config);
-      TrainCase before(model, c), after(model, c);
-      dynamic_cast<RecurrentModelImpl&>(*before.net).setFused(false);
-      const Plan plan = config == "tiny"    ? Plan{5, 20, 200, 6}
-                        : config == "small" ? Plan{2, 5, 40, 8}
-                                            : Plan{1, 3, 8, 20};
-      std::vector<std::function<void()>> fns = {[&] { before.step(); }, [&] { after.step(); }};
-      reportLever(out,
-                  "training step (fwd+bwd+AdamW), " + model + " " + config + " d" +
-                      std::to_string(c.d) + " L" + std::to_string(c.L) + " B" +
-                      std::to_string(c.B) + " T" + std::to_string(c.T),
-                  {"torch::nn module (before)", "fused layers (engine)"},
-                  interleave(fns, scaled(plan, o)), 1e3, "ms");
+      stepLever(out, o, model, config, {"torch::nn module (before)", "fused layers (engine)"},
+                [](TrainCase& t) { dynamic_cast<RecurrentModelImpl&>(*t.net).setFused(false); });
     }
   }
   return out;
@@ -184,24 +195,11 @@ std::vector<LeverResult> benchStarSaberLevers(const Options& o) {
   heading("StarSaber: training step, materialised G vs blocked split values, interleaved");
   std::vector<LeverResult> out;
   for (const std::string config : {"tiny", "small", "large"}) {
-    if (!o.configs.empty() &&
-        std::find(o.configs.begin(), o.configs.end(), config) == o.configs.end()) {
-      continue;
-    }
-    const auto& c = trainConfig(config);
-    TrainCase before("starsaber", c), after("starsaber", c);
-    dynamic_cast<StarSaberModelImpl&>(*before.net).setBlocked(false);
-    const Plan plan = config == "tiny"    ? Plan{5, 20, 200, 6}
-                      : config == "small" ? Plan{2, 5, 40, 8}
-                                          : Plan{1, 3, 8, 20};
-    reportLever(out,
-                "training step (fwd+bwd+AdamW), starsaber " + config + " d" + std::to_string(c.d) +
-                    " h" + std::to_string(c.h) + " L" + std::to_string(c.L) + " B" +
-                    std::to_string(c.B) + " T" + std::to_string(c.T),
-                {"materialised (B, H, T, T) G, two products (before)",
-                 "blocked kernel, split values (engine)"},
-                interleave({[&] { before.step(); }, [&] { after.step(); }}, scaled(plan, o)), 1e3,
-                "ms");
+    if (!selected(o.configs, config)) continue;
+    stepLever(out, o, "starsaber", config,
+              {"materialised (B, H, T, T) G, two products (before)",
+               "blocked kernel, split values (engine)"},
+              [](TrainCase& t) { dynamic_cast<StarSaberModelImpl&>(*t.net).setBlocked(false); });
   }
   return out;
 }
