@@ -9,8 +9,10 @@ namespace rsalab {
 
 // softmax(q kᵀ·scale + causal mask)·v without materialising the (B, H, T, T) weights: the heads
 // are split over the threads and query rows taken in blocks whose scores fit in L2; causal blocks
-// skip the keys after their last row; the backward recomputes the weights block by block
-// (FlashAttention's recomputation, with LibTorch's own matmuls). Same values as
+// skip the keys after their last row; the backward recomputes the weights block by block from
+// each row's max and softmax sum kept by the forward (FlashAttention's recomputation). The
+// products go straight to the BLAS's gemm, the softmax and its backward are one fused pass per
+// row (engine/models/softmax_rows.h, a polynomial exp). Same values as
 // softmax(q kᵀ·scale + mask)·v up to rounding. q, k, v (B, H, T, Dh) -> (B, H, T, Dh).
 // block_values: scores per block (heads × rows × keys); the default was chosen with
 // rsalab-bench's "attention block size" lever (docs/PERFORMANCE.md). CPU tensors, float or double.
