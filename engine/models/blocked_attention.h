@@ -25,7 +25,7 @@ struct RemMixing {
   torch::Tensor diagonals;  // (R, 2T − 1)
   torch::Tensor gates;      // (R): g_h = σ(µ_h)
 };
-constexpr int64_t kAttentionBlockValues = 64 * 1024;
+constexpr int64_t kAttentionBlockValues = 32 * 1024;
 torch::Tensor blockedSoftmaxAttention(const torch::Tensor& q, const torch::Tensor& k,
                                       const torch::Tensor& v, double scale, bool causal,
                                       const RemMixing& rems = {},

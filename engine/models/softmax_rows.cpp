@@ -78,15 +78,32 @@ RSALAB_INLINE int64_t limitOf(int64_t i, int64_t keys, int64_t causal_first) {
   return causal_first < 0 ? keys : std::min(keys, causal_first + i + 1);
 }
 
+// max_j x[j], j < n (n ≥ 1): kLanes independent maxima (several vector registers, so that the
+// compares do not wait on one another), then the rest and the lanes' max.
+template <class S>
+RSALAB_INLINE S rowMax(const S* __restrict x, int64_t n) {
+  constexpr int64_t kLanes = 64;
+  S lanes[kLanes];
+  for (int64_t t = 0; t < kLanes; ++t) lanes[t] = x[0];
+  int64_t j = 0;
+  for (; j + kLanes <= n; j += kLanes) {
+    RSALAB_SIMD
+    for (int64_t t = 0; t < kLanes; ++t) lanes[t] = x[j + t] > lanes[t] ? x[j + t] : lanes[t];
+  }
+  S m = x[0];
+  for (; j < n; ++j) m = x[j] > m ? x[j] : m;
+  RSALAB_SIMD_REDUCE(max, m)
+  for (int64_t t = 0; t < kLanes; ++t) m = lanes[t] > m ? lanes[t] : m;
+  return m;
+}
+
 template <class S>
 RSALAB_INLINE void softmaxImpl(S* s, int64_t rows, int64_t keys, int64_t causal_first, S* stats,
                                bool normalise) {
   for (int64_t i = 0; i < rows; ++i) {
     S* __restrict row = s + i * keys;
     const int64_t n = limitOf(i, keys, causal_first);
-    S m = row[0];
-    RSALAB_SIMD_REDUCE(max, m)
-    for (int64_t j = 1; j < n; ++j) m = row[j] > m ? row[j] : m;
+    const S m = rowMax(row, n);
     S sum = 0;
     RSALAB_SIMD_REDUCE(+, sum)
     for (int64_t j = 0; j < n; ++j) {
