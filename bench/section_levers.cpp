@@ -245,7 +245,7 @@ std::vector<LeverResult> benchLevers(const Options& o) {
     report("attention core forward only (no grad)", names,
            interleave(infer, scaled(Plan{1, 5, 15, 6}, o)), 1e3, "ms");
     // Block size of the blocked kernel: scores per block (engine default kAttentionBlockValues).
-    std::vector<int64_t> sizes = {16 * 1024, kAttentionBlockValues, 256 * 1024, 1024 * 1024};
+    std::vector<int64_t> sizes = {16 * 1024, 32 * 1024, 64 * 1024, 256 * 1024, 1024 * 1024};
     std::vector<std::function<void()>> blocked;
     std::vector<std::string> block_names;
     for (int64_t values : sizes) {

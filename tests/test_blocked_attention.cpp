@@ -100,6 +100,63 @@ class TestBlockedAttention : public QObject {
     }
   }
 
+  void float32MatchesFloat64_data() {
+    QTest::addColumn<bool>("causal");
+    QTest::addColumn<int>("mode");  // 0 softmax, 1 RSA (R = 3), 2 split values (StarSaber)
+    for (bool causal : {true, false}) {
+      const std::string c = causal ? "causal" : "bidirectional";
+      QTest::newRow((c + " softmax").c_str()) << causal << 0;
+      QTest::newRow((c + " rsa").c_str()) << causal << 1;
+      QTest::newRow((c + " split values").c_str()) << causal << 2;
+    }
+  }
+  // The kernel in float32 (polynomial exp, threads over heads, default blocks) against itself in
+  // float64 at the large config's attention shape: output and every gradient within 1e-5 of the
+  // tensor's largest entry.
+  void float32MatchesFloat64() {
+    QFETCH(bool, causal);
+    QFETCH(int, mode);
+    torch::manual_seed(13);
+    const int64_t B = 2, H = 8, T = 512, Dh = 16, R = mode == 1 ? 3 : 0;
+    auto f64 = torch::TensorOptions().dtype(torch::kFloat64);
+    std::vector<torch::Tensor> in64;  // q, k, v, v_future, diagonals, gates
+    for (int i = 0; i < 4; ++i) in64.push_back(torch::randn({B, H, T, Dh}, f64));
+    in64.push_back(0.05 * torch::randn({R, 2 * T - 1}, f64));
+    in64.push_back(torch::rand({R}, f64));
+    auto weights = torch::randn({B, H, T, Dh}, f64);
+    const double scale = 1.0 / std::sqrt(static_cast<double>(Dh));
+    auto run = [&](torch::ScalarType type) {
+      std::vector<torch::Tensor> in;
+      for (const auto& t : in64) in.push_back(t.to(type).requires_grad_());
+      torch::Tensor y;
+      if (mode == 2) {
+        y = blockedSplitValueAttention(in[0], in[1], in[2], in[3], scale, causal);
+      } else {
+        RemMixing mixing;
+        if (R > 0) mixing = {in[4], in[5]};
+        y = blockedSoftmaxAttention(in[0], in[1], in[2], scale, causal, mixing);
+      }
+      (y * weights.to(type)).sum().backward();
+      std::vector<torch::Tensor> out = {y.detach()};
+      for (const auto& t : in) {
+        if (t.grad().defined()) out.push_back(t.grad());
+      }
+      return out;
+    };
+    const auto single = run(torch::kFloat32), reference = run(torch::kFloat64);
+    QCOMPARE(single.size(), reference.size());
+    QCOMPARE(single.size(), static_cast<size_t>(mode == 0 ? 4 : mode == 1 ? 6 : 5));
+    for (size_t i = 0; i < single.size(); ++i) {
+      const auto expected = reference[i];
+      const double largest = expected.abs().max().item<double>();
+      const double error =
+          (single[i].to(torch::kFloat64) - expected).abs().max().item<double>() / largest;
+      char what[64];
+      std::snprintf(what, sizeof what, "tensor %zu: relative error %.2g", i, error);
+      QVERIFY2(error < 1e-5, what);
+    }
+  }
+
   void rsaFastPathEqualsInspectedPath_data() {
     QTest::addColumn<bool>("causal");
     QTest::newRow("causal") << true;

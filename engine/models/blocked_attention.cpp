@@ -1,10 +1,14 @@
 #include "engine/models/blocked_attention.h"
 
+#include <dlfcn.h>
+
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <mutex>
+#include <type_traits>
+#include <vector>
 
+#include "engine/models/softmax_rows.h"
 #include "engine/models/toeplitz_rem_kernels.h"
 
 namespace rsalab {
@@ -12,13 +16,17 @@ namespace rsalab {
 namespace {
 
 // Blocked attention on heads folded into one dimension: q (scaled), k, v, out (BH, T, Dh).
-// A block is g heads × `rows` query rows × `keys` keys; its scores (g·rows·keys values) are kept
-// near block_values so that they, and their gradient in the backward, stay in cache (64 Ki
-// floats = 256 KB by default); bigger blocks mean fewer, larger LibTorch calls.
+// A block is one head's `rows` query rows × `keys` keys; its scores (rows·keys values) are kept
+// near block_values so that they, and their gradient in the backward, stay in cache (32 Ki
+// floats = 128 KB by default; smaller blocks waste less of a causal block's diagonal square, and
+// with the products straight to the BLAS more calls cost little). `group` heads are the threads'
+// smallest share.
 struct BlockPlan {
   int64_t T, rows, group;
   bool causal;
   int64_t keys(int64_t r0, int64_t n) const { return causal ? r0 + n : T; }
+  // The row loops' causal limit (softmax_rows.h): a causal block's first row, or −1.
+  int64_t causalFirst(int64_t r0) const { return causal ? r0 : -1; }
 };
 
 BlockPlan planBlocks(int64_t T, bool causal, int64_t block_values) {
@@ -35,10 +43,9 @@ struct RemHeads {
   int64_t heads = 1;         // H
   int64_t size() const { return static_cast<int64_t>(gate.size()); }
   int64_t remHead(int64_t folded) const { return folded % heads < size() ? folded % heads : -1; }
-  bool any(int64_t h, int64_t g) const {
-    for (int64_t j = 0; j < g; ++j)
-      if (remHead(h + j) >= 0) return true;
-    return false;
+  template <class S>
+  const S* diagonals(int64_t r) const {
+    return e.data_ptr<S>() + r * e.size(1);
   }
 };
 
@@ -67,182 +74,236 @@ struct RemGradSums {
   }
 };
 
-// The REM heads of a block (g, n, keys) at heads h.., rows r0..: W ← (1 − g)·W + g·P, in place.
-void mixRemHeads(torch::Tensor& w, const RemHeads& rem, int64_t T, int64_t h, int64_t r0) {
-  const int64_t n = w.size(1), keys = w.size(2);
-  for (int64_t j = 0; j < w.size(0); ++j) {
-    const int64_t r = rem.remHead(h + j);
-    if (r < 0) continue;
-    const double g = rem.gate[static_cast<size_t>(r)];
-    if (w.scalar_type() == torch::kFloat64) {
-      toeplitz::mixInto(w[j].data_ptr<double>(), n, keys, rem.e[r].data_ptr<double>(), T - 1 - r0,
-                        g);
-    } else {
-      toeplitz::mixInto(w[j].data_ptr<float>(), n, keys, rem.e[r].data_ptr<float>(), T - 1 - r0, g);
-    }
-  }
-}
-
 void checkKernelInputs(const torch::Tensor& q) {
   TORCH_CHECK(q.is_cpu(), "blockedSoftmaxAttention: CPU tensors only (use the materialised path)");
   TORCH_CHECK(q.scalar_type() == torch::kFloat32 || q.scalar_type() == torch::kFloat64,
               "blockedSoftmaxAttention: float or double tensors only");
 }
 
-// −inf strictly above the diagonal, 0 elsewhere: added to a causal block's last `rows` columns.
-torch::Tensor diagonalMask(int64_t rows, const torch::TensorOptions& options) {
-  return torch::full({rows, rows}, -std::numeric_limits<double>::infinity(), options).triu(1);
+// The Fortran BLAS gemm that LibTorch's own CPU products call (sgemm_/dgemm_, column-major),
+// looked up once in the process; null where the BLAS does not export it (e.g. MKL linked
+// statically), and then the products go through LibTorch (as in fused_recurrent.cpp).
+template <class S>
+using FortranGemm = void (*)(const char*, const char*, const int*, const int*, const int*, const S*,
+                             const S*, const int*, const S*, const int*, const S*, S*, const int*);
+
+template <class S>
+FortranGemm<S> fortranGemm() {
+  static const auto fn = reinterpret_cast<FortranGemm<S>>(
+      dlsym(RTLD_DEFAULT, std::is_same<S, float>::value ? "sgemm_" : "dgemm_"));
+  return fn;
 }
 
-// softmax(q kᵀ + mask) of heads [h, h+g), rows [r0, r0+n), keys [0, keys): (g, n, keys).
-torch::Tensor blockWeights(const torch::Tensor& q, const torch::Tensor& k,
-                           const torch::Tensor& mask, const BlockPlan& p, int64_t h, int64_t g,
-                           int64_t r0, int64_t n) {
-  const int64_t keys = p.keys(r0, n);
-  auto s = torch::bmm(q.narrow(0, h, g).narrow(1, r0, n),
-                      k.narrow(0, h, g).narrow(1, 0, keys).transpose(1, 2));  // (g, n, keys)
-  if (p.causal) s.narrow(2, r0, n).add_(mask.narrow(0, 0, n).narrow(1, 0, n));
-  return torch::softmax(s, -1);  // (g, n, keys)
+// Row-major C (m × n, row stride ldc) = op(A)·op(B) + beta·C, op(A) m × k, op(B) k × n; A is
+// stored m × k (row stride lda), or k × m with trans_a; B k × n (ldb), or n × k with trans_b.
+// Straight to the BLAS (single-threaded inside the OpenMP team): a LibTorch product per block
+// (dispatch, views, checks) cost a good part of what the small product itself does.
+template <class S>
+void gemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, const S* a, int64_t lda,
+          const S* b, int64_t ldb, S beta, S* c, int64_t ldc) {
+  if (m == 0 || n == 0 || (k == 0 && beta == S(1))) return;
+  if (const auto f = fortranGemm<S>()) {
+    // Row-major C = op(A)·op(B) is column-major Cᵀ = op(B)ᵀ·op(A)ᵀ, and a row-major matrix read
+    // column-major is its transpose: so B goes first, A second, the sizes n, m, k.
+    const int mi = static_cast<int>(m), ni = static_cast<int>(n), ki = static_cast<int>(k);
+    const int lda_i = static_cast<int>(lda), ldb_i = static_cast<int>(ldb);
+    const int ldc_i = static_cast<int>(ldc);
+    const S one = 1;
+    f(trans_b ? "T" : "N", trans_a ? "T" : "N", &ni, &mi, &ki, &one, b, &ldb_i, a, &lda_i, &beta, c,
+      &ldc_i);
+    return;
+  }
+  const auto opts =
+      torch::TensorOptions().dtype(std::is_same<S, float>::value ? torch::kFloat : torch::kDouble);
+  auto view = [&](const S* x, int64_t rows, int64_t cols, int64_t ld, bool t) {
+    auto stored =
+        torch::from_blob(const_cast<S*>(x), {t ? cols : rows, t ? rows : cols}, {ld, 1}, opts);
+    return t ? stored.t() : stored;
+  };
+  auto C = torch::from_blob(c, {m, n}, {ldc, 1}, opts);
+  auto A = view(a, m, k, lda, trans_a), B = view(b, k, n, ldb, trans_b);
+  if (beta == S(0)) {
+    C.copy_(torch::mm(A, B));
+  } else {
+    C.addmm_(A, B, beta);
+  }
 }
 
-// A block's keys relative to its rows [r0, r0 + n) for split values (StarSaber): `before` keys
-// precede every row (past), the n × n square holds the diagonal, `after` keys follow every row.
-struct SplitRegions {
-  int64_t r0, n, keys;
-  int64_t tail() const { return r0 + n; }
-  int64_t after() const { return keys - r0 - n; }
+// Raw views of a call's (BH, T, Dh) contiguous tensors, per folded head h.
+template <class S>
+struct Heads {
+  const S *q, *k, *v, *vf;  // vf null unless the values split (StarSaber)
+  int64_t T, Dh;
+  int64_t at(int64_t h) const { return h * T * Dh; }
 };
 
-// The future part of a block's weights (split values): keys [r0, keys) with the n × n square's
-// strict lower triangle (j < i) zeroed, (g, n, keys − r0).
-torch::Tensor splitFuture(const torch::Tensor& w, const SplitRegions& s) {
-  auto future = w.narrow(2, s.r0, s.keys - s.r0).clone();
-  future.narrow(2, 0, s.n).triu_(0);
-  return future;
+template <class S>
+const S* rawOrNull(const torch::Tensor& t) {
+  return t.defined() && t.numel() > 0 ? t.data_ptr<S>() : nullptr;
 }
 
-// The values a block reads: v, or with vf defined (StarSaber) v for past keys (j < i) and vf for
-// the present and future (j ≥ i). The same pair holds their gradients in the backward.
-struct Values {
-  torch::Tensor v, vf;
+// A thread's scratch: scores / weights, their gradient, the REM-mixed weights, two n × n squares
+// (split values), a block's row statistics and the rows' rowsum(W ⊙ dA).
+template <class S>
+struct Work {
+  std::vector<S> s, d, a, sq, stats, delta;
+  explicit Work(const BlockPlan& p)
+      : s(static_cast<size_t>(p.rows * p.T)),
+        d(s.size()),
+        a(s.size()),
+        sq(static_cast<size_t>(2 * p.rows * p.rows)),
+        stats(static_cast<size_t>(2 * p.rows)),
+        delta(static_cast<size_t>(p.T)) {}
 };
 
-void blockedForward(const torch::Tensor& q, const torch::Tensor& k, const Values& x,
-                    const torch::Tensor& mask, const RemHeads& rem, const BlockPlan& p,
-                    torch::Tensor& out, int64_t begin, int64_t end) {
-  const auto &v = x.v, &vf = x.vf;
-  for (int64_t h = begin; h < end; h += p.group) {
-    const int64_t g = std::min(p.group, end - h);
-    for (int64_t r0 = 0; r0 < p.T; r0 += p.rows) {
-      const int64_t n = std::min(p.rows, p.T - r0), keys = p.keys(r0, n);
-      auto w = blockWeights(q, k, mask, p, h, g, r0, n);  // (g, n, keys)
-      mixRemHeads(w, rem, p.T, h, r0);                    // A = (1−g)W + gP
-      auto o = out.narrow(0, h, g).narrow(1, r0, n);      // (g, n, Dh)
-      if (!vf.defined()) {
-        torch::bmm_out(o, w, v.narrow(0, h, g).narrow(1, 0, keys));
-        continue;
+// Split values, forward: w (n × keys, the unnormalised weights) becomes its past part, keys
+// [0, r0 + n) with the n × n square's upper triangle (j ≥ i) zeroed; the square's upper triangle
+// goes to sq; ob = past·v + square·vf + w's keys after the square·vf.
+template <class S>
+void splitForward(S* w, S* sq, int64_t r0, int64_t n, int64_t keys, int64_t D, const S* v,
+                  const S* vf, S* ob) {
+  for (int64_t i = 0; i < n; ++i) {
+    S* row = w + i * keys + r0;
+    for (int64_t j = 0; j < n; ++j) {
+      sq[i * n + j] = j >= i ? row[j] : S(0);
+      if (j >= i) row[j] = 0;
+    }
+  }
+  const int64_t tail = r0 + n, after = keys - tail;
+  gemm<S>(false, false, n, D, tail, w, keys, v, D, 0, ob, D);
+  gemm<S>(false, false, n, D, n, sq, n, vf + r0 * D, D, 1, ob, D);
+  gemm<S>(false, false, n, D, after, w + tail, keys, vf + tail * D, D, 1, ob, D);
+}
+
+// Heads [begin, end) of out; with stats (BH, T, 2) each row's softmax statistics for the
+// backward. Plain and split heads take the unnormalised weights and normalise the product's rows
+// (Dh values instead of keys); REM heads mix the normalised weights: A = (1 − g)W + gP.
+template <class S>
+void forwardHeads(const Heads<S>& x, const RemHeads& rem, const BlockPlan& p, S* out, S* stats,
+                  int64_t begin, int64_t end) {
+  const int64_t T = p.T, D = x.Dh;
+  Work<S> work(p);
+  for (int64_t h = begin; h < end; ++h) {
+    const S *q = x.q + x.at(h), *k = x.k + x.at(h), *v = x.v + x.at(h);
+    const S* vf = x.vf ? x.vf + x.at(h) : nullptr;
+    const int64_t r = rem.remHead(h);
+    for (int64_t r0 = 0; r0 < T; r0 += p.rows) {
+      const int64_t n = std::min(p.rows, T - r0), keys = p.keys(r0, n);
+      S* w = work.s.data();
+      S* st = stats ? stats + 2 * (h * T + r0) : work.stats.data();
+      S* ob = out + x.at(h) + r0 * D;
+      gemm<S>(false, true, n, keys, D, q + r0 * D, D, k, D, 0, w, keys);  // scores
+      softmax_rows::softmax(w, n, keys, p.causalFirst(r0), st, r >= 0);
+      if (r >= 0) {
+        toeplitz::mixInto(w, n, keys, rem.diagonals<S>(r), T - 1 - r0,
+                          rem.gate[static_cast<size_t>(r)]);
       }
-      // Split values: the past part is keys [0, r0 + n) with the square's upper triangle (j ≥ i)
-      // zeroed, the future part keys [r0, keys) with the square's strict lower one zeroed: one
-      // full product and one over the n × n square (SplitRegions).
-      const SplitRegions s{r0, n, keys};
-      auto future = splitFuture(w, s);
-      w.narrow(2, r0, n).tril_(-1);  // w becomes the past part
-      torch::bmm_out(o, w.narrow(2, 0, s.tail()), v.narrow(0, h, g).narrow(1, 0, s.tail()));
-      o.baddbmm_(future, vf.narrow(0, h, g).narrow(1, r0, keys - r0));
+      if (vf) {
+        splitForward(w, work.sq.data(), r0, n, keys, D, v, vf, ob);
+      } else {
+        gemm<S>(false, false, n, D, keys, w, keys, v, D, 0, ob, D);
+      }
+      if (r < 0) softmax_rows::scaleRows(ob, n, D, st);
     }
   }
 }
 
-// A = (1 − g)·W + g·P (g = 0 for plain heads), W = softmax(S), out = A V. With dA = dO Vᵀ:
-// dV = Aᵀ dO; dS = (1 − g)·W ⊙ (dA − rowsum(W ⊙ dA)); dQ = dS K; dK = dSᵀ Q (FlashAttention's
-// backward, recomputing W; for plain heads rowsum(W ⊙ dA) = rowsum(dO ⊙ out)). For REM heads the
-// sums gather dA per diagonal and rowsum(W ⊙ dA): dP = g·Σ dA, dg = Σ (P − W) ⊙ dA.
-// Split values (StarSaber): A = W, out_i = Σ_{j<i} W_ij v_j + Σ_{j≥i} W_ij vf_j. A block's part of
-// dV and dVf (added) and its dA = dO·(v or vf)ᵀ per region (returned, (g, n, keys)); the softmax
-// backward is then the plain one (rowsum(W ⊙ dA) = rowsum(dO ⊙ out) still).
-torch::Tensor splitValueGrads(const torch::Tensor& w, const torch::Tensor& d_o, const Values& x,
-                              Values& dx, int64_t h, int64_t g, const SplitRegions& s) {
-  auto v = x.v.narrow(0, h, g), vf = x.vf.narrow(0, h, g);      // (g, T, Dh)
-  auto dv = dx.v.narrow(0, h, g), dvf = dx.vf.narrow(0, h, g);  // (g, T, Dh)
-  auto past = w.narrow(2, 0, s.tail()).clone();                 // (g, n, r0 + n)
-  past.narrow(2, s.r0, s.n).tril_(-1);
-  auto future = splitFuture(w, s);  // (g, n, keys − r0)
-  const int64_t later = s.keys - s.r0;
-  dv.narrow(1, 0, s.tail()).baddbmm_(past.transpose(1, 2), d_o);
-  dvf.narrow(1, s.r0, later).baddbmm_(future.transpose(1, 2), d_o);
-  // dA = dO·vᵀ on the past part, dO·vfᵀ on the future part.
-  auto d_past = torch::bmm(d_o, v.narrow(1, 0, s.tail()).transpose(1, 2));  // (g, n, r0 + n)
-  auto d_future = torch::bmm(d_o, vf.narrow(1, s.r0, later).transpose(1, 2));
-  auto d_a = d_past;
-  if (s.after() > 0) {
-    d_a = torch::empty_like(w);  // (g, n, keys)
-    d_a.narrow(2, 0, s.tail()).copy_(d_past);
-    d_a.narrow(2, s.tail(), s.after()).copy_(d_future.narrow(2, s.n, s.after()));
+// Split values, backward: a block's part of dv and dvf (added) from its weights w (n × keys) and
+// dO, and dA = dO·vᵀ on the past part, dO·vfᵀ on the future part, into d (n × keys).
+template <class S>
+void splitValueGrads(const S* w, S* sq, int64_t r0, int64_t n, int64_t keys, int64_t D, const S* v,
+                     const S* vf, const S* d_o, S* dv, S* dvf, S* d) {
+  const int64_t tail = r0 + n, after = keys - tail;
+  S *past = sq, *future = sq + n * n;  // the square's strict lower / upper triangle
+  for (int64_t i = 0; i < n; ++i) {
+    const S* row = w + i * keys + r0;
+    for (int64_t j = 0; j < n; ++j) {
+      past[i * n + j] = j < i ? row[j] : S(0);
+      future[i * n + j] = j >= i ? row[j] : S(0);
+    }
   }
-  d_a.narrow(2, s.r0, s.n).tril_(-1).add_(d_future.narrow(2, 0, s.n).triu_(0));
-  return d_a;
+  gemm<S>(true, false, r0, D, n, w, keys, d_o, D, 1, dv, D);  // keys before the square
+  gemm<S>(true, false, n, D, n, past, n, d_o, D, 1, dv + r0 * D, D);
+  gemm<S>(true, false, n, D, n, future, n, d_o, D, 1, dvf + r0 * D, D);
+  gemm<S>(true, false, after, D, n, w + tail, keys, d_o, D, 1, dvf + tail * D, D);
+  gemm<S>(false, true, n, tail, D, d_o, D, v, D, 0, d, keys);
+  gemm<S>(false, true, n, after, D, d_o, D, vf + tail * D, D, 0, d + tail, keys);
+  gemm<S>(false, true, n, n, D, d_o, D, vf + r0 * D, D, 0, future, n);  // the square with vf
+  for (int64_t i = 0; i < n; ++i) {
+    for (int64_t j = i; j < n; ++j) d[i * keys + r0 + j] = future[i * n + j];
+  }
 }
 
-void blockedBackward(const torch::Tensor& q, const torch::Tensor& k, const Values& x,
-                     const torch::Tensor& out, const torch::Tensor& d_out,
-                     const torch::Tensor& mask, const RemHeads& rem, const BlockPlan& p,
-                     torch::Tensor& dq, torch::Tensor& dk, Values& dx, RemGradSums& sums,
-                     int64_t begin, int64_t end) {
-  const auto& v = x.v;
-  auto& dv = dx.v;
-  for (int64_t h = begin; h < end; h += p.group) {
-    const int64_t g = std::min(p.group, end - h);
-    const bool mixed = rem.any(h, g);
-    for (int64_t r0 = 0; r0 < p.T; r0 += p.rows) {
-      const int64_t n = std::min(p.rows, p.T - r0), keys = p.keys(r0, n);
-      auto w = blockWeights(q, k, mask, p, h, g, r0, n);  // (g, n, keys)
-      auto d_o = d_out.narrow(0, h, g).narrow(1, r0, n);  // (g, n, Dh)
-      auto k_b = k.narrow(0, h, g).narrow(1, 0, keys);    // (g, keys, Dh)
-      auto v_b = v.narrow(0, h, g).narrow(1, 0, keys);    // (g, keys, Dh)
-      torch::Tensor a = w;
-      if (mixed) {
-        a = w.clone();
-        mixRemHeads(a, rem, p.T, h, r0);
-      }
-      torch::Tensor d_a;  // (g, n, keys)
-      if (x.vf.defined()) {
-        d_a = splitValueGrads(w, d_o, x, dx, h, g, SplitRegions{r0, n, keys});
+// Output gradients of a call, raw (BH, T, Dh); dvf null unless the values split.
+template <class S>
+struct Grads {
+  S *dq, *dk, *dv, *dvf;
+};
+
+// A = (1 − g)·W + g·P (g = 0 for plain heads), W = softmax(S), out = A V. With dA = dO Vᵀ:
+// dV = Aᵀ dO; dS = (1 − g)·W ⊙ (dA − rowsum(W ⊙ dA)); dQ = dS K; dK = dSᵀ Q (FlashAttention's
+// backward, recomputing W from the forward's row statistics; for plain heads
+// rowsum(W ⊙ dA) = rowsum(dO ⊙ out), once for all rows). For REM heads the sums gather dA per
+// diagonal and rowsum(W ⊙ dA): dP = g·Σ dA, dg = Σ (P − W) ⊙ dA.
+// Split values (StarSaber): A = W, out_i = Σ_{j<i} W_ij v_j + Σ_{j≥i} W_ij vf_j; the softmax
+// backward is then the plain one (rowsum(W ⊙ dA) = rowsum(dO ⊙ out) still).
+template <class S>
+void backwardHeads(const Heads<S>& x, const S* out, const S* d_out, const S* stats,
+                   const RemHeads& rem, const BlockPlan& p, const Grads<S>& g, RemGradSums& sums,
+                   int64_t begin, int64_t end) {
+  const int64_t T = p.T, D = x.Dh;
+  Work<S> work(p);
+  for (int64_t h = begin; h < end; ++h) {
+    const int64_t at = x.at(h);
+    const S *q = x.q + at, *k = x.k + at, *v = x.v + at, *d_o = d_out + at;
+    const S* vf = x.vf ? x.vf + at : nullptr;
+    S *dq = g.dq + at, *dk = g.dk + at, *dv = g.dv + at, *dvf = vf ? g.dvf + at : nullptr;
+    const int64_t r = rem.remHead(h);
+    if (r < 0) softmax_rows::rowDots(d_o, out + at, T, D, -1, work.delta.data());
+    // The last block first: its keys are all T, so that it writes dk and dv (not split) whole.
+    for (int64_t r0 = (T - 1) / p.rows * p.rows; r0 >= 0; r0 -= p.rows) {
+      const int64_t n = std::min(p.rows, T - r0), keys = p.keys(r0, n), cf = p.causalFirst(r0);
+      const S add = r0 + n < T ? 1 : 0;  // 0: the first block, overwriting dk and dv
+      S *w = work.s.data(), *d = work.d.data();
+      const S* dob = d_o + r0 * D;
+      gemm<S>(false, true, n, keys, D, q + r0 * D, D, k, D, 0, w, keys);  // scores
+      softmax_rows::weights(w, n, keys, cf, stats + 2 * (h * T + r0));    // W
+      if (vf) {
+        splitValueGrads(w, work.sq.data(), r0, n, keys, D, v, vf, dob, dv, dvf, d);
       } else {
-        dv.narrow(0, h, g).narrow(1, 0, keys).baddbmm_(a.transpose(1, 2), d_o);  // (g, keys, Dh)
-        d_a = torch::bmm(d_o, v_b.transpose(1, 2));
-      }
-      auto delta = mixed ? (w * d_a).sum(-1, true)  // (g, n, 1)
-                         : (d_o * out.narrow(0, h, g).narrow(1, r0, n)).sum(-1, true);
-      for (int64_t j = 0; mixed && j < g; ++j) {
-        const int64_t r = rem.remHead(h + j);
-        if (r < 0) continue;
-        auto* diag = sums.diagonals.data() + r * (2 * p.T - 1);
-        if (d_a.scalar_type() == torch::kFloat64) {
-          toeplitz::addDiagonals(d_a[j].data_ptr<double>(), n, keys, diag, p.T - 1 - r0);
-        } else {
-          toeplitz::addDiagonals(d_a[j].data_ptr<float>(), n, keys, diag, p.T - 1 - r0);
+        const S* a = w;
+        if (r >= 0) {
+          std::copy(w, w + n * keys, work.a.data());
+          toeplitz::mixInto(work.a.data(), n, keys, rem.diagonals<S>(r), T - 1 - r0,
+                            rem.gate[static_cast<size_t>(r)]);
+          a = work.a.data();
         }
-        sums.w_da[static_cast<size_t>(r)] += delta[j].sum().item<double>();
+        gemm<S>(true, false, keys, D, n, a, keys, dob, D, add, dv, D);  // dV += Aᵀ dO
+        gemm<S>(false, true, n, keys, D, dob, D, v, D, 0, d, keys);     // dA = dO Vᵀ
       }
-      auto ds = d_a.sub_(delta).mul_(w);  // (g, n, keys)
-      for (int64_t j = 0; mixed && j < g; ++j) {
-        const int64_t r = rem.remHead(h + j);
-        if (r >= 0) ds[j].mul_(1 - rem.gate[static_cast<size_t>(r)]);
+      const S* delta = work.delta.data() + r0;
+      S factor = 1;
+      if (r >= 0) {
+        S* w_da = work.delta.data();  // this block's rowsum(W ⊙ dA)
+        softmax_rows::rowDots(w, d, n, keys, cf, w_da);
+        toeplitz::addDiagonals(d, n, keys, sums.diagonals.data() + r * (2 * T - 1), T - 1 - r0);
+        double total = 0;
+        for (int64_t i = 0; i < n; ++i) total += w_da[i];
+        sums.w_da[static_cast<size_t>(r)] += total;
+        delta = w_da;
+        factor = static_cast<S>(1 - rem.gate[static_cast<size_t>(r)]);
       }
-      auto dq_b = dq.narrow(0, h, g).narrow(1, r0, n);  // (g, n, Dh)
-      torch::bmm_out(dq_b, ds, k_b);
-      dk.narrow(0, h, g)
-          .narrow(1, 0, keys)
-          .baddbmm_(ds.transpose(1, 2), q.narrow(0, h, g).narrow(1, r0, n));
+      softmax_rows::scoreGrads(d, w, n, keys, cf, delta, factor);            // dS
+      gemm<S>(false, false, n, D, keys, d, keys, k, D, 0, dq + r0 * D, D);   // dQ = dS K
+      gemm<S>(true, false, keys, D, n, d, keys, q + r0 * D, D, add, dk, D);  // dK += dSᵀ Q
     }
   }
 }
 
 // Threads take whole heads, so each writes only its own rows of out, dq, dk and dv; inside
-// at::parallel_for, LibTorch's ops and OpenMP OpenBLAS run single-threaded. The OpenMP threads
-// do not inherit the caller's grad mode (off inside an autograd Function): the blocks' products
-// are never differentiated, so each thread turns it off.
+// at::parallel_for, OpenMP OpenBLAS runs single-threaded. The OpenMP threads do not inherit the
+// caller's grad mode (off inside an autograd Function): nothing here is differentiated (the
+// LibTorch fallback of gemm included), so each thread turns it off.
 // Calls under kParallelScores scores (heads × T × T, about a millisecond of work) run in the
 // calling thread: too little work to start a team for (tiny configs; not measured separately).
 constexpr int64_t kParallelScores = int64_t{1} << 20;
@@ -259,9 +320,32 @@ void forEachHeadRange(int64_t heads, const BlockPlan& p, const F& f) {
   });
 }
 
-// An empty vf (the autograd Function's stand-in for "none") as an undefined tensor.
-Values values(const torch::Tensor& v, const torch::Tensor& vf) {
-  return {v, vf.numel() > 0 ? vf : torch::Tensor()};
+template <class S>
+Heads<S> rawHeads(const torch::Tensor& q, const torch::Tensor& k, const torch::Tensor& v,
+                  const torch::Tensor& vf) {
+  return {q.data_ptr<S>(),  k.data_ptr<S>(), v.data_ptr<S>(),
+          rawOrNull<S>(vf), q.size(1),       q.size(2)};
+}
+
+// out (and with stats defined, the rows' statistics) of q, k, v, vf (BH, T, Dh) contiguous.
+void runForward(const torch::Tensor& q, const torch::Tensor& k, const torch::Tensor& v,
+                const torch::Tensor& vf, const RemHeads& rem, const BlockPlan& p,
+                torch::Tensor& out, torch::Tensor& stats) {
+  forEachHeadRange(q.size(0), p, [&](int64_t b, int64_t end) {
+    if (q.scalar_type() == torch::kFloat64) {
+      forwardHeads(rawHeads<double>(q, k, v, vf), rem, p, out.data_ptr<double>(),
+                   stats.defined() ? stats.data_ptr<double>() : nullptr, b, end);
+    } else {
+      forwardHeads(rawHeads<float>(q, k, v, vf), rem, p, out.data_ptr<float>(),
+                   stats.defined() ? stats.data_ptr<float>() : nullptr, b, end);
+    }
+  });
+}
+
+template <class S>
+Grads<S> rawGrads(torch::Tensor& dq, torch::Tensor& dk, torch::Tensor& dv, torch::Tensor& dvf) {
+  return {dq.data_ptr<S>(), dk.data_ptr<S>(), dv.data_ptr<S>(),
+          dvf.defined() ? dvf.data_ptr<S>() : nullptr};
 }
 
 class BlockedAttentionFunction : public torch::autograd::Function<BlockedAttentionFunction> {
@@ -275,12 +359,10 @@ class BlockedAttentionFunction : public torch::autograd::Function<BlockedAttenti
                                int64_t block_values) {
     const auto p = planBlocks(q.size(1), causal, block_values);
     const auto rem = remHeads({e, gates}, heads, causal, q);
-    auto mask = causal ? diagonalMask(p.rows, q.options()) : torch::Tensor();
     auto out = torch::empty_like(q);
-    forEachHeadRange(q.size(0), p, [&](int64_t b, int64_t end) {
-      blockedForward(q, k, values(v, vf), mask, rem, p, out, b, end);
-    });
-    ctx->save_for_backward({q, k, v, vf, out, e, gates});
+    auto stats = q.new_empty({q.size(0), q.size(1), 2});  // per row: max, 1/Σ exp
+    runForward(q, k, v, vf, rem, p, out, stats);
+    ctx->save_for_backward({q, k, v, vf, out, e, gates, stats});
     ctx->saved_data["heads"] = heads;
     ctx->saved_data["causal"] = causal;
     ctx->saved_data["block_values"] = block_values;
@@ -291,21 +373,30 @@ class BlockedAttentionFunction : public torch::autograd::Function<BlockedAttenti
                                                  torch::autograd::variable_list grads) {
     const auto saved = ctx->get_saved_variables();
     const auto &q = saved[0], &k = saved[1], &v = saved[2], &vf = saved[3], &out = saved[4],
-               &e = saved[5], &gates = saved[6];
+               &e = saved[5], &gates = saved[6], &stats = saved[7];
     const bool causal = ctx->saved_data["causal"].toBool();
     const int64_t T = q.size(1);
     const auto p = planBlocks(T, causal, ctx->saved_data["block_values"].toInt());
     const auto rem = remHeads({e, gates}, ctx->saved_data["heads"].toInt(), causal, q);
-    auto mask = causal ? diagonalMask(p.rows, q.options()) : torch::Tensor();
     auto d_out = grads[0].contiguous();
-    auto dq = torch::empty_like(q), dk = torch::zeros_like(k);
-    const auto x = values(v, vf);
-    Values dx{torch::zeros_like(v), x.vf.defined() ? torch::zeros_like(vf) : torch::Tensor()};
+    // dk and dv (unless split) are written whole by each head's first block (backwardHeads).
+    const bool split = vf.numel() > 0;
+    auto dq = torch::empty_like(q), dk = torch::empty_like(k);
+    auto dv = split ? torch::zeros_like(v) : torch::empty_like(v);
+    auto dvf = split ? torch::zeros_like(vf) : torch::Tensor();
     RemGradSums total(rem.size(), T);
     std::mutex total_mutex;
     forEachHeadRange(q.size(0), p, [&](int64_t b, int64_t end) {
       RemGradSums sums(rem.size(), T);
-      blockedBackward(q, k, x, out, d_out, mask, rem, p, dq, dk, dx, sums, b, end);
+      if (q.scalar_type() == torch::kFloat64) {
+        backwardHeads(rawHeads<double>(q, k, v, vf), out.data_ptr<double>(),
+                      d_out.data_ptr<double>(), stats.data_ptr<double>(), rem, p,
+                      rawGrads<double>(dq, dk, dv, dvf), sums, b, end);
+      } else {
+        backwardHeads(rawHeads<float>(q, k, v, vf), out.data_ptr<float>(), d_out.data_ptr<float>(),
+                      stats.data_ptr<float>(), rem, p, rawGrads<float>(dq, dk, dv, dvf), sums, b,
+                      end);
+      }
       std::lock_guard<std::mutex> lock(total_mutex);
       total.add(sums);
     });
@@ -321,13 +412,9 @@ class BlockedAttentionFunction : public torch::autograd::Function<BlockedAttenti
                  torch::from_blob(total.w_da.data(), {rem.size()}, f64))
                     .to(gates.options());  // (R)
     }
-    return {dq, dk, dx.v, dx.vf, d_e, d_gates, torch::Tensor(), torch::Tensor(), torch::Tensor()};
+    return {dq, dk, dv, dvf, d_e, d_gates, torch::Tensor(), torch::Tensor(), torch::Tensor()};
   }
 };
-
-}  // namespace
-
-namespace {
 
 // q, k, v, vf (B, H, T, Dh); vf undefined unless the values split (StarSaber).
 torch::Tensor runBlocked(const torch::Tensor& q, const torch::Tensor& k, const torch::Tensor& v,
@@ -354,12 +441,9 @@ torch::Tensor runBlocked(const torch::Tensor& q, const torch::Tensor& k, const t
   } else {
     const auto p = planBlocks(T, causal, block_values);
     const auto rem = remHeads({e, gates}, H, causal, q3);
-    auto mask = causal ? diagonalMask(p.rows, q3.options()) : torch::Tensor();
     y = torch::empty_like(q3);
-    const auto x = values(v3, vf3);
-    forEachHeadRange(B * H, p, [&](int64_t b, int64_t end) {
-      blockedForward(q3, k3, x, mask, rem, p, y, b, end);
-    });
+    torch::Tensor no_stats;
+    runForward(q3, k3, v3, vf3, rem, p, y, no_stats);
   }
   return y.view({B, H, T, Dh});  // (B, H, T, Dh)
 }

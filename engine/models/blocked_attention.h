@@ -9,8 +9,10 @@ namespace rsalab {
 
 // softmax(q kᵀ·scale + causal mask)·v without materialising the (B, H, T, T) weights: the heads
 // are split over the threads and query rows taken in blocks whose scores fit in L2; causal blocks
-// skip the keys after their last row; the backward recomputes the weights block by block
-// (FlashAttention's recomputation, with LibTorch's own matmuls). Same values as
+// skip the keys after their last row; the backward recomputes the weights block by block from
+// each row's max and softmax sum kept by the forward (FlashAttention's recomputation). The
+// products go straight to the BLAS's gemm, the softmax and its backward are one fused pass per
+// row (engine/models/softmax_rows.h, a polynomial exp). Same values as
 // softmax(q kᵀ·scale + mask)·v up to rounding. q, k, v (B, H, T, Dh) -> (B, H, T, Dh).
 // block_values: scores per block (heads × rows × keys); the default was chosen with
 // rsalab-bench's "attention block size" lever (docs/PERFORMANCE.md). CPU tensors, float or double.
@@ -23,7 +25,7 @@ struct RemMixing {
   torch::Tensor diagonals;  // (R, 2T − 1)
   torch::Tensor gates;      // (R): g_h = σ(µ_h)
 };
-constexpr int64_t kAttentionBlockValues = 64 * 1024;
+constexpr int64_t kAttentionBlockValues = 32 * 1024;
 torch::Tensor blockedSoftmaxAttention(const torch::Tensor& q, const torch::Tensor& k,
                                       const torch::Tensor& v, double scale, bool causal,
                                       const RemMixing& rems = {},
