@@ -1,13 +1,12 @@
 #include "engine/models/blocked_attention.h"
 
-#include <dlfcn.h>
-
 #include <algorithm>
 #include <cmath>
 #include <mutex>
 #include <type_traits>
 #include <vector>
 
+#include "engine/models/row_gemm.h"
 #include "engine/models/softmax_rows.h"
 #include "engine/models/toeplitz_rem_kernels.h"
 
@@ -80,55 +79,6 @@ void checkKernelInputs(const torch::Tensor& q) {
               "blockedSoftmaxAttention: float or double tensors only");
 }
 
-// The Fortran BLAS gemm that LibTorch's own CPU products call (sgemm_/dgemm_, column-major),
-// looked up once in the process; null where the BLAS does not export it (e.g. MKL linked
-// statically), and then the products go through LibTorch (as in fused_recurrent.cpp).
-template <class S>
-using FortranGemm = void (*)(const char*, const char*, const int*, const int*, const int*, const S*,
-                             const S*, const int*, const S*, const int*, const S*, S*, const int*);
-
-template <class S>
-FortranGemm<S> fortranGemm() {
-  static const auto fn = reinterpret_cast<FortranGemm<S>>(
-      dlsym(RTLD_DEFAULT, std::is_same<S, float>::value ? "sgemm_" : "dgemm_"));
-  return fn;
-}
-
-// Row-major C (m × n, row stride ldc) = op(A)·op(B) + beta·C, op(A) m × k, op(B) k × n; A is
-// stored m × k (row stride lda), or k × m with trans_a; B k × n (ldb), or n × k with trans_b.
-// Straight to the BLAS (single-threaded inside the OpenMP team): a LibTorch product per block
-// (dispatch, views, checks) cost a good part of what the small product itself does.
-template <class S>
-void gemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, const S* a, int64_t lda,
-          const S* b, int64_t ldb, S beta, S* c, int64_t ldc) {
-  if (m == 0 || n == 0 || (k == 0 && beta == S(1))) return;
-  if (const auto f = fortranGemm<S>()) {
-    // Row-major C = op(A)·op(B) is column-major Cᵀ = op(B)ᵀ·op(A)ᵀ, and a row-major matrix read
-    // column-major is its transpose: so B goes first, A second, the sizes n, m, k.
-    const int mi = static_cast<int>(m), ni = static_cast<int>(n), ki = static_cast<int>(k);
-    const int lda_i = static_cast<int>(lda), ldb_i = static_cast<int>(ldb);
-    const int ldc_i = static_cast<int>(ldc);
-    const S one = 1;
-    f(trans_b ? "T" : "N", trans_a ? "T" : "N", &ni, &mi, &ki, &one, b, &ldb_i, a, &lda_i, &beta, c,
-      &ldc_i);
-    return;
-  }
-  const auto opts =
-      torch::TensorOptions().dtype(std::is_same<S, float>::value ? torch::kFloat : torch::kDouble);
-  auto view = [&](const S* x, int64_t rows, int64_t cols, int64_t ld, bool t) {
-    auto stored =
-        torch::from_blob(const_cast<S*>(x), {t ? cols : rows, t ? rows : cols}, {ld, 1}, opts);
-    return t ? stored.t() : stored;
-  };
-  auto C = torch::from_blob(c, {m, n}, {ldc, 1}, opts);
-  auto A = view(a, m, k, lda, trans_a), B = view(b, k, n, ldb, trans_b);
-  if (beta == S(0)) {
-    C.copy_(torch::mm(A, B));
-  } else {
-    C.addmm_(A, B, beta);
-  }
-}
-
 // Raw views of a call's (BH, T, Dh) contiguous tensors, per folded head h.
 template <class S>
 struct Heads {
@@ -170,9 +120,9 @@ void splitForward(S* w, S* sq, int64_t r0, int64_t n, int64_t keys, int64_t D, c
     }
   }
   const int64_t tail = r0 + n, after = keys - tail;
-  gemm<S>(false, false, n, D, tail, w, keys, v, D, 0, ob, D);
-  gemm<S>(false, false, n, D, n, sq, n, vf + r0 * D, D, 1, ob, D);
-  gemm<S>(false, false, n, D, after, w + tail, keys, vf + tail * D, D, 1, ob, D);
+  rowMajorGemm<S>(false, false, n, D, tail, w, keys, v, D, 0, ob, D);
+  rowMajorGemm<S>(false, false, n, D, n, sq, n, vf + r0 * D, D, 1, ob, D);
+  rowMajorGemm<S>(false, false, n, D, after, w + tail, keys, vf + tail * D, D, 1, ob, D);
 }
 
 // Heads [begin, end) of out; with stats (BH, T, 2) each row's softmax statistics for the
@@ -192,7 +142,7 @@ void forwardHeads(const Heads<S>& x, const RemHeads& rem, const BlockPlan& p, S*
       S* w = work.s.data();
       S* st = stats ? stats + 2 * (h * T + r0) : work.stats.data();
       S* ob = out + x.at(h) + r0 * D;
-      gemm<S>(false, true, n, keys, D, q + r0 * D, D, k, D, 0, w, keys);  // scores
+      rowMajorGemm<S>(false, true, n, keys, D, q + r0 * D, D, k, D, 0, w, keys);  // scores
       softmax_rows::softmax(w, n, keys, p.causalFirst(r0), st, r >= 0);
       if (r >= 0) {
         toeplitz::mixInto(w, n, keys, rem.diagonals<S>(r), T - 1 - r0,
@@ -201,7 +151,7 @@ void forwardHeads(const Heads<S>& x, const RemHeads& rem, const BlockPlan& p, S*
       if (vf) {
         splitForward(w, work.sq.data(), r0, n, keys, D, v, vf, ob);
       } else {
-        gemm<S>(false, false, n, D, keys, w, keys, v, D, 0, ob, D);
+        rowMajorGemm<S>(false, false, n, D, keys, w, keys, v, D, 0, ob, D);
       }
       if (r < 0) softmax_rows::scaleRows(ob, n, D, st);
     }
@@ -222,13 +172,14 @@ void splitValueGrads(const S* w, S* sq, int64_t r0, int64_t n, int64_t keys, int
       future[i * n + j] = j >= i ? row[j] : S(0);
     }
   }
-  gemm<S>(true, false, r0, D, n, w, keys, d_o, D, 1, dv, D);  // keys before the square
-  gemm<S>(true, false, n, D, n, past, n, d_o, D, 1, dv + r0 * D, D);
-  gemm<S>(true, false, n, D, n, future, n, d_o, D, 1, dvf + r0 * D, D);
-  gemm<S>(true, false, after, D, n, w + tail, keys, d_o, D, 1, dvf + tail * D, D);
-  gemm<S>(false, true, n, tail, D, d_o, D, v, D, 0, d, keys);
-  gemm<S>(false, true, n, after, D, d_o, D, vf + tail * D, D, 0, d + tail, keys);
-  gemm<S>(false, true, n, n, D, d_o, D, vf + r0 * D, D, 0, future, n);  // the square with vf
+  rowMajorGemm<S>(true, false, r0, D, n, w, keys, d_o, D, 1, dv, D);  // keys before the square
+  rowMajorGemm<S>(true, false, n, D, n, past, n, d_o, D, 1, dv + r0 * D, D);
+  rowMajorGemm<S>(true, false, n, D, n, future, n, d_o, D, 1, dvf + r0 * D, D);
+  rowMajorGemm<S>(true, false, after, D, n, w + tail, keys, d_o, D, 1, dvf + tail * D, D);
+  rowMajorGemm<S>(false, true, n, tail, D, d_o, D, v, D, 0, d, keys);
+  rowMajorGemm<S>(false, true, n, after, D, d_o, D, vf + tail * D, D, 0, d + tail, keys);
+  rowMajorGemm<S>(false, true, n, n, D, d_o, D, vf + r0 * D, D, 0, future,
+                  n);  // the square with vf
   for (int64_t i = 0; i < n; ++i) {
     for (int64_t j = i; j < n; ++j) d[i * keys + r0 + j] = future[i * n + j];
   }
@@ -266,8 +217,8 @@ void backwardHeads(const Heads<S>& x, const S* out, const S* d_out, const S* sta
       const S add = r0 + n < T ? 1 : 0;  // 0: the first block, overwriting dk and dv
       S *w = work.s.data(), *d = work.d.data();
       const S* dob = d_o + r0 * D;
-      gemm<S>(false, true, n, keys, D, q + r0 * D, D, k, D, 0, w, keys);  // scores
-      softmax_rows::weights(w, n, keys, cf, stats + 2 * (h * T + r0));    // W
+      rowMajorGemm<S>(false, true, n, keys, D, q + r0 * D, D, k, D, 0, w, keys);  // scores
+      softmax_rows::weights(w, n, keys, cf, stats + 2 * (h * T + r0));            // W
       if (vf) {
         splitValueGrads(w, work.sq.data(), r0, n, keys, D, v, vf, dob, dv, dvf, d);
       } else {
@@ -278,8 +229,8 @@ void backwardHeads(const Heads<S>& x, const S* out, const S* d_out, const S* sta
                             rem.gate[static_cast<size_t>(r)]);
           a = work.a.data();
         }
-        gemm<S>(true, false, keys, D, n, a, keys, dob, D, add, dv, D);  // dV += Aᵀ dO
-        gemm<S>(false, true, n, keys, D, dob, D, v, D, 0, d, keys);     // dA = dO Vᵀ
+        rowMajorGemm<S>(true, false, keys, D, n, a, keys, dob, D, add, dv, D);  // dV += Aᵀ dO
+        rowMajorGemm<S>(false, true, n, keys, D, dob, D, v, D, 0, d, keys);     // dA = dO Vᵀ
       }
       const S* delta = work.delta.data() + r0;
       S factor = 1;
@@ -293,9 +244,9 @@ void backwardHeads(const Heads<S>& x, const S* out, const S* d_out, const S* sta
         delta = w_da;
         factor = static_cast<S>(1 - rem.gate[static_cast<size_t>(r)]);
       }
-      softmax_rows::scoreGrads(d, w, n, keys, cf, delta, factor);            // dS
-      gemm<S>(false, false, n, D, keys, d, keys, k, D, 0, dq + r0 * D, D);   // dQ = dS K
-      gemm<S>(true, false, keys, D, n, d, keys, q + r0 * D, D, add, dk, D);  // dK += dSᵀ Q
+      softmax_rows::scoreGrads(d, w, n, keys, cf, delta, factor);                    // dS
+      rowMajorGemm<S>(false, false, n, D, keys, d, keys, k, D, 0, dq + r0 * D, D);   // dQ = dS K
+      rowMajorGemm<S>(true, false, keys, D, n, d, keys, q + r0 * D, D, add, dk, D);  // dK += dSᵀ Q
     }
   }
 }

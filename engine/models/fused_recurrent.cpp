@@ -1,13 +1,12 @@
 #include "engine/models/fused_recurrent.h"
 
-#include <dlfcn.h>
-
 #include <atomic>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
 
 #include "engine/models/fused_recurrent_kernels.h"
+#include "engine/models/row_gemm.h"
 
 namespace rsalab {
 namespace {
@@ -18,48 +17,11 @@ using torch::autograd::variable_list;
 
 std::atomic<bool> direct_blas{true};
 
-// The Fortran BLAS gemm that LibTorch's own CPU products call (sgemm_/dgemm_, column-major),
-// looked up once in the process; null where the BLAS does not export it (e.g. MKL linked
-// statically), and then the products go through LibTorch.
-template <class S>
-using FortranGemm = void (*)(const char*, const char*, const int*, const int*, const int*, const S*,
-                             const S*, const int*, const S*, const int*, const S*, S*, const int*);
-
-template <class S>
-FortranGemm<S> fortranGemm() {
-  static const auto fn = reinterpret_cast<FortranGemm<S>>(
-      dlsym(RTLD_DEFAULT, std::is_same<S, float>::value ? "sgemm_" : "dgemm_"));
-  return fn;
-}
-
-// The per-step product on raw row-major pointers: C (m × n, ldc) = A (m × k, lda) · op(B) + beta·C,
-// op(B) = B (k × n, ldb) or, with trans_b, Bᵀ for B stored n × k. Straight to the BLAS: at
-// T = 32 a LibTorch product per step (dispatch, views, checks) cost more than the product.
 template <class S>
 void stepGemm(bool trans_b, int64_t m, int64_t n, int64_t k, const S* a, int64_t lda, const S* b,
               int64_t ldb, S beta, S* c, int64_t ldc) {
-  const auto gemm = fortranGemm<S>();
-  if (gemm && direct_blas.load(std::memory_order_relaxed)) {
-    // Row-major C = A·op(B) is column-major Cᵀ = op(B)ᵀ·Aᵀ, and a row-major matrix read
-    // column-major is its transpose: so B goes first, A second, the sizes n, m, k.
-    const int mi = static_cast<int>(m), ni = static_cast<int>(n), ki = static_cast<int>(k);
-    const int lda_i = static_cast<int>(lda), ldb_i = static_cast<int>(ldb);
-    const int ldc_i = static_cast<int>(ldc);
-    const S one = 1;
-    gemm(trans_b ? "T" : "N", "N", &ni, &mi, &ki, &one, b, &ldb_i, a, &lda_i, &beta, c, &ldc_i);
-    return;
-  }
-  const auto opts =
-      torch::TensorOptions().dtype(std::is_same<S, float>::value ? torch::kFloat : torch::kDouble);
-  auto A = torch::from_blob(const_cast<S*>(a), {m, k}, {lda, 1}, opts);
-  auto Bop = trans_b ? torch::from_blob(const_cast<S*>(b), {n, k}, {ldb, 1}, opts).t()
-                     : torch::from_blob(const_cast<S*>(b), {k, n}, {ldb, 1}, opts);
-  auto C = torch::from_blob(c, {m, n}, {ldc, 1}, opts);
-  if (beta == S(0)) {
-    torch::mm_out(C, A, Bop);
-  } else {
-    C.addmm_(A, Bop, beta);
-  }
+  rowMajorGemm(false, trans_b, m, n, k, a, lda, b, ldb, beta, c, ldc,
+               direct_blas.load(std::memory_order_relaxed));
 }
 
 // What one layer's forward keeps (time-major, contiguous): gates (T, B, G·H) activated (RNN: none,
