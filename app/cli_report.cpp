@@ -78,10 +78,11 @@ std::vector<std::string> seriesList(const std::vector<std::string>& asked) {
 int runReport(const ReportCommand& command, std::ostream& out) {
   const auto series = seriesList(command.series);
   std::ostringstream table;
-  table << "| series | T | N | model | test MSE (mean ± sd) | skill vs persistence | "
-           "skill vs AR(p) |\n|---|---|---|---|---|---|---|\n";
-  std::map<std::string, int> wins, counted;  // model → series with mean skill vs persistence > 0
-  std::map<std::string, int> ar_wins;
+  table << "| series | T | N | model | validation MSE | test MSE (mean ± sd) | "
+           "skill vs best anchor [seeds' range] | skill vs persistence |\n"
+           "|---|---|---|---|---|---|---|---|\n";
+  std::map<std::string, int> wins, counted;  // model → series with mean skill vs best anchor > 0
+  std::vector<std::string> anchor_wins, model_wins;  // series, in plain words for the summary
   bool failed = false;
   std::ostringstream notes;
   for (const auto& name : series) {
@@ -93,7 +94,7 @@ int runReport(const ReportCommand& command, std::ostream& out) {
     options.sizes = {options.base.train_size};
     options.seeds = command.seeds;
     options.parallel = command.parallel;
-    // The task once, for what the table says about it (T, N, the baselines' labels).
+    // The task once, for what the table says about it (T, N, the references and anchors).
     const TaskData data =
         makeTask(options.base.task, options.base.train_size, options.base.trainer.seed);
     for (const auto& n : data.notes) notes << "- " << name << ": " << n << "\n";
@@ -104,10 +105,13 @@ int runReport(const ReportCommand& command, std::ostream& out) {
       progress.update(done, row.model + " test " + fixed(row.test_loss, 4));
     });
     progress.finish("");
+    const auto* best = bestAnchor(data.references);
     const std::string lead = "| " + name + " | " + std::to_string(data.length) + " | " +
                              std::to_string(data.train.size()) + " | ";
+    std::string chosen;  // the model with the lowest mean validation loss: chosen like an anchor
+    double chosen_validation = INFINITY, chosen_skill = NAN;
     for (const auto& model : options.models) {
-      std::vector<double> loss, vs_persistence, vs_ar;
+      std::vector<double> loss, validation, vs_best, vs_persistence;
       for (const auto& r : result.rows) {
         if (r.reference || r.model != model) continue;
         if (!r.error.empty()) {
@@ -117,30 +121,53 @@ int runReport(const ReportCommand& command, std::ostream& out) {
           continue;
         }
         loss.push_back(r.test_loss);
+        validation.push_back(r.best_validation);
+        vs_best.push_back(skillVersusBest(r.test_loss, data.references));
         vs_persistence.push_back(skillVersus(r.test_loss, data.references, "persistence"));
-        vs_ar.push_back(skillVersus(r.test_loss, data.references, "ar_lsq"));
       }
-      const auto l = stats(loss), p = stats(vs_persistence), a = stats(vs_ar);
+      const auto l = stats(loss), v = stats(validation), b = stats(vs_best),
+                 p = stats(vs_persistence);
       counted[model] += 1;
-      if (p.count > 0 && p.mean > 0) wins[model] += 1;
-      if (a.count > 0 && a.mean > 0) ar_wins[model] += 1;
-      table << lead << model << " | " << fixed(l.mean, 4) << " ± " << fixed(l.sd, 4) << " | "
-            << skill(p) << " | " << skill(a) << " |\n";
+      if (b.count > 0 && b.mean > 0) wins[model] += 1;
+      if (v.count > 0 && v.mean < chosen_validation) {
+        chosen = model;
+        chosen_validation = v.mean;
+        chosen_skill = b.mean;
+      }
+      table << lead << model << " | " << fixed(v.mean, 4) << " | " << fixed(l.mean, 4) << " ± "
+            << fixed(l.sd, 4) << " | " << skill(b) << " | " << skill(p) << " |\n";
     }
     for (const auto& r : data.references) {
+      const double vb = skillVersusBest(r.test_loss, data.references);
       const double vp = skillVersus(r.test_loss, data.references, "persistence");
-      const double va = skillVersus(r.test_loss, data.references, "ar_lsq");
-      table << lead << "*" << r.label << "* | " << fixed(r.test_loss, 4) << " | "
-            << (r.name == "persistence" ? "0" : skill(stats({vp}))) << " | "
-            << (r.name == "ar_lsq" ? "0" : skill(stats({va}))) << " |\n";
+      const std::string mark = &r == best ? "**" : "*";
+      table << lead << mark << r.label << mark << " | " << fixed(r.validation_loss, 4) << " | "
+            << fixed(r.test_loss, 4) << " | "
+            << (&r == best ? "0 (best anchor)" : skill(stats({vb}))) << " | "
+            << (r.name == "persistence" ? "0" : skill(stats({vp}))) << " |\n";
+    }
+    if (!chosen.empty() && best) {
+      (chosen_skill > 0 ? model_wins : anchor_wins)
+          .push_back(name + " (" + chosen + " " + fixed(chosen_skill, 2) + " vs " + best->label +
+                     ")");
     }
   }
   std::ostringstream summary;
-  summary << "\nSeries on which the model beats persistence / AR(p) (mean skill over seeds > 0):\n";
-  for (const auto& [model, n] : counted) {
-    summary << "- " << model << ": " << wins[model] << " of " << n << " vs persistence, "
-            << ar_wins[model] << " of " << n << " vs AR(p)\n";
-  }
+  summary << "\nThe best anchor of a series is the reference (statistical method or baseline) "
+             "with the lowest validation loss, in bold; skill = 1 − MSE_model / MSE_best anchor "
+             "on test (> 0: the model is better).\n"
+          << "\nSeries on which the model beats the best anchor (mean skill over seeds > 0):\n";
+  for (const auto& [model, n] : counted)
+    summary << "- " << model << ": " << wins[model] << " of " << n << "\n";
+  auto list = [](const std::vector<std::string>& v) {
+    std::string s;
+    for (const auto& x : v) s += (s.empty() ? "" : "; ") + x;
+    return s.empty() ? std::string("none") : s;
+  };
+  summary << "\nWith the model chosen on validation (lowest mean validation MSE over the seeds):\n"
+          << "- the statistical methods win on " << anchor_wins.size() << ": " << list(anchor_wins)
+          << "\n"
+          << "- RSA Lab's models win on " << model_wins.size() << ": " << list(model_wins) << "\n";
   const std::string text =
       table.str() + summary.str() + (notes.str().empty() ? "" : "\nNotes:\n" + notes.str());
   out << text;

@@ -82,6 +82,12 @@ std::string resultJson(const EvalMetrics& m, const Trainer& trainer,
     }
     j["references"] = refs;
     j["skill"] = skill;
+    // The headline: skill against the best anchor, the reference best on validation.
+    if (const auto* best = bestAnchor(data.references)) {
+      j["best_anchor"] = best->name;
+      j["best_anchor_label"] = best->label;
+      j["skill_vs_best_anchor"] = number(skillVersusBest(m.loss, data.references));
+    }
   }
   const GroundTruth& truth = data.truth;
   if (truth.hasFloor()) {
@@ -123,18 +129,20 @@ std::string referenceLines(double test_loss, const TaskData& data) {
   s << "baselines on the same " << data.test.size() << " test targets (normalised units):\n";
   size_t width = 0;
   for (const auto& r : data.references) width = std::max(width, r.label.size());
+  const auto* best = bestAnchor(data.references);
   for (const auto& r : data.references) {
-    s << "  " << std::left << std::setw(static_cast<int>(width)) << r.label << "  test "
-      << std::setprecision(4) << r.test_loss << "   model skill "
-      << signedSkill(skillVersus(test_loss, data.references, r.name)) << "\n";
+    s << "  " << std::left << std::setw(static_cast<int>(width)) << r.label << "  val "
+      << std::setprecision(4) << std::setw(8) << r.validation_loss << "  test " << std::setw(8)
+      << r.test_loss << "  model skill "
+      << signedSkill(skillVersus(test_loss, data.references, r.name))
+      << (&r == best ? "   <- best anchor (lowest validation loss)" : "") << "\n";
   }
-  const auto* ar = findReference(data.references, "ar_lsq");
-  s << "skill vs persistence "
-    << signedSkill(skillVersus(test_loss, data.references, "persistence"));
-  if (ar)
-    s << ", vs " << ar->label << " "
-      << signedSkill(skillVersus(test_loss, data.references, "ar_lsq"));
-  s << " (1 - MSE_model / MSE_baseline; > 0: the model is better)\n";
+  if (best)
+    s << "skill vs the best anchor, " << best->label << ": "
+      << signedSkill(skillVersusBest(test_loss, data.references));
+  s << (best ? "; " : "") << "vs persistence "
+    << signedSkill(skillVersus(test_loss, data.references, "persistence"))
+    << " (1 - MSE_model / MSE_baseline on test; > 0: the model is better)\n";
   return s.str();
 }
 

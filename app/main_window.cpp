@@ -137,7 +137,7 @@ void MainWindow::startTraining() {
   recorder_.start(c, models, s.seeds);
   offline_ = false;
   setTrainingState(true, false);
-  appendLog(QString("Started %1 model(s) × %2 seed(s) on %3, N = %4.")
+  appendLog(QString("Started %1 model(s) × %2 seed(s) on %3, N = %4 asked for.")
                 .arg(s.models.size())
                 .arg(s.seeds)
                 .arg(s.task)
@@ -195,11 +195,18 @@ void MainWindow::onRunsCreated(const QVector<RunDescriptor>& runs) {
     for (const auto& r : runs)
       if (!models.contains(r.model)) models << r.model;
     const GroundTruth& truth = runs.front().truth;
+    // The N the runs have, not the N asked for (a short series caps it; the CLI says the same).
+    const RunDescriptor& first = runs.front();
+    const QString n = first.train_size > 0 && first.train_size != c.train_size
+                          ? QString("%1 (asked for %2: all the series has)")
+                                .arg(first.train_size)
+                                .arg(c.train_size)
+                          : QString::number(first.train_size > 0 ? first.train_size : c.train_size);
     QString text = QString("Training %1 on %2, N = %3: validation loss (lower is better)")
                        .arg(models.join(", "),
                             QString::fromStdString(truth.description.empty() ? c.task.name
-                                                                             : truth.description))
-                       .arg(c.train_size);
+                                                                             : truth.description),
+                            n);
     if (truth.hasFloor())
       text += QString("; dashed: the Bayes floor %1 (%2)")
                   .arg(truth.bayes_floor, 0, 'g', 3)
@@ -222,15 +229,18 @@ void MainWindow::onRunsCreated(const QVector<RunDescriptor>& runs) {
     row.model = r.model;
     row.seed = r.seed;
     row.parameters = r.parameters;
+    row.train_size = r.train_size;
+    row.requested_train_size = r.requested_train_size;
     row.state = RunState::Idle;
     rows.push_back(row);
     curves_->addRun(r.id, QString("%1 s%2").arg(r.model).arg(r.seed), runColor(r.id));
     // The baselines' validation losses: the lines the validation curves are read against (the
     // train mean's is left out: far above every curve, it would squash them).
     std::vector<ReferenceLine> lines;
+    const ReferenceScore* best = bestAnchor(r.references);
     for (const auto& ref : r.references) {
-      if (ref.name != "mean")
-        lines.push_back({QString::fromStdString(ref.label), ref.validation_loss});
+      if (ref.name != "mean" || &ref == best)
+        lines.push_back({QString::fromStdString(ref.label), ref.validation_loss, &ref == best});
     }
     // The task's Bayes floor: no model can go below it (in expectation).
     if (r.truth.hasFloor() && r.truth.bayes_floor > 0)
@@ -277,24 +287,23 @@ RunRow MainWindow::runRow(const RunDescriptor& d, const RunStatus& s) {
   row.bayes_floor = d.truth.bayes_floor;
   row.steps_per_second = s.steps_per_second;
   row.message = s.message;
+  row.train_size = d.train_size;
+  row.requested_train_size = d.requested_train_size;
+  // The headline: skill vs the best anchor (the reference best on validation); persistence's
+  // skill beside it. On validation while the run trains, on test once it has finished.
+  const bool test = std::isfinite(s.test_loss);
+  const double model = test ? s.test_loss : s.validation_loss;
+  row.skill = skillVersusBest(model, d.references, test);
+  if (const auto* best = bestAnchor(d.references); best && std::isfinite(row.skill)) {
+    row.skill_tip = QString("%1: 1 − %2 / %3 (model / best anchor, %4: lowest validation loss)")
+                        .arg(test ? "test, best weights" : "validation, latest evaluation")
+                        .arg(model, 0, 'g', 4)
+                        .arg(test ? best->test_loss : best->validation_loss, 0, 'g', 4)
+                        .arg(QString::fromStdString(best->label));
+  }
   if (const auto* p = findReference(d.references, "persistence")) {
-    const bool test = std::isfinite(s.test_loss);
-    const double model = test ? s.test_loss : s.validation_loss;
-    const double baseline = test ? p->test_loss : p->validation_loss;
-    if (std::isfinite(model) && baseline > 0) {
-      row.skill = 1.0 - model / baseline;
-      row.skill_tip = QString("%1: 1 − %2 / %3 (model / persistence MSE)")
-                          .arg(test ? "test, best weights" : "validation, latest evaluation")
-                          .arg(model, 0, 'g', 4)
-                          .arg(baseline, 0, 'g', 4);
-      if (const auto* ar = findReference(d.references, "ar_lsq")) {
-        const double a = test ? ar->test_loss : ar->validation_loss;
-        if (a > 0)
-          row.skill_tip += QString("; vs %1: %2")
-                               .arg(QString::fromStdString(ar->label))
-                               .arg(1.0 - model / a, 0, 'f', 3);
-      }
-    }
+    const double base = test ? p->test_loss : p->validation_loss;
+    if (std::isfinite(model) && base > 0) row.skill_persistence = 1.0 - model / base;
   }
   return row;
 }

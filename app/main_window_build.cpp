@@ -236,6 +236,8 @@ void MainWindow::openSweepRun(const SweepRow& row) {
   d.model = model;
   d.seed = row.seed;
   d.parameters = row.parameters;
+  d.train_size = row.size;
+  d.requested_train_size = row.requested_size;
   runs_[id] = d;
   inspector_->setRunInfo(id, inspectedRunInfo(d));
   curves_->removeRun(id);

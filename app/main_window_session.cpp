@@ -217,6 +217,7 @@ void MainWindow::showBundle(const SessionBundle& b) {
     d.model = QString::fromStdString(r.model);
     d.seed = r.seed;
     d.parameters = r.parameters;
+    d.train_size = r.train_size;
     runs_[id] = d;
     inspector_->setRunInfo(id, inspectedRunInfo(d));
     // Sweeps vary N per run: say which N a curve is.

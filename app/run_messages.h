@@ -29,6 +29,10 @@ struct RunDescriptor {
   // ones, what "true" means there, and the Bayes floor where the task knows it.
   GroundTruth truth;
   qint64 length = 0;  // the task's sequence length T (REM errors are measured at it)
+  // The training set the run actually has (TaskData::train.size()) and the N it was asked for:
+  // a short series caps N (AirPassengers: 75 windows when 1024 are asked for).
+  qint64 train_size = 0;
+  qint64 requested_train_size = 0;
   // Series tasks: baselines on the same validation and test targets (TaskData::references).
   std::vector<ReferenceScore> references;
 };

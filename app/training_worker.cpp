@@ -111,6 +111,8 @@ void TrainingWorker::start(const RunConfig& base, const QStringList& models, int
         run->descriptor.length =
             data->validation.size() > 0 ? data->validation.x.size(1) : data->train.x.size(1);
         run->descriptor.references = data->references;
+        run->descriptor.train_size = data->train.size();
+        run->descriptor.requested_train_size = data->requested_train_size;
         run->state = RunState::Running;
         Run* raw = run.get();
         run->trainer->onStep = [raw](const StepMetrics& m) {

@@ -8,6 +8,7 @@ packages=(
   libtorch-dev libopenblas-dev libopenblas0-openmp
   qt6-base-dev qt6-svg-dev libqcustomplot-dev
   nlohmann-json3-dev libcli11-dev libbenchmark-dev
+  libgsl-dev libeigen3-dev  # forecasting anchors (ETS, ARIMA, Theta): GSL's optimiser, Eigen's least squares
   xvfb xauth clang-format
   munge slurm-wlm  # sweeps on Slurm: scripts/slurm-local.sh runs a one-node cluster for the tests
 )

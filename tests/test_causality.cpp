@@ -1,5 +1,6 @@
 // Causal masks leak nothing: changing x_t changes no output before t, exactly.
 #include "engine/models/model_factory.h"
+#include "engine/training/series_norm.h"
 #include "support/test_support.h"
 
 using namespace rsalab;
@@ -51,6 +52,36 @@ class TestCausality : public QObject {
                qPrintable(QString("%1: output before %2 changed").arg(model).arg(t)));
       QVERIFY2(!torch::equal(y.select(1, t), y2.select(1, t)),
                qPrintable(QString("%1: output at %2 ignores its input").arg(model).arg(t)));
+    }
+  }
+  // The trainer's whole forward, normalisation included (--norm window once took each window's
+  // mean over all T inputs: the prediction at t saw the inputs after t, its own targets).
+  void normalisedForwardIsCausal_data() {
+    QTest::addColumn<QString>("model");
+    QTest::addColumn<QString>("norm");
+    for (const char* m : {"rnn", "lstm", "gru", "transformer", "rsa", "linear", "starsaber"})
+      for (const char* n : {"global", "window", "none"})
+        QTest::newRow(qPrintable(QString("%1/%2").arg(m, n))) << QString(m) << QString(n);
+  }
+  void normalisedForwardIsCausal() {
+    QFETCH(QString, model);
+    QFETCH(QString, norm);
+    torch::manual_seed(13);
+    const int64_t C = 3, H = 2, T = 20;
+    auto net = makeSequenceModel(smallOptions(model.toStdString()), ModelIO{C, 0, H * C, false});
+    const auto mode = parseNormMode(norm.toStdString()).value();
+    const std::vector<double> mean{5.0, -1.0, 0.5}, stddev{2.0, 0.5, 3.0};
+    torch::NoGradGuard no_grad;
+    auto x = torch::randn({2, T, C}) * 2 + 3;
+    const auto y = normalisedForward(*net, x, mode, mean, stddev);
+    for (int64_t t : {int64_t{1}, int64_t{6}, T - 2}) {
+      auto x2 = x.clone();
+      x2.narrow(1, t, T - t).add_(torch::randn({2, T - t, C}) * 4 + 1);  // every input ≥ t
+      const auto y2 = normalisedForward(*net, x2, mode, mean, stddev);
+      QVERIFY2(torch::equal(y.narrow(1, 0, t), y2.narrow(1, 0, t)),
+               qPrintable(QString("%1, norm %2: a prediction before %3 saw inputs from %3 on")
+                              .arg(model, norm)
+                              .arg(t)));
     }
   }
   void encoderDecoderTargetIsCausal() {

@@ -53,6 +53,27 @@ class TestCsvReader : public QObject {
     QCOMPARE(column(t, 1), (std::vector<double>{10, 11}));
   }
 
+  void numericTimeColumnIsSetAside() {
+    // Named like a time index, or strictly increasing in equal steps: not a series.
+    auto t = parseCsv("year,value\n1871,3.5\n1872,2\n1874,4\n");
+    QCOMPARE(t.columns, std::vector<std::string>{"value"});
+    QCOMPARE(t.skipped_columns, std::vector<std::string>{"year"});
+    QCOMPARE(t.time_columns, std::vector<std::string>{"year"});
+    QCOMPARE(t.time_values[0], (std::vector<double>{1871, 1872, 1874}));
+    t = parseCsv("k,load\n0.5,10\n1.0,12\n1.5,11\n2.0,15\n");
+    QCOMPARE(t.columns, std::vector<std::string>{"load"});
+    QCOMPARE(t.time_columns, std::vector<std::string>{"k"});
+    t = parseCsv("1,5\n2,7\n3,6\n");  // no header: the evenly spaced first column
+    QCOMPARE(t.columns, std::vector<std::string>{"column 2"});
+    // A series that merely rises (unequal steps) stays; so does a lone evenly spaced column.
+    QCOMPARE(parseCsv("a,b\n1,5\n2,7\n4,6\n").columns, (std::vector<std::string>{"a", "b"}));
+    QCOMPARE(parseCsv("ramp\n1\n2\n3\n").columns, std::vector<std::string>{"ramp"});
+    // Only named and spaced columns: the named one is set aside, the other kept.
+    t = parseCsv("index,x\n1,10\n2,20\n3,30\n");
+    QCOMPARE(t.columns, std::vector<std::string>{"x"});
+    QCOMPARE(t.time_columns, std::vector<std::string>{"index"});
+  }
+
   void dateColumnWithoutHeaderIsSkipped() {
     const auto t = parseCsv("2024-01-01 00:00,1\n2024-01-01 01:00,2\n01/02/2024,3\n");
     QVERIFY(!t.has_header);

@@ -252,7 +252,8 @@ class TestMainWindow : public QObject {
       std::ofstream out(path.toStdString());
       out << "date,temperature,load\n";
       for (int i = 0; i < 200; ++i)
-        out << "2024-01-" << (i % 28 + 1) << "," << 0.5 * i << "," << (i % 7) << "\n";
+        out << "2024-01-" << (i % 28 + 1) << "," << 0.5 * i + (i % 5 == 4 ? 0.3 : 0.0) << ","
+            << (i % 7) << "\n";  // temperature rises, but not in equal steps: not a time index
     }
     MainWindow w;
     w.show();
@@ -420,6 +421,32 @@ class TestMainWindow : public QObject {
     resetAction(w)->trigger();
     QTRY_COMPARE_WITH_TIMEOUT(table->rowCount(), 0, 5000);
   }
+  // A short real series: the runs table and the status bar give the N the runs have (75 windows
+  // on AirPassengers, not the 1024 asked for), and the skill column is against the best anchor.
+  void realSeriesShowsTheActualNAndTheBestAnchor() {
+    MainWindow w;
+    w.show();
+    auto s = setupPanel(w)->setup();
+    s.task = "airpassengers";
+    s.models = {"gru"};
+    s.seeds = 1;
+    s.length = 25;
+    s.train_size = 1024;
+    s.max_steps = 30;
+    s.d_model = 8;
+    setupPanel(w)->setSetup(s);
+    startAction(w)->trigger();
+    auto* table = runsTable(w);
+    QTRY_COMPARE_WITH_TIMEOUT(table->rowCount(), 1, 60000);
+    QCOMPARE(table->item(0, RunsTable::kN)->text(), QString("75"));
+    QVERIFY2(w.statusText().contains("N = 75 (asked for 1024"), qPrintable(w.statusText()));
+    QTRY_COMPARE_WITH_TIMEOUT(stateOf(table, 0), QString("finished"), 60000);
+    QVERIFY2(table->item(0, RunsTable::kSkill)->toolTip().contains("best anchor"),
+             qPrintable(table->item(0, RunsTable::kSkill)->toolTip()));
+    QVERIFY(table->item(0, RunsTable::kSkill)->text() != "–");
+    QVERIFY(table->item(0, RunsTable::kSkillPersistence)->text() != "–");
+  }
+
   void badSetupShowsAMessageAndDoesNotStart() {
     MainWindow w;
     auto s = setupPanel(w)->setup();

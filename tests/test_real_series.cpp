@@ -6,8 +6,10 @@
 #include <fstream>
 #include <random>
 #include <set>
+#include <sstream>
 
 #include "engine/core/task_registry.h"
+#include "engine/forecast/anchors.h"
 #include "engine/run_config.h"
 #include "engine/tasks/csv_series.h"
 #include "engine/training/baselines.h"
@@ -111,7 +113,8 @@ class TestRealSeries : public QObject {
       if (r.reference) {
         ++references;
         QVERIFY(r.model == "mean" || r.model == "persistence" || r.model == "seasonal_naive" ||
-                r.model == "ar_lsq");
+                r.model == "ar_lsq" || r.model == "ets" || r.model == "auto_arima" ||
+                r.model == "theta");
         continue;
       }
       QVERIFY2(r.error.empty(), r.error.c_str());
@@ -119,9 +122,10 @@ class TestRealSeries : public QObject {
       if (r.size == 53) QCOMPARE(r.requested_size, int64_t{64});
     }
     QCOMPARE(model_sizes, (std::set<int64_t>{16, 53}));
-    QCOMPARE(references, 2 * 4);  // every reference at each N
+    QCOMPARE(references, 2 * 7);  // every reference and anchor at each N
     const auto csv = sweepCsv(result);
     QVERIFY(contains(csv, "requested_size,reference"));
+    QVERIFY(contains(csv, ",best_anchor,skill_vs_best_anchor\n"));
     QVERIFY(contains(csv, "\nar_lsq,53,"));
     const auto back = sweepResultFromJson(sweepJson(result));
     QCOMPARE(back.rows.size(), result.rows.size());
@@ -177,7 +181,14 @@ class TestRealSeries : public QObject {
       const auto back = restoreOutput(z, s);  // H = 1: the output has the input's layout
       QVERIFY((back - x).abs().max().item<double>() < 1e-12);
       if (mode == NormMode::Window) {
-        QVERIFY(z.mean(1).abs().max().item<double>() < 1e-12);  // each window centred
+        // Causal: position t is centred and scaled by the inputs 0..t only (a literal loop).
+        for (int64_t t : {int64_t{0}, int64_t{1}, int64_t{7}, int64_t{15}}) {
+          const auto seen = x.narrow(1, 0, t + 1);                     // (B, t+1, C)
+          const auto mean = seen.mean(1);                              // (B, C)
+          const auto var = (seen - mean.unsqueeze(1)).pow(2).mean(1);  // (B, C) population
+          const auto expect = (x.select(1, t) - mean) / (var + kWindowNormEps).sqrt();
+          QVERIFY((z.select(1, t) - expect).abs().max().item<double>() < 1e-9);
+        }
         QVERIFY(z[2].select(1, 1).abs().max().item<double>() == 0.0);
       }
     }
@@ -192,7 +203,8 @@ class TestRealSeries : public QObject {
     SeriesBaselineInput in;
     in.values = {1, 2, 4, 3, 5, 6, 8, 7, 9, 10};
     in.train_end = 6;
-    in.length = 2;  // AR(2)
+    in.length = 2;
+    in.ar_order = 2;  // given: AR(2)
     in.horizon = 1;
     in.period = 2;
     in.train_starts = {0, 1, 2, 3};
@@ -219,7 +231,7 @@ class TestRealSeries : public QObject {
             std::abs(w[2] - 11.0 / 21) < 1e-6);
     QVERIFY(std::abs(ref("ar_lsq").test_loss - 1168.0 / 441) < 1e-5);
     QVERIFY(std::abs(ref("ar_lsq").validation_loss - 656.0 / 441) < 1e-5);
-    QCOMPARE(ref("ar_lsq").label, std::string("AR(2) least squares"));
+    QCOMPARE(ref("ar_lsq").label, std::string("AR(2) least squares, p given"));
     // Skill: 1 − model / reference
     QCOMPARE(skillVersus(1.25, b.scores, "persistence"), 0.5);
     QVERIFY(std::isnan(skillVersus(1.0, b.scores, "bayes_floor")));
@@ -276,7 +288,7 @@ class TestRealSeries : public QObject {
       validate(c);
       const auto data = makeTask(c.task, c.train_size, 0);
       QVERIFY2(data.train.size() > 20 && data.test.size() >= 14, name.c_str());
-      QCOMPARE(data.references.size(), size_t{4});
+      QCOMPARE(data.references.size(), size_t{7});  // 4 baselines and the 3 anchors
       for (const auto& r : data.references)
         QVERIFY2(std::isfinite(r.test_loss) && std::isfinite(r.validation_loss), name.c_str());
     }
@@ -316,6 +328,121 @@ class TestRealSeries : public QObject {
       threw = contains(e.what(), "target column 'c'");
     }
     QVERIFY(threw);
+  }
+  // AR(p) reference: p chosen by AICc on the training windows, never p = T (which fitted noise
+  // and exploded at N ≈ T). A true AR(2) series gives an order near 2 and beats AR(T).
+  void arOrderIsChosenByAicc() {
+    std::mt19937 rng(5);
+    std::normal_distribution<double> noise(0.0, 1.0);
+    SeriesBaselineInput in;
+    const int64_t L = 400;
+    in.values.assign(2, 0.0);
+    for (int64_t t = 2; t < L; ++t)
+      in.values.push_back(0.6 * in.values[t - 1] - 0.3 * in.values[t - 2] + noise(rng));
+    in.train_end = 280;
+    in.length = 40;
+    for (int64_t s0 = 0; s0 <= in.train_end - in.length - 1; ++s0) in.train_starts.push_back(s0);
+    for (int64_t o = 279; o < 339; ++o) in.validation_origins.push_back(o);
+    for (int64_t o = 339; o < L - 1; ++o) in.test_origins.push_back(o);
+    const auto chosen = computeSeriesBaselines(in);
+    const auto* ar = findReference(chosen.scores, "ar_lsq");
+    QVERIFY(ar);
+    QVERIFY2(ar->label.find("by AICc") != std::string::npos, ar->label.c_str());
+    const int p = std::stoi(ar->label.substr(3));  // "AR(p) least squares, p by AICc"
+    QVERIFY2(p >= 2 && p <= 4, ar->label.c_str());
+    in.ar_order = in.length;  // the old default: AR(T)
+    const auto* full = findReference(computeSeriesBaselines(in).scores, "ar_lsq");
+    QVERIFY2(ar->test_loss < full->test_loss,
+             qPrintable(QString("AICc %1 vs AR(T) %2").arg(ar->test_loss).arg(full->test_loss)));
+  }
+
+  // The anchors inside the app against R's forecast package on the six bundled series
+  // (tests/data/anchors_r.csv, written by scripts/anchors-r.R): the app's own split, its detected
+  // period, parameters fitted on the train part and fixed, one-step forecasts from every
+  // validation and test origin. ETS and Theta within 5 %, ARIMA within 10 % of R's test MSE on at
+  // least 5 of the 6 series; every series is printed.
+  void anchorsAgreeWithR() {
+    std::ifstream in(std::string(RSALAB_TEST_DATA_DIR) + "/anchors_r.csv");
+    QVERIFY2(in, "tests/data/anchors_r.csv is missing");
+    std::string line;
+    std::getline(in, line);  // header
+    struct Row {
+      std::string series, method, model;
+      int64_t period, train_end;
+      double validation, test;
+    };
+    std::vector<Row> rows;
+    while (std::getline(in, line)) {
+      std::vector<std::string> f;  // CSV with quoted model strings
+      std::string cell;
+      bool quoted = false;
+      for (char ch : line) {
+        if (ch == '"')
+          quoted = !quoted;
+        else if (ch == ',' && !quoted)
+          f.push_back(cell), cell.clear();
+        else
+          cell += ch;
+      }
+      f.push_back(cell);
+      QCOMPARE(f.size(), size_t{10});
+      rows.push_back(
+          {f[0], f[6], f[7], std::stoll(f[2]), std::stoll(f[3]), std::stod(f[8]), std::stod(f[9])});
+    }
+    const std::map<std::string, double> tolerance = {
+        {"ets", 0.05}, {"auto_arima", 0.10}, {"theta", 0.05}};
+    std::map<std::string, int> agree, total;
+    std::ostringstream table;
+    std::map<std::string, TaskData> tasks;
+    for (const auto& r : rows) {
+      if (!tasks.count(r.series)) {
+        auto o = realSeriesDefaults(defaultRunConfig()).task;
+        o.name = r.series;
+        tasks[r.series] = makeTask(o, 1024, 0);
+      }
+      const TaskData& d = tasks[r.series];
+      // The fixture's split and period are the app's.
+      QCOMPARE(d.validation.size() + d.test.size() > 0, true);
+      const auto* seasonal = findReference(d.references, "seasonal_naive");
+      QVERIFY(seasonal);
+      QVERIFY2(seasonal->label.find("P = " + std::to_string(r.period) + ")") != std::string::npos,
+               (r.series + ": " + seasonal->label).c_str());
+      if (!tolerance.count(r.method)) {  // ar_aicc: R's AR on all train rows; ours on windows
+        const auto* ar = findReference(d.references, "ar_lsq");
+        table << r.series << " AR: R " << r.model << " test " << r.test << ", ours "
+              << (ar ? ar->label + " test " + std::to_string(ar->test_loss) : "absent")
+              << " (printed, not checked)\n";
+        continue;
+      }
+      const auto* ours = findReference(d.references, r.method);
+      const double test = ours ? ours->test_loss : NAN;
+      const double gap = std::abs(test / r.test - 1.0);
+      total[r.method] += 1;
+      const bool ok = gap <= tolerance.at(r.method);
+      agree[r.method] += ok ? 1 : 0;
+      table << r.series << " " << r.method << ": R " << r.model << " test " << r.test << ", ours "
+            << (ours ? ours->label : std::string("absent")) << " test " << test << " ("
+            << (ours ? std::to_string(100 * gap) + " %" : std::string("n/a")) << ")"
+            << (ok ? "" : "  <- outside") << "\n";
+    }
+    qInfo().noquote() << QString::fromStdString(table.str());
+    for (const auto& [method, n] : total) {
+      QCOMPARE(n, 6);
+      QVERIFY2(agree[method] >= 5, qPrintable(QString("%1: %2 of 6 within tolerance")
+                                                  .arg(QString::fromStdString(method))
+                                                  .arg(agree[method])));
+    }
+  }
+
+  // The best anchor is chosen on validation, never on test; the headline skill is against it.
+  void bestAnchorIsChosenOnValidation() {
+    const std::vector<ReferenceScore> refs = {{"persistence", "persistence", 0.5, 0.4},
+                                              {"ets", "ETS(A,N,N)", 0.3, 0.6},
+                                              {"theta", "Theta", 0.35, 0.2}};
+    QCOMPARE(bestAnchor(refs)->name, std::string("ets"));  // lowest validation, not lowest test
+    QCOMPARE(skillVersusBest(0.3, refs), 0.5);             // 1 − 0.3 / ETS's test 0.6
+    QCOMPARE(skillVersusBest(0.15, refs, /*on_test=*/false), 0.5);
+    QVERIFY(std::isnan(skillVersusBest(0.3, {})));
   }
 };
 

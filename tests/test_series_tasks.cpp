@@ -59,6 +59,12 @@ std::string csvText(int64_t rows, int64_t scale_from = -1, double scale = 1) {
   return s;
 }
 
+// The CSV with its row-index column t kept as a series (--target t,v): t is evenly spaced, so
+// the reader sets it aside as the time index unless it is asked for by name.
+CsvTable tracedTable(int64_t rows, int64_t scale_from = -1, double scale = 1) {
+  return selectTargetColumns(parseCsv(csvText(rows, scale_from, scale), "s.csv"), "t,v", "s.csv");
+}
+
 // Row indices covered by the inputs and targets of a CSV split (column "t" de-normalised).
 std::vector<int64_t> coveredRows(const DataSplit& split, const SeriesLayout& layout, int64_t H) {
   const int64_t C = layout.columns();
@@ -297,7 +303,7 @@ class TestSeriesTasks : public QObject {
     auto o = seriesOptions("csv");
     o.length = 10;
     o.horizon = 2;
-    const auto table = parseCsv(csvText(400), "s.csv");
+    const auto table = tracedTable(400);
     QCOMPARE(table.columns, (std::vector<std::string>{"t", "v"}));
     const auto layout = makeCsvLayout(table, o, 1000, "s.csv");
     const auto data = makeCsvTaskFromTable(table, o, 1000, "s.csv");
@@ -329,11 +335,30 @@ class TestSeriesTasks : public QObject {
                              data.train.x.select(2, 0).narrow(1, 2, 8), 1e-5, "two steps ahead"));
   }
 
+  // A numeric time column (year, 1871, 1872, …) is the time index, not a series: it is left out
+  // of the forecast and of every loss, the summary says so, and --target still chooses it.
+  void numericTimeColumnIsNotForecast() {
+    auto o = seriesOptions("csv");
+    o.length = 10;
+    const auto table = parseCsv(csvText(400), "s.csv");
+    QCOMPARE(table.columns, std::vector<std::string>{"v"});
+    QCOMPARE(table.skipped_columns, (std::vector<std::string>{"date", "t"}));
+    const auto data = makeCsvTaskFromTable(table, o, 1000, "s.csv");
+    QCOMPARE(data.io.input_dim, int64_t{1});
+    QVERIFY2(data.summary.find("skipped time column 't' (numbers, but the time index") !=
+                 std::string::npos,
+             data.summary.c_str());
+    const auto chosen = selectTargetColumns(table, "t", "s.csv");
+    QCOMPARE(chosen.columns, std::vector<std::string>{"t"});
+    QCOMPARE(chosen.at(399, 0), 399.0);
+    QCOMPARE(chosen.skipped_columns, std::vector<std::string>{"date"});
+  }
+
   void csvNormalisationUsesTrainRowsOnly() {
     auto o = seriesOptions("csv");
     o.length = 10;
     o.horizon = 1;
-    const auto table = parseCsv(csvText(400), "s.csv");
+    const auto table = tracedTable(400);
     const auto data = makeCsvTaskFromTable(table, o, 100000, "s.csv");
     // Every window start: the train part is rebuilt from the windows and has mean 0, std 1.
     const int64_t windows = 280 - 11 + 1;
@@ -346,15 +371,13 @@ class TestSeriesTasks : public QObject {
     QVERIFY(test::checkClose((part - part.mean(0)).pow(2).mean(0).sqrt(), torch::ones({2}), 1e-5,
                              "train std"));
     // Changing only test-period values leaves train and validation tensors unchanged.
-    const auto changed =
-        makeCsvTaskFromTable(parseCsv(csvText(400, 340, 100.0), "s.csv"), o, 100000, "s.csv");
+    const auto changed = makeCsvTaskFromTable(tracedTable(400, 340, 100.0), o, 100000, "s.csv");
     QVERIFY(torch::equal(changed.train.x, data.train.x));
     QVERIFY(torch::equal(changed.train.y, data.train.y));
     QVERIFY(torch::equal(changed.validation.x, data.validation.x));
     QVERIFY(!torch::equal(changed.test.x, data.test.x));
     // Changing a train value does change them (the check above can fail).
-    const auto train_changed =
-        makeCsvTaskFromTable(parseCsv(csvText(400, 100, 2.0), "s.csv"), o, 100000, "s.csv");
+    const auto train_changed = makeCsvTaskFromTable(tracedTable(400, 100, 2.0), o, 100000, "s.csv");
     QVERIFY(!torch::equal(train_changed.validation.x, data.validation.x));
   }
 
@@ -362,7 +385,7 @@ class TestSeriesTasks : public QObject {
     auto o = seriesOptions("csv");
     o.length = 10;
     o.horizon = 1;
-    const auto table = parseCsv(csvText(400), "s.csv");
+    const auto table = tracedTable(400);
     const auto layout = makeCsvLayout(table, o, 5, "s.csv");
     QCOMPARE(layout.train_starts.size(), size_t{5});
     QCOMPARE(layout.train_starts.front(), int64_t{0});

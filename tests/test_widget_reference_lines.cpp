@@ -1,5 +1,7 @@
 // Baselines on screen (issue 18): the loss view's labelled reference lines, the sample-efficiency
 // view's grey reference curves and the runs table's skill column.
+#include <qcustomplot.h>
+
 #include <QtTest>
 #include <cmath>
 
@@ -40,6 +42,12 @@ class TestWidgetReferenceLines : public QObject {
     view.setReferenceLines(1, {});
     view.flush();
     QVERIFY(view.drawnReferenceLabels().isEmpty());  // run 0 hidden, run 1 has none
+    // The best anchor is named as such; the legend sits beside the data, not over it.
+    view.setReferenceLines(1, {{"ETS(M,A,M)", 0.2, /*best=*/true}, {"persistence", 0.8}});
+    view.flush();
+    QCOMPARE(view.drawnReferenceLabels(),
+             (QStringList{"persistence 0.8", "best anchor: ETS(M,A,M) 0.2"}));
+    QVERIFY(view.plot()->legend->layout() == view.plot()->plotLayout());  // not the axis inset
     view.removeRun(0);
     view.clear();
     view.flush();
@@ -70,13 +78,19 @@ class TestWidgetReferenceLines : public QObject {
     row.model = "rsa";
     row.skill = 0.25;
     row.skill_tip = "test";
+    row.skill_persistence = 0.875;
+    row.train_size = 75;  // the N the run has, with the N asked for in its tooltip
+    row.requested_train_size = 1024;
     table.setRuns({row});
+    QCOMPARE(table.item(0, RunsTable::kN)->text(), QString("75"));
+    QVERIFY(table.item(0, RunsTable::kN)->toolTip().contains("asked for 1024"));
+    QCOMPARE(table.item(0, RunsTable::kSkillPersistence)->text(), QString("+0.875"));
     QCOMPARE(table.item(0, RunsTable::kSkill)->text(), QString("+0.250"));
     QCOMPARE(table.item(0, RunsTable::kSkill)->toolTip(), QString("test"));
     row.skill = qQNaN();
     table.updateRun(row);
     QCOMPARE(table.item(0, RunsTable::kSkill)->text(), QString("–"));
-    QVERIFY(table.horizontalHeaderItem(RunsTable::kSkill)->text().contains("persistence"));
+    QVERIFY(table.horizontalHeaderItem(RunsTable::kSkill)->text().contains("best anchor"));
   }
 };
 

@@ -30,7 +30,7 @@ std::vector<ReferenceLine> LossCurveView::visibleReferences() const {
     for (const auto& line : lines) {
       if (!std::isfinite(line.loss)) continue;
       const bool seen = std::any_of(out.begin(), out.end(), [&](const ReferenceLine& o) {
-        return o.label == line.label && o.loss == line.loss;
+        return o.label == line.label && o.loss == line.loss && o.best == line.best;
       });
       if (!seen) out.push_back(line);
     }
@@ -56,7 +56,8 @@ void LossCurveView::drawReferences() {
   for (const auto& r : visibleReferences()) {
     if (log_y_ && r.loss <= 0) continue;
     auto* line = new QCPItemStraightLine(plot_);
-    line->setPen(QPen(kReferenceColor, 1.2, Qt::DashLine));
+    line->setPen(QPen(r.best ? kReferenceColor.darker(160) : kReferenceColor, r.best ? 2.0 : 1.2,
+                      Qt::DashLine));
     for (QCPItemPosition* p : {line->point1, line->point2}) {
       p->setTypeX(QCPItemPosition::ptAxisRectRatio);  // the whole width
       p->setTypeY(QCPItemPosition::ptPlotCoords);
@@ -64,12 +65,13 @@ void LossCurveView::drawReferences() {
     line->point1->setCoords(0, r.loss);
     line->point2->setCoords(1, r.loss);
     auto* text = new QCPItemText(plot_);
-    text->setText(QString("%1 %2").arg(r.label).arg(r.loss, 0, 'g', 3));
+    text->setText(
+        QString("%1%2 %3").arg(r.best ? "best anchor: " : "", r.label).arg(r.loss, 0, 'g', 3));
     text->setColor(kReferenceColor.darker(130));
     text->setFont(f);
     text->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
     text->position->setTypeY(QCPItemPosition::ptPlotCoords);
-    // Ending at 3/4 of the width: clear of the legend (top right) and of the first, high steps.
+    // Ending at 3/4 of the width: clear of the first, high steps.
     text->position->setCoords(0.75, r.loss);
     text->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
     text->setPadding(QMargins(2, 0, 2, 1));

@@ -68,7 +68,11 @@ LossCurveView::LossCurveView(QWidget* parent) : QWidget(parent) {
   QFont legend_font = font();
   legend_font.setPointSizeF(std::max(6.0, legend_font.pointSizeF() - 1));
   plot_->legend->setFont(legend_font);
-  plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+  // The legend beside the data, not over it: with the anchors' lines there is no free corner.
+  plot_->axisRect()->insetLayout()->take(plot_->legend);
+  plot_->plotLayout()->addElement(0, 1, plot_->legend);
+  plot_->plotLayout()->setColumnStretchFactor(1, 0.001);
+  plot_->legend->setMargins(QMargins(4, 4, 4, 4));
   PlotExport::attach(plot_, [this](bool visible_only) { return exportTables(visible_only); });
 
   smoothing_slider_->setValue(int(std::lround(smoothing_ * kSliderSteps)));

@@ -38,8 +38,9 @@ namespace rsalab {
 
 // A labelled horizontal line at a loss: a baseline's or a floor's (ReferenceScore), drawn dashed.
 struct ReferenceLine {
-  QString label;  // e.g. "persistence", "AR(25) least squares"
+  QString label;  // e.g. "persistence", "AR(25) least squares", "ETS(M,Ad,M)"
   double loss = 0;
+  bool best = false;  // the best anchor (lowest validation loss): drawn darker and thicker
 };
 
 class LossCurveView : public QWidget {

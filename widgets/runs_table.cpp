@@ -18,14 +18,20 @@ QTableWidgetItem* readOnly(const QString& text) {
 }  // namespace
 
 RunsTable::RunsTable(QWidget* parent) : QTableWidget(0, kColumns, parent) {
-  setHorizontalHeaderLabels({"", "Show", "Model", "Seed", "State", "Step", "Train loss", "Val loss",
-                             "Excess (val)", "Skill vs persistence", "Params", "Steps/s"});
+  setHorizontalHeaderLabels({"", "Show", "Model", "Seed", "N", "State", "Step", "Train loss",
+                             "Val loss", "Excess (val)", "Skill vs best anchor", "vs persistence",
+                             "Params", "Steps/s"});
+  horizontalHeaderItem(kN)->setToolTip(
+      "Training windows or sequences the run has: fewer than asked for when the series is short");
   horizontalHeaderItem(kExcess)->setToolTip(
       "Validation loss minus the task's Bayes floor (the optimal predictor's expected loss): what "
       "is left to learn. \"–\" where the task does not know its floor.");
   horizontalHeaderItem(kSkill)->setToolTip(
-      "1 − MSE(model) / MSE(persistence, \"tomorrow = today\") on the same targets: > 0 beats "
-      "persistence. Validation while training, test once finished (see the cell's tooltip)");
+      "1 − MSE(model) / MSE(best anchor) on the same targets: > 0 beats the field. The best anchor "
+      "is the reference (ETS, auto ARIMA, Theta, AR(p), seasonal naive, persistence) with the "
+      "lowest validation loss. Validation while training, test once finished (cell tooltip)");
+  horizontalHeaderItem(kSkillPersistence)
+      ->setToolTip("1 − MSE(model) / MSE(persistence, \"tomorrow = today\") on the same targets");
   horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   horizontalHeader()->setStretchLastSection(true);
   verticalHeader()->setVisible(false);
@@ -74,6 +80,11 @@ void RunsTable::updateRun(const RunRow& r) {
 void RunsTable::fill(int row, const RunRow& r) {
   setItem(row, kModel, readOnly(r.model));
   setItem(row, kSeed, readOnly(QString::number(r.seed)));
+  auto* n = readOnly(r.train_size > 0 ? QString::number(r.train_size) : QString("–"));
+  if (r.requested_train_size > 0 && r.requested_train_size != r.train_size)
+    n->setToolTip(
+        QString("asked for %1: the series has %2").arg(r.requested_train_size).arg(r.train_size));
+  setItem(row, kN, n);
   auto* state = readOnly(QString::fromUtf8(runStateName(r.state)));
   state->setToolTip(r.message);
   if (r.state == RunState::Failed || r.state == RunState::Diverged)
@@ -93,6 +104,10 @@ void RunsTable::fill(int row, const RunRow& r) {
   if (std::isfinite(r.skill))
     skill->setForeground(r.skill > 0 ? QColor(20, 120, 40) : QColor(190, 40, 30));
   setItem(row, kSkill, skill);
+  setItem(
+      row, kSkillPersistence,
+      readOnly(std::isfinite(r.skill_persistence) ? QString::asprintf("%+.3f", r.skill_persistence)
+                                                  : QString("–")));
   setItem(row, kParams, readOnly(QString::number(r.parameters)));
   setItem(row, kSpeed,
           readOnly(r.steps_per_second > 0 ? QString::number(r.steps_per_second, 'f', 1) : "–"));

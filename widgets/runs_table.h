@@ -15,6 +15,8 @@ struct RunRow {
   QString model;
   quint64 seed = 0;
   qint64 parameters = 0;
+  qint64 train_size = 0;            // the N the run has; 0: not known yet
+  qint64 requested_train_size = 0;  // the N asked for (the cell's tooltip when it differs)
   RunState state = RunState::Idle;
   qint64 step = 0;
   qint64 max_steps = 0;
@@ -23,10 +25,13 @@ struct RunRow {
   double bayes_floor = qQNaN();  // the task's floor; NaN: unknown (the column shows "–")
   double steps_per_second = 0;
   QString message;  // error or stop reason, shown as the state's tooltip
-  // 1 − MSE_model / MSE_persistence (series tasks; NaN: none): on validation while the run
-  // trains, on test once it has finished. skill_tip says which, with both losses.
+  // 1 − MSE_model / MSE_best anchor (series tasks; NaN: none), the best anchor being the
+  // reference with the lowest validation loss: on validation while the run trains, on test once
+  // it has finished. skill_tip says which, with both losses. skill_persistence: the same vs
+  // persistence ("tomorrow = today").
   double skill = qQNaN();
   QString skill_tip;
+  double skill_persistence = qQNaN();
 };
 
 class RunsTable : public QTableWidget {
@@ -37,12 +42,14 @@ class RunsTable : public QTableWidget {
     kVisible,
     kModel,
     kSeed,
+    kN,
     kState,
     kStep,
     kTrain,
     kValidation,
     kExcess,
     kSkill,
+    kSkillPersistence,
     kParams,
     kSpeed,
     kColumns

@@ -183,6 +183,52 @@ std::string shortCell(const std::string& s) {
 
 enum class ColumnKind { Unknown, Numeric, Date };
 
+// A numeric column that is the time index (named like one, or strictly increasing in equal steps:
+// 1871, 1872, …) would otherwise be forecast as a series, and its trivially predictable values
+// would be averaged into every loss. It is set aside like a date column, its values kept for
+// --target. Only while another column is left: named ones first, then the evenly spaced ones.
+bool timeName(std::string name) {
+  for (auto& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  for (const char* n : {"time", "date", "year", "month", "week", "day", "ds", "index", "timestamp"})
+    if (name == n) return true;
+  return false;
+}
+
+bool evenlySpacedIncreasing(const std::vector<double>& v) {
+  if (v.size() < 3) return false;
+  const double step = v[1] - v[0];
+  if (!(step > 0)) return false;
+  for (size_t i = 1; i < v.size(); ++i) {
+    const double d = v[i] - v[i - 1];  // NaN (a missing cell) fails too
+    if (!(std::abs(d - step) <= 1e-9 * std::max(std::abs(step), std::abs(v[i])))) return false;
+  }
+  return true;
+}
+
+std::vector<size_t> setAsideTimeColumns(const std::vector<size_t>& keep,
+                                        const std::vector<std::string>& names,
+                                        const std::vector<std::vector<double>>& cols,
+                                        CsvTable& table) {
+  std::vector<bool> named(keep.size()), spaced(keep.size());
+  for (size_t k = 0; k < keep.size(); ++k) {
+    named[k] = table.has_header && timeName(names[keep[k]]);
+    spaced[k] = evenlySpacedIncreasing(cols[keep[k]]);
+  }
+  for (bool with_spaced : {true, false}) {
+    std::vector<size_t> left, aside;
+    for (size_t k = 0; k < keep.size(); ++k)
+      ((named[k] || (with_spaced && spaced[k])) ? aside : left).push_back(keep[k]);
+    if (left.empty()) continue;
+    for (size_t c : aside) {
+      table.skipped_columns.push_back(names[c]);
+      table.time_columns.push_back(names[c]);
+      table.time_values.push_back(cols[c]);
+    }
+    return left;
+  }
+  return keep;
+}
+
 }  // namespace
 
 CsvTable parseCsv(const std::string& input, const std::string& source, const CsvLimits& limits) {
@@ -289,6 +335,7 @@ CsvTable parseCsv(const std::string& input, const std::string& source, const Csv
     }  // an unnamed, empty column (trailing separator) is dropped
   }
   if (keep.empty()) throw std::runtime_error(source + " has no numeric column");
+  keep = setAsideTimeColumns(keep, names, cols, table);
 
   for (size_t c : keep) {
     auto& v = cols[c];

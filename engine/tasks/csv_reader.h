@@ -13,6 +13,11 @@
 // - Date/time column: a column whose first non-missing cell is not a number but looks like a
 //   date or time (a digit and one of - : /, e.g. 2024-01-31, 12:30, 31/01/2024). Its cells are
 //   not read. Any other non-numeric cell is an error naming the line and the column.
+// - Numeric time column: a numeric column named time, date, year, month, week, day, ds, index or
+//   timestamp (any case), or strictly increasing in equal steps (1871, 1872, …), is the time
+//   index, not a series: it is set aside too (skipped_columns, time_columns), its values kept so
+//   that --target can still choose it. Only while another numeric column is left (named ones
+//   first); a file whose only numeric columns look like time keeps them.
 // - Missing values: empty cells and NA, N/A, NaN, null, None, #N/A (any case). Each is filled with
 //   the previous value of its column; missing values before a column's first value are filled
 //   with that first value. A column with no value at all is an error, except an unnamed one
@@ -37,8 +42,10 @@ struct CsvLimits {
 struct CsvTable {
   std::vector<std::string> columns;          // numeric columns kept, in file order
   std::vector<int64_t> source_columns;       // their 1-based column index in the file
-  std::vector<std::string> skipped_columns;  // date/time columns left out
-  std::vector<double> values;                // rows × columns, row-major, no missing values left
+  std::vector<std::string> skipped_columns;  // date/time columns left out, numeric ones included
+  std::vector<std::string> time_columns;     // the numeric time columns among them
+  std::vector<std::vector<double>> time_values;  // their values (possibly missing: NaN)
+  std::vector<double> values;  // rows × columns, row-major, no missing values left
   int64_t rows = 0;
   bool has_header = false;
   char separator = ',';

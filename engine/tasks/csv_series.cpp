@@ -1,6 +1,7 @@
 #include "engine/tasks/csv_series.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 #include "engine/core/task_registry.h"
@@ -36,22 +37,29 @@ CsvTable selectTargetColumns(const CsvTable& table, const std::string& target,
   const auto wanted = splitList(target);
   if (wanted.empty()) return table;
   const auto C = static_cast<int64_t>(table.columns.size());
+  const auto time_count = static_cast<int64_t>(table.time_columns.size());
+  // Index k < C: a numeric column; k ≥ C: time column k − C (set aside, chosen by name only).
   std::vector<int64_t> keep;
   for (const auto& w : wanted) {
     int64_t index = -1;
     for (int64_t c = 0; c < C; ++c) {
       if (table.columns[static_cast<size_t>(c)] == w) index = c;
     }
+    for (int64_t k = 0; index < 0 && k < time_count; ++k) {
+      if (table.time_columns[static_cast<size_t>(k)] == w) index = C + k;
+    }
     if (index < 0 && w.find_first_not_of("0123456789") == std::string::npos && w.size() < 9) {
       const int64_t k = std::stoll(w);  // 1-based number among the numeric columns
       if (k >= 1 && k <= C) index = k - 1;
     }
     if (index < 0) {
-      std::string names;
+      std::string names, times;
       for (const auto& n : table.columns) names += (names.empty() ? "" : ", ") + n;
+      for (const auto& n : table.time_columns) times += (times.empty() ? "" : ", ") + n;
       throw std::invalid_argument("target column '" + w + "' is not in " + source +
                                   ": its numeric columns are " + names + " (or 1.." +
-                                  std::to_string(C) + ")");
+                                  std::to_string(C) + ")" +
+                                  (times.empty() ? "" : "; time columns set aside: " + times));
     }
     if (std::find(keep.begin(), keep.end(), index) == keep.end()) keep.push_back(index);
   }
@@ -59,14 +67,44 @@ CsvTable selectTargetColumns(const CsvTable& table, const std::string& target,
   out.columns.clear();
   out.source_columns.clear();
   out.values.clear();
+  out.time_columns.clear();
+  out.time_values.clear();
+  out.skipped_columns.clear();
+  std::vector<std::vector<double>> chosen;  // each chosen column's rows, missing cells filled
   for (int64_t c : keep) {
-    out.columns.push_back(table.columns[static_cast<size_t>(c)]);
-    if (static_cast<size_t>(c) < table.source_columns.size())
-      out.source_columns.push_back(table.source_columns[static_cast<size_t>(c)]);
+    if (c < C) {
+      out.columns.push_back(table.columns[static_cast<size_t>(c)]);
+      if (static_cast<size_t>(c) < table.source_columns.size())
+        out.source_columns.push_back(table.source_columns[static_cast<size_t>(c)]);
+      std::vector<double> v(static_cast<size_t>(table.rows));
+      for (int64_t r = 0; r < table.rows; ++r) v[static_cast<size_t>(r)] = table.at(r, c);
+      chosen.push_back(std::move(v));
+      continue;
+    }
+    out.columns.push_back(table.time_columns[static_cast<size_t>(c - C)]);
+    auto v = table.time_values[static_cast<size_t>(c - C)];
+    double last = std::nan("");
+    for (double& x : v) last = std::isnan(x) ? (x = last) : x;  // carry the previous value
+    const auto first = std::find_if(v.begin(), v.end(), [](double x) { return !std::isnan(x); });
+    if (first == v.end())
+      throw std::invalid_argument("time column '" + out.columns.back() + "' has no values");
+    std::fill(v.begin(), first, *first);
+    chosen.push_back(std::move(v));
+  }
+  for (const auto& n : table.skipped_columns) {  // a chosen time column is no longer skipped
+    if (std::find(out.columns.begin(), out.columns.end(), n) == out.columns.end())
+      out.skipped_columns.push_back(n);
+  }
+  for (size_t k = 0; k < table.time_columns.size(); ++k) {
+    const auto& n = table.time_columns[k];
+    if (std::find(out.columns.begin(), out.columns.end(), n) == out.columns.end()) {
+      out.time_columns.push_back(n);
+      out.time_values.push_back(table.time_values[k]);
+    }
   }
   out.values.reserve(static_cast<size_t>(table.rows) * keep.size());
   for (int64_t r = 0; r < table.rows; ++r)
-    for (int64_t c : keep) out.values.push_back(table.at(r, c));
+    for (const auto& v : chosen) out.values.push_back(v[static_cast<size_t>(r)]);
   return out;
 }
 
@@ -134,7 +172,7 @@ TaskData makeCsvTaskFromTable(const CsvTable& table, const TaskOptions& o, int64
   data.horizon = H;
   data.requested_train_size = train_size;
   std::string period_note;
-  data.references = seriesReferences(layout, T, H, o.seasonal_period, &period_note);
+  data.references = seriesReferences(layout, T, H, o.seasonal_period, &period_note, &data.notes);
 
   const int64_t N = data.train.size();
   if (N < train_size) {
@@ -159,7 +197,13 @@ TaskData makeCsvTaskFromTable(const CsvTable& table, const TaskOptions& o, int64
       std::to_string(data.test.size()) + " test targets (rolling origin), T=" + std::to_string(T) +
       (o.length == 0 ? " (auto)" : "") + ", horizon " + std::to_string(H) + ", norm " + o.norm;
   if (table.filled > 0) data.summary += "; " + std::to_string(table.filled) + " missing filled";
-  for (const auto& s : table.skipped_columns) data.summary += "; skipped time column '" + s + "'";
+  for (const auto& s : table.skipped_columns) {
+    const bool numeric = std::find(table.time_columns.begin(), table.time_columns.end(), s) !=
+                         table.time_columns.end();
+    data.summary +=
+        "; skipped time column '" + s + "'" +
+        (numeric ? " (numbers, but the time index: --target " + s + " forecasts it)" : "");
+  }
   return data;
 }
 

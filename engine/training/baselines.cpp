@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 
@@ -52,14 +53,10 @@ std::vector<double> solveRidge(std::vector<double> A, std::vector<double> B, int
   return B;
 }
 
-int64_t arOrder(const SeriesBaselineInput& in) {
-  return in.ar_order > 0 ? std::min(in.ar_order, in.length) : in.length;
-}
-
 // Weights (p + 1) × H, row-major: column h−1 holds {intercept, φ_1 … φ_p} for step h.
-std::vector<double> fitAr(const SeriesBaselineInput& in, int64_t column) {
+std::vector<double> fitAr(const SeriesBaselineInput& in, int64_t column, int64_t p, int64_t H) {
   const Series z{in.values, in.columns, static_cast<int64_t>(in.values.size()) / in.columns};
-  const int64_t p = arOrder(in), n = p + 1, H = in.horizon;
+  const int64_t n = p + 1;
   std::vector<double> xtx(static_cast<size_t>(n * n), 0.0), xty(static_cast<size_t>(n * H), 0.0);
   std::vector<double> row(static_cast<size_t>(n));
   for (int64_t s : in.train_starts) {
@@ -76,6 +73,48 @@ std::vector<double> fitAr(const SeriesBaselineInput& in, int64_t column) {
     }
   }
   return solveRidge(std::move(xtx), std::move(xty), n, H);
+}
+
+// The one-step residual sum of squares of AR(p) over the training windows, summed over columns.
+double arResidualSquares(const SeriesBaselineInput& in, int64_t p) {
+  const Series z{in.values, in.columns, static_cast<int64_t>(in.values.size()) / in.columns};
+  double rss = 0;
+  for (int64_t c = 0; c < in.columns; ++c) {
+    const auto w = fitAr(in, c, p, 1);
+    for (int64_t s : in.train_starts) {
+      const int64_t last = s + in.length - 1;
+      double f = w[0];
+      for (int64_t i = 1; i <= p; ++i) f += w[static_cast<size_t>(i)] * z.at(last + 1 - i, c);
+      const double e = z.at(last + 1, c) - f;
+      rss += e * e;
+    }
+  }
+  return rss;
+}
+
+struct ArOrder {
+  int64_t p = 1;
+  std::string how;
+};
+
+// p = ar_order when given; otherwise the AICc choice over p = 1 .. min(T, 10·log10 N) on the
+// training windows' one-step fit (every p scored on the same N samples, so the AICc compare).
+// AR(T) by default fitted noise: at N ≈ T it exploded (AirPassengers, N = 32: MSE 0.92).
+ArOrder arOrder(const SeriesBaselineInput& in) {
+  if (in.ar_order > 0) return {std::min(in.ar_order, in.length), "given"};
+  const auto N = static_cast<double>(in.train_starts.size()) * static_cast<double>(in.columns);
+  const int64_t cap = static_cast<int64_t>(std::floor(10.0 * std::log10(std::max(N, 1.0))));
+  const int64_t p_max = std::max<int64_t>(1, std::min(in.length, cap));
+  ArOrder best{1, "by AICc"};
+  double best_aicc = std::numeric_limits<double>::infinity();
+  for (int64_t p = 1; p <= p_max; ++p) {
+    const double k = static_cast<double>(p + 2) * static_cast<double>(in.columns);
+    if (N - k - 1 <= 0) break;
+    const double rss = std::max(arResidualSquares(in, p), 1e-300);
+    const double aicc = N * std::log(rss / N) + 2 * k + 2 * k * (k + 1) / (N - k - 1);
+    if (aicc < best_aicc) best_aicc = aicc, best.p = p;
+  }
+  return best;
 }
 
 void checkRows(const std::vector<int64_t>& rows, int64_t lo, int64_t hi, const char* what) {
@@ -133,8 +172,8 @@ PeriodEstimate detectSeasonalPeriod(const std::vector<double>& values, int64_t c
 }
 
 std::vector<double> fitArLeastSquares(const SeriesBaselineInput& input, int64_t column, int64_t h) {
-  const auto w = fitAr(input, column);
-  const int64_t n = arOrder(input) + 1;
+  const int64_t n = arOrder(input).p + 1;
+  const auto w = fitAr(input, column, n - 1, input.horizon);
   std::vector<double> out(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i)
     out[static_cast<size_t>(i)] = w[static_cast<size_t>(i * input.horizon + h - 1)];
@@ -170,7 +209,8 @@ SeriesBaselines computeSeriesBaselines(const SeriesBaselineInput& in) {
     }
     out.period_note = s.str();
   }
-  const int64_t P = out.period, p = arOrder(in);
+  const auto order = in.train_starts.empty() ? ArOrder{} : arOrder(in);
+  const int64_t P = out.period, p = order.p;
 
   std::vector<double> mean(static_cast<size_t>(C), 0.0);
   for (int64_t c = 0; c < C; ++c) {
@@ -179,7 +219,7 @@ SeriesBaselines computeSeriesBaselines(const SeriesBaselineInput& in) {
   }
   std::vector<std::vector<double>> ar(static_cast<size_t>(C));
   if (!in.train_starts.empty()) {
-    for (int64_t c = 0; c < C; ++c) ar[static_cast<size_t>(c)] = fitAr(in, c);
+    for (int64_t c = 0; c < C; ++c) ar[static_cast<size_t>(c)] = fitAr(in, c, p, H);
   }
 
   enum { kMean, kPersistence, kSeasonal, kAr, kCount };
@@ -215,9 +255,9 @@ SeriesBaselines computeSeriesBaselines(const SeriesBaselineInput& in) {
     return sum / static_cast<double>(origins.size() * static_cast<size_t>(C * H));
   };
   const char* names[kCount] = {"mean", "persistence", "seasonal_naive", "ar_lsq"};
-  const std::string labels[kCount] = {"train mean", "persistence",
-                                      "seasonal naive (P = " + std::to_string(P) + ")",
-                                      "AR(" + std::to_string(p) + ") least squares"};
+  const std::string labels[kCount] = {
+      "train mean", "persistence", "seasonal naive (P = " + std::to_string(P) + ")",
+      "AR(" + std::to_string(p) + ") least squares, p " + order.how};
   for (int k = 0; k < kCount; ++k) {
     if (k == kAr && in.train_starts.empty()) continue;
     out.scores.push_back(

@@ -6,8 +6,9 @@
 //   mean            the train part's mean of the column (rows [0, train_end)), for every step
 //   persistence     z_o ("tomorrow = today"), for every step
 //   seasonal naive  z_{o+h−P·⌈h/P⌉}: the value one season before the target (P = 1: persistence)
-//   ar_lsq          AR(p) with intercept, per column and per horizon step (direct forecasts),
-//                   fitted by least squares on the N training windows only: window s gives the
+//   ar_lsq          AR(p) with intercept, per column and per horizon step (direct forecasts), p
+//                   from --ar-order or else chosen by AICc on the one-step fit (p ≤ min(T, 10·log10
+//                   N)), fitted by least squares on the N training windows only: window s gives the
 //                   sample (z_{s+T−1}, …, z_{s+T−p}) → (z_{s+T}, …, z_{s+T+H−1}), the window's last
 //                   inputs and the targets after them. A tiny ridge (1e−8 of the mean diagonal)
 //                   keeps it defined when N < p + 1.
@@ -30,7 +31,7 @@ struct SeriesBaselineInput {
   int64_t train_end = 0;                    // the train part: rows [0, train_end)
   int64_t length = 1;                       // T of the training windows
   int64_t horizon = 1;                      // H
-  int64_t ar_order = 0;                     // p; 0 = T
+  int64_t ar_order = 0;                     // p; 0 = chosen by AICc
   int64_t period = 0;                       // seasonal naive's P; 0 = detect from the train part
   std::vector<int64_t> train_starts;        // the N training windows [s, s + T + H)
   std::vector<int64_t> validation_origins;  // forecast origins whose targets are validation rows

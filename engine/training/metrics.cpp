@@ -33,6 +33,22 @@ const ReferenceScore* findReference(const std::vector<ReferenceScore>& reference
   return nullptr;
 }
 
+const ReferenceScore* bestAnchor(const std::vector<ReferenceScore>& references) {
+  const ReferenceScore* best = nullptr;
+  for (const auto& r : references) {
+    if (std::isfinite(r.validation_loss) && (!best || r.validation_loss < best->validation_loss))
+      best = &r;
+  }
+  return best;
+}
+
+double skillVersusBest(double loss, const std::vector<ReferenceScore>& references, bool on_test) {
+  const auto* best = bestAnchor(references);
+  const double base = best ? (on_test ? best->test_loss : best->validation_loss) : 0.0;
+  if (!(base > 0) || !std::isfinite(loss)) return std::numeric_limits<double>::quiet_NaN();
+  return 1.0 - loss / base;
+}
+
 double skillVersus(double test_loss, const std::vector<ReferenceScore>& references,
                    const std::string& name) {
   const auto* r = findReference(references, name);

@@ -31,11 +31,19 @@ struct EvalMetrics {
 // Carried by the task (TaskData::references), written to result.json ("references"), drawn as
 // labelled horizontal lines in the loss view and as grey rows/curves in sweeps.
 struct ReferenceScore {
-  std::string name;   // stable key: mean | persistence | seasonal_naive | ar_lsq | ...
+  // stable key: mean | persistence | seasonal_naive | ar_lsq | ets | auto_arima | theta
+  std::string name;
   std::string label;  // for legends and closing lines, e.g. "seasonal naive (P = 12)"
   double validation_loss = 0;
   double test_loss = 0;
 };
+// The best anchor: the reference with the lowest validation loss — chosen like a model is, never
+// on test. nullptr when no reference has a finite validation loss.
+const ReferenceScore* bestAnchor(const std::vector<ReferenceScore>& references);
+// 1 − loss / the best anchor's loss on the same split (test: its test loss; validation: its
+// validation loss). NaN when there is no best anchor or the loss is not finite. The headline.
+double skillVersusBest(double loss, const std::vector<ReferenceScore>& references,
+                       bool on_test = true);
 // nullptr when `name` is not among `references`.
 const ReferenceScore* findReference(const std::vector<ReferenceScore>& references,
                                     const std::string& name);

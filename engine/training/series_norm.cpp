@@ -1,5 +1,7 @@
 #include "engine/training/series_norm.h"
 
+#include "engine/models/sequence_model.h"
+
 namespace rsalab {
 
 WindowScale windowScale(const torch::Tensor& x, NormMode mode, const std::vector<double>& mean,
@@ -7,9 +9,15 @@ WindowScale windowScale(const torch::Tensor& x, NormMode mode, const std::vector
   WindowScale s;
   if (mode == NormMode::Global) return s;
   if (mode == NormMode::Window) {
-    s.shift = x.mean(1, /*keepdim=*/true);                      // (B, 1, C)
-    auto var = (x - s.shift).pow(2).mean(1, /*keepdim=*/true);  // (B, 1, C)
-    s.scale = (var + kWindowNormEps).sqrt();                    // (B, 1, C)
+    // Running moments of the inputs 0..t, taken about the first input so that a series far from
+    // zero loses no digits to cancellation in E[d²] − E[d]².
+    const auto T = x.size(1);
+    const auto count = torch::arange(1, T + 1, x.options()).view({1, T, 1});  // (1, T, 1)
+    const auto d = x - x.narrow(1, 0, 1);                                     // (B, T, C)
+    const auto mean_d = d.cumsum(1) / count;                                  // (B, T, C)
+    const auto var = (d.pow(2).cumsum(1) / count - mean_d.pow(2)).clamp_min(0.0);
+    s.shift = x.narrow(1, 0, 1) + mean_d;     // (B, T, C)
+    s.scale = (var + kWindowNormEps).sqrt();  // (B, T, C)
     return s;
   }
   const auto options = torch::TensorOptions().dtype(x.dtype()).device(x.device());
@@ -29,9 +37,19 @@ torch::Tensor restoreOutput(const torch::Tensor& out, const WindowScale& s) {
   if (s.identity()) return out;
   const auto C = s.shift.size(2);
   const auto B = out.size(0), T = out.size(1), H = out.size(2) / C;
-  auto o = out.view({B, T, H, C});                      // (B, T', H, C)
-  o = o * s.scale.unsqueeze(2) + s.shift.unsqueeze(2);  // (B, T', H, C)
-  return o.reshape({B, T, H * C});                      // (B, T', H·C)
+  auto last = [T](const torch::Tensor& v) {  // the statistics of the last T' positions
+    return v.size(1) > T ? v.narrow(1, v.size(1) - T, T) : v;
+  };
+  auto o = out.view({B, T, H, C});                                  // (B, T', H, C)
+  o = o * last(s.scale).unsqueeze(2) + last(s.shift).unsqueeze(2);  // (B, T', H, C)
+  return o.reshape({B, T, H * C});                                  // (B, T', H·C)
+}
+
+torch::Tensor normalisedForward(SequenceModelImpl& model, const torch::Tensor& x, NormMode mode,
+                                const std::vector<double>& mean, const std::vector<double>& stddev,
+                                InspectionRecord* record) {
+  const auto scale = windowScale(x, mode, mean, stddev);
+  return restoreOutput(model.forward(normaliseInput(x, scale), record), scale);
 }
 
 }  // namespace rsalab

@@ -1,8 +1,11 @@
 // What a series model sees (TaskData::norm, NormMode): the task's tensors are in the train part's
 // global normalisation (z units, where losses are measured); the trainer maps each input window
 // before the model and each prediction back after it, so losses stay in z units whatever the mode.
-//   window: shift = the window's own mean, scale = sqrt(its variance + kWindowNormEps), per column
-//           (reversible instance normalisation; the statistics use the inputs only, never targets)
+//   window: causal reversible instance normalisation, per column: position t is shifted by the
+//           mean of the window's inputs 0..t and scaled by sqrt(their variance + kWindowNormEps),
+//           and its prediction is mapped back with the same two numbers. Statistics over the whole
+//           window would hand position t the mean of inputs after t, which are its own targets
+//           (training scores every position): the prediction at t would see its answer.
 //   none:   shift = −mean/std, scale = 1/std of the global normalisation: the model sees raw values
 //   global: identity.
 #pragma once
@@ -10,6 +13,7 @@
 #include <vector>
 
 #include "engine/core/names.h"
+#include "engine/inspection.h"
 #include "engine/torch_api.h"
 
 namespace rsalab {
@@ -18,7 +22,7 @@ namespace rsalab {
 constexpr double kWindowNormEps = 1e-4;
 
 struct WindowScale {
-  torch::Tensor shift, scale;  // (B, 1, C) each; undefined for global (identity)
+  torch::Tensor shift, scale;  // (B, T, C) (window), (1, 1, C) (none); undefined for global
   bool identity() const { return !shift.defined(); }
 };
 
@@ -26,7 +30,15 @@ struct WindowScale {
 WindowScale windowScale(const torch::Tensor& x, NormMode mode, const std::vector<double>& mean,
                         const std::vector<double>& stddev);
 torch::Tensor normaliseInput(const torch::Tensor& x, const WindowScale& s);  // (B, T, C)
-// out (B, T', H·C), column c of step h at h·C + c: out·scale + shift per column.
+// out (B, T', H·C), column c of step h at h·C + c: out·scale + shift per column, position t′ with
+// the statistics of input position T − T′ + t′ (T′ < T: the model's outputs are the last T′).
 torch::Tensor restoreOutput(const torch::Tensor& out, const WindowScale& s);
+
+class SequenceModelImpl;
+// The whole forward of a series model as the trainer runs it: normalise, forward, restore.
+// One function, so that tests/test_causality.cpp checks exactly what training and scoring use.
+torch::Tensor normalisedForward(SequenceModelImpl& model, const torch::Tensor& x, NormMode mode,
+                                const std::vector<double>& mean, const std::vector<double>& stddev,
+                                InspectionRecord* record = nullptr);
 
 }  // namespace rsalab

@@ -1,9 +1,11 @@
 #include "engine/training/sweep_io.h"
 
 #include <cmath>
+#include <map>
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <tuple>
 
 #include "engine/training/sweep_row_json.h"
 
@@ -141,7 +143,19 @@ std::string sweepCsv(const SweepResult& result) {
   s << ",test_loss,bayes_floor,excess_loss";
   for (const auto& k : metric_names) s << ",test_" << k;
   // size: the N used; requested_size: the N asked for; reference: a baseline row, not a model
-  s << ",best_validation,steps,parameters,seconds,requested_size,reference,stop_reason,error\n";
+  s << ",best_validation,steps,parameters,seconds,requested_size,reference,stop_reason,error";
+  // The headline beside every row: skill vs the best anchor of its (task value, N, seed), the
+  // reference row with the lowest validation loss. Empty for tasks without references.
+  s << ",best_anchor,skill_vs_best_anchor\n";
+  std::map<std::tuple<double, int64_t, uint64_t>, const SweepRow*> best;
+  auto key = [](const SweepRow& r) {
+    return std::make_tuple(std::isnan(r.axis_value) ? 0.0 : r.axis_value, r.size, r.seed);
+  };
+  for (const auto& r : result.rows) {
+    if (!r.reference || !std::isfinite(r.best_validation)) continue;
+    auto& b = best[key(r)];
+    if (!b || r.best_validation < b->best_validation) b = &r;
+  }
   auto quoted = [](const std::string& t) {
     std::string q = "\"";
     for (char c : t) q += c == '"' ? std::string("\"\"") : std::string(1, c);
@@ -163,7 +177,16 @@ std::string sweepCsv(const SweepResult& result) {
     }
     s << "," << r.best_validation << "," << r.steps << "," << r.parameters << "," << r.seconds
       << "," << (r.requested_size > 0 ? r.requested_size : r.size) << "," << (r.reference ? 1 : 0)
-      << "," << quoted(r.stop_reason) << "," << quoted(r.error) << "\n";
+      << "," << quoted(r.stop_reason) << "," << quoted(r.error) << ",";
+    const auto b = best.find(key(r));
+    if (b != best.end()) {
+      s << b->second->model << ",";
+      if (r.error.empty() && std::isfinite(r.test_loss) && b->second->test_loss > 0)
+        s << 1.0 - r.test_loss / b->second->test_loss;
+    } else {
+      s << ",";
+    }
+    s << "\n";
   }
   return s.str();
 }

@@ -226,8 +226,8 @@ double Trainer::lossOn(const DataSplit& split, const torch::Tensor& index, EvalM
 }
 
 torch::Tensor Trainer::regressionForward(const torch::Tensor& x, InspectionRecord* record) {
-  const auto scale = windowScale(x, state_->norm, data_->norm_mean, data_->norm_std);
-  return restoreOutput(state_->sequence->forward(normaliseInput(x, scale), record), scale);
+  return normalisedForward(*state_->sequence, x, state_->norm, data_->norm_mean, data_->norm_std,
+                           record);
 }
 
 void Trainer::injectThrowIfDue() {
