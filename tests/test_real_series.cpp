@@ -434,6 +434,36 @@ class TestRealSeries : public QObject {
     }
   }
 
+  // Bad input to the anchors is a note, never a crash or a made-up number.
+  void anchorsSayWhatTheyLeaveOut() {
+    using forecast::AnchorInput;
+    auto input = [](int64_t columns, int64_t period, bool constant) {
+      AnchorInput in;
+      in.columns = columns;
+      in.scale.assign(static_cast<size_t>(columns), 1.0);
+      for (int64_t r = 0; r < 200; ++r)
+        for (int64_t c = 0; c < columns; ++c)
+          in.values.push_back(constant ? 3.0 : 10 + std::sin(0.3 * r + c) + 0.01 * r);
+      in.train_end = 140;
+      in.period = period;
+      for (int64_t o = 139; o < 169; ++o) in.validation_origins.push_back(o);
+      for (int64_t o = 169; o < 199; ++o) in.test_origins.push_back(o);
+      return in;
+    };
+    auto any = [](const std::vector<std::string>& notes, const std::string& what) {
+      return std::any_of(notes.begin(), notes.end(),
+                         [&](const std::string& n) { return n.find(what) != std::string::npos; });
+    };
+    auto wide = forecast::computeAnchors(input(17, 1, false));
+    QVERIFY(wide.scores.empty() && any(wide.notes, "17 columns"));
+    auto flat = forecast::computeAnchors(input(1, 1, true));
+    QVERIFY(flat.scores.empty());
+    QVERIFY(any(flat.notes, "ETS left out") && any(flat.notes, "Theta left out"));
+    auto long_season = forecast::computeAnchors(input(1, 48, false));
+    QCOMPARE(long_season.scores.size(), size_t{3});
+    QVERIFY(any(long_season.notes, "auto ARIMA fitted without a season: P = 48"));
+  }
+
   // The best anchor is chosen on validation, never on test; the headline skill is against it.
   void bestAnchorIsChosenOnValidation() {
     const std::vector<ReferenceScore> refs = {{"persistence", "persistence", 0.5, 0.4},

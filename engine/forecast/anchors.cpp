@@ -28,9 +28,9 @@ void checkProblem(const UnivariateProblem& p) {
 
 const std::vector<AnchorRow>& anchorTable() {
   static const std::vector<AnchorRow> table = {
-      {"ets", "ETS", &etsForecast},
-      {"auto_arima", "auto ARIMA", &autoArimaForecast},
-      {"theta", "Theta", &thetaForecast},
+      {"ets", "ETS", &etsForecast, 24},
+      {"auto_arima", "auto ARIMA", &autoArimaForecast, 24},
+      {"theta", "Theta", &thetaForecast, 1 << 30},
   };
   return table;
 }
@@ -72,6 +72,13 @@ AnchorScores computeAnchors(const AnchorInput& in) {
       for (int64_t r = offset; r < L; ++r) p.y.push_back(in.values[static_cast<size_t>(r * C + c)]);
       p.fit_end = in.train_end - offset;
       p.period = std::max<int64_t>(1, in.period);
+      if (p.period > row.max_period) {
+        if (c == 0)
+          out.notes.push_back(std::string(row.label) +
+                              " fitted without a season: P = " + std::to_string(p.period) +
+                              " is above its limit " + std::to_string(row.max_period));
+        p.period = 1;
+      }
       p.horizon = H;
       for (int64_t o : origins) p.origins.push_back(o - offset);
       try {

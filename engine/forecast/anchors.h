@@ -19,6 +19,9 @@ struct AnchorRow {
   const char* name;   // stable key in result.json, sweep.csv and bundles
   const char* label;  // for legends; the chosen form is appended ("ETS(M,Ad,M)")
   UnivariateForecast (*forecast)(const UnivariateProblem&);
+  // A longer season is fitted as none, and said: the seasonal ARIMA's exact filter has a state
+  // of about P + 1 values, so its search takes minutes at P = 168 (ets drops P > 24 itself).
+  int64_t max_period;
 };
 const std::vector<AnchorRow>& anchorTable();  // ets, auto_arima, theta
 
