@@ -90,6 +90,9 @@ class RunFlags {
     bind(cmd, "--d-model", &RunConfig::model, &ModelOptions::d_model, "width D");
     bind(cmd, "--heads", &RunConfig::model, &ModelOptions::heads, "attention heads H");
     bind(cmd, "--layers", &RunConfig::model, &ModelOptions::layers, "layers L");
+    bind(cmd, "--skip-lags", &RunConfig::model, &ModelOptions::skip_lags,
+         "linear skip path over the last K inputs beside the model (series; 0 = off; real series "
+         "default 24)");
     auto* device = cmd->add_option("--device", device_, "cpu, cuda[:N] or auto");
     appliers_.push_back([this, device](RunConfig& c) {
       if (*device) c.device = device_;

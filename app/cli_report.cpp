@@ -55,6 +55,26 @@ std::string skill(const Stats& s) {
   return o.str();
 }
 
+// The MSE of the element-wise mean of several runs' forecasts against the targets `y` (a split's
+// y, flattened the same way): an ensemble of the runs. NaN without forecasts.
+double ensembleLoss(const std::vector<const std::vector<float>*>& forecasts,
+                    const torch::Tensor& y) {
+  const auto target = y.to(torch::kFloat32).contiguous();
+  const auto n = static_cast<size_t>(target.numel());
+  if (forecasts.empty()) return NAN;
+  for (const auto* f : forecasts)
+    if (f->size() != n) return NAN;
+  const float* t = target.data_ptr<float>();
+  double sum = 0;
+  for (size_t i = 0; i < n; ++i) {
+    double mean = 0;
+    for (const auto* f : forecasts) mean += (*f)[i];
+    const double e = mean / static_cast<double>(forecasts.size()) - t[i];
+    sum += e * e;
+  }
+  return n > 0 ? sum / static_cast<double>(n) : NAN;
+}
+
 std::vector<std::string> seriesList(const std::vector<std::string>& asked) {
   std::vector<std::string> out;
   for (const auto& name : asked) {
@@ -94,6 +114,7 @@ int runReport(const ReportCommand& command, std::ostream& out) {
     options.sizes = {options.base.train_size};
     options.seeds = command.seeds;
     options.parallel = command.parallel;
+    options.keep_forecasts = true;  // the seed ensembles below
     // The task once, for what the table says about it (T, N, the references and anchors).
     const TaskData data =
         makeTask(options.base.task, options.base.train_size, options.base.trainer.seed);
@@ -110,6 +131,24 @@ int runReport(const ReportCommand& command, std::ostream& out) {
                              std::to_string(data.train.size()) + " | ";
     std::string chosen;  // the model with the lowest mean validation loss: chosen like an anchor
     double chosen_validation = INFINITY, chosen_skill = NAN;
+    // Ensembles, each its own row: every model's seeds averaged, and every run of the series.
+    auto ensembleRow = [&](const std::string& label, const std::vector<const SweepRow*>& runs) {
+      std::vector<const std::vector<float>*> validation, test;
+      for (const auto* r : runs) {
+        validation.push_back(&r->validation_forecasts);
+        test.push_back(&r->test_forecasts);
+      }
+      const double v = ensembleLoss(validation, data.validation.y);
+      const double t = ensembleLoss(test, data.test.y);
+      const double b = skillVersusBest(t, data.references);
+      counted[label] += 1;
+      if (b > 0) wins[label] += 1;
+      if (v < chosen_validation) chosen = label, chosen_validation = v, chosen_skill = b;
+      table << lead << label << " | " << fixed(v, 4) << " | " << fixed(t, 4) << " | "
+            << skill(stats({b})) << " | "
+            << skill(stats({skillVersus(t, data.references, "persistence")})) << " |\n";
+    };
+    std::vector<const SweepRow*> all_runs;
     for (const auto& model : options.models) {
       std::vector<double> loss, validation, vs_best, vs_persistence;
       for (const auto& r : result.rows) {
@@ -136,7 +175,15 @@ int runReport(const ReportCommand& command, std::ostream& out) {
       }
       table << lead << model << " | " << fixed(v.mean, 4) << " | " << fixed(l.mean, 4) << " ± "
             << fixed(l.sd, 4) << " | " << skill(b) << " | " << skill(p) << " |\n";
+      std::vector<const SweepRow*> runs;
+      for (const auto& r : result.rows)
+        if (!r.reference && r.model == model && r.error.empty()) runs.push_back(&r);
+      all_runs.insert(all_runs.end(), runs.begin(), runs.end());
+      if (runs.size() > 1)
+        ensembleRow(model + ", mean of its " + std::to_string(runs.size()) + " seeds", runs);
     }
+    if (options.models.size() > 1 && !all_runs.empty())
+      ensembleRow("all models, mean of " + std::to_string(all_runs.size()) + " runs", all_runs);
     for (const auto& r : data.references) {
       const double vb = skillVersusBest(r.test_loss, data.references);
       const double vp = skillVersus(r.test_loss, data.references, "persistence");
@@ -155,7 +202,8 @@ int runReport(const ReportCommand& command, std::ostream& out) {
   std::ostringstream summary;
   summary << "\nThe best anchor of a series is the reference (statistical method or baseline) "
              "with the lowest validation loss, in bold; skill = 1 − MSE_model / MSE_best anchor "
-             "on test (> 0: the model is better).\n"
+             "on test (> 0: the model is better). A \"mean of\" row is an ensemble: the runs' "
+             "forecasts averaged, then scored.\n"
           << "\nSeries on which the model beats the best anchor (mean skill over seeds > 0):\n";
   for (const auto& [model, n] : counted)
     summary << "- " << model << ": " << wins[model] << " of " << n << "\n";

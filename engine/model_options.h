@@ -61,6 +61,11 @@ struct ModelOptions {
   // of a linear-recurrence teacher is identifiable ("Recover a recurrence", README). Models
   // without an attention stack ignore it (as recurrent models ignore `causal`).
   bool linear_value_path = false;
+  // > 0: a linear skip path beside the model (DLinear's linear map, channel-independent): output
+  // column c of step h at position t gets + Σ_k W[h, k] x_{t−K+1+k, c} + b_h over the K latest
+  // inputs (earlier than the window's first: its first value). Causal; W starts at zero, so the
+  // model starts as without it. Real inputs with per-position outputs of H·C values only.
+  int64_t skip_lags = 0;
 };
 
 // What goes in and comes out: real-valued features or tokens; per position or pooled.

@@ -68,7 +68,14 @@ class TestCausality : public QObject {
     QFETCH(QString, norm);
     torch::manual_seed(13);
     const int64_t C = 3, H = 2, T = 20;
-    auto net = makeSequenceModel(smallOptions(model.toStdString()), ModelIO{C, 0, H * C, false});
+    auto o = smallOptions(model.toStdString());
+    o.skip_lags = 5;  // the real series' linear skip path too
+    auto net = makeSequenceModel(o, ModelIO{C, 0, H * C, false});
+    {  // a skip path that starts at zero would not show a leak: give it weights
+      torch::NoGradGuard no_grad;
+      for (auto& p : net->named_parameters())
+        if (p.key().rfind("linear_skip", 0) == 0) p.value().normal_();
+    }
     const auto mode = parseNormMode(norm.toStdString()).value();
     const std::vector<double> mean{5.0, -1.0, 0.5}, stddev{2.0, 0.5, 3.0};
     torch::NoGradGuard no_grad;
@@ -83,6 +90,52 @@ class TestCausality : public QObject {
                               .arg(model, norm)
                               .arg(t)));
     }
+  }
+  // The linear skip path against a literal loop: out[t, h·C + c] − (the model without it) =
+  // Σ_k W[h, k] x[t − K + 1 + k, c] + b_h, rows before 0 read as row 0.
+  void linearSkipMatchesALiteralLoop() {
+    torch::manual_seed(14);
+    const int64_t C = 2, H = 3, T = 9, K = 4;
+    auto o = smallOptions("gru");
+    o.skip_lags = K;
+    auto net = makeSequenceModel(o, ModelIO{C, 0, H * C, false});
+    torch::NoGradGuard no_grad;
+    torch::Tensor w, b;
+    for (auto& p : net->named_parameters()) {
+      if (p.key() == "linear_skip.weight") w = p.value();
+      if (p.key() == "linear_skip.bias") b = p.value();
+    }
+    QVERIFY(w.defined() && b.defined());
+    QCOMPARE(w.size(0), H);
+    QCOMPARE(w.size(1), K);
+    QVERIFY(w.abs().max().item<double>() == 0.0);  // starts as the model without it
+    auto x = torch::randn({2, T, C});
+    const auto without = net->forward(x);
+    w.normal_();
+    b.normal_();
+    const auto with = net->forward(x);
+    auto xa = x.accessor<float, 3>();
+    auto wa = w.accessor<float, 2>();
+    double worst = 0;
+    for (int64_t n = 0; n < 2; ++n)
+      for (int64_t t = 0; t < T; ++t)
+        for (int64_t h = 0; h < H; ++h)
+          for (int64_t c = 0; c < C; ++c) {
+            double expect = b[h].item<double>();
+            for (int64_t k = 0; k < K; ++k)
+              expect += wa[h][k] * xa[n][std::max<int64_t>(0, t - K + 1 + k)][c];
+            const double got = (with[n][t][h * C + c] - without[n][t][h * C + c]).item<double>();
+            worst = std::max(worst, std::abs(got - expect));
+          }
+    QVERIFY2(worst < 1e-4, qPrintable(QString("max |skip − loop| = %1").arg(worst)));
+    // Pooled or token models have no series columns to skip over: a clear error.
+    bool threw = false;
+    try {
+      makeSequenceModel(o, ModelIO{C, 0, 5, true});
+    } catch (const std::invalid_argument& e) {
+      threw = QString(e.what()).contains("skip_lags");
+    }
+    QVERIFY(threw);
   }
   void encoderDecoderTargetIsCausal() {
     torch::manual_seed(12);

@@ -464,6 +464,33 @@ class TestRealSeries : public QObject {
     QVERIFY(any(long_season.notes, "auto ARIMA fitted without a season: P = 48"));
   }
 
+  // The forecasts the ensembles average are the ones the loss scores.
+  void forecastsScoreAsTheLoss() {
+    RunConfig c = realSeriesDefaults(defaultRunConfig());
+    c.task.name = "lynx";
+    c.model.d_model = 8;
+    c.trainer.max_steps = 5;
+    validate(c);
+    Trainer trainer(c);
+    trainer.run();
+    for (const char* split : {"validation", "test"}) {
+      const auto f = trainer.forecasts(split);
+      const auto& y =
+          std::string(split) == "test" ? trainer.data().test.y : trainer.data().validation.y;
+      QCOMPARE(static_cast<int64_t>(f.size()), y.numel());
+      const auto flat = y.reshape({-1});
+      double sum = 0;
+      for (size_t i = 0; i < f.size(); ++i) {
+        const double e = f[i] - flat[static_cast<int64_t>(i)].item<double>();
+        sum += e * e;
+      }
+      const double loss = trainer.evaluate(split).loss;
+      QVERIFY2(std::abs(sum / static_cast<double>(f.size()) - loss) < 1e-5 * std::max(1.0, loss),
+               split);
+    }
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, trainer.forecasts("train"));
+  }
+
   // The best anchor is chosen on validation, never on test; the headline skill is against it.
   void bestAnchorIsChosenOnValidation() {
     const std::vector<ReferenceScore> refs = {{"persistence", "persistence", 0.5, 0.4},

@@ -1,6 +1,8 @@
 #include "engine/models/sequence_model.h"
 
 #include <cmath>
+#include <stdexcept>
+#include <string>
 
 namespace rsalab {
 
@@ -17,6 +19,28 @@ void SequenceModelImpl::registerIoLayers(int64_t width) {
     input_proj_ = register_module("input_proj", torch::nn::Linear(io_.input_dim, width));
   }
   output_ = register_module("output", torch::nn::Linear(width, io_.output_dim));
+  if (options_.skip_lags > 0) {
+    if (io_.vocab > 0 || io_.pooled || io_.output_dim % io_.input_dim != 0) {
+      throw std::invalid_argument(
+          "skip_lags needs real inputs and per-position outputs of H steps × the input's " +
+          std::to_string(io_.input_dim) + " columns (a series task)");
+    }
+    skip_ = register_module(
+        "linear_skip",
+        torch::nn::Linear(options_.skip_lags, io_.output_dim / io_.input_dim));  // (K → H)
+    torch::NoGradGuard no_grad;
+    skip_->weight.zero_();
+    skip_->bias.zero_();
+  }
+}
+
+torch::Tensor SequenceModelImpl::linearSkip(const torch::Tensor& x) {
+  const int64_t B = x.size(0), T = x.size(1), C = x.size(2), K = options_.skip_lags;
+  const int64_t H = io_.output_dim / C;
+  auto padded = torch::cat({x.narrow(1, 0, 1).expand({B, K - 1, C}), x}, 1);  // (B, T+K−1, C)
+  auto windows = padded.unfold(1, K, 1);  // (B, T, C, K): [b, t, c, k] = x_{t−K+1+k, c}
+  auto out = skip_->forward(windows);     // (B, T, C, H)
+  return out.transpose(2, 3).reshape({B, T, H * C});  // column c of step h at h·C + c
 }
 
 torch::Tensor SequenceModelImpl::embed(const torch::Tensor& x) {
@@ -25,7 +49,8 @@ torch::Tensor SequenceModelImpl::embed(const torch::Tensor& x) {
 }
 
 torch::Tensor SequenceModelImpl::head(const torch::Tensor& h, const torch::Tensor& x) {
-  if (!io_.pooled) return output_->forward(h);  // (B, T, O)
+  if (skip_) return output_->forward(h) + linearSkip(x);  // (B, T, O)
+  if (!io_.pooled) return output_->forward(h);            // (B, T, O)
   if (io_.vocab > 0 && io_.pad_token >= 0) {
     auto keep = x.ne(io_.pad_token).unsqueeze(-1).to(h.scalar_type());        // (B, T, 1)
     return output_->forward((h * keep).sum(1) / keep.sum(1).clamp_min(1.0));  // (B, O)

@@ -37,6 +37,10 @@ class SequenceModelImpl : public torch::nn::Module {
   torch::nn::Linear input_proj_{nullptr};
   torch::nn::Embedding token_embed_{nullptr};
   torch::nn::Linear output_{nullptr};
+  torch::nn::Linear skip_{nullptr};  // ModelOptions::skip_lags: (K → H), shared by the columns
+
+ private:
+  torch::Tensor linearSkip(const torch::Tensor& x);  // (B, T, C) -> (B, T, H·C)
 };
 
 using SequenceModel = std::shared_ptr<SequenceModelImpl>;

@@ -44,6 +44,10 @@ SweepRow trainCell(const SweepPlan& plan, const SweepCell& cell,
   row.best_validation = trainer.bestValidationLoss();
   row.steps = trainer.stepsDone();
   row.stop_reason = stopReasonName(trainer.stopReason());
+  if (options.keep_forecasts) {
+    row.validation_forecasts = trainer.forecasts(splitName(Split::Validation));
+    row.test_forecasts = trainer.forecasts(splitName(Split::Test));
+  }
   if (options.keep_inspection) {
     row.inspection = trainer.inspect(0);
     row.has_inspection = true;
@@ -144,6 +148,7 @@ SweepResult runSweep(const SweepOptions& options,
   cells.parallel = options.parallel;
   cells.keep_curves = options.keep_curves;
   cells.keep_inspection = options.keep_inspection;
+  cells.keep_forecasts = options.keep_forecasts;
   SweepResult result;
   result.base = plan.base;
   result.axis = plan.axis;

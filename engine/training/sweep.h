@@ -24,6 +24,7 @@ struct SweepCellsOptions {
   int64_t threads = 0;   // intra-op threads per cell; 0 = cores / parallel (at least 1)
   bool keep_curves = true;
   bool keep_inspection = false;
+  bool keep_forecasts = false;
 };
 
 struct SweepCellsTiming {

@@ -35,6 +35,7 @@ struct SweepOptions {
   int64_t parallel = 0;          // concurrent runs; 0 = one per core (each on 1 thread)
   bool keep_curves = false;      // fill SweepRow::train_curve / validation_curve (figures, GUI)
   bool keep_inspection = false;  // fill SweepRow::inspection after each run (GUI)
+  bool keep_forecasts = false;   // fill SweepRow::*_forecasts (series: seed ensembles)
 };
 
 struct SweepRow {
@@ -64,6 +65,9 @@ struct SweepRow {
   // Only with SweepOptions::keep_curves: every training step and validation evaluation.
   std::vector<StepMetrics> train_curve;
   std::vector<EvalMetrics> validation_curve;
+  // Only with SweepOptions::keep_forecasts (regression tasks): the run's forecasts of every
+  // scored validation / test target in z units, flattened as the split's y (in memory only).
+  std::vector<float> validation_forecasts, test_forecasts;
   // Only with SweepOptions::keep_inspection: validation sample 0 after training.
   bool has_inspection = false;
   InspectionRecord inspection;

@@ -326,6 +326,27 @@ EvalMetrics Trainer::evaluate(const std::string& which) {
   return m;
 }
 
+std::vector<float> Trainer::forecasts(const std::string& which) {
+  const auto parsed = parseSplit(which);
+  if (!parsed || *parsed == Split::Train || data_->objective != Objective::Regression)
+    throw std::invalid_argument("forecasts: a series task's validation or test split only");
+  const DataSplit& split = *parsed == Split::Test ? data_->test : data_->validation;
+  torch::NoGradGuard no_grad;
+  state_->module().eval();
+  std::vector<float> out;
+  out.reserve(static_cast<size_t>(split.y.numel()));
+  const int64_t N = split.size(), chunk = 256;
+  for (int64_t i = 0; i < N; i += chunk) {
+    const int64_t n = std::min(N, i + chunk) - i;
+    auto f = regressionForward(split.x.narrow(0, i, n).to(state_->device), nullptr);  // (n, T, O)
+    const int64_t scored = split.y.size(1);  // the positions the loss scores, as lossOn
+    if (scored < f.size(1)) f = f.narrow(1, f.size(1) - scored, scored);
+    f = f.to(torch::kCPU, torch::kFloat32).contiguous();
+    out.insert(out.end(), f.data_ptr<float>(), f.data_ptr<float>() + f.numel());
+  }
+  return out;
+}
+
 StepMetrics Trainer::advance() {
   const auto& t = config_.trainer;
   auto m = step();

@@ -67,6 +67,9 @@ class Trainer {
   // per iteration; for callers that drive the loop themselves, like the GUI worker).
   StepMetrics advance();
   EvalMetrics evaluate(const std::string& split);  // "validation" or "test"
+  // Regression: the forecasts of every target `which` (validation | test) scores, in z units,
+  // flattened in the layout of the split's y (for ensembles of runs). Throws for other splits.
+  std::vector<float> forecasts(const std::string& which);
   // Steps until done or control->stop; evaluates every eval_every steps; returns why it stopped.
   StopReason run(TrainingControl* control = nullptr);
   bool done() const { return stop_reason_ != StopReason::None; }
