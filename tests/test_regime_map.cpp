@@ -3,6 +3,7 @@
 // the two sds (a tie where mean ± sd overlap, or with a single seed), the shared colour range.
 #include <QtTest>
 #include <cmath>
+#include <functional>
 
 #include "engine/core/claims.h"
 #include "engine/core/presets.h"
@@ -140,6 +141,50 @@ class TestRegimeMap : public QObject {
     const auto points = regimePoints(back.rows);
     QCOMPARE(points.size(), size_t{6});
     QVERIFY(std::abs(points[0].excess - 2 * std::pow(16, -0.5)) < 1e-6);
+  }
+
+  // The sample-efficiency claim is a paired sign test over (N, seed): each outcome from made-up
+  // rows, and the case the old rule (mean lower at most N) passed on noise.
+  void sampleEfficiencyVerdictHasEveryOutcome() {
+    QCOMPARE(signTestPValue(0, 0), 1.0);
+    QVERIFY(std::abs(signTestPValue(14, 15) - 2 * 16.0 / 32768) < 1e-12);  // (1 + 15) / 2^15 · 2
+    QCOMPARE(signTestPValue(3, 6), 1.0);
+    auto rows = [](const std::function<double(int64_t, uint64_t)>& rsa_minus_transformer) {
+      std::vector<SweepRow> out;
+      for (int64_t n : {16, 64, 256, 1024, 4096})
+        for (uint64_t seed = 0; seed < 3; ++seed) {
+          SweepRow t, r;
+          t.model = "transformer";
+          r.model = "rsa";
+          t.size = r.size = n;
+          t.seed = r.seed = seed;
+          t.steps = r.steps = 10;
+          t.test_loss = 1.0;
+          r.test_loss = 1.0 + rsa_minus_transformer(n, seed);
+          out.push_back(t);
+          out.push_back(r);
+        }
+      return out;
+    };
+    auto v =
+        sampleEfficiencyVerdict(rows([](int64_t, uint64_t) { return -0.1; }), "rsa", "transformer");
+    QVERIFY(v.decided && v.holds && !v.inconclusive);
+    QVERIFY(QString::fromStdString(verdictLine(v)).startsWith("holds: "));
+    v = sampleEfficiencyVerdict(rows([](int64_t, uint64_t) { return 0.1; }), "rsa", "transformer");
+    QVERIFY(v.decided && !v.holds);
+    QVERIFY(QString::fromStdString(verdictLine(v)).startsWith("does not hold here: "));
+    // RSA's mean lower at 3 of 5 N (the old rule: holds), but higher on 9 of the 15 pairs: a
+    // sign test cannot tell (6 of 15, p = 0.61), inconclusive.
+    v = sampleEfficiencyVerdict(rows([](int64_t n, uint64_t seed) {
+                                  if (n >= 1024) return 0.05;
+                                  return seed < 2 ? -1.0 : 0.05;
+                                }),
+                                "rsa", "transformer");
+    QVERIFY2(!v.decided && v.inconclusive, v.detail.c_str());
+    QVERIFY(QString::fromStdString(verdictLine(v)).startsWith("inconclusive: "));
+    v = sampleEfficiencyVerdict({}, "rsa", "transformer");
+    QVERIFY(!v.decided && !v.inconclusive);
+    QVERIFY(QString::fromStdString(verdictLine(v)).startsWith("undecided: "));
   }
 
   void figure1VerdictsFollowTheWinners() {

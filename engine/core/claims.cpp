@@ -101,39 +101,60 @@ std::vector<ClaimVerdict> figure1Verdicts(const RegimeMap& map) {
   return out;
 }
 
+double signTestPValue(int wins, int n) {
+  if (n <= 0) return 1.0;
+  const int k = std::min(wins, n - wins);
+  double tail = 0, term = std::pow(0.5, n);  // C(n, 0) / 2^n
+  for (int i = 0; i <= k; ++i) {
+    tail += term;
+    term *= static_cast<double>(n - i) / static_cast<double>(i + 1);
+  }
+  return std::min(1.0, 2 * tail);
+}
+
 ClaimVerdict sampleEfficiencyVerdict(const std::vector<SweepRow>& rows, const std::string& better,
                                      const std::string& than) {
   ClaimVerdict v;
   v.claim = better + " is more sample-efficient than " + than +
-            ": its mean excess test loss is lower at most training-set sizes N.";
-  std::map<int64_t, std::map<std::string, std::pair<double, int>>> by_n;  // N → model → (Σ, n)
-  std::map<uint64_t, int> seeds;
+            ": its excess test loss is lower than " + than +
+            "'s on the same (N, seed), beyond the seeds' spread (a sign test).";
+  std::map<std::pair<int64_t, uint64_t>, std::map<std::string, double>> pairs;  // (N, seed)
   for (const auto& r : rows) {
     if (r.reference || !r.ok() || (r.model != better && r.model != than)) continue;
     const double y = std::isfinite(r.bayes_floor) ? r.excess() : r.test_loss;
-    if (!std::isfinite(y)) continue;
-    auto& slot = by_n[r.size][r.model];
-    slot.first += y;
-    slot.second += 1;
-    seeds[r.seed] = 1;
+    if (std::isfinite(y)) pairs[{r.size, r.seed}][r.model] = y;
   }
-  int sizes = 0, lower = 0;
-  std::string list;
-  for (const auto& [n, models] : by_n) {
+  int wins = 0, losses = 0, ties = 0;
+  std::map<int64_t, std::pair<int, int>> per_n;  // N → (wins, pairs)
+  std::vector<double> differences;
+  for (const auto& [key, models] : pairs) {
     if (models.size() < 2) continue;
-    ++sizes;
-    const double b = models.at(better).first / models.at(better).second;
-    const double t = models.at(than).first / models.at(than).second;
-    if (b < t) {
-      ++lower;
-      list += (list.empty() ? "" : ", ") + std::to_string(n);
-    }
+    const double d = models.at(better) - models.at(than);
+    differences.push_back(d);
+    auto& slot = per_n[key.first];
+    slot.second += 1;
+    if (d < 0) ++wins, ++slot.first;
+    if (d > 0) ++losses;
+    if (d == 0) ++ties;
   }
-  v.decided = sizes > 0;
-  v.holds = v.decided && 2 * lower > sizes;
-  v.detail = better + "'s mean excess loss is below " + than + "'s at " + std::to_string(lower) +
-             " of " + std::to_string(sizes) + " N" + (list.empty() ? "" : " (N = " + list + ")") +
-             ", " + std::to_string(seeds.size()) + " seed(s)";
+  const int n = wins + losses;
+  const double p = signTestPValue(wins, n);
+  std::sort(differences.begin(), differences.end());
+  std::string by_n;
+  for (const auto& [size, c] : per_n)
+    by_n += (by_n.empty() ? "" : ", ") + std::to_string(c.first) + "/" + std::to_string(c.second) +
+            " at N = " + std::to_string(size);
+  v.decided = n > 0 && p < kClaimAlpha;
+  v.holds = v.decided && wins > losses;
+  v.inconclusive = n > 0 && !v.decided;
+  v.detail =
+      better + " lower in " + std::to_string(wins) + " of " + std::to_string(n) +
+      " pairs (N, seed)" + (ties ? " (" + std::to_string(ties) + " exact ties left out)" : "") +
+      ", sign test p = " + number(p, 2) +
+      (differences.empty() ? std::string()
+                           : ", median difference " + number(differences[differences.size() / 2])) +
+      (by_n.empty() ? std::string() : "; " + by_n);
+  if (n == 0) v.detail = "no (N, seed) with both " + better + " and " + than;
   return v;
 }
 
@@ -201,8 +222,10 @@ ClaimVerdict linearRnnDemoVerdict(unsigned seed) {
 }
 
 std::string verdictLine(const ClaimVerdict& v) {
-  return std::string(v.decided ? (v.holds ? "holds: " : "does not hold here: ") : "undecided: ") +
-         v.claim + " — " + v.detail;
+  const char* outcome = v.decided        ? (v.holds ? "holds: " : "does not hold here: ")
+                        : v.inconclusive ? "inconclusive: "
+                                         : "undecided: ";
+  return outcome + v.claim + " — " + v.detail;
 }
 
 }  // namespace rsalab

@@ -18,6 +18,9 @@ struct ClaimVerdict {
   std::string claim;     // one sentence
   bool decided = false;  // enough data to judge (otherwise `detail` says what is missing)
   bool holds = false;
+  // Not decided although there are data: the evidence does not separate the two sides (a test's
+  // p-value, an interval covering 0). Printed "inconclusive", not "undecided".
+  bool inconclusive = false;
   std::string detail;  // "rnn wins 3 of 4 cells with a ≥ 0.75 and N ≤ 256 (1 tie)"
 };
 
@@ -31,11 +34,17 @@ struct ClaimVerdict {
 // "Wins" is the winner rule's Winner verdict; a claim holds when its model wins more than half
 // of its region's cells (claims 1 and 2).
 std::vector<ClaimVerdict> figure1Verdicts(const RegimeMap& map);
-// "RSA is more sample-efficient than the Transformer": per N, the mean over seeds of `better`'s
-// excess loss (test loss where the task has no floor) against `than`'s; holds when it is lower at
-// more than half of the sizes.
+// "RSA is more sample-efficient than the Transformer", as a paired comparison: every (N, seed)
+// where both ran gives d = `better`'s excess loss (test loss where the task has no floor) −
+// `than`'s on the same data. An exact two-sided sign test over the pairs (exact ties left out):
+// holds when `better` is lower in most pairs with p < kClaimAlpha, does not hold when `than` is,
+// and is inconclusive otherwise (a mean lower at most N, with no account of the seeds' spread, once
+// passed on noise).
 ClaimVerdict sampleEfficiencyVerdict(const std::vector<SweepRow>& rows, const std::string& better,
                                      const std::string& than);
+constexpr double kClaimAlpha = 0.05;
+// P(|wins − n/2| ≥ |k − n/2|) for k wins of n fair coin flips: the exact two-sided sign test.
+double signTestPValue(int wins, int n);
 
 // The verdicts of a sweep preset (engine/core/presets.h: Preset::verdict names the rule) on the
 // sweep's rows; empty when the preset has no sweep rule.

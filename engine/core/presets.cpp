@@ -147,7 +147,8 @@ std::vector<Preset> makePresets() {
   Preset sample{"rsa-sample-efficiency",
                 "RSA vs Transformer: sample efficiency",
                 "RSA is more sample-efficient than the Transformer on a recurrent series: its "
-                "excess test loss is lower at most training-set sizes N.",
+                "excess test loss is lower on the same (N, seed), beyond the seeds' spread (a "
+                "paired sign test; inconclusive when it cannot tell).",
                 sampleEfficiencyConfig(),
                 {"transformer", "rsa"},
                 ""};

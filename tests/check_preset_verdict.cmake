@@ -1,0 +1,16 @@
+# A claim preset's CLI run: it exits 0 and prints at least one verdict line that parses into one
+# of the outcomes (holds / does not hold here / inconclusive / undecided), and its output matches
+# EXPECT. PASS_REGULAR_EXPRESSION alone ignored the exit code and accepted any verdict.
+# -DCLI=rsalab-cli -DARGS="train|--preset|…" (arguments joined by |) -DEXPECT=regex
+string(REPLACE "|" ";" ARGS "${ARGS}")
+execute_process(COMMAND "${CLI}" ${ARGS} RESULT_VARIABLE rc OUTPUT_VARIABLE out
+                ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "rsalab-cli ${ARGS} exited ${rc}:\n${out}\n${err}")
+endif()
+if(NOT out MATCHES "(^|\n)(holds|does not hold here|inconclusive|undecided): [^\n]+ — [^\n]+")
+  message(FATAL_ERROR "no verdict line (outcome: claim — detail) in:\n${out}")
+endif()
+if(NOT out MATCHES "${EXPECT}")
+  message(FATAL_ERROR "output does not match '${EXPECT}':\n${out}")
+endif()
