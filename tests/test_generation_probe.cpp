@@ -3,7 +3,12 @@
 // the formulas), the parallel == recurrent check, the order of the live points, stopping, and the
 // verdict rules on hand-made curves. No timed assertion: the timings themselves are only checked
 // for shape.
+#include <chrono>
+#include <future>
+#include <mutex>
+
 #include "engine/training/generation_probe.h"
+#include "engine/training/trainer.h"
 #include "support/test_support.h"
 
 using namespace rsalab;
@@ -80,6 +85,25 @@ class TestGenerationProbe : public QObject {
     QCOMPARE(verdicts.size(), size_t{2});
     QVERIFY(verdicts[0].decided && verdicts[0].holds);
     QVERIFY(!verdicts[1].decided);
+  }
+
+  // The probe seeds and draws from LibTorch's process-wide generator under the trainers' lock:
+  // while a Trainer holds it (building a model beside the GUI's generation tab), the probe waits
+  // instead of reseeding the generator under the Trainer's feet.
+  void probeTakesTheGeneratorLock() {
+    GenerationProbeOptions o;
+    o.model.d_model = 8;
+    o.model.heads = 2;
+    o.model.layers = 1;
+    o.max_position = 32;
+    o.window = 4;
+    o.check_length = 8;
+    std::unique_lock<std::mutex> lock(globalGeneratorMutex());
+    auto probe = std::async(std::launch::async, [&] { return probeLinearAttentionRnn(o); });
+    QVERIFY(probe.wait_for(std::chrono::milliseconds(500)) == std::future_status::timeout);
+    lock.unlock();
+    QVERIFY(probe.wait_for(std::chrono::seconds(60)) == std::future_status::ready);
+    QCOMPARE(probe.get().values, int64_t{4 * 8});
   }
 
   void stopKeepsWhatWasMeasured() {

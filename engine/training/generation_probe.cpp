@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <mutex>
 #include <stdexcept>
 
 #include "engine/core/model_registry.h"
 #include "engine/models/transformer.h"
+#include "engine/training/trainer.h"  // globalGeneratorMutex
 
 namespace rsalab {
 
@@ -48,12 +50,16 @@ double quantile(std::vector<double> v, double q) {
 
 // max |forward − steps| of the causal linear-attention Transformer in float64.
 void checkParallelEqualsRecurrent(const GenerationProbeOptions& o, LinearAttentionRnnProbe& out) {
+  const int64_t T = std::max<int64_t>(2, o.check_length);
+  // Seeding and drawing from LibTorch's process-wide generator under the trainers' lock: a run
+  // started beside the probe (the GUI's generation tab) must not get another initialisation.
+  std::unique_lock<std::mutex> lock(globalGeneratorMutex());
   torch::manual_seed(o.seed);
   TransformerModelImpl net(optionsFor(o, "linear"), kIo);
+  auto x = torch::randn({4, T, 1}, torch::TensorOptions().dtype(torch::kFloat64));
+  lock.unlock();
   net.to(torch::kFloat64);
   net.eval();
-  const int64_t T = std::max<int64_t>(2, o.check_length);
-  auto x = torch::randn({4, T, 1}, torch::TensorOptions().dtype(torch::kFloat64));
   auto parallel = net.forward(x);
   GenerationState state;
   std::vector<torch::Tensor> steps;
@@ -92,6 +98,7 @@ void timeCurves(const GenerationProbeOptions& o, const std::vector<int64_t>& pos
   };
   const int64_t T = positions.back();
   std::vector<Method> methods;
+  std::unique_lock<std::mutex> lock(globalGeneratorMutex());  // as in checkParallelEqualsRecurrent
   for (auto [kind, curve] : {std::pair{"linear", &out.linear}, {"softmax", &out.softmax}}) {
     torch::manual_seed(o.seed);
     auto net = std::make_shared<TransformerModelImpl>(optionsFor(o, kind), kIo);
@@ -100,6 +107,7 @@ void timeCurves(const GenerationProbeOptions& o, const std::vector<int64_t>& pos
   }
   torch::manual_seed(o.seed);
   auto x = torch::randn({1, T, 1});
+  lock.unlock();
   size_t next = 0;
   for (int64_t t = 0; t < T; ++t) {
     if (stop && stop->load()) return;
