@@ -89,7 +89,7 @@ int runTrain(const TrainCommand& command) {
     InterruptToStop interrupt(control.stop);
     reason = trainer.run(&control);
   }
-  progress.finish(steps_done == 0 ? "" : "loss " + format(last_loss));
+  progress.finish(steps_done == 0 ? "" : "loss " + format(last_loss), trainer.stepsDone());
   writeFileAtomically((dir / "metrics.csv").string(), recorder.metricsCsv(0));
   trainer.saveCheckpoint((dir / "checkpoint.pt").string());
   auto writeSession = [&](RunState state, const EvalMetrics* test) {
@@ -106,7 +106,7 @@ int runTrain(const TrainCommand& command) {
     std::cout << "wrote session " << dir << "\n";
   };
   if (reason == StopReason::Diverged) {
-    writeSession(RunState::Failed, nullptr);
+    writeSession(RunState::Diverged, nullptr);  // reopened as diverged, not failed
     std::cerr << "error: training diverged at step " << trainer.stepsDone()
               << " (non-finite loss or gradient); checkpoint holds the last good weights\n";
     return 3;

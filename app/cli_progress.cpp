@@ -39,8 +39,10 @@ void ProgressLine::update(int64_t done, const std::string& extra) {
   std::fflush(stderr);
 }
 
-void ProgressLine::finish(const std::string& extra) {
-  update(total_, extra);
+void ProgressLine::finish(const std::string& extra, int64_t done) {
+  last_decile_ = -1000;  // draw whatever the last line drawn was
+  last_draw_ = start_ - std::chrono::hours(1);
+  update(done >= 0 ? done : total_, extra);
   if (tty_) std::fprintf(stderr, "\n");
 }
 

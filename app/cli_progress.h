@@ -13,7 +13,9 @@ class ProgressLine {
   ProgressLine(std::string label, int64_t total);
   // done of total units; extra is shown after the bar (e.g. "loss 0.0123").
   void update(int64_t done, const std::string& extra);
-  void finish(const std::string& extra);
+  // The last line, always drawn: `done` units (a run stopped early: its step, not the total);
+  // −1: all of them.
+  void finish(const std::string& extra, int64_t done = -1);
 
  private:
   std::string label_;

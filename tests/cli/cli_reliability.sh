@@ -47,8 +47,15 @@ head -c 4096 /dev/urandom > "$work/binary.csv"
 expect 1 "binary.csv" train "${small[@]}" --csv "$work/binary.csv" --out "$work/r"
 
 # Divergence: exit 3, the checkpoint holds the last good weights.
-expect 3 "training diverged at step 7" train "${small[@]}" --steps 50 --fault-nan-at-step 7 --out "$work/div"
+expect 3 "training diverged at step 7" train "${small[@]}" --steps 50 --fault-nan-at-step 7 --out "$work/div" --session "$work/div-session"
 [ -f "$work/div/checkpoint.pt" ] || { echo "FAIL: no checkpoint after divergence"; failures=$((failures + 1)); }
+# The last progress line gives the step the run stopped at, not the budget; the session keeps
+# the run as diverged (RunState::Diverged), not failed.
+last=$(tr '\r' '\n' < "$work/err" | grep -a "^train" | tail -n 1)
+case "$last" in *" 7/50 "*|*" 6/50 "*) echo "ok: last progress line: $last" ;;
+  *) echo "FAIL: last progress line after divergence at step 7: $last"; failures=$((failures + 1)) ;; esac
+grep -q '"diverged"' "$work"/div-session*/manifest.json 2>/dev/null \
+  || { echo "FAIL: the session does not keep the diverged run as diverged"; failures=$((failures + 1)); }
 # Engine exceptions inside a step: exit 1 with the message.
 expect 1 "error: .*injected fault at step 4" train "${small[@]}" --steps 50 --fault-throw-at-step 4 --out "$work/exc"
 expect 1 "error: .*shapes cannot be multiplied" train "${small[@]}" --steps 50 --fault-throw-at-step 4 --fault-kind shape --out "$work/exc"
