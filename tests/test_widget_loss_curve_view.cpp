@@ -176,6 +176,26 @@ class TestLossCurveView : public QObject {
       }
     }
   }
+  // A log axis over less than a decade (a diverged run's losses 1.8 .. 3.5) labels every tick
+  // differently: with one significant digit 2.5 and 3 both read "3·10⁰".
+  void logAxisLabelsDoNotRepeat() {
+    LossCurveView view;
+    view.resize(800, 500);
+    view.addRun(0, "rnn s0");
+    for (int s = 1; s <= 50; ++s) view.appendTrain(0, s, s * 32, 1.8 + 1.7 * (s % 7) / 6.0);
+    view.setLogY(true);
+    view.flush();
+    plotOf(view)->replot();
+    const QVector<QString> labels = plotOf(view)->yAxis->tickVectorLabels();
+    QVERIFY(labels.size() >= 2);
+    for (int i = 1; i < labels.size(); ++i)
+      QVERIFY2(!labels.mid(0, i).contains(labels[i]),
+               qPrintable(QStringList(labels.toList()).join(", ")));
+    // Over several decades: powers of ten.
+    for (int s = 51; s <= 60; ++s) view.appendTrain(0, s, s * 32, std::pow(10.0, -(s - 50)));
+    view.flush();
+    QCOMPARE(plotOf(view)->yAxis->numberFormat(), QString("eb"));
+  }
   void visibilityAndLegendClick() {
     LossCurveView view;
     view.resize(700, 380);

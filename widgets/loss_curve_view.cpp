@@ -199,8 +199,7 @@ void LossCurveView::setLogY(bool log_y) {
   if (log_y) {
     y->setScaleType(QCPAxis::stLogarithmic);
     y->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
-    y->setNumberFormat("eb");
-    y->setNumberPrecision(0);
+    setLogLabels();
   } else {
     y->setScaleType(QCPAxis::stLinear);
     y->setTicker(QSharedPointer<QCPAxisTicker>::create());
@@ -380,8 +379,19 @@ void LossCurveView::fitRanges() {
   setting_ranges_ = false;
 }
 
+// Within less than about two decades the log ticker puts several ticks in one decade (2, 2.5,
+// 3 …): "3·10⁰" twice with one significant digit. Plain numbers with three digits there.
+void LossCurveView::setLogLabels() {
+  QCPAxis* y = plot_->yAxis;
+  const QCPRange r = y->range();
+  const bool wide = r.lower > 0 && r.upper / r.lower >= 100;
+  y->setNumberFormat(wide ? "eb" : "g");
+  y->setNumberPrecision(wide ? 0 : 3);
+}
+
 void LossCurveView::redraw() {
   if (follow_) fitRanges();
+  if (log_y_) setLogLabels();
   const QCPRange xr = plot_->xAxis->range();
   const int columns = plotWidthPixels();
   drawReferences();

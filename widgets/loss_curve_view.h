@@ -145,6 +145,7 @@ class LossCurveView : public QWidget {
   double markerX(const Marker& m) const;  // NaN when it cannot be placed
   void markDirty();
   void redraw();
+  void setLogLabels();  // the log axis' number format for its current range
   void decimateAll(const QCPRange& x_range, int columns);  // graphs and markers
   void fitRanges();
   void updateLegendItem(const Run& run);
