@@ -192,6 +192,8 @@ void MainWindow::buildSweepTab() {
   sweep_panel_->setObjectName("SweepPanel");
   tabs_->addTab(sweep_panel_, "Sample efficiency");
   tabs_->addTab(sweep_panel_->regimeView(), "Regime map");
+  connect(sweep_panel_->regimeView(), &RegimeMapView::emptyActionClicked, this,
+          [this] { applyPreset("figure1"); });
   sweep_panel_->setBaseConfigProvider([this] { return currentConfig(); });
   connect(sweep_panel_, &SweepPanel::log, this, &MainWindow::appendLog);
   connect(sweep_panel_, &SweepPanel::runActivated, this, &MainWindow::openSweepRun);

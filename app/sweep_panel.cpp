@@ -68,9 +68,11 @@ SweepPanel::SweepPanel(QWidget* parent)
   regime_ = new RegimeMapView(this);  // MainWindow shows it in a tab of its own
   regime_->setObjectName("RegimeMapView");
   regime_->setEmptyMessage(
-      tr("This sweep has no task axis — run one with --axis mix.share=…, e.g.\n"
-         "rsalab-cli sweep --task mix --axis mix.share=0,0.5,1 --models rsa,gru,transformer "
-         "--out DIR\nthen open DIR/sweep.json here (Open results…)."));
+      tr("No regime map yet: it needs a sweep along a task axis (the recurrent share of the "
+         "signal × N). Run the seed's Figure 1 preset with the button below, or from a shell:\n"
+         "rsalab-cli sweep --preset figure1 --out DIR\nthen open DIR/sweep.json here (Open "
+         "results…)."));
+  regime_->setEmptyAction(tr("Run the Figure 1 preset"));
   // The figure first: QCustomPlot's size hint is tiny, the tables' large, so fix the share.
   view_->setMinimumHeight(260);
   splitter->setStretchFactor(0, 3);

@@ -7,6 +7,7 @@
 #include <QApplication>
 #include <QDockWidget>
 #include <QLabel>
+#include <QPushButton>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -122,6 +123,29 @@ class TestMainWindowFigures : public QObject {
     QVERIFY(message->isElided());
     QCOMPARE(message->toolTip(), long_text);
     QVERIFY(message->width() < w.width());
+  }
+
+  // The Regime map tab's empty state offers the Figure 1 preset as a button (a GUI user is not
+  // sent to a shell); pressing it starts the preset's sweep.
+  void regimeMapOffersTheFigure1Preset() {
+    MainWindow w;
+    w.resize(1366, 768);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    auto* map = part<RegimeMapView>(w, "RegimeMapView");
+    centralTabs(w)->setCurrentWidget(map);
+    map->flush();
+    QPushButton* button = map->emptyActionButton();
+    QVERIFY(button && button->isVisible());
+    QVERIFY(button->text().contains("Figure 1"));
+    test::grabShot(&w, "main_window_regime_map_empty");
+    QVERIFY(!sweepPanel(w)->isRunning());
+    button->click();
+    QTRY_VERIFY_WITH_TIMEOUT(sweepPanel(w)->isRunning(), 10000);
+    QVERIFY2(w.statusText().contains("Figure 1") || w.statusText().contains("figure"),
+             qPrintable(w.statusText()));
+    sweepPanel(w)->cancelSweep();
+    QTRY_VERIFY_WITH_TIMEOUT(!sweepPanel(w)->isRunning(), 60000);
   }
 
   // The linear-attention claim: measured off the GUI thread, drawn point by point in its tab, the

@@ -59,16 +59,27 @@ RegimeMapView::RegimeMapView(QWidget* parent) : QWidget(parent) {
   layout->addLayout(bar);
 
   stack_ = new QStackedWidget(this);
-  empty_label_ = new QLabel(stack_);
+  empty_page_ = new QWidget(stack_);
+  auto* empty_layout = new QVBoxLayout(empty_page_);
+  empty_layout->addStretch(1);
+  empty_label_ = new QLabel(empty_page_);
   empty_label_->setObjectName("RegimeMapMessage");
   empty_label_->setAlignment(Qt::AlignCenter);
   empty_label_->setWordWrap(true);
+  empty_label_->setTextInteractionFlags(Qt::TextSelectableByMouse);  // the command can be copied
+  empty_layout->addWidget(empty_label_);
+  empty_action_ = new QPushButton(empty_page_);
+  empty_action_->setObjectName("RegimeMapAction");
+  empty_action_->setVisible(false);
+  empty_layout->addWidget(empty_action_, 0, Qt::AlignHCenter);
+  empty_layout->addStretch(1);
+  connect(empty_action_, &QPushButton::clicked, this, &RegimeMapView::emptyActionClicked);
   plot_ = new QCustomPlot(stack_);
   plot_->setObjectName("RegimeMapPlot");
   plot_->setAutoAddPlottableToLegend(false);
   plot_->setMouseTracking(true);
   plot_->installEventFilter(this);
-  stack_->addWidget(empty_label_);
+  stack_->addWidget(empty_page_);
   stack_->addWidget(plot_);
   layout->addWidget(stack_, 1);
   setEmptyMessage(tr("no runs yet"));
@@ -152,6 +163,11 @@ void RegimeMapView::setEmptyMessage(const QString& text) {
   markDirty();
 }
 
+void RegimeMapView::setEmptyAction(const QString& label) {
+  empty_action_->setText(label);
+  markDirty();
+}
+
 bool RegimeMapView::showsMaps() const { return stack_->currentWidget() == plot_; }
 
 const RegimeMap& RegimeMapView::regimeMap() const {
@@ -223,7 +239,8 @@ void RegimeMapView::redraw() {
     empty_label_->setText(points_.empty() ? empty_message_
                                           : tr("These runs have no finite excess loss: the regime "
                                                "map needs a task whose Bayes floor is known."));
-    stack_->setCurrentWidget(empty_label_);
+    empty_action_->setVisible(points_.empty() && !empty_action_->text().isEmpty());
+    stack_->setCurrentWidget(empty_page_);
     plot_->clearItems();
     plot_->clearPlottables();
     plot_->plotLayout()->clear();

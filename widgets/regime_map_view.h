@@ -58,6 +58,10 @@ class RegimeMapView : public QWidget {
   // What the view says instead of the maps while it has no point (the app: "this sweep has no
   // task axis — …").
   void setEmptyMessage(const QString& text);
+  // A button under the empty state's message (e.g. "Run the Figure 1 preset"): a GUI user gets
+  // an action, not a command to type. Clicked: emptyActionClicked(). Empty label: no button.
+  void setEmptyAction(const QString& label);
+  QPushButton* emptyActionButton() const { return empty_action_; }
   bool showsMaps() const;  // false while the empty message (or the no-floor note) is shown
 
   const RegimeMap& regimeMap() const;  // what is drawn: the core library's aggregation
@@ -90,6 +94,8 @@ class RegimeMapView : public QWidget {
  signals:
   /// A cell was clicked: its lowest run id; MainWindow opens that run's curves and inspector.
   void runClicked(int run_id);
+  /// The empty state's action button was pressed.
+  void emptyActionClicked();
 
  protected:
   bool eventFilter(QObject* watched, QEvent* event) override;
@@ -117,7 +123,9 @@ class RegimeMapView : public QWidget {
   void onMouseRelease(QMouseEvent* event);
 
   QStackedWidget* stack_ = nullptr;
+  QWidget* empty_page_ = nullptr;  // the message and the optional action button
   QLabel* empty_label_ = nullptr;
+  QPushButton* empty_action_ = nullptr;
   QLabel* summary_label_ = nullptr;
   QPushButton* csv_button_ = nullptr;
   QPushButton* figure_button_ = nullptr;
