@@ -94,7 +94,8 @@ class TestMainWindowFigures : public QObject {
     QCOMPARE(centralTabs(w)->currentWidget(), static_cast<QWidget*>(panel));
     QVERIFY(!runs->isVisible());
     regime->flush();
-    QVERIFY(part<QLabel>(*regime, "RegimeMapMessage")->text().contains("no task axis"));
+    QVERIFY(
+        part<QLabel>(*regime, "RegimeMapMessage")->text().contains("a sweep along a task axis"));
     // Another tab brings the docks back; the figure tab hides them again; the action ends it.
     centralTabs(w)->setCurrentIndex(InspectorPanel::kInspectorTab);
     QVERIFY(!w.figureFocused() && runs->isVisible());
