@@ -231,6 +231,25 @@ std::vector<size_t> setAsideTimeColumns(const std::vector<size_t>& keep,
 
 }  // namespace
 
+int64_t fillMissing(std::vector<double>& v) {
+  int64_t filled = 0;
+  double last = std::numeric_limits<double>::quiet_NaN();
+  for (double& x : v) {  // carry the previous value forward
+    if (std::isnan(x)) {
+      if (!std::isnan(last)) {
+        x = last;
+        ++filled;
+      }
+    } else {
+      last = x;
+    }
+  }
+  const auto first = std::find_if(v.begin(), v.end(), [](double x) { return !std::isnan(x); });
+  if (first == v.end()) return filled;
+  for (auto it = v.begin(); it != first; ++it, ++filled) *it = *first;  // leading gap
+  return filled;
+}
+
 CsvTable parseCsv(const std::string& input, const std::string& source, const CsvLimits& limits) {
   if (static_cast<int64_t>(input.size()) > limits.max_bytes) {
     throw std::runtime_error(source + " is " + std::to_string(input.size()) +
@@ -338,24 +357,7 @@ CsvTable parseCsv(const std::string& input, const std::string& source, const Csv
   keep = setAsideTimeColumns(keep, names, cols, table);
 
   for (size_t c : keep) {
-    auto& v = cols[c];
-    double last = kNaN;
-    for (double& x : v) {  // carry the previous value forward
-      if (std::isnan(x)) {
-        if (!std::isnan(last)) {
-          x = last;
-          ++table.filled;
-        }
-      } else {
-        last = x;
-      }
-    }
-    const auto first_value =
-        std::find_if(v.begin(), v.end(), [](double x) { return !std::isnan(x); });
-    for (auto it = v.begin(); it != first_value; ++it) {  // leading gap: the first value
-      *it = *first_value;
-      ++table.filled;
-    }
+    table.filled += fillMissing(cols[c]);
     table.columns.push_back(names[c]);
     table.source_columns.push_back(static_cast<int64_t>(c) + 1);
   }

@@ -55,6 +55,10 @@ struct CsvTable {
   }
 };
 
+// Fills missing values (NaN) as parseCsv does: each with the previous value, a leading gap with
+// the first value; returns how many were filled (an all-missing column stays NaN).
+int64_t fillMissing(std::vector<double>& values);
+
 // `source` names the input in error messages (e.g. the file name). Throws std::runtime_error.
 CsvTable parseCsv(const std::string& text, const std::string& source = "CSV",
                   const CsvLimits& limits = {});

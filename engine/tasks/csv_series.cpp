@@ -83,12 +83,9 @@ CsvTable selectTargetColumns(const CsvTable& table, const std::string& target,
     }
     out.columns.push_back(table.time_columns[static_cast<size_t>(c - C)]);
     auto v = table.time_values[static_cast<size_t>(c - C)];
-    double last = std::nan("");
-    for (double& x : v) last = std::isnan(x) ? (x = last) : x;  // carry the previous value
-    const auto first = std::find_if(v.begin(), v.end(), [](double x) { return !std::isnan(x); });
-    if (first == v.end())
+    fillMissing(v);
+    if (std::isnan(v.front()))
       throw std::invalid_argument("time column '" + out.columns.back() + "' has no values");
-    std::fill(v.begin(), first, *first);
     chosen.push_back(std::move(v));
   }
   for (const auto& n : table.skipped_columns) {  // a chosen time column is no longer skipped

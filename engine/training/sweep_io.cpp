@@ -147,20 +147,15 @@ std::string sweepCsv(const SweepResult& result) {
   // The headline beside every row: skill vs the best anchor of its (task value, N, seed), the
   // reference row with the lowest validation loss. Empty for tasks without references.
   s << ",best_anchor,skill_vs_best_anchor\n";
-  std::map<std::tuple<double, int64_t, uint64_t>, const SweepRow*> best;
+  // A run's references: the reference rows of its (task value, N, seed), as ReferenceScores, so
+  // that the best anchor and the skill are metrics.h's rule (bestAnchor, skillVersusBest).
+  std::map<std::tuple<double, int64_t, uint64_t>, std::vector<ReferenceScore>> references;
   auto key = [](const SweepRow& r) {
     return std::make_tuple(std::isnan(r.axis_value) ? 0.0 : r.axis_value, r.size, r.seed);
   };
-  for (const auto& r : result.rows) {
-    if (!r.reference || !std::isfinite(r.best_validation)) continue;
-    auto& b = best[key(r)];
-    if (!b || r.best_validation < b->best_validation) b = &r;
-  }
-  auto quoted = [](const std::string& t) {
-    std::string q = "\"";
-    for (char c : t) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return q + "\"";
-  };
+  for (const auto& r : result.rows)
+    if (r.reference)
+      references[key(r)].push_back({r.model, r.model, r.best_validation, r.test_loss});
   for (const auto& r : result.rows) {
     if (r.model.empty()) continue;  // not run (stopped)
     s << r.model << "," << r.size << "," << r.seed << ",";
@@ -178,14 +173,11 @@ std::string sweepCsv(const SweepResult& result) {
     s << "," << r.best_validation << "," << r.steps << "," << r.parameters << "," << r.seconds
       << "," << (r.requested_size > 0 ? r.requested_size : r.size) << "," << (r.reference ? 1 : 0)
       << "," << quoted(r.stop_reason) << "," << quoted(r.error) << ",";
-    const auto b = best.find(key(r));
-    if (b != best.end()) {
-      s << b->second->model << ",";
-      if (r.error.empty() && std::isfinite(r.test_loss) && b->second->test_loss > 0)
-        s << 1.0 - r.test_loss / b->second->test_loss;
-    } else {
-      s << ",";
-    }
+    const auto refs = references.find(key(r));
+    const ReferenceScore* best = refs == references.end() ? nullptr : bestAnchor(refs->second);
+    s << (best ? best->name : "") << ",";
+    const double skill = best && r.error.empty() ? skillVersusBest(r.test_loss, refs->second) : NAN;
+    if (std::isfinite(skill)) s << skill;
     s << "\n";
   }
   return s.str();
