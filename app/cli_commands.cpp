@@ -5,6 +5,7 @@
 #include <iomanip>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 
 #include "app/cli_interrupt.h"
@@ -83,6 +84,9 @@ int runTrain(const TrainCommand& command) {
   trainer.faults.nan_loss_at_step = command.fault_nan_at_step;
   trainer.faults.throw_at_step = command.fault_throw_at_step;
   trainer.faults.throw_kind = command.fault_kind;
+  // A run preset's control: the untrained model with the same initialisation, on the same sample.
+  std::optional<InspectionRecord> untrained;
+  if (!command.verdict.empty()) untrained = trainer.inspect(0);
   TrainingControl control;
   StopReason reason;
   {
@@ -129,8 +133,9 @@ int runTrain(const TrainCommand& command) {
             << remTruthLines(matches, trainer.data(), test.loss) << "wrote " << dir.string()
             << "/{config.json,metrics.csv,checkpoint.pt,result.json}\n";
   if (!command.verdict.empty()) {
-    for (const auto& v : runPresetVerdicts(command.verdict, trainer.inspect(0),
-                                           trainer.data().truth, trainer.config().task.length))
+    for (const auto& v :
+         runPresetVerdicts(command.verdict, trainer.inspect(0), trainer.data().truth,
+                           trainer.config().task.length, untrained ? &*untrained : nullptr))
       std::cout << verdictLine(v) << "\n";
   }
   return 0;

@@ -1,6 +1,6 @@
 // rsalab-cli: RSA Lab without a window.
-//   models | tasks | demo | train | sweep | sweep-cell | sweep-merge | sweep-status | eval |
-//   inspect   (--help on each)
+//   models | tasks | demo | train | sweep | sweep-cell | sweep-merge | sweep-status | report |
+//   first-minute | eval | inspect   (--help on each)
 // Every run flag can also come from --config FILE.json; flags given on the command line win.
 #include <CLI/CLI.hpp>
 #include <iomanip>
@@ -10,6 +10,7 @@
 
 #include "app/cli_commands.h"
 #include "app/cli_demo.h"
+#include "app/cli_first_minute.h"
 #include "app/cli_report.h"
 #include "app/cli_sweep.h"
 #include "engine/atomic_file.h"
@@ -230,6 +231,12 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   sweep->add_option("--parallel", sweep_command.parallel, "concurrent runs (0 = one per core)")
       ->capture_default_str();
+  sweep
+      ->add_option("--epochs", sweep_command.budget_epochs,
+                   "a budget that grows with N: each run trains max(--steps, ceil(E * N / "
+                   "batch)) steps (0 = --steps for every N)")
+      ->check(CLI::Range(0, 100000))
+      ->capture_default_str();
   sweep->add_option("--out", sweep_command.out_dir, "output folder")->capture_default_str();
   sweep->add_option("--session", sweep_command.session_dir,
                     "also write a session bundle DIR.rsalab (open it with rsalab --session)");
@@ -307,6 +314,9 @@ int main(int argc, char** argv) {
   report->add_option("--parallel", report_command.parallel, "concurrent runs (0 = one per core)")
       ->capture_default_str();
   report->add_option("--markdown", report_command.markdown, "also write the table to this file");
+
+  FirstMinuteCommand first_minute_command;
+  auto* first_minute = addFirstMinuteCommand(app, first_minute_command);
 
   std::string run_dir, inspect_out = "runs/inspect";
   int64_t sample = 0;
@@ -394,6 +404,7 @@ int main(int argc, char** argv) {
           if (!sweep->count("--sizes")) sweep_command.sizes = p.sweep_sizes;
           if (!sweep->count("--seeds")) sweep_command.seeds = p.sweep_seeds;
           if (!sweep->count("--axis")) sweep_command.axis = p.axis;
+          if (!sweep->count("--epochs")) sweep_command.budget_epochs = p.sweep_epochs;
           sweep_command.verdict = p.verdict;
         }
       }
@@ -403,6 +414,7 @@ int main(int argc, char** argv) {
     if (*sweep_merge) return runSweepMergeCommand(merge_command);
     if (*sweep_status) return runSweepStatusCommand(status_dir);
     if (*report) return runReport(report_command, std::cout);
+    if (*first_minute) return runFirstMinuteCommand(first_minute_command);
     if (*eval) return runEval(run_dir);
     if (*inspect) return runInspect(run_dir, sample, inspect_out);
   } catch (const std::bad_alloc&) {

@@ -58,8 +58,8 @@ void printRegimeMap(const SweepResult& result) {
   const RegimeMap map = buildRegimeMap(regimePoints(result.rows));
   if (map.cells.empty()) return;
   std::cout << "regime map (" << result.axis.name
-            << "; winner = lowest mean excess loss, beating the runner-up by more than the two "
-               "seeds' sds):\n";
+            << "; winner = lowest mean excess loss, its paired difference to the runner-up's "
+               "95 % interval above 0; otherwise a tie):\n";
   for (const auto& line : regimeWinnerLines(map)) std::cout << "  " << line << "\n";
 }
 
@@ -119,9 +119,12 @@ int mergeSweepFolder(const SweepPlan& plan, const SweepMergeCommand& command) {
   if (!command.figures_dir.empty()) {
     FigureOptions figures;
     figures.out_dir = command.figures_dir;
+    const int64_t steps_lo = cellSteps(plan.base, plan.budget_epochs, plan.sizes.front());
+    const int64_t steps_hi = cellSteps(plan.base, plan.budget_epochs, plan.sizes.back());
     figures.title = plan.base.task.name + ", T = " + std::to_string(plan.base.task.length) + ", " +
-                    std::to_string(plan.base.trainer.max_steps) + " steps, " +
-                    std::to_string(plan.seeds.size()) + " seed(s)";
+                    std::to_string(steps_lo) +
+                    (steps_hi != steps_lo ? "–" + std::to_string(steps_hi) : std::string()) +
+                    " steps, " + std::to_string(plan.seeds.size()) + " seed(s)";
     figures.axis_name = result.axis.name;
     for (const auto& path : writeSweepFigures(result.rows, figures))
       std::cout << "wrote " << path << "\n";
@@ -171,6 +174,7 @@ int runSweepCommand(const SweepCommand& command) {
     for (const auto& note : notes) std::cerr << "warning: " << note << "\n";
     options.seeds = command.seeds;
     options.axis = command.axis;
+    options.budget_epochs = command.budget_epochs;
     plan = makeSweepPlan(options);
     dir = command.plan_dir.empty() ? command.out_dir : command.plan_dir;
     // A local sweep replaces an older sweep in its folder (as it always has); a plan for other
@@ -182,11 +186,11 @@ int runSweepCommand(const SweepCommand& command) {
   const std::string axis_part =
       plan.axis.empty() ? ""
                         : std::to_string(plan.axis.values.size()) + " " + plan.axis.name + " x ";
-  const std::string summary =
-      std::to_string(plan.models.size()) + " models x " + axis_part +
-      std::to_string(plan.sizes.size()) + " sizes x " + std::to_string(plan.seeds.size()) +
-      " seeds = " + std::to_string(plan.cellCount()) + " runs of " +
-      std::to_string(plan.base.trainer.max_steps) + " steps on task " + plan.base.task.name;
+  const std::string summary = std::to_string(plan.models.size()) + " models x " + axis_part +
+                              std::to_string(plan.sizes.size()) + " sizes x " +
+                              std::to_string(plan.seeds.size()) +
+                              " seeds = " + std::to_string(plan.cellCount()) + " runs of " +
+                              sweepBudgetText(plan) + " on task " + plan.base.task.name;
   if (!command.plan_dir.empty() && !command.slurm) {
     std::cout << "wrote plan " << sweepPlanPath(dir) << ": " << summary << " (" << plan.hash
               << ")\nrun cell I with `rsalab-cli sweep-cell " << dir << " --index I` (I = 0.."

@@ -18,6 +18,7 @@
 #include "app/sweep_runner.h"
 #include "app/training_controller.h"
 #include "app/training_worker.h"
+#include "engine/core/first_minute_table.h"
 #include "engine/core/model_registry.h"
 #include "engine/core/task_registry.h"
 #include "engine/runtime.h"
@@ -184,6 +185,20 @@ void MainWindow::updateStateLabel() {
   state_label_->setText(state);
 }
 
+namespace {
+
+// The window's first launch: defaultLaunchConfig() (whatever model and seed) and its models.
+bool isDefaultLaunch(RunConfig c, const QStringList& models) {
+  RunConfig launch = defaultLaunchConfig();
+  c.model.model = launch.model.model;
+  c.trainer.seed = launch.trainer.seed;
+  std::vector<std::string> names;
+  for (const auto& m : models) names.push_back(m.toStdString());
+  return toJson(c) == toJson(launch) && names == defaultModelNames();
+}
+
+}  // namespace
+
 InspectedRunInfo MainWindow::inspectedRunInfo(const RunDescriptor& d) {
   return {d.model, d.seed, d.truth, d.length};
 }
@@ -212,10 +227,20 @@ void MainWindow::onRunsCreated(const QVector<RunDescriptor>& runs) {
                   .arg(truth.bayes_floor, 0, 'g', 3)
                   .arg(QString::fromStdString(truth.floor_note));
     if (c.trainer.patience > 0)
-      text += QString("; each run stops after %1 evaluations without improvement")
-                  .arg(c.trainer.patience);
+      text += QString(
+                  "; each run stops after %1 evaluations without improvement (not before "
+                  "step %2)")
+                  .arg(c.trainer.patience)
+                  .arg(earliestEarlyStop(c.trainer));
     if (!preset_status_.isEmpty()) text = preset_status_ + " — " + text;
-    showStatus(text + ".");
+    text += ".";
+    // The default launch: what it shows over five seeds, measured (never a canned story).
+    FirstMinuteTable measured;
+    if (preset_status_.isEmpty() && isDefaultLaunch(c, models) &&
+        readLaunchFirstMinuteTable(&measured))
+      text += " " + QString::fromStdString(firstMinuteSummary(measured));
+    showStatus(text);
+    inspector_->setHeadline(text);
   }
   runs_.clear();
   recorder_.clearRuns();

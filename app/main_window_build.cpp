@@ -292,6 +292,7 @@ bool MainWindow::applyPreset(const QString& name) {
   const QString claim = QString::fromStdString(p->claim);
   preset_status_ = QString("Preset \"%1\": %2").arg(QString::fromStdString(p->title), claim);
   appendLog(QString("Preset %1 — claim: %2").arg(name, claim));
+  inspector_->setHeadline(preset_status_);  // the claim in full, above every tab
   if (p->isSweep()) return startPresetSweep(*p);
   if (p->verdict == "linear-attention") {  // nothing to train: generation, measured live
     if (!measureGeneration(p->config)) return false;
@@ -353,8 +354,11 @@ void MainWindow::judgePreset() {
   const auto steps = inspector_->history().steps(run);
   if (steps.empty()) return;
   const InspectionRecord* record = inspector_->history().at(run, steps.back());
+  // The control: the same run's step-0 record (the untrained model, same initialisation).
+  const InspectionRecord* untrained =
+      steps.front() == 0 && steps.back() > 0 ? inspector_->history().at(run, 0) : nullptr;
   const RunDescriptor& d = runs_[run];
-  if (record) showVerdicts(runPresetVerdicts(p->verdict, *record, d.truth, d.length));
+  if (record) showVerdicts(runPresetVerdicts(p->verdict, *record, d.truth, d.length, untrained));
 }
 
 void MainWindow::showVerdicts(const std::vector<ClaimVerdict>& verdicts) {
@@ -365,6 +369,8 @@ void MainWindow::showVerdicts(const std::vector<ClaimVerdict>& verdicts) {
   last_verdicts_ = lines;
   const QString text = QString("Preset %1: %2").arg(active_preset_, lines.join("  |  "));
   showStatus(text);
+  inspector_->setHeadline((preset_status_.isEmpty() ? QString() : preset_status_ + "\n") +
+                          lines.join("\n"));
   active_preset_.clear();  // judged once
 }
 

@@ -143,7 +143,12 @@ void TrainingWorker::start(const RunConfig& base, const QStringList& models, int
     }
   }
   emit runsCreated(created);
-  for (const auto& r : runs_) emitStatus(*r);
+  for (const auto& r : runs_) {
+    emitStatus(*r);
+    // Step 0, the untrained model: what the inspector's scrubber starts from, and the control
+    // a run preset's verdict compares the trained model with (engine/core/claims.h).
+    if (r->trainer && r->trainer->stepsDone() == 0) emitSnapshot(*r);
+  }
   scheduleTick();
 }
 

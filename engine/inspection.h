@@ -36,6 +36,7 @@ struct LayerInspection {
   bool has_alpha = false;               // StarSaber
   double alpha = 0;                     // StarSaber α_l
   double residual = 0;                  // StarSaber ‖h^{l+1} − h^l‖ / ‖h^l‖
+  double update = 0;                    // StarSaber ‖h^{l+1} − h^l‖ (the fixed-point claim's)
 };
 
 // LSTM i, f, g, o or GRU r, z, n activations of one layer: T × units.

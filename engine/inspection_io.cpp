@@ -110,9 +110,10 @@ json layerJson(const LayerInspection& layer, bool compact = false) {
   }
   for (const auto& m : layer.cross_attention)
     j["cross_attention"].push_back(matrixJson(m, compact));
-  if (layer.has_alpha) {
-    j["alpha"] = layer.alpha;
+  if (layer.has_alpha) j["alpha"] = layer.alpha;
+  if (layer.has_alpha || layer.update > 0) {  // StarSaber (gated or not)
     j["residual"] = layer.residual;
+    j["update"] = layer.update;
   }
   return j;
 }
@@ -242,8 +243,9 @@ LayerInspection readLayer(const json& j, const std::string& where, const std::st
   if (j.contains("alpha")) {
     layer.has_alpha = true;
     layer.alpha = number(j, "alpha", where, path, 0);
-    layer.residual = number(j, "residual", where, path, 0);
   }
+  layer.residual = number(j, "residual", where, path, 0);
+  layer.update = number(j, "update", where, path, 0);
   return layer;
 }
 

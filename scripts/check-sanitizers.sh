@@ -41,7 +41,7 @@ for kind in "${kinds[@]}"; do
     tsan)
       flags="-fsanitize=thread -fno-omit-frame-pointer"
       tests=(-R "test_training_worker|test_main_window|test_sweep|test_trainer")
-      targets=(test_training_worker test_main_window test_sweep test_trainer)
+      targets=(test_training_worker test_main_window test_runner_engine)
       export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$supp/tsan.supp"
       ;;
     *) echo "unknown sanitizer '$kind': use asan or tsan" >&2; exit 2 ;;

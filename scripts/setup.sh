@@ -10,6 +10,7 @@ packages=(
   nlohmann-json3-dev libcli11-dev libbenchmark-dev
   libgsl-dev libeigen3-dev  # forecasting anchors (ETS, ARIMA, Theta): GSL's optimiser, Eigen's least squares
   xvfb xauth clang-format
+  ccache  # optional: run.sh and test.sh use it when installed, so a second build takes minutes
   munge slurm-wlm  # sweeps on Slurm: scripts/slurm-local.sh runs a one-node cluster for the tests
 )
 missing=()

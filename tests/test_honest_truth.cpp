@@ -128,5 +128,5 @@ class TestHonestTruth : public QObject {
   }
 };
 
-QTEST_MAIN(TestHonestTruth)
+RSALAB_REGISTER_TEST(TestHonestTruth, QTEST_MAIN)
 #include "test_honest_truth.moc"

@@ -111,5 +111,5 @@ class TestRecovery : public QObject {
   }
 };
 
-QTEST_MAIN(TestRecovery)
+RSALAB_REGISTER_TEST(TestRecovery, QTEST_MAIN)
 #include "test_recovery.moc"

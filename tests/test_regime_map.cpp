@@ -10,6 +10,7 @@
 #include "engine/core/regime_map.h"
 #include "engine/sweep/sweep_plan.h"
 #include "engine/training/sweep_io.h"
+#include "support/test_registry.h"
 
 using namespace rsalab;
 
@@ -32,22 +33,47 @@ class TestRegimeMap : public QObject {
     QVERIFY(map.cell("rnn", 0.5 + 1e-12, 64));  // parsed axis values match within tolerance
   }
 
-  void winnerNeedsMarginAboveSpread() {
-    RegimeCell a{"rnn", 0, 16, 3, 1.0, 0.1, {}};
-    RegimeCell b{"rsa", 0, 16, 3, 1.5, 0.2, {}};
+  // The winner needs the 95 % Student-t interval of the paired difference (same seed, same data)
+  // above 0: checked against the interval computed here by hand.
+  void winnerNeedsAPairedIntervalAbove0() {
+    auto cell = [](const char* model, std::vector<double> v) {
+      RegimeCell c;
+      c.model = model;
+      c.size = 16;
+      c.seeds = static_cast<int64_t>(v.size());
+      c.mean = 0;
+      for (size_t s = 0; s < v.size(); ++s) {
+        c.by_seed.push_back({s, v[s]});
+        c.mean += v[s] / static_cast<double>(v.size());
+      }
+      return c;
+    };
+    RegimeCell a = cell("rnn", {1.0, 1.1, 0.9});
+    RegimeCell b = cell("rsa", {1.5, 1.6, 1.45});  // differences 0.5, 0.5, 0.55
     RegimeWinner w = regimeWinner({&b, &a});
     QCOMPARE(w.verdict, RegimeVerdict::Winner);
     QCOMPARE(w.best, std::string("rnn"));
     QCOMPARE(w.runner_up, std::string("rsa"));
-    QCOMPARE(w.margin, 0.5);
-    QVERIFY(std::abs(w.spread - 0.3) < 1e-12);
-    b.mean = 1.25;  // 1.0 + 0.1 = 1.1 overlaps 1.25 − 0.2 = 1.05: a tie
-    QCOMPARE(regimeWinner({&a, &b}).verdict, RegimeVerdict::Tie);
-    QCOMPARE(regimeWinner({&a, &b}).best, std::string("rnn"));
-    b.mean = 1.5;
-    a.seeds = 1;  // one seed: no spread to judge by
-    a.sd = 0;
-    QCOMPARE(regimeWinner({&a, &b}).verdict, RegimeVerdict::Tie);
+    QCOMPARE(w.difference.pairs, int64_t{3});
+    const double mean = (0.5 + 0.5 + 0.55) / 3;
+    const double sd = std::sqrt((2 * std::pow(0.5 - mean, 2) + std::pow(0.55 - mean, 2)) / 2);
+    const double half = 4.302652729911275 * sd / std::sqrt(3.0);  // t(0.975, 2 df)
+    QVERIFY(std::abs(w.difference.mean - mean) < 1e-12);
+    QVERIFY(std::abs(w.difference.lo - (mean - half)) < 1e-9);
+    QVERIFY(std::abs(w.difference.hi - (mean + half)) < 1e-9);
+    // The same means with noisy seeds (differences 0.5, −0.15, 0.4): the interval covers 0.
+    b = cell("rsa", {1.5, 0.95, 1.3});
+    w = regimeWinner({&a, &b});
+    QCOMPARE(w.verdict, RegimeVerdict::Tie);
+    QVERIFY(w.judged && w.difference.lo < 0 && w.difference.hi > 0);
+    QCOMPARE(w.best, std::string("rnn"));
+    QVERIFY(regimeIntervalText(w.difference).find("over 3 seeds") != std::string::npos);
+    // Seeds that do not pair (rnn ran seeds 0-2, rsa seed 5 only): no interval, never a winner.
+    RegimeCell lone = cell("rsa", {9.0});
+    lone.by_seed = {{5, 9.0}};
+    w = regimeWinner({&a, &lone});
+    QCOMPARE(w.verdict, RegimeVerdict::Tie);
+    QVERIFY(!w.judged);
     QCOMPARE(regimeWinner({&a}).verdict, RegimeVerdict::Pending);
   }
 
@@ -58,8 +84,10 @@ class TestRegimeMap : public QObject {
       const double jitter = 0.01 * static_cast<double>(s);
       p.push_back({"rnn", 1.0, 16, s, 0.10 + jitter, run++});
       p.push_back({"transformer", 1.0, 16, s, 0.50 + jitter, run++});
+      // Close and inconsistent at a = 0 (differences 0.01, −0.03, 0.03): a tie.
       p.push_back({"rnn", 0.0, 16, s, 0.80 + jitter, run++});
-      p.push_back({"transformer", 0.0, 16, s, 0.81 + jitter, run++});
+      p.push_back(
+          {"transformer", 0.0, 16, s, 0.81 + std::vector<double>{0, -0.03, 0.04}[s], run++});
     }
     const RegimeMap map = buildRegimeMap(p);
     QCOMPARE(map.axis_values, (std::vector<double>{0.0, 1.0}));
@@ -69,7 +97,7 @@ class TestRegimeMap : public QObject {
     QCOMPARE(map.winner(0.0, 16)->verdict, RegimeVerdict::Tie);
     const auto [lo, hi] = map.meanRange();
     QVERIFY(std::abs(lo - 0.11) < 1e-12);
-    QVERIFY(std::abs(hi - 0.82) < 1e-12);
+    QVERIFY(std::abs(hi - (0.81 + 0.78 + 0.85) / 3) < 1e-12);
     QCOMPARE(std::string(regimeVerdictName(RegimeVerdict::Tie)), std::string("tie"));
   }
 
@@ -227,6 +255,123 @@ class TestRegimeMap : public QObject {
     QVERIFY(verdictLine(v[0]).rfind("undecided: ", 0) == 0);
   }
 
+  // Ties are ties: a tie never counts as a win. Each claim's three outcomes from made-up maps.
+  void figure1TiesAreNotWins() {
+    // rnn ties rsa in its own region (a = 1, N = 16): not a win, but it could be one, so claim 1
+    // is inconclusive (it held when ties counted).
+    std::vector<RegimePoint> p;
+    int64_t run = 0;
+    const std::vector<double> rnn_noisy = {0.1, 0.3, 0.15}, rsa_flat = {0.2, 0.201, 0.202};
+    for (double a : {0.0, 0.5, 1.0})
+      for (int64_t n : {16, 256})
+        for (uint64_t s = 0; s < 3; ++s) {
+          const bool rnn_region = a == 1.0 && n == 16;
+          p.push_back({"rnn", a, n, s, rnn_region ? rnn_noisy[s] : 0.9 + 0.001 * s, run++});
+          p.push_back({"transformer", a, n, s, 0.9 + 0.002 * s, run++});
+          p.push_back({"rsa", a, n, s, rsa_flat[s], run++});
+        }
+    auto v = figure1Verdicts(buildRegimeMap(p));
+    QVERIFY2(v[0].inconclusive && !v[0].decided, v[0].detail.c_str());
+    QVERIFY(verdictLine(v[0]).rfind("inconclusive: ", 0) == 0);
+    // Claim 2: the transformer loses its region to rsa outright: does not hold.
+    QVERIFY2(v[1].decided && !v[1].holds, v[1].detail.c_str());
+    // Claim 3: rsa wins 5 cells outright and ties 1 (5 ≥ 4.5 of 6): holds.
+    QVERIFY2(v[2].decided && v[2].holds, v[2].detail.c_str());
+
+    // Claim 3 over 4 cells (rsa vs rnn): 2 outright wins and 2 ties: would hold only by counting
+    // the ties, so inconclusive; with a third win it holds; with the ties lost it does not hold.
+    auto plane = [](int wins, int ties) {
+      std::vector<RegimePoint> q;
+      int64_t id = 0, cell = 0;
+      for (double a : {0.0, 1.0})
+        for (int64_t n : {16, 64}) {
+          const bool win = cell < wins, tie = !win && cell < wins + ties;
+          ++cell;
+          for (uint64_t s = 0; s < 3; ++s) {
+            const double noisy[] = {-0.2, 0.25, 0.1};
+            q.push_back({"rsa", a, n, s, 0.5 + 0.001 * s, id++});
+            q.push_back({"rnn", a, n, s,
+                         win   ? 0.8 + 0.001 * s
+                         : tie ? 0.5 + noisy[s]
+                               : 0.2 + 0.001 * s,
+                         id++});
+          }
+        }
+      return figure1Verdicts(buildRegimeMap(q))[2];
+    };
+    auto rsa = plane(2, 2);
+    QVERIFY2(rsa.inconclusive && !rsa.decided, rsa.detail.c_str());
+    rsa = plane(3, 0);
+    QVERIFY2(rsa.decided && rsa.holds, rsa.detail.c_str());
+    rsa = plane(2, 0);
+    QVERIFY2(rsa.decided && !rsa.holds, rsa.detail.c_str());
+    QVERIFY(rsa.detail.find("beaten in 2") != std::string::npos);
+  }
+
+  // The fixed-point claim on made-up layer updates: the untrained pattern of the issue (relative
+  // residuals fall, absolute updates do not) never holds; each outcome appears.
+  void fixedPointVerdictHasEveryOutcome() {
+    auto record = [](std::vector<double> updates) {
+      InspectionRecord r;
+      for (double u : updates) {
+        LayerInspection l;
+        l.update = u;
+        r.layers.push_back(l);
+      }
+      return r;
+    };
+    const InspectionRecord untrained = record({21.2, 21.6, 22.1, 21.1});
+    auto v = fixedPointVerdict(untrained, &untrained);
+    QVERIFY2(v.decided && !v.holds, v.detail.c_str());
+    v = fixedPointVerdict(record({10, 5, 2.5, 1.25}), &untrained);
+    QVERIFY2(v.decided && v.holds, v.detail.c_str());
+    QVERIFY(verdictLine(v).rfind("holds: ", 0) == 0);
+    // Contracts (ratio 0.9), but the control already contracts at 0.95: within the 10 % margin.
+    const InspectionRecord gentle = record({1, 0.95, 0.9025, 0.857375});
+    v = fixedPointVerdict(record({1, 0.9, 0.81, 0.729}), &gentle);
+    QVERIFY2(v.inconclusive && !v.decided, v.detail.c_str());
+    // Every ratio 0.95 against the untrained 0.999 (geometric mean): within 10 %, inconclusive.
+    v = fixedPointVerdict(gentle, &untrained);
+    QVERIFY2(v.inconclusive, v.detail.c_str());
+    v = fixedPointVerdict(gentle, nullptr);  // no control: undecided
+    QVERIFY2(!v.decided && !v.inconclusive, v.detail.c_str());
+    QVERIFY(verdictLine(v).rfind("undecided: ", 0) == 0);
+    // Contracts, but less than the control: training did not make it contract more.
+    const InspectionRecord strong = record({1, 0.5, 0.25, 0.125});
+    v = fixedPointVerdict(record({1, 0.9, 0.81, 0.729}), &strong);
+    QVERIFY2(v.decided && !v.holds, v.detail.c_str());
+    QVERIFY(v.detail.find("did not make the layers contract more") != std::string::npos);
+    v = fixedPointVerdict(record({1}), &strong);
+    QVERIFY(!v.decided && !v.inconclusive);
+  }
+
+  // A budget that grows with N: max(base steps, ceil(epochs · N / batch)), in the plan and its
+  // hash.
+  void sweepBudgetGrowsWithN() {
+    SweepOptions o;
+    o.base = defaultSweepConfig();  // 300 steps, batch 32
+    o.models = {"rnn"};
+    o.sizes = {16, 1024, 4096};
+    o.seeds = 1;
+    const SweepPlan fixed = makeSweepPlan(o);
+    o.budget_epochs = 8;
+    const SweepPlan grown = makeSweepPlan(o);
+    QVERIFY(fixed.hash != grown.hash);
+    QCOMPARE(cellConfig(fixed, fixed.cells[2]).trainer.max_steps, int64_t{300});
+    QCOMPARE(cellConfig(grown, grown.cells[0]).trainer.max_steps, int64_t{300});
+    QCOMPARE(cellConfig(grown, grown.cells[1]).trainer.max_steps, int64_t{300});  // 256 < 300
+    QCOMPARE(cellConfig(grown, grown.cells[2]).trainer.max_steps, int64_t{1024});
+    QCOMPARE(cellSteps(o.base, 3, 100), int64_t{300});
+    QCOMPARE(cellSteps(o.base, 100, 100), int64_t{313});  // ceil(10000 / 32)
+    const SweepPlan back = sweepPlanFromJson(sweepPlanJson(grown));
+    QCOMPARE(back.budget_epochs, int64_t{8});
+    QCOMPARE(back.hash, grown.hash);
+    QVERIFY(sweepPlanJson(fixed).find("budget") == std::string::npos);  // old plans keep theirs
+    QVERIFY(sweepBudgetText(grown).find("1024 at N = 4096") != std::string::npos);
+    o.budget_epochs = -1;
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, makeSweepPlan(o));
+  }
+
   void presetsStateClaimsAndPlanTheirSweeps() {
     for (const Preset& p : presets()) {
       QVERIFY2(!p.claim.empty() && !p.verdict.empty(), p.name.c_str());
@@ -241,11 +386,13 @@ class TestRegimeMap : public QObject {
     QCOMPARE(f.axis.values.size(), size_t{5});
     QCOMPARE(f.sweep_sizes.size() * f.axis.values.size() * f.models.size() *
                  static_cast<size_t>(f.sweep_seeds),
-             size_t{225});
+             size_t{375});
+    QCOMPARE(f.sweep_epochs, int64_t{8});  // the budget grows with N
+    QCOMPARE(presetOrThrow("rsa-sample-efficiency").sweep_epochs, int64_t{8});
     QVERIFY(linearRnnDemoVerdict().holds);
     QVERIFY(!linearRnnVerdict(1e-3, 10).holds);
   }
 };
 
-QTEST_GUILESS_MAIN(TestRegimeMap)
+RSALAB_REGISTER_TEST(TestRegimeMap, QTEST_GUILESS_MAIN)
 #include "test_regime_map.moc"

@@ -12,6 +12,7 @@
 #include "engine/inspection_io.h"
 #include "engine/session/session_bundle.h"
 #include "engine/training/sweep.h"
+#include "support/test_registry.h"
 
 using namespace rsalab;
 namespace fs = std::filesystem;
@@ -417,5 +418,5 @@ class TestSessionBundle : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestSessionBundle)
+RSALAB_REGISTER_TEST(TestSessionBundle, QTEST_GUILESS_MAIN)
 #include "test_session_bundle.moc"

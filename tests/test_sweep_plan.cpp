@@ -13,6 +13,7 @@
 #include "engine/sweep/sweep_cell.h"
 #include "engine/sweep/sweep_plan.h"
 #include "engine/sweep/sweep_status.h"
+#include "support/test_registry.h"
 
 using namespace rsalab;
 
@@ -300,5 +301,5 @@ class TestSweepPlan : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestSweepPlan)
+RSALAB_REGISTER_TEST(TestSweepPlan, QTEST_GUILESS_MAIN)
 #include "test_sweep_plan.moc"

@@ -9,6 +9,7 @@
 #include <QSpinBox>
 #include <QtTest>
 
+#include "support/test_registry.h"
 #include "widgets/attention_view.h"
 #include "widgets/gate_view.h"
 #include "widgets/heat_map_grid.h"
@@ -226,5 +227,5 @@ class TestAttentionView : public QObject {
   }
 };
 
-QTEST_MAIN(TestAttentionView)
+RSALAB_REGISTER_TEST(TestAttentionView, QTEST_MAIN)
 #include "test_widget_attention_view.moc"

@@ -4,6 +4,7 @@
 #include <QTableWidget>
 #include <QtTest>
 
+#include "support/test_registry.h"
 #include "widgets/comparison_table.h"
 
 using namespace rsalab;
@@ -95,5 +96,5 @@ class TestComparisonTable : public QObject {
   }
 };
 
-QTEST_MAIN(TestComparisonTable)
+RSALAB_REGISTER_TEST(TestComparisonTable, QTEST_MAIN)
 #include "test_widget_comparison_table.moc"

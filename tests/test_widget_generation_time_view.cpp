@@ -6,6 +6,7 @@
 #include <QSignalSpy>
 #include <QtTest>
 
+#include "support/test_registry.h"
 #include "widgets/generation_time_view.h"
 #include "widgets/plot_export.h"
 
@@ -87,5 +88,5 @@ class TestGenerationTimeView : public QObject {
   }
 };
 
-QTEST_MAIN(TestGenerationTimeView)
+RSALAB_REGISTER_TEST(TestGenerationTimeView, QTEST_MAIN)
 #include "test_widget_generation_time_view.moc"

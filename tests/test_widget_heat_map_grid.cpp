@@ -5,6 +5,7 @@
 #include <QtTest>
 #include <cmath>
 
+#include "support/test_registry.h"
 #include "tests/support/widget_shots.h"
 #include "widgets/heat_map_grid.h"
 
@@ -115,5 +116,5 @@ class TestHeatMapGrid : public QObject {
   }
 };
 
-QTEST_MAIN(TestHeatMapGrid)
+RSALAB_REGISTER_TEST(TestHeatMapGrid, QTEST_MAIN)
 #include "test_widget_heat_map_grid.moc"

@@ -5,6 +5,7 @@
 #include <QtTest>
 #include <cmath>
 
+#include "support/test_registry.h"
 #include "tests/support/widget_shots.h"
 #include "widgets/heat_map_support.h"
 #include "widgets/heat_map_view.h"
@@ -211,5 +212,5 @@ class TestHeatMapView : public QObject {
   }
 };
 
-QTEST_MAIN(TestHeatMapView)
+RSALAB_REGISTER_TEST(TestHeatMapView, QTEST_MAIN)
 #include "test_widget_heat_map_view.moc"

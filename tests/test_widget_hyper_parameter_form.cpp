@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "engine/core/model_registry.h"
+#include "support/test_registry.h"
 #include "tests/support/widget_shots.h"
 #include "widgets/hyper_parameter_form.h"
 #include "widgets/run_setup_panel.h"
@@ -253,5 +254,5 @@ class TestHyperParameterForm : public QObject {
   }
 };
 
-QTEST_MAIN(TestHyperParameterForm)
+RSALAB_REGISTER_TEST(TestHyperParameterForm, QTEST_MAIN)
 #include "test_widget_hyper_parameter_form.moc"

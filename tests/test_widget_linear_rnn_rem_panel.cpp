@@ -4,6 +4,7 @@
 
 #include <QtTest>
 
+#include "support/test_registry.h"
 #include "widgets/linear_rnn_rem_panel.h"
 
 using namespace rsalab;
@@ -40,5 +41,5 @@ class TestLinearRnnRemPanel : public QObject {
   }
 };
 
-QTEST_MAIN(TestLinearRnnRemPanel)
+RSALAB_REGISTER_TEST(TestLinearRnnRemPanel, QTEST_MAIN)
 #include "test_widget_linear_rnn_rem_panel.moc"

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <random>
 
+#include "support/test_registry.h"
 #include "tests/support/widget_shots.h"
 #include "widgets/curve_series.h"
 #include "widgets/loss_curve_view.h"
@@ -339,5 +340,5 @@ class TestLossCurveView : public QObject {
   }
 };
 
-QTEST_MAIN(TestLossCurveView)
+RSALAB_REGISTER_TEST(TestLossCurveView, QTEST_MAIN)
 #include "test_widget_loss_curve_view.moc"

@@ -14,6 +14,7 @@
 #include <QXmlStreamReader>
 #include <QtTest>
 
+#include "support/test_registry.h"
 #include "widgets/heat_map_view.h"
 #include "widgets/loss_curve_view.h"
 #include "widgets/plot_export.h"
@@ -188,5 +189,5 @@ class TestPlotExport : public QObject {
   }
 };
 
-QTEST_MAIN(TestPlotExport)
+RSALAB_REGISTER_TEST(TestPlotExport, QTEST_MAIN)
 #include "test_widget_plot_export.moc"

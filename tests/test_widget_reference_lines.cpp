@@ -5,6 +5,7 @@
 #include <QtTest>
 #include <cmath>
 
+#include "support/test_registry.h"
 #include "widgets/loss_curve_view.h"
 #include "widgets/runs_table.h"
 #include "widgets/sample_efficiency_view.h"
@@ -94,5 +95,5 @@ class TestWidgetReferenceLines : public QObject {
   }
 };
 
-QTEST_MAIN(TestWidgetReferenceLines)
+RSALAB_REGISTER_TEST(TestWidgetReferenceLines, QTEST_MAIN)
 #include "test_widget_reference_lines.moc"

@@ -8,6 +8,7 @@
 #include <QtTest>
 #include <cmath>
 
+#include "support/test_registry.h"
 #include "widgets/rem_parameter_view.h"
 #include "widgets/rem_recovery_plot.h"
 #include "widgets/snapshot_history.h"
@@ -232,5 +233,5 @@ class TestRemParameterView : public QObject {
   }
 };
 
-QTEST_MAIN(TestRemParameterView)
+RSALAB_REGISTER_TEST(TestRemParameterView, QTEST_MAIN)
 #include "test_widget_rem_parameter_view.moc"

@@ -2,6 +2,7 @@
 #include <QtTest>
 #include <cmath>
 
+#include "support/test_registry.h"
 #include "widgets/run_palette.h"
 
 using namespace rsalab;
@@ -37,5 +38,5 @@ class TestRunPalette : public QObject {
   }
 };
 
-QTEST_MAIN(TestRunPalette)
+RSALAB_REGISTER_TEST(TestRunPalette, QTEST_MAIN)
 #include "test_widget_run_palette.moc"

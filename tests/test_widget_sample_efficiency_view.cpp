@@ -14,6 +14,7 @@
 #include <random>
 
 #include "app/sweep_figures.h"
+#include "support/test_registry.h"
 #include "widgets/sample_efficiency_view.h"
 
 using namespace rsalab;
@@ -226,5 +227,5 @@ class TestSampleEfficiencyView : public QObject {
   }
 };
 
-QTEST_MAIN(TestSampleEfficiencyView)
+RSALAB_REGISTER_TEST(TestSampleEfficiencyView, QTEST_MAIN)
 #include "test_widget_sample_efficiency_view.moc"

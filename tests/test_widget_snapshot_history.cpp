@@ -3,6 +3,7 @@
 #include <QtTest>
 #include <algorithm>
 
+#include "support/test_registry.h"
 #include "widgets/snapshot_history.h"
 
 using namespace rsalab;
@@ -89,5 +90,5 @@ class TestSnapshotHistory : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestSnapshotHistory)
+RSALAB_REGISTER_TEST(TestSnapshotHistory, QTEST_GUILESS_MAIN)
 #include "test_widget_snapshot_history.moc"

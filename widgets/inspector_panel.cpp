@@ -17,10 +17,25 @@
 
 namespace rsalab {
 
+void InspectorPanel::setHeadline(const QString& text) {
+  headline_->setText(text);
+  headline_->setVisible(!text.isEmpty());
+}
+
+QString InspectorPanel::headline() const { return headline_->text(); }
+
 InspectorPanel::InspectorPanel(QWidget* parent) : QWidget(parent) {
   setObjectName("InspectorPanel");
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 0);
+  // What the window is showing, in full (the status bar elides it): the launch or the preset's
+  // claim and, once judged, its verdict. Hidden while empty.
+  headline_ = new QLabel(this);
+  headline_->setObjectName("InspectorHeadline");
+  headline_->setWordWrap(true);
+  headline_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  headline_->setVisible(false);
+  layout->addWidget(headline_);
   tabs_ = new QTabWidget(this);
   tabs_->setObjectName("InspectorTabs");
   attention_view_ = new AttentionView(tabs_);

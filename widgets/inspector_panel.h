@@ -54,6 +54,11 @@ class InspectorPanel : public QWidget {
   static constexpr int kGatesTab = 2;      // gates and StarSaber's fixed-point residuals
   static constexpr int kLinearRnnTab = 3;  // "Why REMs": a linear RNN as a sum of REMs
 
+  // A line above the tabs, word-wrapped, in full (the launch or preset and its verdict); empty
+  // hides it.
+  void setHeadline(const QString& text);
+  QString headline() const;
+
   // Forgets every run: records, latest snapshots, inputs, run infos; nothing is inspected.
   void clear();
   void setRunInfo(int run, const InspectedRunInfo& info);
@@ -93,6 +98,7 @@ class InspectorPanel : public QWidget {
   };
 
   QTabWidget* tabs_;
+  QLabel* headline_;
   AttentionView* attention_view_;
   RemParameterView* rem_view_;
   GateView* gate_view_;

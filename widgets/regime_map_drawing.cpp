@@ -141,8 +141,8 @@ void RegimeMapView::build(QSize size) {
     cell->setRowSpacing(0);
     cell->addElement(
         0, 0,
-        new QCPTextElement(plot_, winner ? tr("winner (beyond the seeds' spread)") : panel.model,
-                           title_font));
+        new QCPTextElement(
+            plot_, winner ? tr("winner (95 % paired interval above 0)") : panel.model, title_font));
     cell->setRowStretchFactor(0, 0.001);
     panel.rect = new QCPAxisRect(plot_, /*setupDefaultAxes=*/false);
     panel.rect->addAxes(QCPAxis::atBottom | QCPAxis::atLeft);
@@ -247,7 +247,7 @@ void RegimeMapView::addLegend(QCPLayoutGrid* row, const QStringList& models) {
     const QColor c = SampleEfficiencyView::modelColor(model);
     entry(tr("%1 wins").arg(model), c, QPen(c));
   }
-  entry(tr("tie (mean ± sd overlap)"), QBrush(kTieColor), QPen(QColor(150, 150, 150)));
+  entry(tr("tie (paired interval covers 0)"), QBrush(kTieColor), QPen(QColor(150, 150, 150)));
   entry(tr("pending (< 2 models)"), QBrush(Qt::white), QPen(QColor(150, 150, 150)));
   size_legend();
 }

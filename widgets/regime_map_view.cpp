@@ -333,11 +333,13 @@ QString RegimeMapView::toolTip(double axis_value, int64_t size) const {
   if (!w || w->verdict == RegimeVerdict::Pending)
     lines << tr("pending: fewer than two models have a result here");
   else if (w->verdict == RegimeVerdict::Winner)
-    lines << tr("winner: %1, ahead of %2 by %3 > spread %4")
-                 .arg(best, second, number(w->margin), number(w->spread));
+    lines << tr("winner: %1, ahead of %2 by %3 (paired: %4)")
+                 .arg(best, second, number(w->difference.mean),
+                      QString::fromStdString(regimeIntervalText(w->difference)));
   else
-    lines << tr("tie: %1 and %2 (gap %3 ≤ spread %4)")
-                 .arg(best, second, number(w->margin), number(w->spread));
+    lines << tr("tie: %1 and %2 (paired difference %3: %4 covers 0)")
+                 .arg(best, second, number(w->difference.mean),
+                      QString::fromStdString(regimeIntervalText(w->difference)));
   return lines.join('\n');
 }
 

@@ -93,10 +93,17 @@ RemParameterView::RemParameterView(QWidget* parent) : QWidget(parent) {
   truth_label_->setObjectName("RemTruthLabel");
   truth_label_->setWordWrap(true);
   truth_label_->setText(tr("No ground truth for this task."));
+  // At most three lines (the whole text in its tooltip), so the head table below always shows
+  // its rows: a long task description once squeezed it to one visible row.
+  truth_label_->setMaximumHeight(3 * fontMetrics().lineSpacing() + 4);
+  truth_label_->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
   recovery_ = new RemRecoveryPlot(this);
   recovery_->setTolerance(kRecoveryTolerance);
   table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   table_->horizontalHeader()->setStretchLastSection(true);
+  // A header and four heads visible whatever the splitter and the label above do.
+  table_->setMinimumHeight(table_->horizontalHeader()->sizeHint().height() +
+                           4 * table_->verticalHeader()->defaultSectionSize() + 4);
 
   rem_grid_ = new HeatMapGrid(this);
   rem_grid_->setEnlargeOnClick(true);
@@ -109,8 +116,9 @@ RemParameterView::RemParameterView(QWidget* parent) : QWidget(parent) {
   side->addWidget(table_box);
   side->addWidget(rem_grid_);
   side->setStretchFactor(0, 1);
-  side->setStretchFactor(1, 2);
-  side->setSizes({1000, 2000});  // proportions; the splitter scales them to its height
+  side->setStretchFactor(1, 1);
+  side->setSizes({1000, 1000});  // proportions; the splitter scales them to its height
+  side->setCollapsible(0, false);
   auto* plots = new QSplitter(Qt::Vertical, this);
   plots->addWidget(plot_);
   plots->addWidget(recovery_);
@@ -409,6 +417,7 @@ void RemParameterView::setGroundTruth(const GroundTruth& truth, int64_t length) 
                           .arg(QString::fromStdString(truth.meaning),
                                QString::fromStdString(truth.description))
                           .arg(kRecoveryTolerance));
+  truth_label_->setToolTip(truth_label_->text());
   rebuildTable();
   rebuildRecovery();
   repaint_.markDirty();

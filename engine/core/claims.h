@@ -30,9 +30,11 @@ struct ClaimVerdict {
 //     shares) and the lower half of sizes (the smallest n / 2);
 //  2. the Transformer wins where the signal is not recurrent and data plentiful: the bottom
 //     third of axis values and the upper half of sizes;
-//  3. RSA does well across the plane: it wins or ties for best in at least 3/4 of all cells.
-// "Wins" is the winner rule's Winner verdict; a claim holds when its model wins more than half
-// of its region's cells (claims 1 and 2).
+//  3. RSA does well across the plane: it wins outright in at least 3/4 of all cells.
+// "Wins" is the winner rule's Winner verdict (a 95 % paired interval above 0). Ties are ties: a
+// claim holds when the outright wins reach its share (more than half of the region for 1 and 2),
+// does not hold when the wins plus every tie its model is in would not reach it, and is
+// inconclusive in between.
 std::vector<ClaimVerdict> figure1Verdicts(const RegimeMap& map);
 // "RSA is more sample-efficient than the Transformer", as a paired comparison: every (N, seed)
 // where both ran gives d = `better`'s excess loss (test loss where the task has no floor) −
@@ -54,11 +56,24 @@ std::vector<ClaimVerdict> sweepPresetVerdicts(const std::string& rule,
 // The verdicts of a run preset on its run's last inspection record (validation sample):
 //  - "recover": every REM head matches a true component within kRecoveryTolerance
 //    (engine/core/ground_truth.h: remsRecovered);
-//  - "fixed-point": StarSaber's per-layer residual ‖h^{l+1} − h^l‖ / ‖h^l‖ falls from each
-//    layer to the next (the layers approach a fixed point).
+//  - "fixed-point": fixedPointVerdict against `control`, the same run's untrained model (its
+//    step-0 inspection of the same sample).
 // Empty for an unknown rule.
 std::vector<ClaimVerdict> runPresetVerdicts(const std::string& rule, const InspectionRecord& record,
-                                            const GroundTruth& truth, int64_t length);
+                                            const GroundTruth& truth, int64_t length,
+                                            const InspectionRecord* control = nullptr);
+
+// "StarSaber's layers approach a fixed point", on a quantity that measures contraction: the ratios
+// u_{l+1} / u_l of the layers' absolute updates u_l = ‖h^{l+1} − h^l‖ (the relative residual
+// ‖h^{l+1} − h^l‖ / ‖h^l‖ falls in an untrained model too, because ‖h^l‖ grows while tanh bounds
+// the update). Judged against the untrained control with the same initialisation:
+//  - does not hold: an update grows (a ratio ≥ 1), or the geometric-mean ratio is not below the
+//    control's;
+//  - holds: every ratio < 1 and the geometric mean ≤ kFixedPointMargin × the control's;
+//  - inconclusive: every ratio < 1 and below the control, but within that margin;
+//  - undecided: fewer than 2 layers with updates, or no control with the same layers.
+ClaimVerdict fixedPointVerdict(const InspectionRecord& trained, const InspectionRecord* control);
+constexpr double kFixedPointMargin = 0.9;
 
 // "A linear RNN is a sum of REMs": the recurrence and its REM decomposition agree to `tolerance`
 // (max |difference| `max_error` over `values` numbers, computed by the caller in double).

@@ -25,6 +25,7 @@ struct Preset {
   // (sweepPresetVerdicts in engine/core/claims.h: "figure1", "rsa>transformer").
   std::vector<int64_t> sweep_sizes;
   int64_t sweep_seeds = 0;
+  int64_t sweep_epochs = 0;  // SweepOptions::budget_epochs: a budget that grows with N
   SweepAxis axis;
   std::string verdict;
   bool isSweep() const { return sweep_seeds > 0; }

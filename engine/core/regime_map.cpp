@@ -1,5 +1,7 @@
 #include "engine/core/regime_map.h"
 
+#include <gsl/gsl_cdf.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -34,6 +36,32 @@ const char* regimeVerdictName(RegimeVerdict verdict) {
   return "pending";
 }
 
+PairedDifference pairedDifference(const RegimeCell& better, const RegimeCell& worse) {
+  std::vector<double> d;
+  for (const auto& [seed, b] : better.by_seed)
+    for (const auto& [other, w] : worse.by_seed)
+      if (other == seed) d.push_back(w - b);
+  return meanWithInterval(d);
+}
+
+PairedDifference meanWithInterval(const std::vector<double>& d) {
+  PairedDifference out;
+  out.pairs = static_cast<int64_t>(d.size());
+  if (d.empty()) return out;
+  double sum = 0;
+  for (double x : d) sum += x;
+  out.mean = sum / static_cast<double>(d.size());
+  if (d.size() < 2) return out;
+  double ss = 0;
+  for (double x : d) ss += (x - out.mean) * (x - out.mean);
+  const double n = static_cast<double>(d.size());
+  const double se = std::sqrt(ss / (n - 1) / n);
+  const double t = gsl_cdf_tdist_Pinv(0.5 + kIntervalLevel / 2, n - 1);
+  out.lo = out.mean - t * se;
+  out.hi = out.mean + t * se;
+  return out;
+}
+
 RegimeWinner regimeWinner(const std::vector<const RegimeCell*>& cells) {
   std::vector<const RegimeCell*> ranked;
   for (const auto* c : cells)
@@ -49,10 +77,10 @@ RegimeWinner regimeWinner(const std::vector<const RegimeCell*>& cells) {
   w.best = ranked[0]->model;
   w.runner_up = ranked[1]->model;
   w.margin = ranked[1]->mean - ranked[0]->mean;
-  w.spread = ranked[0]->sd + ranked[1]->sd;
-  // One seed has no spread to judge by: a single run never names a winner.
-  w.judged = ranked[0]->seeds >= 2 && ranked[1]->seeds >= 2;
-  w.verdict = w.judged && w.margin > w.spread ? RegimeVerdict::Winner : RegimeVerdict::Tie;
+  w.difference = pairedDifference(*ranked[0], *ranked[1]);
+  // One seed has no interval to judge by: a single run never names a winner.
+  w.judged = w.difference.judged();
+  w.verdict = w.difference.above0() ? RegimeVerdict::Winner : RegimeVerdict::Tie;
   return w;
 }
 
@@ -60,9 +88,11 @@ RegimeMap buildRegimeMap(const std::vector<RegimePoint>& points) {
   RegimeMap map;
   std::vector<double> axis;
   // (model index, axis value, N) → excess losses and runs
-  std::map<std::tuple<size_t, double, int64_t>,
-           std::pair<std::vector<double>, std::vector<int64_t>>>
-      groups;
+  struct Group {
+    std::vector<std::pair<uint64_t, double>> by_seed;  // finite points
+    std::vector<int64_t> runs;
+  };
+  std::map<std::tuple<size_t, double, int64_t>, Group> groups;
   for (const auto& p : points) {
     auto it = std::find(map.models.begin(), map.models.end(), p.model);
     if (it == map.models.end()) it = map.models.insert(map.models.end(), p.model);
@@ -71,8 +101,8 @@ RegimeMap buildRegimeMap(const std::vector<RegimePoint>& points) {
     if (std::find(map.sizes.begin(), map.sizes.end(), p.size) == map.sizes.end())
       map.sizes.push_back(p.size);
     auto& g = groups[{m, x, p.size}];
-    if (std::isfinite(p.excess)) g.first.push_back(p.excess);
-    g.second.push_back(p.run);
+    if (std::isfinite(p.excess)) g.by_seed.push_back({p.seed, p.excess});
+    g.runs.push_back(p.run);
   }
   std::sort(axis.begin(), axis.end());
   std::sort(map.sizes.begin(), map.sizes.end());
@@ -86,16 +116,17 @@ RegimeMap buildRegimeMap(const std::vector<RegimePoint>& points) {
         c.model = map.models[m];
         c.axis_value = x;
         c.size = n;
-        c.runs = it->second.second;
-        const auto& v = it->second.first;
-        c.seeds = static_cast<int64_t>(v.size());
-        if (!v.empty()) {
+        c.runs = it->second.runs;
+        c.by_seed = it->second.by_seed;
+        std::sort(c.by_seed.begin(), c.by_seed.end());
+        c.seeds = static_cast<int64_t>(c.by_seed.size());
+        if (!c.by_seed.empty()) {
           double sum = 0;
-          for (double e : v) sum += e;
-          c.mean = sum / static_cast<double>(v.size());
+          for (const auto& [seed, e] : c.by_seed) sum += e;
+          c.mean = sum / static_cast<double>(c.seeds);
           double ss = 0;
-          for (double e : v) ss += (e - c.mean) * (e - c.mean);
-          c.sd = v.size() > 1 ? std::sqrt(ss / static_cast<double>(v.size() - 1)) : 0.0;
+          for (const auto& [seed, e] : c.by_seed) ss += (e - c.mean) * (e - c.mean);
+          c.sd = c.seeds > 1 ? std::sqrt(ss / static_cast<double>(c.seeds - 1)) : 0.0;
         }
         map.cells.push_back(c);
       }
@@ -138,18 +169,26 @@ std::string number(double v, int precision = 3) {
 
 }  // namespace
 
+std::string regimeIntervalText(const PairedDifference& d) {
+  if (!d.judged()) return "no interval (" + std::to_string(d.pairs) + " seed in common)";
+  return number(100 * kIntervalLevel, 2) + " % interval [" + number(d.lo) + ", " + number(d.hi) +
+         "] over " + std::to_string(d.pairs) + " seeds";
+}
+
 std::vector<std::string> regimeWinnerLines(const RegimeMap& map) {
   std::vector<std::string> lines;
   for (const auto& w : map.winners) {
     std::string line = "a=" + number(w.axis_value) + " N=" + std::to_string(w.size) + ": ";
     switch (w.verdict) {
       case RegimeVerdict::Winner:
-        line += w.best + " (beats " + w.runner_up + " by " + number(w.margin) + " > spread " +
-                number(w.spread) + ")";
+        line += w.best + " beats " + w.runner_up + " by " + number(w.difference.mean) + ", " +
+                regimeIntervalText(w.difference);
         break;
       case RegimeVerdict::Tie:
-        line += "tie " + w.best + " / " + w.runner_up + " (margin " + number(w.margin) +
-                " <= spread " + number(w.spread) + ")";
+        line += "tie " + w.best + " / " + w.runner_up + ": " +
+                (w.judged ? "difference " + number(w.difference.mean) + ", " +
+                                regimeIntervalText(w.difference) + " covers 0"
+                          : std::string("fewer than 2 seeds in common, no interval"));
         break;
       case RegimeVerdict::Pending:
         line += "pending";

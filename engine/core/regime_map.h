@@ -1,9 +1,10 @@
 // The regime map (the RSA paper's Figure 1): per model, the mean excess test loss over seeds at
 // every (axis value, N) of a two-axis sweep — x a task parameter such as the mix task's recurrent
 // share, y the training-set size N — and per cell the winner: the model with the lowest mean,
-// drawn as the winner only where it beats the runner-up by more than their seeds' spread
-// (mean ± sd intervals apart), otherwise a tie. Plain C++ (core library: no LibTorch, no Qt):
-// the regime-map view, the CLI's figure and the presets' verdicts share this one rule.
+// drawn as the winner only where the 95 % interval of its paired difference to the runner-up
+// (same seed = same data, over the seeds both ran) lies above 0, otherwise a tie. Plain C++ (core
+// library: no LibTorch, no Qt): the regime-map view, the CLI's figure and the presets' verdicts
+// share this one rule.
 #pragma once
 
 #include <cstdint>
@@ -33,12 +34,29 @@ struct RegimeCell {
   double mean = std::numeric_limits<double>::quiet_NaN();
   double sd = 0;  // sample standard deviation (n − 1); 0 with one seed
   std::vector<int64_t> runs;
+  // The finite points by seed (ascending seeds), for paired comparisons between models.
+  std::vector<std::pair<uint64_t, double>> by_seed;
 };
+
+// `worse` − `better` over the seeds both have (same seed: the same data in a sweep), with the
+// two-sided 95 % Student-t interval of its mean. With fewer than 2 pairs the interval is NaN.
+struct PairedDifference {
+  int64_t pairs = 0;
+  double mean = std::numeric_limits<double>::quiet_NaN();
+  double lo = std::numeric_limits<double>::quiet_NaN(), hi = lo;
+  bool judged() const { return pairs >= 2; }
+  bool above0() const { return judged() && lo > 0; }  // `better` is lower beyond the seeds' noise
+  bool below0() const { return judged() && hi < 0; }  // `worse` is in fact lower
+};
+PairedDifference pairedDifference(const RegimeCell& better, const RegimeCell& worse);
+// The same for differences already paired (`pairs` = d.size()).
+PairedDifference meanWithInterval(const std::vector<double>& d);
+constexpr double kIntervalLevel = 0.95;
 
 enum class RegimeVerdict {
   Pending,  // fewer than two models have a finite mean here yet
-  Winner,   // the best mean is below the runner-up's by more than sd_best + sd_runner_up
-  Tie,      // the intervals mean ± sd of the best and the runner-up overlap
+  Winner,   // the paired difference runner-up − best has its 95 % interval above 0
+  Tie,      // that interval covers 0 (or fewer than 2 seeds are paired: no interval)
 };
 
 struct RegimeWinner {
@@ -48,8 +66,9 @@ struct RegimeWinner {
   std::string best;       // lowest mean (set unless Pending)
   std::string runner_up;  // second lowest
   double margin = 0;      // runner_up mean − best mean (>= 0)
-  double spread = 0;      // sd of best + sd of runner-up
-  bool judged = false;    // both had 2+ seeds (a single run has no spread: never a winner)
+  // The paired difference runner-up − best over their shared seeds: its mean and 95 % interval.
+  PairedDifference difference;
+  bool judged = false;  // 2+ shared seeds (a single run has no interval: never a winner)
 };
 
 struct RegimeMap {
@@ -74,8 +93,11 @@ RegimeWinner regimeWinner(const std::vector<const RegimeCell*>& cells);
 // "winner", "tie", "pending".
 const char* regimeVerdictName(RegimeVerdict verdict);
 
-// One line per (axis value, N): "a=0.75 N=64: rnn (margin 0.031 > spread 0.012)" or "tie …".
+// One line per (axis value, N): "a=0.75 N=64: rnn beats gru by 0.031, 95 % interval [0.012,
+// 0.050] over 3 seeds" or "tie rnn / gru: …, interval [-0.01, 0.03] covers 0".
 std::vector<std::string> regimeWinnerLines(const RegimeMap& map);
+// "95 % interval [0.012, 0.050] over 3 seeds", or why there is none.
+std::string regimeIntervalText(const PairedDifference& difference);
 
 // Two axis values are the same cell within this tolerance (values parsed from text).
 constexpr double kAxisTolerance = 1e-9;

@@ -73,8 +73,8 @@ torch::Tensor StarSaberLayerImpl::forward(const torch::Tensor& h, const torch::T
     record->has_alpha = !gated_;  // the gated variant has no α to report
     if (!gated_) record->alpha = alpha.item<double>();
     auto before = h[sample].detach();
-    record->residual =
-        ((next[sample].detach() - before).norm() / (before.norm() + 1e-12)).item<double>();
+    record->update = (next[sample].detach() - before).norm().item<double>();
+    record->residual = record->update / (before.norm().item<double>() + 1e-12);
   }
   return next;
 }

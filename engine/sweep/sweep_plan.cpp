@@ -37,7 +37,7 @@ std::string fnv1a64(const std::string& text) {
 // The hashed part of a plan: base, axes and cells (sorted keys: nlohmann's objects are ordered).
 std::string contentHash(const json& plan) {
   json content = json::object();
-  for (const char* key : {"base", "axes", "cells"}) {
+  for (const char* key : {"base", "axes", "budget", "cells"}) {
     if (plan.contains(key)) content[key] = plan[key];
   }
   return fnv1a64(content.dump());
@@ -50,6 +50,8 @@ json planContent(const SweepPlan& plan) {
   // Only a sweep with a task axis has the key: older plans keep their hash.
   if (!plan.axis.empty())
     j["axes"]["task"] = {{"name", plan.axis.name}, {"values", plan.axis.values}};
+  // Only a sweep with a growing budget has the key: older plans keep their hash.
+  if (plan.budget_epochs > 0) j["budget"] = {{"epochs", plan.budget_epochs}};
   j["cells"] = json::array();
   for (const auto& c : plan.cells) {
     json cell = {{"index", c.index}, {"model", c.model}, {"size", c.size}, {"seed", c.seed}};
@@ -113,6 +115,10 @@ SweepPlan makeSweepPlan(const SweepOptions& options) {
   plan.base = options.base;
   plan.models = options.models;
   plan.sizes = options.sizes;
+  if (options.budget_epochs < 0 || options.budget_epochs > 100000)
+    throw std::invalid_argument("--epochs " + std::to_string(options.budget_epochs) +
+                                " is out of range: 0..100000");
+  plan.budget_epochs = options.budget_epochs;
   for (int64_t s = 0; s < options.seeds; ++s)
     plan.seeds.push_back(options.base.trainer.seed + static_cast<uint64_t>(s));
   if (!options.axis.empty()) {
@@ -139,11 +145,30 @@ SweepPlan makeSweepPlan(const SweepOptions& options) {
   return plan;
 }
 
+int64_t cellSteps(const RunConfig& base, int64_t budget_epochs, int64_t size) {
+  const int64_t steps = base.trainer.max_steps;
+  if (budget_epochs <= 0 || base.trainer.batch_size <= 0) return steps;
+  const int64_t batch = base.trainer.batch_size;
+  return std::max(steps, (budget_epochs * size + batch - 1) / batch);
+}
+
+std::string sweepBudgetText(const SweepPlan& plan) {
+  const std::string base = std::to_string(plan.base.trainer.max_steps);
+  if (plan.budget_epochs <= 0 || plan.sizes.empty()) return base + " steps";
+  const int64_t lo = plan.sizes.front(), hi = plan.sizes.back();
+  return "max(" + base + ", " + std::to_string(plan.budget_epochs) +
+         " epochs) steps: " + std::to_string(cellSteps(plan.base, plan.budget_epochs, lo)) +
+         " at N = " + std::to_string(lo) + " … " +
+         std::to_string(cellSteps(plan.base, plan.budget_epochs, hi)) +
+         " at N = " + std::to_string(hi);
+}
+
 RunConfig cellConfig(const SweepPlan& plan, const SweepCell& cell) {
   RunConfig c = plan.base;
   c.model.model = cell.model;
   c.train_size = cell.size;
   c.trainer.seed = cell.seed;
+  c.trainer.max_steps = cellSteps(plan.base, plan.budget_epochs, cell.size);
   if (!plan.axis.empty()) return withTaskParameter(c, plan.axis.name, cell.axis_value);
   return c;
 }
@@ -201,6 +226,13 @@ SweepPlan sweepPlanFromJson(const std::string& text, const std::string& what) {
     fail(what, std::string("key \"axes\": ") + e.what());
   } catch (const std::invalid_argument& e) {
     fail(what, std::string("key \"axes.task.name\": ") + e.what());
+  }
+  if (const auto budget = j.find("budget"); budget != j.end()) {
+    plan.budget_epochs =
+        need(*budget, "epochs", "budget.", what, &json::is_number_integer, "an integer")
+            .get<int64_t>();
+    if (plan.budget_epochs < 1 || plan.budget_epochs > 100000)
+      fail(what, "key \"budget.epochs\" is out of range: 1..100000");
   }
   const json& cells = need(j, "cells", "", what, &json::is_array, "an array");
   if (cells.empty()) fail(what, "key \"cells\" is empty: the sweep has no runs");

@@ -35,6 +35,7 @@ struct SweepPlan {
   std::vector<int64_t> sizes;
   std::vector<uint64_t> seeds;
   SweepAxis axis;  // optional task-parameter axis; its name is a TaskOptions key ("mix_share")
+  int64_t budget_epochs = 0;  // SweepOptions::budget_epochs (cellSteps)
   std::vector<SweepCell> cells;
   std::string hash;  // sweepPlanHash(): "fnv1a64:" + 16 hex digits
   int64_t cellCount() const { return static_cast<int64_t>(cells.size()); }
@@ -48,9 +49,13 @@ SweepAxis parseSweepAxis(const std::string& text);
 // The plan of a sweep (seeds base.trainer.seed + 0 … seeds − 1). Throws std::invalid_argument on
 // no cells or a config that a model refuses (validate), before anything runs.
 SweepPlan makeSweepPlan(const SweepOptions& options);
-// The config cell `cell` trains: the base with its model, training-set size, seed and task-axis
-// value.
+// The config cell `cell` trains: the base with its model, training-set size, seed, task-axis
+// value and step budget (cellSteps).
 RunConfig cellConfig(const SweepPlan& plan, const SweepCell& cell);
+// max(base max_steps, ceil(epochs · N / batch)) with epochs > 0, else base max_steps.
+int64_t cellSteps(const RunConfig& base, int64_t budget_epochs, int64_t size);
+// "300 steps", or "max(300, 8 epochs) steps: 300 at N = 16 … 1024 at N = 4096".
+std::string sweepBudgetText(const SweepPlan& plan);
 
 std::string sweepPlanJson(const SweepPlan& plan);  // with its hash
 // Reads what sweepPlanJson wrote; std::runtime_error naming `what` and the key on bad input, and

@@ -142,6 +142,8 @@ SweepResult runSweep(const SweepOptions& options,
   std::vector<std::string> notes;
   honest.sizes = honestSweepSizes(options, &notes);  // sizes giving the same N run once
   const SweepPlan plan = makeSweepPlan(honest);
+  if (plan.budget_epochs > 0)
+    notes.push_back("a budget that grows with N: " + sweepBudgetText(plan));
   std::vector<int64_t> indices(plan.cells.size());
   for (size_t i = 0; i < indices.size(); ++i) indices[i] = static_cast<int64_t>(i);
   SweepCellsOptions cells;

@@ -31,7 +31,10 @@ struct SweepOptions {
   std::vector<std::string> models = modelNames(/*sequence_only=*/true);  // registry order
   std::vector<int64_t> sizes = {16, 64, 256, 1024, 4096};
   int64_t seeds = 3;
-  SweepAxis axis;                // optional task-parameter axis (regime maps)
+  SweepAxis axis;  // optional task-parameter axis (regime maps)
+  // A budget that grows with N: each run trains max(base max_steps, ceil(budget_epochs · N /
+  // batch)) steps, so a larger N is also seen more times (0: base max_steps for every N).
+  int64_t budget_epochs = 0;
   int64_t parallel = 0;          // concurrent runs; 0 = one per core (each on 1 thread)
   bool keep_curves = false;      // fill SweepRow::train_curve / validation_curve (figures, GUI)
   bool keep_inspection = false;  // fill SweepRow::inspection after each run (GUI)

@@ -16,7 +16,8 @@ const std::vector<HyperParameterInfo>& trainerHyperParameters() {
       {"max_steps", "Max steps", "steps", 1, 1e8, true, false},
       {"warmup_steps", "Warm-up", "steps", 0, 1e7, false, false},
       {"eval_every", "Evaluate every", "steps", 1, 1e6, false, false},
-      {"patience", "Early-stop patience (0 = off)", "evaluations", 0, 1e4, false, false},
+      {"patience", "Early-stop patience (0 = off; never in the first quarter of max steps)",
+       "evaluations", 0, 1e4, false, false},
       {"max_seconds", "Wall-time budget (0 = none)", "s", 0, 1e7, false, false},
   };
   return info;

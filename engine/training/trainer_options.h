@@ -18,7 +18,10 @@ struct TrainerOptions {
   int64_t warmup_steps = 0;  // linear warm-up from 0
   bool cosine = false;       // cosine decay to 10% after warm-up
   int64_t eval_every = 100;  // steps between validation evaluations
-  int64_t patience = 0;      // early stop after this many evaluations without improvement
+  // Early stop after this many evaluations without improvement, but never in the first quarter
+  // of max_steps (earliestEarlyStop): a plateau early in a run is not the end of its learning
+  // (the default launch's RSA sat on the RNN's plateau at step 650 and would have left it later).
+  int64_t patience = 0;
   // When training ends (any reason but a divergence or a stop request), put back the weights of
   // the best validation evaluation, so the test evaluation and the checkpoint use them.
   bool restore_best = false;
@@ -44,6 +47,13 @@ struct HotParameters {
   double grad_clip = 0;
   int64_t snapshot_every = 0;
 };
+
+// The first step at which patience may end a run: a quarter of max_steps. A run is given that much
+// of its budget to leave a plateau before "no better validation loss" counts against it.
+constexpr int64_t kEarlyStopBudgetDivisor = 4;
+inline int64_t earliestEarlyStop(const TrainerOptions& o) {
+  return o.max_steps / kEarlyStopBudgetDivisor;
+}
 
 // Throws std::invalid_argument naming the field and its allowed range.
 void validate(const TrainerOptions& options);

@@ -8,6 +8,7 @@
 
 #include "engine/runtime.h"
 #include "engine/torch_api.h"
+#include "support/test_registry.h"
 
 namespace rsalab::test {
 
@@ -36,6 +37,11 @@ inline bool checkClose(const torch::Tensor& actual, const torch::Tensor& expecte
 
 }  // namespace rsalab::test
 
+// The file's test class: registered in the engine runner (support/test_registry.h), or its own
+// main when built alone.
+#ifdef RSALAB_TEST_RUNNER
+#define RSALAB_TEST_MAIN(TestClass) RSALAB_REGISTER_TEST(TestClass, unused)
+#else
 #define RSALAB_TEST_MAIN(TestClass)         \
   int main(int argc, char** argv) {         \
     rsalab::initRuntime();                  \
@@ -43,3 +49,4 @@ inline bool checkClose(const torch::Tensor& actual, const torch::Tensor& expecte
     TestClass test;                         \
     return QTest::qExec(&test, argc, argv); \
   }
+#endif

@@ -1,0 +1,24 @@
+// The GUI's first minute, headless: the default launch (defaultLaunchConfig(), the registry's
+// default models) trained for the step count the GUI reaches in 60 s on 2 cores, over several
+// seeds, with one intra-op thread per run as the GUI's worker uses on 2 cores (so the numbers are
+// the window's, seed for seed). `rsalab-cli first-minute` prints the table and writes it into
+// README.md and resources/first_minute.json (engine/core/first_minute_table.h); a test keeps them
+// in step.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/core/first_minute_table.h"
+#include "engine/run_config.h"
+
+namespace rsalab {
+
+// Trains every model × seed (seeds base.trainer.seed + 0 … seeds − 1) on `config` until step
+// `steps` or its own stop, `parallel` runs at a time (0: one per core), one intra-op thread each.
+std::vector<FirstMinuteRun> runFirstMinute(const RunConfig& config,
+                                           const std::vector<std::string>& models, int64_t seeds,
+                                           int64_t steps, int64_t parallel = 0);
+
+}  // namespace rsalab
