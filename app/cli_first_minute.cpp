@@ -22,8 +22,8 @@ std::string regenerate(const FirstMinuteCommand& c) {
 int check(const FirstMinuteCommand& command) {
   if (command.json_path.empty() || command.readme_path.empty())
     throw std::invalid_argument("first-minute --check needs --json and --readme");
-  const FirstMinuteTable stored = firstMinuteTableFromJson(
-      readTextFile(command.json_path, kMaxBytes), command.json_path);
+  const FirstMinuteTable stored =
+      firstMinuteTableFromJson(readTextFile(command.json_path, kMaxBytes), command.json_path);
   if (!firstMinuteTableMatchesLaunch(stored)) {
     std::cerr << "error: " << command.json_path
               << " was measured on another default launch (its config or models changed): "
@@ -36,8 +36,8 @@ int check(const FirstMinuteCommand& command) {
               << command.json_path << " renders to: " << regenerate(command) << "\n";
     return 1;
   }
-  std::cout << "first-minute: " << command.readme_path << " and " << command.json_path
-            << " agree (" << stored.runs.size() << " runs at step " << stored.steps << ")\n";
+  std::cout << "first-minute: " << command.readme_path << " and " << command.json_path << " agree ("
+            << stored.runs.size() << " runs at step " << stored.steps << ")\n";
   return 0;
 }
 

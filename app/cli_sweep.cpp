@@ -119,12 +119,9 @@ int mergeSweepFolder(const SweepPlan& plan, const SweepMergeCommand& command) {
   if (!command.figures_dir.empty()) {
     FigureOptions figures;
     figures.out_dir = command.figures_dir;
-    const int64_t steps_lo = cellSteps(plan.base, plan.budget_epochs, plan.sizes.front());
-    const int64_t steps_hi = cellSteps(plan.base, plan.budget_epochs, plan.sizes.back());
     figures.title = plan.base.task.name + ", T = " + std::to_string(plan.base.task.length) + ", " +
-                    std::to_string(steps_lo) +
-                    (steps_hi != steps_lo ? "–" + std::to_string(steps_hi) : std::string()) +
-                    " steps, " + std::to_string(plan.seeds.size()) + " seed(s)";
+                    sweepStepRange(plan.base, plan.budget_epochs, plan.sizes) + " steps, " +
+                    std::to_string(plan.seeds.size()) + " seed(s)";
     figures.axis_name = result.axis.name;
     for (const auto& path : writeSweepFigures(result.rows, figures))
       std::cout << "wrote " << path << "\n";

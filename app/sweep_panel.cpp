@@ -10,11 +10,13 @@
 #include <QPushButton>
 #include <QSplitter>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "app/sweep_comparison.h"
 #include "app/sweep_dialog.h"
 #include "app/sweep_folder_watcher.h"
 #include "engine/atomic_file.h"
+#include "engine/sweep/sweep_plan.h"
 #include "engine/training/sweep.h"
 #include "engine/training/sweep_references.h"
 #include "widgets/comparison_table.h"
@@ -161,7 +163,8 @@ bool SweepPanel::startSweep(const SweepOptions& requested) {
   resetFigures(QString("%1, T = %2, %3 steps per run, %4 seed(s)")
                    .arg(QString::fromStdString(options.base.task.name))
                    .arg(options.base.task.length)
-                   .arg(options.base.trainer.max_steps)
+                   .arg(QString::fromStdString(
+                       sweepStepRange(options.base, options.budget_epochs, options.sizes)))
                    .arg(options.seeds),
                options.axis.name);
   refreshTable();
@@ -223,12 +226,13 @@ bool SweepPanel::watchFolder(const QString& dir, QString* error) {
   rows_.clear();
   by_run_.clear();
   base_ = plan.base;
-  resetFigures(QString("%1 (%2, T = %3, %4 steps per run, %5 seed(s))")
-                   .arg(QDir(dir).dirName(), QString::fromStdString(plan.base.task.name))
-                   .arg(plan.base.task.length)
-                   .arg(plan.base.trainer.max_steps)
-                   .arg(plan.seeds.size()),
-               plan.axis.name);
+  resetFigures(
+      QString("%1 (%2, T = %3, %4 steps per run, %5 seed(s))")
+          .arg(QDir(dir).dirName(), QString::fromStdString(plan.base.task.name))
+          .arg(plan.base.task.length)
+          .arg(QString::fromStdString(sweepStepRange(plan.base, plan.budget_epochs, plan.sizes)))
+          .arg(plan.seeds.size()),
+      plan.axis.name);
   refreshTable();
   status_->setText(tr("Watching %1: %2 cells planned").arg(dir).arg(plan.cellCount()));
   emit log(QString("Watching sweep folder %1: %2 cells (%3).")
@@ -324,11 +328,18 @@ void SweepPanel::showResult(SweepResult result, const QString& name) {
     if (const auto p = regimePoint(r)) regime.push_back(*p);
     rows_.push_back(std::move(r));
   }
-  resetFigures(QString("%1 (%2, T = %3, %4 steps per run)")
-                   .arg(name, QString::fromStdString(base_.task.name))
-                   .arg(base_.task.length)
-                   .arg(base_.trainer.max_steps),
-               result.axis.name);
+  int64_t fewest = 0, most = 0;  // the steps the runs trained (a budget may grow with N)
+  for (const auto& r : rows_) {
+    fewest = fewest == 0 ? r.steps : std::min(fewest, r.steps);
+    most = std::max(most, r.steps);
+  }
+  if (most == 0) fewest = most = base_.trainer.max_steps;
+  resetFigures(
+      QString("%1 (%2, T = %3, %4 steps per run)")
+          .arg(name, QString::fromStdString(base_.task.name))
+          .arg(base_.task.length)
+          .arg(fewest == most ? QString::number(most) : QString("%1–%2").arg(fewest).arg(most)),
+      result.axis.name);
   view_->setPoints(points);
   regime_->setPoints(regime);
   refreshTable();

@@ -89,7 +89,9 @@ std::string rsaComparison(const FirstMinuteTable& t, const ByModel& runs) {
     }
     if (d.empty()) continue;
     const PairedDifference diff = meanWithInterval(d);
-    const char* verdict = diff.above0() ? "RSA beats " : diff.below0() ? "RSA loses to " : "RSA ties ";
+    const char* verdict = diff.above0()   ? "RSA beats "
+                          : diff.below0() ? "RSA loses to "
+                                          : "RSA ties ";
     out += std::string(out.empty() ? "" : "; ") + verdict + model + " (lower on " +
            std::to_string(lower) + " of " + std::to_string(d.size()) + " seeds; " + model +
            " − RSA = " + number(diff.mean) + ", " + regimeIntervalText(diff) +
@@ -190,14 +192,15 @@ std::string firstMinuteBlock(const FirstMinuteTable& t) {
   double floor = std::nan("");
   const ByModel runs = byModel(t, &seeds, &floor);
   std::string out = std::string(kBegin) + "\n";
-  out += "The last validation loss of each run (what the runs table shows), stopped by itself "
-         "\"(stop N)\" or at step " +
-         std::to_string(t.steps) +
-         " (the most a run reached in the window in 60 s on 2 cores), the default launch over " +
-         std::to_string(seeds.size()) + " seeds; Bayes floor " + number(floor) +
-         ". Written by `rsalab-cli first-minute --seeds " + std::to_string(t.seeds) +
-         " --steps " + std::to_string(t.steps) +
-         " --json resources/first_minute.json --readme README.md`.\n\n| model |";
+  out +=
+      "The last validation loss of each run (what the runs table shows), stopped by itself "
+      "\"(stop N)\" or at step " +
+      std::to_string(t.steps) +
+      " (the most a run reached in the window in 60 s on 2 cores), the default launch over " +
+      std::to_string(seeds.size()) + " seeds; Bayes floor " + number(floor) +
+      ". Written by `rsalab-cli first-minute --seeds " + std::to_string(t.seeds) + " --steps " +
+      std::to_string(t.steps) +
+      " --json resources/first_minute.json --readme README.md`.\n\n| model |";
   for (uint64_t s : seeds) out += " seed " + std::to_string(s) + " |";
   out += " mean ± sd |\n|---|";
   for (size_t i = 0; i <= seeds.size(); ++i) out += "---|";
@@ -247,7 +250,10 @@ std::string firstMinuteSummary(const FirstMinuteTable& t) {
     if (d.empty()) continue;
     const PairedDifference diff = meanWithInterval(d);
     verdicts += std::string(verdicts.empty() ? "; RSA " : ", ") +
-                (diff.above0() ? "beats " : diff.below0() ? "loses to " : "ties ") + model;
+                (diff.above0()   ? "beats "
+                 : diff.below0() ? "loses to "
+                                 : "ties ") +
+                model;
   }
   return out + verdicts + ".";
 }

@@ -152,6 +152,14 @@ int64_t cellSteps(const RunConfig& base, int64_t budget_epochs, int64_t size) {
   return std::max(steps, (budget_epochs * size + batch - 1) / batch);
 }
 
+std::string sweepStepRange(const RunConfig& base, int64_t budget_epochs,
+                           const std::vector<int64_t>& sizes) {
+  if (sizes.empty()) return std::to_string(base.trainer.max_steps);
+  const auto [lo, hi] = std::minmax_element(sizes.begin(), sizes.end());
+  const int64_t a = cellSteps(base, budget_epochs, *lo), b = cellSteps(base, budget_epochs, *hi);
+  return std::to_string(a) + (a == b ? std::string() : "–" + std::to_string(b));
+}
+
 std::string sweepBudgetText(const SweepPlan& plan) {
   const std::string base = std::to_string(plan.base.trainer.max_steps);
   if (plan.budget_epochs <= 0 || plan.sizes.empty()) return base + " steps";

@@ -54,6 +54,9 @@ SweepPlan makeSweepPlan(const SweepOptions& options);
 RunConfig cellConfig(const SweepPlan& plan, const SweepCell& cell);
 // max(base max_steps, ceil(epochs · N / batch)) with epochs > 0, else base max_steps.
 int64_t cellSteps(const RunConfig& base, int64_t budget_epochs, int64_t size);
+// "300", or "200–1024" where the budget grows with N (the smallest and the largest size's steps).
+std::string sweepStepRange(const RunConfig& base, int64_t budget_epochs,
+                           const std::vector<int64_t>& sizes);
 // "300 steps", or "max(300, 8 epochs) steps: 300 at N = 16 … 1024 at N = 4096".
 std::string sweepBudgetText(const SweepPlan& plan);
 

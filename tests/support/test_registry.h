@@ -32,11 +32,11 @@ inline bool registerTest(const char* file, TestRun run) {
 // In a runner: registers the file's test class. Built alone (no RSALAB_TEST_RUNNER), `fallback`
 // is the stand-alone main the file had (QTEST_MAIN, QTEST_GUILESS_MAIN, …).
 #ifdef RSALAB_TEST_RUNNER
-#define RSALAB_REGISTER_TEST(TestClass, fallback)                                \
-  static const bool rsalab_test_registered = ::rsalab::test::registerTest(       \
-      __FILE__, [](int argc, char** argv) {                                      \
-        TestClass test;                                                          \
-        return QTest::qExec(&test, argc, argv);                                  \
+#define RSALAB_REGISTER_TEST(TestClass, fallback)                        \
+  static const bool rsalab_test_registered =                             \
+      ::rsalab::test::registerTest(__FILE__, [](int argc, char** argv) { \
+        TestClass test;                                                  \
+        return QTest::qExec(&test, argc, argv);                          \
       });
 #else
 #define RSALAB_REGISTER_TEST(TestClass, fallback) fallback(TestClass)
