@@ -4,7 +4,7 @@
 # command-line demo instead.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-# Builds only what it runs (the app and the CLI: 148 of the 375 build steps); the tests and the
+# Builds only what it runs (the app and the CLI: 152 of the 297 build steps); the tests and the
 # bench are scripts/test.sh's. Each stage says what it does; ninja counts the build's steps.
 echo "run.sh: [1/3] installing what is missing (scripts/setup.sh)" >&2
 "$root/scripts/setup.sh"
