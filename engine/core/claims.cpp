@@ -196,10 +196,11 @@ ClaimVerdict sampleEfficiencyVerdict(const std::vector<SweepRow>& rows, const st
       better + " lower in " + std::to_string(wins) + " of " + std::to_string(n) +
       " pairs (N, seed)" + (ties ? " (" + std::to_string(ties) + " exact ties left out)" : "") +
       ", sign test p = " + number(p, 2) +
-      (differences.empty() ? std::string()
-                           : ", median difference " + number(differences[differences.size() / 2]) +
-                                 ", mean " + number(meanWithInterval(differences).mean) + " (" +
-                                 regimeIntervalText(meanWithInterval(differences)) + ")") +
+      (differences.empty()
+           ? std::string()
+           : ", median difference " + number(differences[differences.size() / 2]) + ", mean " +
+                 number(meanWithInterval(differences).mean) + " (" +
+                 regimeIntervalText(meanWithInterval(differences), "pairs (N, seed)") + ")") +
       (by_n.empty() ? std::string() : "; " + by_n);
   if (n == 0) v.detail = "no (N, seed) with both " + better + " and " + than;
   return v;

@@ -169,10 +169,10 @@ std::string number(double v, int precision = 3) {
 
 }  // namespace
 
-std::string regimeIntervalText(const PairedDifference& d) {
-  if (!d.judged()) return "no interval (" + std::to_string(d.pairs) + " seed in common)";
+std::string regimeIntervalText(const PairedDifference& d, const char* unit) {
+  if (!d.judged()) return "no interval (" + std::to_string(d.pairs) + " pair only)";
   return number(100 * kIntervalLevel, 2) + " % interval [" + number(d.lo) + ", " + number(d.hi) +
-         "] over " + std::to_string(d.pairs) + " seeds";
+         "] over " + std::to_string(d.pairs) + " " + unit;
 }
 
 std::vector<std::string> regimeWinnerLines(const RegimeMap& map) {

@@ -96,8 +96,8 @@ const char* regimeVerdictName(RegimeVerdict verdict);
 // One line per (axis value, N): "a=0.75 N=64: rnn beats gru by 0.031, 95 % interval [0.012,
 // 0.050] over 3 seeds" or "tie rnn / gru: …, interval [-0.01, 0.03] covers 0".
 std::vector<std::string> regimeWinnerLines(const RegimeMap& map);
-// "95 % interval [0.012, 0.050] over 3 seeds", or why there is none.
-std::string regimeIntervalText(const PairedDifference& difference);
+// "95 % interval [0.012, 0.050] over 3 seeds" (`unit`: what the pairs are), or why there is none.
+std::string regimeIntervalText(const PairedDifference& difference, const char* unit = "seeds");
 
 // Two axis values are the same cell within this tolerance (values parsed from text).
 constexpr double kAxisTolerance = 1e-9;
