@@ -3,19 +3,15 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <stdexcept>
 
+#include "engine/atomic_file.h"
 #include "engine/core/model_registry.h"
 #include "engine/core/regime_map.h"
+#include "engine/resources.h"
 #include "engine/run_config.h"
-
-#ifndef RSALAB_RESOURCE_DIR
-#define RSALAB_RESOURCE_DIR ""
-#endif
 
 namespace rsalab {
 
@@ -165,26 +161,15 @@ FirstMinuteTable firstMinuteTableFromJson(const std::string& text, const std::st
 }
 
 bool readLaunchFirstMinuteTable(FirstMinuteTable* table) {
-  std::vector<std::string> places;
-  if (const char* env = std::getenv("RSALAB_RESOURCES"); env && *env)
-    places.push_back(std::string(env) + "/" + kFirstMinuteResource);
-  if (*RSALAB_RESOURCE_DIR)
-    places.push_back(std::string(RSALAB_RESOURCE_DIR) + "/" + kFirstMinuteResource);
-  for (const auto& path : places) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) continue;
-    std::ostringstream text;
-    text << in.rdbuf();
-    try {
-      FirstMinuteTable t = firstMinuteTableFromJson(text.str(), path);
-      if (!firstMinuteTableMatchesLaunch(t)) return false;
-      *table = std::move(t);
-      return true;
-    } catch (const std::exception&) {
-      return false;
-    }
+  try {
+    const std::string path = resourcePath(kFirstMinuteResource);
+    FirstMinuteTable t = firstMinuteTableFromJson(readTextFile(path, size_t{16} << 20), path);
+    if (!firstMinuteTableMatchesLaunch(t)) return false;
+    *table = std::move(t);
+    return true;
+  } catch (const std::exception&) {
+    return false;  // none, unreadable or malformed: the window shows no measured summary
   }
-  return false;
 }
 
 std::string firstMinuteBlock(const FirstMinuteTable& t) {

@@ -11,10 +11,6 @@
 #include "engine/tasks/mlm_corruption.h"
 #include "engine/tasks/task_support.h"
 
-#ifndef RSALAB_RESOURCE_DIR
-#define RSALAB_RESOURCE_DIR ""
-#endif
-
 namespace rsalab {
 namespace {
 
@@ -63,24 +59,6 @@ DataSplit textSplit(const std::vector<int64_t>& ids, int64_t begin, int64_t end,
 }  // namespace
 
 bool isTextTask(const std::string& name) { return name == "charlm" || name == "mlm"; }
-
-std::string resourcePath(const std::string& relative) {
-  std::vector<std::string> tried;
-  auto exists = [](const std::string& p) { return std::ifstream(p).good(); };
-  if (const char* env = std::getenv("RSALAB_RESOURCES"); env && *env) {
-    tried.push_back(std::string(env) + "/" + relative);
-    if (exists(tried.back())) return tried.back();
-  }
-  if (*RSALAB_RESOURCE_DIR) {
-    tried.push_back(std::string(RSALAB_RESOURCE_DIR) + "/" + relative);
-    if (exists(tried.back())) return tried.back();
-  }
-  std::string list;
-  for (const auto& t : tried) list += (list.empty() ? "" : ", ") + t;
-  throw std::runtime_error("resource " + relative +
-                           " not found (tried: " + (list.empty() ? std::string("nothing") : list) +
-                           "); set RSALAB_RESOURCES to the resources/ folder");
-}
 
 std::string readTextFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

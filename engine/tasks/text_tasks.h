@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <string>
 
+#include "engine/resources.h"  // resourcePath
 #include "engine/tasks/task.h"
 
 namespace rsalab {
@@ -29,10 +30,6 @@ constexpr int64_t kMaxTextBytes = int64_t{64} << 20;
 constexpr double kMlmProbability = 0.3;  // StarSaber seed: masking probability per position
 
 bool isTextTask(const std::string& name);  // charlm | mlm
-
-// Path of a file under resources/ ($RSALAB_RESOURCES, then RSALAB_RESOURCE_DIR); throws
-// std::runtime_error listing the places tried when it is in neither.
-std::string resourcePath(const std::string& relative);
 
 // The whole file as bytes; std::runtime_error when unreadable, empty or over kMaxTextBytes.
 std::string readTextFile(const std::string& path);
