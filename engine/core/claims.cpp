@@ -185,6 +185,7 @@ ClaimVerdict sampleEfficiencyVerdict(const std::vector<SweepRow>& rows, const st
   const int n = wins + losses;
   const double p = signTestPValue(wins, n);
   std::sort(differences.begin(), differences.end());
+  const PairedDifference mean = meanWithInterval(differences);
   std::string by_n;
   for (const auto& [size, c] : per_n)
     by_n += (by_n.empty() ? "" : ", ") + std::to_string(c.first) + "/" + std::to_string(c.second) +
@@ -199,8 +200,7 @@ ClaimVerdict sampleEfficiencyVerdict(const std::vector<SweepRow>& rows, const st
       (differences.empty()
            ? std::string()
            : ", median difference " + number(differences[differences.size() / 2]) + ", mean " +
-                 number(meanWithInterval(differences).mean) + " (" +
-                 regimeIntervalText(meanWithInterval(differences), "pairs (N, seed)") + ")") +
+                 number(mean.mean) + " (" + regimeIntervalText(mean, "pairs (N, seed)") + ")") +
       (by_n.empty() ? std::string() : "; " + by_n);
   if (n == 0) v.detail = "no (N, seed) with both " + better + " and " + than;
   return v;

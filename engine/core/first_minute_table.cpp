@@ -66,32 +66,49 @@ std::vector<double> validations(const ByModel& runs, const std::string& model) {
   return v;
 }
 
-// Per other model, RSA's paired difference over the seeds both ran (same seed, same data), with
-// its 95 % interval: "RSA beats rnn (lower on 5 of 5 seeds, by 0.204, 95 % interval [0.19,
-// 0.21] over 5 seeds); RSA ties transformer (…, the interval covers 0)."
-std::string rsaComparison(const FirstMinuteTable& t, const ByModel& runs) {
+// RSA against each other model, paired over the seeds both ran (same seed, same data): the
+// difference other − RSA (> 0 where RSA is lower) with its 95 % interval.
+struct RsaVersus {
+  std::string model;
+  PairedDifference difference;
+  int lower = 0;  // seeds where RSA is lower
+  const char* verdict() const {
+    return difference.above0() ? "beats " : difference.below0() ? "loses to " : "ties ";
+  }
+};
+
+std::vector<RsaVersus> rsaVersusOthers(const FirstMinuteTable& t, const ByModel& runs) {
+  std::vector<RsaVersus> out;
   const auto rsa = runs.find("rsa");
-  if (rsa == runs.end()) return "";
-  std::string out;
+  if (rsa == runs.end()) return out;
   for (const auto& model : t.models) {
     if (model == "rsa" || !runs.count(model)) continue;
-    std::vector<double> d;  // other − rsa: > 0 where RSA is lower
-    int lower = 0;
+    RsaVersus v;
+    v.model = model;
+    std::vector<double> d;
     for (const auto& [seed, r] : rsa->second) {
       const auto other = runs.at(model).find(seed);
       if (other == runs.at(model).end()) continue;
       d.push_back(other->second->validation - r->validation);
-      lower += r->validation < other->second->validation;
+      v.lower += r->validation < other->second->validation;
     }
     if (d.empty()) continue;
-    const PairedDifference diff = meanWithInterval(d);
-    const char* verdict = diff.above0()   ? "RSA beats "
-                          : diff.below0() ? "RSA loses to "
-                                          : "RSA ties ";
-    out += std::string(out.empty() ? "" : "; ") + verdict + model + " (lower on " +
-           std::to_string(lower) + " of " + std::to_string(d.size()) + " seeds; " + model +
-           " − RSA = " + number(diff.mean) + ", " + regimeIntervalText(diff) +
-           (diff.above0() || diff.below0() ? ")" : ", covering 0)");
+    v.difference = meanWithInterval(d);
+    out.push_back(v);
+  }
+  return out;
+}
+
+// "RSA beats rnn (lower on 5 of 5 seeds; rnn − RSA = 0.204, 95 % interval [0.196, 0.211] over 5
+// seeds); RSA ties transformer (…, covering 0)."
+std::string rsaComparison(const FirstMinuteTable& t, const ByModel& runs) {
+  std::string out;
+  for (const auto& v : rsaVersusOthers(t, runs)) {
+    const PairedDifference& d = v.difference;
+    out += std::string(out.empty() ? "" : "; ") + "RSA " + v.verdict() + v.model + " (lower on " +
+           std::to_string(v.lower) + " of " + std::to_string(d.pairs) + " seeds; " + v.model +
+           " − RSA = " + number(d.mean) + ", " + regimeIntervalText(d) +
+           (d.above0() || d.below0() ? ")" : ", covering 0)");
   }
   return out.empty() ? out : out + ".";
 }
@@ -225,21 +242,8 @@ std::string firstMinuteSummary(const FirstMinuteTable& t) {
   }
   // The verdicts only ("RSA beats rnn, ties transformer"); the README has the intervals.
   std::string verdicts;
-  const auto rsa = runs.find("rsa");
-  for (const auto& model : t.models) {
-    if (model == "rsa" || rsa == runs.end() || !runs.count(model)) continue;
-    std::vector<double> d;
-    for (const auto& [seed, r] : rsa->second)
-      if (const auto o = runs.at(model).find(seed); o != runs.at(model).end())
-        d.push_back(o->second->validation - r->validation);
-    if (d.empty()) continue;
-    const PairedDifference diff = meanWithInterval(d);
-    verdicts += std::string(verdicts.empty() ? "; RSA " : ", ") +
-                (diff.above0()   ? "beats "
-                 : diff.below0() ? "loses to "
-                                 : "ties ") +
-                model;
-  }
+  for (const auto& v : rsaVersusOthers(t, runs))
+    verdicts += std::string(verdicts.empty() ? "; RSA " : ", ") + v.verdict() + v.model;
   return out + verdicts + ".";
 }
 
