@@ -9,7 +9,7 @@
 #include "bench/fixtures.h"
 #include "bench/report.h"
 #include "bench/sections.h"
-#include "engine/core/model_registry.h"
+#include "core/registry/model_registry.h"
 #include "engine/runtime.h"
 
 namespace rsalab::bench {

@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "engine/core/model_registry.h"
+#include "core/registry/model_registry.h"
 #include "engine/models/model_factory.h"
 
 namespace rsalab::bench {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/model_options.h"
+#include "core/config/model_options.h"
 #include "engine/models/sequence_model.h"
 #include "engine/torch_api.h"
 #include "engine/training/flat_adam.h"

@@ -23,11 +23,11 @@
 #include <random>
 #include <vector>
 
-#include "app/training_controller.h"
-#include "app/training_worker.h"
-#include "engine/core/model_registry.h"
-#include "engine/model_options.h"
+#include "core/config/model_options.h"
+#include "core/registry/model_registry.h"
 #include "engine/runtime.h"
+#include "gui/training_controller.h"
+#include "gui/training_worker.h"
 #include "widgets/heat_map_grid.h"
 #include "widgets/heat_map_view.h"
 

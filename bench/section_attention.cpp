@@ -5,7 +5,7 @@
 
 #include "bench/fixtures.h"
 #include "bench/sections.h"
-#include "engine/core/model_registry.h"
+#include "core/registry/model_registry.h"
 #include "engine/models/rem_builder.h"
 #include "engine/models/transformer.h"
 

@@ -8,7 +8,7 @@
 
 #include "bench/fixtures.h"
 #include "bench/sections.h"
-#include "engine/flops.h"
+#include "core/registry/flops.h"
 #include "engine/models/blocked_attention.h"
 
 namespace rsalab::bench {

@@ -5,8 +5,8 @@
 
 #include "bench/fixtures.h"
 #include "bench/sections.h"
-#include "engine/core/model_registry.h"
-#include "engine/flops.h"
+#include "core/registry/flops.h"
+#include "core/registry/model_registry.h"
 
 namespace rsalab::bench {
 

@@ -1,4 +1,4 @@
-# Reference numbers for the forecasting anchors (engine/forecast/forecast.h), computed with R's
+# Reference numbers for the forecasting anchors (core/forecast/forecast.h), computed with R's
 # forecast package. Run by hand from the repository root (CI never runs R):
 #
 #   Rscript scripts/anchors-r.R        # writes tests/data/anchors_r.csv

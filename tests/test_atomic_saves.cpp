@@ -15,9 +15,9 @@
 #include <random>
 #include <sstream>
 
-#include "engine/atomic_file.h"
-#include "engine/run_config.h"
-#include "engine/session/session_bundle.h"
+#include "core/config/run_config.h"
+#include "core/io/atomic_file.h"
+#include "core/session/session_bundle.h"
 #include "engine/training/trainer.h"
 #include "support/test_support.h"
 

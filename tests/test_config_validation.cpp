@@ -6,12 +6,12 @@
 #include <functional>
 #include <string>
 
-#include "engine/core/model_registry.h"
-#include "engine/core/task_registry.h"
-#include "engine/json_limits.h"
-#include "engine/run_config.h"
-#include "engine/session/session_bundle.h"
-#include "engine/tasks/csv_reader.h"
+#include "core/config/run_config.h"
+#include "core/io/csv_reader.h"
+#include "core/io/json_limits.h"
+#include "core/registry/model_registry.h"
+#include "core/registry/task_registry.h"
+#include "core/session/session_bundle.h"
 #include "support/test_support.h"
 
 using namespace rsalab;

@@ -2,7 +2,7 @@
 // values, errors that name the line and column, and the size limits.
 #include <sstream>
 
-#include "engine/tasks/csv_reader.h"
+#include "core/io/csv_reader.h"
 #include "support/test_support.h"
 
 using namespace rsalab;

@@ -10,7 +10,7 @@
 
 #include "engine/models/linear_attention.h"
 #include "engine/models/linear_attention_kernel.h"
-#include "engine/models/linear_attention_sweeps.h"
+#include "engine/models/linear_attention_loops.h"
 #include "engine/models/model_factory.h"
 #include "support/finite_differences.h"
 #include "support/test_support.h"

@@ -15,11 +15,11 @@
 #include <cmath>
 #include <fstream>
 
-#include "app/main_window.h"
-#include "app/sweep_panel.h"
-#include "engine/core/presets.h"
+#include "core/registry/presets.h"
+#include "core/sweep/sweep_io.h"
 #include "engine/runtime.h"
-#include "engine/training/sweep_io.h"
+#include "gui/main_window.h"
+#include "gui/sweep_panel.h"
 #include "tests/support/widget_shots.h"
 #include "widgets/elided_label.h"
 #include "widgets/generation_time_view.h"

@@ -1,15 +1,15 @@
-// The model registry (engine/core/model_registry.h) is the one model table: the factory, the
+// The model registry (core/registry/model_registry.h) is the one model table: the factory, the
 // option check, the sweep's defaults, the FLOP counts and `rsalab-cli models` all read it. Also
 // the names of splits and stop reasons that the trainer and the sweep rows use.
 #include <cmath>
 #include <set>
 
-#include "engine/core/model_registry.h"
-#include "engine/core/names.h"
-#include "engine/flops.h"
+#include "core/config/enums.h"
+#include "core/registry/flops.h"
+#include "core/registry/model_registry.h"
+#include "core/sweep/sweep_types.h"
 #include "engine/models/model_factory.h"
 #include "engine/models/transformer.h"
-#include "engine/training/sweep_types.h"
 #include "engine/training/trainer.h"
 #include "support/test_support.h"
 

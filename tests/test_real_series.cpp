@@ -8,14 +8,14 @@
 #include <set>
 #include <sstream>
 
-#include "engine/core/task_registry.h"
-#include "engine/forecast/anchors.h"
-#include "engine/run_config.h"
+#include "core/config/run_config.h"
+#include "core/forecast/anchors.h"
+#include "core/forecast/baselines.h"
+#include "core/registry/task_registry.h"
+#include "engine/sweep/sweep.h"
+#include "engine/sweep/sweep_references.h"
 #include "engine/tasks/csv_series.h"
-#include "engine/training/baselines.h"
 #include "engine/training/series_norm.h"
-#include "engine/training/sweep.h"
-#include "engine/training/sweep_references.h"
 #include "engine/training/trainer.h"
 #include "support/test_support.h"
 

@@ -5,11 +5,11 @@
 #include <cmath>
 #include <functional>
 
-#include "engine/core/claims.h"
-#include "engine/core/presets.h"
-#include "engine/core/regime_map.h"
-#include "engine/sweep/sweep_plan.h"
-#include "engine/training/sweep_io.h"
+#include "core/registry/presets.h"
+#include "core/sweep/sweep_io.h"
+#include "core/sweep/sweep_plan.h"
+#include "core/verdicts/claims.h"
+#include "core/verdicts/regime_map.h"
 #include "support/test_registry.h"
 
 using namespace rsalab;

@@ -1,4 +1,4 @@
-// Session bundles (engine/session/session_bundle): round trip, interrupted saves, hostile
+// Session bundles (core/session/session_bundle): round trip, interrupted saves, hostile
 // manifests, and the inspection JSON reader.
 #include <QTemporaryDir>
 #include <QtTest>
@@ -7,11 +7,11 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "engine/atomic_file.h"
-#include "engine/core/names.h"
-#include "engine/inspection_io.h"
-#include "engine/session/session_bundle.h"
-#include "engine/training/sweep.h"
+#include "core/config/enums.h"
+#include "core/io/atomic_file.h"
+#include "core/io/inspection_io.h"
+#include "core/session/session_bundle.h"
+#include "engine/sweep/sweep.h"
 #include "support/test_registry.h"
 
 using namespace rsalab;

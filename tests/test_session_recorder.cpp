@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "app/session_recorder.h"
+#include "core/session/session_recorder.h"
 
 using namespace rsalab;
 

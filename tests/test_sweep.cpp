@@ -5,7 +5,7 @@
 #include <random>
 #include <set>
 
-#include "engine/training/sweep.h"
+#include "engine/sweep/sweep.h"
 #include "support/test_support.h"
 
 using namespace rsalab;

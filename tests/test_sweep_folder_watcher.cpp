@@ -8,11 +8,11 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "app/main_window.h"
-#include "app/sweep_folder_watcher.h"
-#include "app/sweep_panel.h"
-#include "engine/atomic_file.h"
-#include "engine/sweep/sweep_cell.h"
+#include "core/io/atomic_file.h"
+#include "core/sweep/sweep_cell.h"
+#include "gui/main_window.h"
+#include "gui/sweep_folder_watcher.h"
+#include "gui/sweep_panel.h"
 #include "widgets/sample_efficiency_view.h"
 
 using namespace rsalab;

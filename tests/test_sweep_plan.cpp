@@ -8,11 +8,11 @@
 #include <filesystem>
 #include <fstream>
 
-#include "engine/atomic_file.h"
-#include "engine/sweep/slurm.h"
-#include "engine/sweep/sweep_cell.h"
-#include "engine/sweep/sweep_plan.h"
-#include "engine/sweep/sweep_status.h"
+#include "core/io/atomic_file.h"
+#include "core/sweep/slurm.h"
+#include "core/sweep/sweep_cell.h"
+#include "core/sweep/sweep_plan.h"
+#include "core/sweep/sweep_status.h"
 #include "support/test_registry.h"
 
 using namespace rsalab;

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <thread>
 
+#include "core/config/run_config.h"
 #include "engine/device.h"
-#include "engine/run_config.h"
 #include "engine/training/trainer.h"
 #include "support/test_support.h"
 

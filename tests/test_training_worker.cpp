@@ -11,9 +11,9 @@
 #include <map>
 #include <memory>
 
-#include "app/training_controller.h"
-#include "app/training_worker.h"
 #include "engine/runtime.h"
+#include "gui/training_controller.h"
+#include "gui/training_worker.h"
 
 using namespace rsalab;
 

@@ -8,7 +8,7 @@
 #include <QtTest>
 #include <cmath>
 
-#include "engine/core/model_registry.h"
+#include "core/registry/model_registry.h"
 #include "support/test_registry.h"
 #include "tests/support/widget_shots.h"
 #include "widgets/hyper_parameter_form.h"
@@ -18,7 +18,7 @@ using namespace rsalab;
 
 namespace {
 
-// The trainer's list (engine/training/trainer_options.cpp), copied: widget tests link no engine.
+// The trainer's list (core/config/trainer_options.cpp), copied: widget tests link no engine.
 std::vector<HyperParameterInfo> parameters() {
   return {
       {"learning_rate", "Learning rate", "", 1e-6, 1.0, true, true},

@@ -13,7 +13,7 @@
 #include <cmath>
 #include <map>
 
-#include "app/sweep_figures.h"
+#include "figures/sweep_figures.h"
 #include "support/test_registry.h"
 #include "tests/support/widget_shots.h"
 #include "widgets/plot_export.h"

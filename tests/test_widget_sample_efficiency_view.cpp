@@ -13,7 +13,7 @@
 #include <cmath>
 #include <random>
 
-#include "app/sweep_figures.h"
+#include "figures/sweep_figures.h"
 #include "support/test_registry.h"
 #include "widgets/sample_efficiency_view.h"
 

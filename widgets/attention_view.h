@@ -16,7 +16,7 @@
 #include <QString>
 #include <QWidget>
 
-#include "engine/inspection.h"
+#include "core/io/inspection.h"
 #include "widgets/sample_input.h"
 
 class QLabel;

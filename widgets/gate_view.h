@@ -15,7 +15,7 @@
 #include <QWidget>
 #include <map>
 
-#include "engine/inspection.h"
+#include "core/io/inspection.h"
 #include "widgets/repaint_throttle.h"
 #include "widgets/sample_input.h"
 

@@ -1,13 +1,13 @@
 // GenerationTimeView: the "linear attention is an RNN" claim, drawn as it is measured
-// (engine/core/generation_claim.h). Time per generated token against the position T (log₂ x),
+// (core/verdicts/generation_claim.h). Time per generated token against the position T (log₂ x),
 // one curve per method with its quartiles as error bars, and the state each keeps (floats, right
 // log axis, dashed); above it the parallel == recurrent check and the verdicts. Plain data in;
-// the measuring happens elsewhere (app/generation_probe_runner.h).
+// the measuring happens elsewhere (gui/generation_probe_runner.h).
 #pragma once
 
 #include <QWidget>
 
-#include "engine/core/generation_claim.h"
+#include "core/verdicts/generation_claim.h"
 
 class QCustomPlot;
 class QCPGraph;

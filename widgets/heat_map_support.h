@@ -7,7 +7,7 @@
 #include <QString>
 #include <QStringList>
 
-#include "engine/inspection.h"
+#include "core/io/inspection.h"
 
 namespace rsalab {
 

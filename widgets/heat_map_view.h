@@ -13,7 +13,7 @@
 #include <QStringList>
 #include <QWidget>
 
-#include "engine/inspection.h"
+#include "core/io/inspection.h"
 #include "widgets/heat_map_support.h"
 #include "widgets/repaint_throttle.h"
 

@@ -18,8 +18,8 @@
 #include <map>
 #include <vector>
 
-#include "engine/run_config.h"
-#include "engine/training/trainer_options.h"
+#include "core/config/run_config.h"
+#include "core/config/trainer_options.h"
 
 class QDoubleSpinBox;
 class QLabel;

@@ -3,7 +3,7 @@
 // slider over the inspected run's recorded steps, with Play/Pause) that drives every view. It keeps
 // the inspection records of every run (SnapshotHistory), the latest record per run with its
 // sample's input, and draws the inspected run's task truth in the REM view. Plain data in: no
-// LibTorch, nothing from app/.
+// LibTorch, nothing from gui/.
 //
 // Child object names (for scripts and tests): InspectorTabs, AttentionView, RemParameterView,
 // GateView, StepSlider, PlayButton, StepLabel.
@@ -16,8 +16,8 @@
 #include <memory>
 #include <vector>
 
-#include "engine/core/ground_truth.h"
-#include "engine/inspection.h"
+#include "core/io/inspection.h"
+#include "core/registry/ground_truth.h"
 #include "widgets/sample_input.h"
 #include "widgets/snapshot_history.h"
 

@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "engine/core/claims.h"
+#include "core/verdicts/claims.h"
 #include "widgets/plot_export.h"
 
 namespace rsalab {

@@ -1,11 +1,11 @@
 // LinearRnnRemPanel: why REMs — a small random linear RNN h_t = W h_{t−1} + z_t (z_t = U x_t)
-// computed two ways (LinearRnnDemo, engine/core/linear_rnn_demo.h). The panel plots W's
+// computed two ways (LinearRnnDemo, core/verdicts/linear_rnn_demo.h). The panel plots W's
 // eigenvalues against the unit circle and prints the max |difference| with the claim's verdict.
 #pragma once
 
 #include <QWidget>
 
-#include "engine/core/linear_rnn_demo.h"
+#include "core/verdicts/linear_rnn_demo.h"
 
 class QCustomPlot;
 class QLabel;

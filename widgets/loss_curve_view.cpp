@@ -13,7 +13,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "engine/core/names.h"
+#include "core/config/enums.h"
 #include "widgets/plot_export.h"
 #include "widgets/run_palette.h"
 

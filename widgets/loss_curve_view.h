@@ -16,7 +16,7 @@
 #include <map>
 #include <vector>
 
-#include "engine/training/metrics.h"
+#include "core/forecast/metrics.h"
 #include "widgets/curve_series.h"
 #include "widgets/plot_export.h"
 #include "widgets/repaint_throttle.h"

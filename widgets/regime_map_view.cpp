@@ -15,7 +15,7 @@
 #include <cmath>
 #include <limits>
 
-#include "engine/core/model_registry.h"
+#include "core/registry/model_registry.h"
 #include "widgets/plot_export.h"
 #include "widgets/sample_efficiency_view.h"
 

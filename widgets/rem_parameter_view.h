@@ -8,7 +8,7 @@
 // table that lists every REM head at the shown step (the newest snapshot, or the step
 // chosen on the scrubber): kind, learned λ or γ/θ (period 2π/θ), σ(µ), and on tasks with ground
 // truth the true component of the head's own kind, the parameter differences |Δλ| or |Δγ|, |Δθ|
-// and the relative Frobenius error of the REM at the task's T (engine/core/ground_truth.h); what
+// and the relative Frobenius error of the REM at the task's T (core/registry/ground_truth.h); what
 // "true" means for the task is said above the table. Below the parameter plot, a RemRecoveryPlot
 // draws |Δ| per head over the steps (log y). Selecting rows of the table limits both plots to
 // those heads (no selection: all); the legends sit outside the plots.
@@ -25,8 +25,8 @@
 #include <tuple>
 #include <vector>
 
-#include "engine/core/ground_truth.h"
-#include "engine/inspection.h"
+#include "core/io/inspection.h"
+#include "core/registry/ground_truth.h"
 #include "widgets/repaint_throttle.h"
 
 class QCustomPlot;

@@ -6,7 +6,7 @@
 #include <QStyle>
 #include <QVBoxLayout>
 
-#include "engine/core/model_registry.h"
+#include "core/registry/model_registry.h"
 
 namespace rsalab {
 

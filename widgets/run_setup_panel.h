@@ -13,7 +13,7 @@
 #include <QSpinBox>
 #include <QWidget>
 
-#include "engine/run_config.h"
+#include "core/config/run_config.h"
 
 namespace rsalab {
 

@@ -6,7 +6,7 @@
 #include <QTableWidget>
 #include <QVector>
 
-#include "engine/core/names.h"
+#include "core/config/enums.h"
 
 namespace rsalab {
 

@@ -12,7 +12,7 @@
 #include <functional>
 #include <limits>
 
-#include "engine/core/model_registry.h"
+#include "core/registry/model_registry.h"
 #include "widgets/plot_export.h"
 #include "widgets/run_palette.h"
 

@@ -13,7 +13,7 @@
 #include <map>
 #include <vector>
 
-#include "engine/inspection.h"
+#include "core/io/inspection.h"
 
 namespace rsalab {
 

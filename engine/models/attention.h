@@ -6,8 +6,8 @@
 #include <memory>
 #include <string>
 
-#include "engine/inspection.h"
-#include "engine/model_options.h"
+#include "core/config/model_options.h"
+#include "core/io/inspection.h"
 #include "engine/models/inspection_copy.h"
 #include "engine/torch_api.h"
 

@@ -1,7 +1,7 @@
 // Copies tensors into the plain-data inspection types (CPU, float32).
 #pragma once
 
-#include "engine/inspection.h"
+#include "core/io/inspection.h"
 #include "engine/torch_api.h"
 
 namespace rsalab {

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "engine/models/linear_attention.h"
-#include "engine/models/linear_attention_sweeps.h"
+#include "engine/models/linear_attention_loops.h"
 
 namespace rsalab {
 

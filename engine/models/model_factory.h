@@ -1,12 +1,12 @@
 // Builds models by name and describes them for `rsalab-cli models`. Which models exist, their
-// titles, equations and families are rows of the registry (engine/core/model_registry.h); this
+// titles, equations and families are rows of the registry (core/registry/model_registry.h); this
 // file only maps a family to the class that implements it.
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "engine/core/model_registry.h"
+#include "core/registry/model_registry.h"
 #include "engine/models/encoder_decoder.h"
 #include "engine/models/sequence_model.h"
 

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/core/names.h"
-#include "engine/model_options.h"
+#include "core/config/enums.h"
+#include "core/config/model_options.h"
 #include "engine/torch_api.h"
 
 namespace rsalab {

@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "engine/core/model_registry.h"
+#include "core/registry/model_registry.h"
 #include "engine/models/linear_attention.h"
 #include "engine/models/rsa_attention.h"
 #include "engine/models/softmax_attention.h"

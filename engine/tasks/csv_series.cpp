@@ -4,7 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "engine/core/task_registry.h"
+#include "core/registry/task_registry.h"
 #include "engine/tasks/task_support.h"
 #include "engine/tasks/text_tasks.h"  // resourcePath
 

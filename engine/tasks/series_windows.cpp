@@ -3,8 +3,8 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "engine/forecast/anchors.h"
-#include "engine/training/baselines.h"
+#include "core/forecast/anchors.h"
+#include "core/forecast/baselines.h"
 
 namespace rsalab {
 

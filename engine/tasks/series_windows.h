@@ -47,10 +47,10 @@ DataSplit cutWindows(const SeriesLayout& layout, const std::vector<int64_t>& sta
 DataSplit cutOriginWindows(const SeriesLayout& layout, const std::vector<int64_t>& origins,
                            int64_t T, int64_t H);
 
-// The baselines (engine/training/baselines.h) on the layout's validation and test targets, in
+// The baselines (core/forecast/baselines.h) on the layout's validation and test targets, in
 // normalised units: the origins of the real series, or every position of every synthetic window.
 // AR(p) is fitted on the training windows. `period` 0 = detect; `note` gets how P was chosen.
-// With `anchor_notes` (the real series), the anchors too (engine/forecast/anchors.h: ETS, auto
+// With `anchor_notes` (the real series), the anchors too (core/forecast/anchors.h: ETS, auto
 // ARIMA, Theta, fitted on the train part); the notes say any anchor left out and why. The
 // synthetic tasks go without them: they know their Bayes floor, and a stepwise ARIMA search per
 // seed and sweep cell would dominate their set-up.

@@ -1,16 +1,16 @@
 // Building a task: shared option checks and dispatch to the task families (one file each). The
-// task list itself is engine/core/task_registry.h.
+// task list itself is core/registry/task_registry.h.
 #include "engine/tasks/task.h"
 
 #include <algorithm>
 #include <stdexcept>
 
+#include "core/config/task_limits.h"
 #include "engine/tasks/csv_series.h"
 #include "engine/tasks/mix_task.h"
 #include "engine/tasks/regular_languages.h"
 #include "engine/tasks/seq2seq_tasks.h"
 #include "engine/tasks/synthetic_series.h"
-#include "engine/tasks/task_limits.h"
 #include "engine/tasks/task_support.h"
 #include "engine/tasks/teacher_task.h"
 #include "engine/tasks/text_tasks.h"

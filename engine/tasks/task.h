@@ -7,12 +7,12 @@
 #include <string>
 #include <vector>
 
-#include "engine/core/ground_truth.h"
-#include "engine/core/task_registry.h"
-#include "engine/model_options.h"
-#include "engine/tasks/task_options.h"
+#include "core/config/model_options.h"
+#include "core/config/task_options.h"
+#include "core/forecast/metrics.h"
+#include "core/registry/ground_truth.h"
+#include "core/registry/task_registry.h"
 #include "engine/torch_api.h"
-#include "engine/training/metrics.h"
 
 namespace rsalab {
 

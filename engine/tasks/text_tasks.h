@@ -20,7 +20,7 @@
 #include <cstdint>
 #include <string>
 
-#include "engine/resources.h"  // resourcePath
+#include "core/io/resources.h"  // resourcePath
 #include "engine/tasks/task.h"
 
 namespace rsalab {

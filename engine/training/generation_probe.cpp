@@ -5,7 +5,7 @@
 #include <mutex>
 #include <stdexcept>
 
-#include "engine/core/model_registry.h"
+#include "core/registry/model_registry.h"
 #include "engine/models/transformer.h"
 #include "engine/training/trainer.h"  // globalGeneratorMutex
 

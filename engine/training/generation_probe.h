@@ -1,4 +1,4 @@
-// Measures the "linear attention is an RNN" claim (engine/core/generation_claim.h) live:
+// Measures the "linear attention is an RNN" claim (core/verdicts/generation_claim.h) live:
 //  1. a causal linear-attention Transformer in float64, its parallel forward against its
 //     recurrent step, position by position, on the same input;
 //  2. generation time per token against the position T, for the linear-attention Transformer by
@@ -10,8 +10,8 @@
 #include <atomic>
 #include <functional>
 
-#include "engine/core/generation_claim.h"
-#include "engine/model_options.h"
+#include "core/config/model_options.h"
+#include "core/verdicts/generation_claim.h"
 
 namespace rsalab {
 

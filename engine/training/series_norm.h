@@ -12,8 +12,8 @@
 
 #include <vector>
 
-#include "engine/core/names.h"
-#include "engine/inspection.h"
+#include "core/config/enums.h"
+#include "core/io/inspection.h"
 #include "engine/torch_api.h"
 
 namespace rsalab {

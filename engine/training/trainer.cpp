@@ -8,8 +8,8 @@
 #include <stdexcept>
 #include <thread>
 
-#include "engine/atomic_file.h"
-#include "engine/core/names.h"
+#include "core/config/enums.h"
+#include "core/io/atomic_file.h"
 #include "engine/device.h"
 #include "engine/models/model_factory.h"
 #include "engine/tasks/mlm_corruption.h"

@@ -12,10 +12,10 @@
 #include <optional>
 #include <string>
 
-#include "engine/inspection.h"
-#include "engine/run_config.h"
+#include "core/config/run_config.h"
+#include "core/forecast/metrics.h"
+#include "core/io/inspection.h"
 #include "engine/tasks/task.h"
-#include "engine/training/metrics.h"
 #include "engine/training/trainer_faults.h"
 
 namespace rsalab {

@@ -1,7 +1,7 @@
-// libFuzzer harness for the session bundle's manifest reader (engine/session/session_bundle.cpp:
+// libFuzzer harness for the session bundle's manifest reader (core/session/session_bundle.cpp:
 // version, required keys, types, sizes, duplicate ids, the embedded RunConfig) and the sweep rows
 // a sweep session carries; whatever the manifest reader accepts must survive a second parse.
-#include "engine/session/session_bundle.h"
+#include "core/session/session_bundle.h"
 #include "fuzz_harness.h"
 
 RSALAB_FUZZ_TARGET(const std::string& text) {

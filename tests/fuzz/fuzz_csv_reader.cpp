@@ -1,6 +1,6 @@
-// libFuzzer harness for the CSV reader (engine/tasks/csv_reader.cpp), with small limits so that
+// libFuzzer harness for the CSV reader (core/io/csv_reader.cpp), with small limits so that
 // the limit checks are reached too.
-#include "engine/tasks/csv_reader.h"
+#include "core/io/csv_reader.h"
 #include "fuzz_harness.h"
 
 RSALAB_FUZZ_TARGET(const std::string& text) {

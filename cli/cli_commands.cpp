@@ -1,0 +1,219 @@
+#include "cli/cli_commands.h"
+
+#include <atomic>
+#include <filesystem>
+#include <iomanip>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <sstream>
+
+#include "cli/cli_interrupt.h"
+#include "cli/cli_progress.h"
+#include "cli/cli_results.h"
+#include "core/config/enums.h"
+#include "core/io/atomic_file.h"
+#include "core/io/inspection_io.h"
+#include "core/registry/ground_truth.h"
+#include "core/registry/model_registry.h"
+#include "core/session/session_bundle.h"
+#include "core/session/session_recorder.h"
+#include "core/verdicts/claims.h"
+#include "core/verdicts/generation_claim.h"
+#include "engine/sweep/sweep.h"
+#include "engine/sweep/sweep_references.h"
+#include "engine/training/generation_probe.h"
+#include "engine/training/trainer.h"
+
+namespace rsalab {
+
+namespace {
+
+std::string format(double v, int precision = 4) {
+  std::ostringstream s;
+  s << std::setprecision(precision) << v;
+  return s.str();
+}
+
+std::string metricsLine(const EvalMetrics& m) {
+  std::ostringstream s;
+  s << m.split << " loss " << format(m.loss, 6);
+  for (const auto& [k, v] : m.values) s << "  " << k << " " << format(v, 6);
+  return s.str();
+}
+
+RunConfig loadRunConfig(const std::string& run_dir) {
+  const auto path = (std::filesystem::path(run_dir) / "config.json").string();
+  return runConfigFromJson(readTextFile(path, 1 << 20));
+}
+
+std::unique_ptr<Trainer> restoreTrainer(const std::string& run_dir) {
+  auto trainer = std::make_unique<Trainer>(loadRunConfig(run_dir));
+  const auto checkpoint = (std::filesystem::path(run_dir) / "checkpoint.pt").string();
+  if (!std::filesystem::exists(checkpoint)) throw std::runtime_error("no checkpoint in " + run_dir);
+  trainer->loadCheckpoint(checkpoint);
+  return trainer;
+}
+
+}  // namespace
+
+int runTrain(const TrainCommand& command) {
+  std::filesystem::create_directories(command.out_dir);
+  const std::filesystem::path dir(command.out_dir);
+  Trainer trainer(command.config);
+  writeFileAtomically((dir / "config.json").string(), toJson(trainer.config()));
+  std::cerr << "train: " << trainer.config().model.model << " on " << trainer.data().summary << ", "
+            << trainer.parameterCount() << " parameters, N = " << trainer.data().train.size()
+            << ", device " << trainer.deviceName() << "\n"
+            << taskNotes(trainer.data());
+  // Every step and evaluation, recorded once: metrics.csv and the session bundle come from here.
+  SessionRecorder recorder;
+  const std::string model = trainer.config().model.model;
+  recorder.start(trainer.config(), {model}, 1);
+  recorder.addRun(0, model, trainer.config().trainer.seed, trainer.parameterCount());
+  double last_loss = 0;
+  int64_t steps_done = 0;
+  ProgressLine progress("train", trainer.config().trainer.max_steps);
+  trainer.onStep = [&](const StepMetrics& m) {
+    recorder.recordStep(0, m);
+    last_loss = m.train_loss;
+    ++steps_done;
+    progress.update(m.step, "loss " + format(m.train_loss));
+  };
+  trainer.onEval = [&](const EvalMetrics& m) { recorder.recordEval(0, m); };
+  trainer.faults.nan_loss_at_step = command.fault_nan_at_step;
+  trainer.faults.throw_at_step = command.fault_throw_at_step;
+  trainer.faults.throw_kind = command.fault_kind;
+  // A run preset's control: the untrained model with the same initialisation, on the same sample.
+  std::optional<InspectionRecord> untrained;
+  if (!command.verdict.empty()) untrained = trainer.inspect(0);
+  TrainingControl control;
+  StopReason reason;
+  {
+    InterruptToStop interrupt(control.stop);
+    reason = trainer.run(&control);
+  }
+  progress.finish(steps_done == 0 ? "" : "loss " + format(last_loss), trainer.stepsDone());
+  writeFileAtomically((dir / "metrics.csv").string(), recorder.metricsCsv(0));
+  trainer.saveCheckpoint((dir / "checkpoint.pt").string());
+  auto writeSession = [&](RunState state, const EvalMetrics* test) {
+    if (command.session_dir.empty()) return;
+    recorder.setStatus(0, runStateName(state), stopReasonName(reason));
+    if (test) recorder.recordEval(0, *test);
+    recorder.setSnapshots(0, {{trainer.stepsDone(), trainer.inspect(0)}});
+    const auto dir = saveSession(recorder.bundle(), command.session_dir,
+                                 {[&](int64_t, const std::string& path) {
+                                    trainer.saveCheckpoint(path);
+                                    return true;
+                                  },
+                                  {}});
+    std::cout << "wrote session " << dir << "\n";
+  };
+  if (reason == StopReason::Diverged) {
+    writeSession(RunState::Diverged, nullptr);  // reopened as diverged, not failed
+    std::cerr << "error: training diverged at step " << trainer.stepsDone()
+              << " (non-finite loss or gradient); checkpoint holds the last good weights\n";
+    return 3;
+  }
+  if (reason == StopReason::Requested) {
+    std::cerr << "interrupted at step " << trainer.stepsDone() << ": wrote " << dir.string()
+              << "/{config.json,metrics.csv,checkpoint.pt}; `rsalab-cli eval --run " << dir.string()
+              << "` gives its test metrics\n";
+    return kExitInterrupted;
+  }
+  trainer.onEval = nullptr;
+  auto test = trainer.evaluate("test");
+  const auto matches = remMatches(trainer);
+  writeFileAtomically((dir / "result.json").string(), resultJson(test, trainer, matches));
+  writeSession(RunState::Finished, &test);
+  std::cout << "stopped: " << stopReasonName(reason) << " after " << trainer.stepsDone()
+            << " steps\n"
+            << metricsLine(test) << "\n"
+            << referenceLines(test.loss, trainer.data())
+            << remTruthLines(matches, trainer.data(), test.loss) << "wrote " << dir.string()
+            << "/{config.json,metrics.csv,checkpoint.pt,result.json}\n";
+  if (!command.verdict.empty()) {
+    for (const auto& v :
+         runPresetVerdicts(command.verdict, trainer.inspect(0), trainer.data().truth,
+                           trainer.config().task.length, untrained ? &*untrained : nullptr))
+      std::cout << verdictLine(v) << "\n";
+  }
+  return 0;
+}
+
+int runGenerationProbe(const RunConfig& config, const std::string& claim) {
+  GenerationProbeOptions o;
+  o.model = config.model;
+  o.max_position = config.task.length;
+  o.seed = config.trainer.seed;
+  std::cout << claim << "\n"
+            << "time per generated token (median of " << o.window
+            << " steps before T) and state floats, both models stepped in turn:\n"
+            << "       T   linear ms  softmax ms   linear state  softmax state\n";
+  std::atomic<bool> stop{false};
+  InterruptToStop interrupt(stop);
+  GenerationPoint linear;
+  const auto probe = probeLinearAttentionRnn(
+      o,
+      [&](const std::string& kind, const GenerationPoint& p) {
+        if (kind == "linear") {
+          linear = p;
+          return;
+        }
+        std::cout << std::setw(8) << p.position << std::setw(12) << format(linear.ms_per_token, 3)
+                  << std::setw(12) << format(p.ms_per_token, 3) << std::setw(15)
+                  << linear.state_floats << std::setw(15) << p.state_floats << std::endl;
+      },
+      &stop);
+  std::cout << "model " << probe.model << "\n";
+  for (const auto& v : linearAttentionRnnVerdicts(probe)) std::cout << verdictLine(v) << "\n";
+  return stop ? kExitInterrupted : 0;
+}
+
+int runEval(const std::string& run_dir) {
+  auto trainer = restoreTrainer(run_dir);
+  auto test = trainer->evaluate("test");
+  std::cout << "run " << run_dir << " at step " << trainer->stepsDone() << "\n"
+            << metricsLine(test) << "\n"
+            << referenceLines(test.loss, trainer->data());
+  return 0;
+}
+
+int runInspect(const std::string& run_dir, int64_t sample, const std::string& out_dir) {
+  auto trainer = restoreTrainer(run_dir);
+  auto record = trainer->inspect(sample);
+  const int files = writeInspection(record, out_dir);
+  std::cout << "inspect: " << record.model << ", validation sample " << record.sample << ": wrote "
+            << files << " files to " << out_dir << "\n";
+  for (size_t l = 0; l < record.layers.size(); ++l) {
+    for (size_t h = 0; h < record.layers[l].heads.size(); ++h) {
+      const auto& x = record.layers[l].heads[h];
+      if (!x.has_rem) continue;
+      std::cout << "  layer " << l << " head " << h << ": " << x.rem_kind << " (d=" << x.dilation
+                << ")";
+      if (x.rem_kind == "regular")
+        std::cout << " lambda " << format(x.lambda);
+      else
+        std::cout << " gamma " << format(x.gamma) << " theta " << format(x.theta) << " period "
+                  << format(x.theta != 0 ? 2 * M_PI / x.theta : 0);
+      std::cout << " gate " << format(x.gate) << "\n";
+    }
+    if (record.layers[l].has_alpha) {
+      std::cout << "  layer " << l << ": alpha " << format(record.layers[l].alpha) << " residual "
+                << format(record.layers[l].residual) << "\n";
+    }
+  }
+  return 0;
+}
+
+int listTasks() {
+  TaskOptions defaults;
+  std::cout << "tasks (defaults: length " << defaults.length << ", validation "
+            << defaults.validation_size << ", test " << defaults.test_size << ")\n";
+  for (const auto& name : taskNames()) {
+    std::cout << "  " << std::left << std::setw(14) << name << " " << taskDescription(name) << "\n";
+  }
+  return 0;
+}
+
+}  // namespace rsalab

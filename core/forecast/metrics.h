@@ -1,0 +1,60 @@
+// What training reports, as plain data (no LibTorch): per-step and evaluation metrics.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace rsalab {
+
+struct StepMetrics {
+  int64_t step = 0;          // steps done, 1-based after the first step
+  int64_t samples_seen = 0;  // sequences consumed
+  double train_loss = 0;
+  double learning_rate = 0;
+  double grad_norm = 0;  // before clipping
+  double seconds = 0;    // training wall time so far
+};
+
+struct EvalMetrics {
+  int64_t step = 0;
+  int64_t samples_seen = 0;              // sequences consumed by training when evaluated
+  std::string split;                     // splitName(): validation | test
+  double loss = 0;                       // the objective's loss (MSE, cross-entropy)
+  std::map<std::string, double> values;  // mse, mae | accuracy, cross_entropy | bits_per_char
+};
+
+// A loss to read a model's loss against, computed on the same validation and test targets in the
+// same units: a baseline forecaster (train mean, persistence, seasonal naive, AR(p) by least
+// squares; core/forecast/baselines.h) or, where a task knows it, a floor no model can beat.
+// Carried by the task (TaskData::references), written to result.json ("references"), drawn as
+// labelled horizontal lines in the loss view and as grey rows/curves in sweeps.
+struct ReferenceScore {
+  // stable key: mean | persistence | seasonal_naive | ar_lsq | ets | auto_arima | theta
+  std::string name;
+  std::string label;  // for legends and closing lines, e.g. "seasonal naive (P = 12)"
+  double validation_loss = 0;
+  double test_loss = 0;
+};
+// The best anchor: the reference with the lowest validation loss — chosen like a model is, never
+// on test. nullptr when no reference has a finite validation loss.
+const ReferenceScore* bestAnchor(const std::vector<ReferenceScore>& references);
+// 1 − loss / the best anchor's loss on the same split (test: its test loss; validation: its
+// validation loss). NaN when there is no best anchor or the loss is not finite. The headline.
+double skillVersusBest(double loss, const std::vector<ReferenceScore>& references,
+                       bool on_test = true);
+// nullptr when `name` is not among `references`.
+const ReferenceScore* findReference(const std::vector<ReferenceScore>& references,
+                                    const std::string& name);
+// Skill of a loss against a reference's test loss: 1 − loss / reference (1 perfect, 0 as good as
+// the reference, < 0 worse). NaN when the reference is missing or its loss is not > 0.
+double skillVersus(double test_loss, const std::vector<ReferenceScore>& references,
+                   const std::string& name);
+
+enum class StopReason { None, MaxSteps, EarlyStop, WallTime, Requested, Diverged };
+// What status lines, sweep rows (SweepRow::stop_reason) and bundles write; Requested is
+// "stopped". Defined in the core library (core/forecast/metrics.cpp).
+std::string stopReasonName(StopReason reason);
+
+}  // namespace rsalab

@@ -1,0 +1,110 @@
+#include "core/registry/model_registry.h"
+
+#include <stdexcept>
+
+namespace rsalab {
+
+const char* modelFamilyName(ModelFamily family) {
+  switch (family) {
+    case ModelFamily::Recurrent:
+      return "recurrent";
+    case ModelFamily::Attention:
+      return "attention";
+    case ModelFamily::FixedPoint:
+      return "fixed-point";
+    case ModelFamily::Seq2Seq:
+      return "seq2seq";
+  }
+  return "?";
+}
+
+const std::vector<ModelInfo>& modelRegistry() {
+  using F = ModelFamily;
+  // clang-format off
+  static const std::vector<ModelInfo> rows = {
+    // name, title, equation, family, causal, bidirectional, REMs, gates, attention, gate blocks,
+    // default launch
+    {"rnn", "RNN (tanh)", "h_t = tanh(W_ih x_t + W_hh h_{t-1} + b)",
+     F::Recurrent, true, false, false, false, "", 1, true},
+    {"lstm", "LSTM", "c_t = f*c_{t-1} + i*g, h_t = o*tanh(c_t)",
+     F::Recurrent, true, false, false, true, "", 4, false},
+    {"gru", "GRU", "h_t = (1-z)*n + z*h_{t-1}",
+     F::Recurrent, true, false, false, true, "", 3, false},
+    {"transformer", "Softmax Transformer",
+     "softmax(QK^T/sqrt(Dh) + mask) V, pre-LN, sinusoidal PE",
+     F::Attention, true, true, false, false, "softmax", 0, true},
+    {"rsa", "RSA (self-attention with recurrence)",
+     "((1-s(mu)) softmax(QK^T/sqrt(Dh)) + s(mu) P) V",
+     F::Attention, true, true, true, true, "rsa", 0, true},
+    {"linear", "Linear attention (elu+1)", "phi(Q_i)^T S_i / (phi(Q_i)^T z_i + eps)",
+     F::Attention, true, true, false, false, "linear", 0, false},
+    {"starsaber", "StarSaber (fixed-point attention)", "h^{l+1} = h^l + a_l tanh(A^l + V^l x)",
+     F::FixedPoint, true, true, false, true, "", 0, false},
+    {"encdec", "Encoder-decoder", "bidirectional encoder; causal decoder + cross-attention",
+     F::Seq2Seq, true, false, false, false, "", 0, false},
+  };
+  // clang-format on
+  return rows;
+}
+
+const ModelInfo* findModel(const std::string& name) {
+  for (const auto& row : modelRegistry()) {
+    if (name == row.name) return &row;
+  }
+  return nullptr;
+}
+
+const ModelInfo& modelInfo(const std::string& name) {
+  if (const auto* row = findModel(name)) return *row;
+  throw std::invalid_argument("model '" + name + "' is unknown: use " + modelNameList());
+}
+
+std::vector<std::string> modelNames(bool sequence_only) {
+  std::vector<std::string> out;
+  for (const auto& row : modelRegistry()) {
+    if (sequence_only && row.family == ModelFamily::Seq2Seq) continue;
+    out.emplace_back(row.name);
+  }
+  return out;
+}
+
+std::vector<std::string> defaultModelNames() {
+  std::vector<std::string> out;
+  for (const auto& row : modelRegistry()) {
+    if (row.default_selected) out.emplace_back(row.name);
+  }
+  return out;
+}
+
+int modelIndex(const std::string& name) {
+  const auto& rows = modelRegistry();
+  for (size_t i = 0; i < rows.size(); ++i) {
+    if (name == rows[i].name) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+std::string modelNameList(bool sequence_only) {
+  std::string out;
+  for (const auto& name : modelNames(sequence_only)) out += (out.empty() ? "" : ", ") + name;
+  return out;
+}
+
+const char* defaultModelName() { return "rsa"; }
+
+std::vector<std::string> attentionKinds() {
+  std::vector<std::string> out;
+  for (const auto& row : modelRegistry()) {
+    if (row.family == ModelFamily::Attention) out.emplace_back(row.attention);
+  }
+  return out;
+}
+
+const ModelInfo* findAttention(const std::string& kind) {
+  for (const auto& row : modelRegistry()) {
+    if (row.family == ModelFamily::Attention && kind == row.attention) return &row;
+  }
+  return nullptr;
+}
+
+}  // namespace rsalab

@@ -1,0 +1,49 @@
+// The task list: one row per task, read by the task builder's dispatch, the CLI's `tasks`
+// command, the GUI's task box and the run-config check that keeps bidirectional models off
+// next-step tasks. Plain C++: no LibTorch, no Qt.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace rsalab {
+
+enum class Objective {
+  Regression,      // x (N, T, F) float, y (N, T, O) float; MSE / MAE
+  Classification,  // x (N, T) int64 right-padded with io.pad_token, y (N) int64; accuracy / CE
+  LanguageModel,   // x (N, T) int64, y (N, T) int64 tokens; CE, bits per character
+  Seq2Seq,         // x (N, Ts) int64 source, y (N, Tt) int64 target, target_in (N, Tt)
+};
+// regression | classification | language_model | seq2seq
+std::string objectiveName(Objective objective);
+
+struct TaskInfo {
+  const char* name;         // as given to --task, saved in configs and bundles
+  const char* description;  // one line (`rsalab-cli tasks`, the GUI's task box)
+  Objective objective;
+  // The target at position t is a later value of the input itself (the next value, character or
+  // the next `horizon` values): a model that sees positions after t would see its own answer, so
+  // these tasks need a causal model.
+  bool next_step;
+  // Bundled real series (resources/series/<file>, see resources/series/README.md); nullptr for
+  // every other task. These and "csv" are the real-series tasks (isRealSeriesTask).
+  const char* series_file = nullptr;
+};
+
+// Every task, in the order `rsalab-cli tasks` lists them.
+const std::vector<TaskInfo>& taskRegistry();
+// nullptr when `name` is unknown.
+const TaskInfo* findTask(const std::string& name);
+// Every name, in registry order.
+const std::vector<std::string>& taskNames();
+// The row's description; "" when `name` is unknown.
+std::string taskDescription(const std::string& name);
+// "seasonal, ar, …" for messages and help texts.
+std::string taskNameList();
+// A forecasting task on a recorded series (csv or a bundled series): rolling-origin validation and
+// test, real-series defaults (realSeriesDefaults in core/config/run_config.h).
+bool isRealSeriesTask(const std::string& name);
+// The bundled series' names, in registry order ("airpassengers", …).
+std::vector<std::string> bundledSeriesNames();
+
+}  // namespace rsalab

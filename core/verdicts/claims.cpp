@@ -1,0 +1,328 @@
+#include "core/verdicts/claims.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+#include "core/sweep/sweep_io.h"
+#include "core/verdicts/linear_rnn_demo.h"
+
+namespace rsalab {
+
+namespace {
+
+std::string number(double v, int precision = 3) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.*g", precision, v);
+  return text;
+}
+
+bool isRecurrentModel(const std::string& m) { return m == "rnn" || m == "lstm" || m == "gru"; }
+
+// Ties are ties: a claim that a model wins a share of the cells holds when its outright wins (95 %
+// paired interval above 0) reach that share, does not hold when even counting every tie it is in
+// as a win would not, and is inconclusive in between (the ties decide it). Pending cells and cells
+// with fewer than 2 paired seeds leave it undecided.
+void judgeShare(ClaimVerdict& v, int cells, int wins, int ties, double share, bool strictly) {
+  const auto reaches = [&](int k) { return strictly ? k > share * cells : k >= share * cells; };
+  if (reaches(wins)) {
+    v.decided = v.holds = true;
+  } else if (!reaches(wins + ties)) {
+    v.decided = true;
+  } else {
+    v.inconclusive = true;
+  }
+}
+
+// Claims 1 and 2: does a model of `is_model` win most cells of the region?
+ClaimVerdict regionClaim(const RegimeMap& map, const std::string& claim,
+                         bool (*is_model)(const std::string&), bool high_axis, bool small_n) {
+  ClaimVerdict v;
+  v.claim = claim;
+  const size_t na = map.axis_values.size(), nn = map.sizes.size();
+  bool present = false;
+  for (const auto& m : map.models) present = present || is_model(m);
+  if (!present || na < 2 || nn < 2) {
+    v.detail = !present ? "its model is not on the map" : "the map needs 2+ axis values and sizes";
+    return v;
+  }
+  const size_t third = std::max<size_t>(1, (na + 1) / 3), half = std::max<size_t>(1, nn / 2);
+  const double a_lo = high_axis ? map.axis_values[na - third] : map.axis_values.front();
+  const double a_hi = high_axis ? map.axis_values.back() : map.axis_values[third - 1];
+  const int64_t n_lo = small_n ? map.sizes.front() : map.sizes[nn - half];
+  const int64_t n_hi = small_n ? map.sizes[half - 1] : map.sizes.back();
+  int cells = 0, wins = 0, tied_best = 0, other_ties = 0, pending = 0, unjudged = 0;
+  std::map<std::string, int> others;
+  for (const auto& w : map.winners) {
+    if (w.axis_value < a_lo - kAxisTolerance || w.axis_value > a_hi + kAxisTolerance) continue;
+    if (w.size < n_lo || w.size > n_hi) continue;
+    ++cells;
+    if (w.verdict == RegimeVerdict::Pending) ++pending;
+    if (w.verdict == RegimeVerdict::Tie && !w.judged) ++unjudged;
+    if (w.verdict == RegimeVerdict::Tie) {
+      if (is_model(w.best) || is_model(w.runner_up))
+        ++tied_best;
+      else
+        ++other_ties;
+    }
+    if (w.verdict != RegimeVerdict::Winner) continue;
+    if (is_model(w.best))
+      ++wins;
+    else
+      ++others[w.best];
+  }
+  const std::string region = "a in [" + number(a_lo) + ", " + number(a_hi) + "], N in [" +
+                             std::to_string(n_lo) + ", " + std::to_string(n_hi) + "]";
+  v.detail = std::to_string(wins) + " of " + std::to_string(cells) + " cells won outright (" +
+             region + "), " + std::to_string(tied_best) + " tied for best (not counted as wins), " +
+             std::to_string(other_ties) + " other tie(s)";
+  for (const auto& [m, n] : others) v.detail += ", " + m + " wins " + std::to_string(n);
+  if (pending) v.detail += ", " + std::to_string(pending) + " cell(s) still pending";
+  if (unjudged) v.detail += ", " + std::to_string(unjudged) + " cell(s) without 2 paired seeds";
+  // A single seed cannot name a winner: such a region stays undecided rather than "fails".
+  if (cells == 0 || pending || unjudged) return v;
+  judgeShare(v, cells, wins, tied_best, 0.5, /*strictly=*/true);
+  return v;
+}
+
+}  // namespace
+
+std::vector<ClaimVerdict> figure1Verdicts(const RegimeMap& map) {
+  std::vector<ClaimVerdict> out;
+  out.push_back(regionClaim(
+      map, "A recurrent model (RNN) wins where the signal is recurrent and data are scarce.",
+      isRecurrentModel, /*high_axis=*/true, /*small_n=*/true));
+  out.push_back(regionClaim(
+      map, "The Transformer wins where the signal is not recurrent and data are plentiful.",
+      [](const std::string& m) { return m == "transformer"; }, false, false));
+  ClaimVerdict rsa;
+  rsa.claim = "RSA does well across the plane: it wins outright in 3/4 of the cells.";
+  const bool present = std::find(map.models.begin(), map.models.end(), "rsa") != map.models.end();
+  // Per cell, RSA against the best other model, paired over seeds: a win (the cell's outright
+  // winner), a loss (some model lower beyond the interval) or a tie.
+  int cells = 0, wins = 0, losses = 0, ties = 0, pending = 0, unjudged = 0;
+  for (const auto& w : map.winners) {
+    ++cells;
+    if (w.verdict == RegimeVerdict::Pending) {
+      ++pending;
+      continue;
+    }
+    const RegimeCell* mine = map.cell("rsa", w.axis_value, w.size);
+    if (!mine || mine->seeds == 0) {
+      ++pending;
+      continue;
+    }
+    if (w.verdict == RegimeVerdict::Winner && w.best == "rsa") {
+      ++wins;
+      continue;
+    }
+    bool beaten = false, judged = true;
+    for (const auto& m : map.models) {
+      if (m == "rsa") continue;
+      const RegimeCell* other = map.cell(m, w.axis_value, w.size);
+      if (!other || other->seeds == 0) continue;
+      const PairedDifference d = pairedDifference(*other, *mine);  // rsa − other
+      judged = judged && d.judged();
+      beaten = beaten || d.above0();
+    }
+    if (beaten)
+      ++losses;
+    else if (!judged)
+      ++unjudged;
+    else
+      ++ties;
+  }
+  rsa.detail = present
+                   ? "rsa wins outright in " + std::to_string(wins) + " of " +
+                         std::to_string(cells) + " cells, is beaten in " + std::to_string(losses) +
+                         ", ties (not counted as wins) in " + std::to_string(ties)
+                   : "rsa is not on the map";
+  if (pending) rsa.detail += " (" + std::to_string(pending) + " pending)";
+  if (unjudged) rsa.detail += " (" + std::to_string(unjudged) + " without 2 paired seeds)";
+  if (present && cells > 0 && pending == 0 && unjudged == 0)
+    judgeShare(rsa, cells, wins, ties, 0.75, /*strictly=*/false);
+  out.push_back(rsa);
+  return out;
+}
+
+double signTestPValue(int wins, int n) {
+  if (n <= 0) return 1.0;
+  const int k = std::min(wins, n - wins);
+  double tail = 0, term = std::pow(0.5, n);  // C(n, 0) / 2^n
+  for (int i = 0; i <= k; ++i) {
+    tail += term;
+    term *= static_cast<double>(n - i) / static_cast<double>(i + 1);
+  }
+  return std::min(1.0, 2 * tail);
+}
+
+ClaimVerdict sampleEfficiencyVerdict(const std::vector<SweepRow>& rows, const std::string& better,
+                                     const std::string& than) {
+  ClaimVerdict v;
+  v.claim = better + " is more sample-efficient than " + than +
+            ": its excess test loss is lower than " + than +
+            "'s on the same (N, seed), beyond the seeds' spread (a sign test).";
+  std::map<std::pair<int64_t, uint64_t>, std::map<std::string, double>> pairs;  // (N, seed)
+  for (const auto& r : rows) {
+    if (r.reference || !r.ok() || (r.model != better && r.model != than)) continue;
+    const double y = std::isfinite(r.bayes_floor) ? r.excess() : r.test_loss;
+    if (std::isfinite(y)) pairs[{r.size, r.seed}][r.model] = y;
+  }
+  int wins = 0, losses = 0, ties = 0;
+  std::map<int64_t, std::pair<int, int>> per_n;  // N → (wins, pairs)
+  std::vector<double> differences;
+  for (const auto& [key, models] : pairs) {
+    if (models.size() < 2) continue;
+    const double d = models.at(better) - models.at(than);
+    differences.push_back(d);
+    auto& slot = per_n[key.first];
+    slot.second += 1;
+    if (d < 0) ++wins, ++slot.first;
+    if (d > 0) ++losses;
+    if (d == 0) ++ties;
+  }
+  const int n = wins + losses;
+  const double p = signTestPValue(wins, n);
+  std::sort(differences.begin(), differences.end());
+  const PairedDifference mean = meanWithInterval(differences);
+  std::string by_n;
+  for (const auto& [size, c] : per_n)
+    by_n += (by_n.empty() ? "" : ", ") + std::to_string(c.first) + "/" + std::to_string(c.second) +
+            " at N = " + std::to_string(size);
+  v.decided = n > 0 && p < kClaimAlpha;
+  v.holds = v.decided && wins > losses;
+  v.inconclusive = n > 0 && !v.decided;
+  v.detail =
+      better + " lower in " + std::to_string(wins) + " of " + std::to_string(n) +
+      " pairs (N, seed)" + (ties ? " (" + std::to_string(ties) + " exact ties left out)" : "") +
+      ", sign test p = " + number(p, 2) +
+      (differences.empty()
+           ? std::string()
+           : ", median difference " + number(differences[differences.size() / 2]) + ", mean " +
+                 number(mean.mean) + " (" + regimeIntervalText(mean, "pairs (N, seed)") + ")") +
+      (by_n.empty() ? std::string() : "; " + by_n);
+  if (n == 0) v.detail = "no (N, seed) with both " + better + " and " + than;
+  return v;
+}
+
+std::vector<ClaimVerdict> sweepPresetVerdicts(const std::string& rule,
+                                              const std::vector<SweepRow>& rows) {
+  if (rule == "figure1") return figure1Verdicts(buildRegimeMap(regimePoints(rows)));
+  if (rule == "rsa>transformer") return {sampleEfficiencyVerdict(rows, "rsa", "transformer")};
+  return {};
+}
+
+namespace {
+
+// u_{l+1} / u_l for the layers' absolute updates u_l = ‖h^{l+1} − h^l‖ (empty when a layer has
+// none).
+std::vector<double> contractionRatios(const InspectionRecord& record) {
+  std::vector<double> ratios;
+  for (size_t l = 1; l < record.layers.size(); ++l) {
+    const double before = record.layers[l - 1].update, after = record.layers[l].update;
+    if (!(before > 0) || !std::isfinite(after)) return {};
+    ratios.push_back(after / before);
+  }
+  return ratios;
+}
+
+double geometricMean(const std::vector<double>& v) {
+  double log_sum = 0;
+  for (double x : v) log_sum += std::log(std::max(x, 1e-300));
+  return std::exp(log_sum / static_cast<double>(v.size()));
+}
+
+std::string ratioList(const std::vector<double>& v) {
+  std::string out;
+  for (double x : v) out += (out.empty() ? "" : ", ") + number(x);
+  return out;
+}
+
+}  // namespace
+
+ClaimVerdict fixedPointVerdict(const InspectionRecord& trained, const InspectionRecord* control) {
+  ClaimVerdict v;
+  v.claim =
+      "StarSaber's layers approach a fixed point: each layer's update ‖h^{l+1} − h^l‖ is smaller "
+      "than the one before (ratio < 1), and contracts by more than " +
+      number(100 * (1 - kFixedPointMargin), 2) +
+      " % beyond the untrained model with the same "
+      "initialisation.";
+  const auto ratios = contractionRatios(trained);
+  if (ratios.empty()) {
+    v.detail = "needs 2+ StarSaber layers with their updates recorded";
+    return v;
+  }
+  const auto base = control ? contractionRatios(*control) : std::vector<double>{};
+  if (base.size() != ratios.size()) {
+    v.detail = "no untrained control with the same layers (ratios " + ratioList(ratios) + ")";
+    return v;
+  }
+  const double mean = geometricMean(ratios), base_mean = geometricMean(base);
+  const bool contracts = std::all_of(ratios.begin(), ratios.end(), [](double r) { return r < 1; });
+  v.detail = "update ratios per layer " + ratioList(ratios) + " (geometric mean " + number(mean) +
+             "); untrained control " + ratioList(base) + " (" + number(base_mean) + ")";
+  if (!contracts || mean >= base_mean) {
+    v.decided = true;
+    v.holds = false;
+    v.detail += !contracts ? ": an update grows from one layer to the next"
+                           : ": training did not make the layers contract more";
+  } else if (mean <= kFixedPointMargin * base_mean) {
+    v.decided = v.holds = true;
+  } else {
+    v.inconclusive = true;
+    v.detail += ": contracts, but within " + number(100 * (1 - kFixedPointMargin), 2) +
+                " % of the untrained model";
+  }
+  return v;
+}
+
+std::vector<ClaimVerdict> runPresetVerdicts(const std::string& rule, const InspectionRecord& record,
+                                            const GroundTruth& truth, int64_t length,
+                                            const InspectionRecord* control) {
+  ClaimVerdict v;
+  if (rule == "recover") {
+    v.claim = "An RSA head recovers the recurrence that generated its data (every REM within " +
+              number(kRecoveryTolerance) + ").";
+    const auto matches = matchRems(record, truth, length);
+    double worst = 0;
+    int matched = 0;
+    for (const auto& m : matches) {
+      if (!m.match.matched) continue;
+      ++matched;
+      worst = std::max(worst, m.match.maxDelta());
+    }
+    v.decided = !matches.empty();
+    v.holds = remsRecovered(matches);
+    v.detail = std::to_string(matched) + " of " + std::to_string(matches.size()) +
+               " REM head(s) matched; largest parameter difference " + number(worst);
+    return {v};
+  }
+  if (rule == "fixed-point") return {fixedPointVerdict(record, control)};
+  return {};
+}
+
+ClaimVerdict linearRnnVerdict(double max_error, int64_t values, double tolerance) {
+  ClaimVerdict v;
+  v.claim = "A linear RNN is a sum of REMs: h = Z + Σ REM terms equals the recurrence.";
+  v.decided = values > 0 && std::isfinite(max_error);
+  v.holds = v.decided && max_error <= tolerance;
+  v.detail = "max |recurrence − REM sum| = " + number(max_error) + " over " +
+             std::to_string(values) + " values (tolerance " + number(tolerance) + ")";
+  return v;
+}
+
+ClaimVerdict linearRnnDemoVerdict(unsigned seed) {
+  const LinearRnnDemo demo = LinearRnnDemo::random(seed);
+  return linearRnnVerdict(demo.maxError(), int64_t{demo.T} * LinearRnnDemo::kN);
+}
+
+std::string verdictLine(const ClaimVerdict& v) {
+  const char* outcome = v.decided        ? (v.holds ? "holds: " : "does not hold here: ")
+                        : v.inconclusive ? "inconclusive: "
+                                         : "undecided: ";
+  return outcome + v.claim + " — " + v.detail;
+}
+
+}  // namespace rsalab

@@ -1,0 +1,87 @@
+// Claims from the seeds checked on measured data: each preset's verdict ("holds: RSA's excess
+// loss is below the Transformer's at 4 of 5 N, 3 seeds" or "does not hold here"), computed from
+// what its run or sweep produced, never written in advance. Plain C++ (core library).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/io/inspection.h"
+#include "core/registry/ground_truth.h"
+#include "core/sweep/sweep_types.h"
+#include "core/verdicts/regime_map.h"
+
+namespace rsalab {
+
+// A claim checked on measured data: holds or not, and the counts that say so.
+struct ClaimVerdict {
+  std::string claim;     // one sentence
+  bool decided = false;  // enough data to judge (otherwise `detail` says what is missing)
+  bool holds = false;
+  // Not decided although there are data: the evidence does not separate the two sides (a test's
+  // p-value, an interval covering 0). Printed "inconclusive", not "undecided".
+  bool inconclusive = false;
+  std::string detail;  // "rnn wins 3 of 4 cells with a ≥ 0.75 and N ≤ 256 (1 tie)"
+};
+
+// The RSA seed's Figure 1, three claims on the map (each where its models are on it):
+//  1. a recurrent model (rnn, lstm or gru) wins where the signal is recurrent and data scarce:
+//     the cells with the top third of axis values ((n + 1) / 3 of them: 0.75 and 1 of five
+//     shares) and the lower half of sizes (the smallest n / 2);
+//  2. the Transformer wins where the signal is not recurrent and data plentiful: the bottom
+//     third of axis values and the upper half of sizes;
+//  3. RSA does well across the plane: it wins outright in at least 3/4 of all cells.
+// "Wins" is the winner rule's Winner verdict (a 95 % paired interval above 0). Ties are ties: a
+// claim holds when the outright wins reach its share (more than half of the region for 1 and 2),
+// does not hold when the wins plus every tie its model is in would not reach it, and is
+// inconclusive in between.
+std::vector<ClaimVerdict> figure1Verdicts(const RegimeMap& map);
+// "RSA is more sample-efficient than the Transformer", as a paired comparison: every (N, seed)
+// where both ran gives d = `better`'s excess loss (test loss where the task has no floor) −
+// `than`'s on the same data. An exact two-sided sign test over the pairs (exact ties left out):
+// holds when `better` is lower in most pairs with p < kClaimAlpha, does not hold when `than` is,
+// and is inconclusive otherwise (a mean lower at most N, with no account of the seeds' spread, once
+// passed on noise).
+ClaimVerdict sampleEfficiencyVerdict(const std::vector<SweepRow>& rows, const std::string& better,
+                                     const std::string& than);
+constexpr double kClaimAlpha = 0.05;
+// P(|wins − n/2| ≥ |k − n/2|) for k wins of n fair coin flips: the exact two-sided sign test.
+double signTestPValue(int wins, int n);
+
+// The verdicts of a sweep preset (core/registry/presets.h: Preset::verdict names the rule) on the
+// sweep's rows; empty when the preset has no sweep rule.
+std::vector<ClaimVerdict> sweepPresetVerdicts(const std::string& rule,
+                                              const std::vector<SweepRow>& rows);
+
+// The verdicts of a run preset on its run's last inspection record (validation sample):
+//  - "recover": every REM head matches a true component within kRecoveryTolerance
+//    (core/registry/ground_truth.h: remsRecovered);
+//  - "fixed-point": fixedPointVerdict against `control`, the same run's untrained model (its
+//    step-0 inspection of the same sample).
+// Empty for an unknown rule.
+std::vector<ClaimVerdict> runPresetVerdicts(const std::string& rule, const InspectionRecord& record,
+                                            const GroundTruth& truth, int64_t length,
+                                            const InspectionRecord* control = nullptr);
+
+// "StarSaber's layers approach a fixed point", on a quantity that measures contraction: the ratios
+// u_{l+1} / u_l of the layers' absolute updates u_l = ‖h^{l+1} − h^l‖ (the relative residual
+// ‖h^{l+1} − h^l‖ / ‖h^l‖ falls in an untrained model too, because ‖h^l‖ grows while tanh bounds
+// the update). Judged against the untrained control with the same initialisation:
+//  - does not hold: an update grows (a ratio ≥ 1), or the geometric-mean ratio is not below the
+//    control's;
+//  - holds: every ratio < 1 and the geometric mean ≤ kFixedPointMargin × the control's;
+//  - inconclusive: every ratio < 1 and below the control, but within that margin;
+//  - undecided: fewer than 2 layers with updates, or no control with the same layers.
+ClaimVerdict fixedPointVerdict(const InspectionRecord& trained, const InspectionRecord* control);
+constexpr double kFixedPointMargin = 0.9;
+
+// "A linear RNN is a sum of REMs": the recurrence and its REM decomposition agree to `tolerance`
+// (max |difference| `max_error` over `values` numbers, computed by the caller in double).
+ClaimVerdict linearRnnVerdict(double max_error, int64_t values, double tolerance = 1e-9);
+// The same on LinearRnnDemo::random(seed) (core/verdicts/linear_rnn_demo.h), computed now.
+ClaimVerdict linearRnnDemoVerdict(unsigned seed = 1);
+
+// "holds: …", "does not hold here: …", "undecided: …" — one line per verdict.
+std::string verdictLine(const ClaimVerdict& verdict);
+
+}  // namespace rsalab

@@ -1,0 +1,266 @@
+#include "core/verdicts/first_minute_table.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+#include "core/config/run_config.h"
+#include "core/io/atomic_file.h"
+#include "core/io/resources.h"
+#include "core/registry/model_registry.h"
+#include "core/verdicts/regime_map.h"
+
+namespace rsalab {
+
+namespace {
+
+using nlohmann::json;
+
+const char* const kBegin = "<!-- first-minute: begin (rsalab-cli first-minute writes this) -->";
+const char* const kEnd = "<!-- first-minute: end -->";
+const char* const kFormat = "rsalab-first-minute";
+
+std::string number(double v, int digits = 3) {
+  if (!std::isfinite(v)) return "–";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.*g", digits, v);
+  return text;
+}
+
+struct ModelStats {
+  double mean = 0, sd = 0;
+  int64_t n = 0;
+};
+
+ModelStats stats(const std::vector<double>& v) {
+  ModelStats s;
+  s.n = static_cast<int64_t>(v.size());
+  if (v.empty()) return s;
+  for (double x : v) s.mean += x / static_cast<double>(v.size());
+  double ss = 0;
+  for (double x : v) ss += (x - s.mean) * (x - s.mean);
+  s.sd = v.size() > 1 ? std::sqrt(ss / static_cast<double>(v.size() - 1)) : 0.0;
+  return s;
+}
+
+// model → seed → run
+using ByModel = std::map<std::string, std::map<uint64_t, const FirstMinuteRun*>>;
+
+ByModel byModel(const FirstMinuteTable& t, std::vector<uint64_t>* seeds, double* floor) {
+  ByModel out;
+  for (const auto& r : t.runs) {
+    out[r.model][r.seed] = &r;
+    if (std::find(seeds->begin(), seeds->end(), r.seed) == seeds->end()) seeds->push_back(r.seed);
+    if (std::isfinite(r.bayes_floor)) *floor = r.bayes_floor;
+  }
+  return out;
+}
+
+std::vector<double> validations(const ByModel& runs, const std::string& model) {
+  std::vector<double> v;
+  if (auto it = runs.find(model); it != runs.end())
+    for (const auto& [seed, r] : it->second) v.push_back(r->validation);
+  return v;
+}
+
+// RSA against each other model, paired over the seeds both ran (same seed, same data): the
+// difference other − RSA (> 0 where RSA is lower) with its 95 % interval.
+struct RsaVersus {
+  std::string model;
+  PairedDifference difference;
+  int lower = 0;  // seeds where RSA is lower
+  const char* verdict() const {
+    return difference.above0() ? "beats " : difference.below0() ? "loses to " : "ties ";
+  }
+};
+
+std::vector<RsaVersus> rsaVersusOthers(const FirstMinuteTable& t, const ByModel& runs) {
+  std::vector<RsaVersus> out;
+  const auto rsa = runs.find("rsa");
+  if (rsa == runs.end()) return out;
+  for (const auto& model : t.models) {
+    if (model == "rsa" || !runs.count(model)) continue;
+    RsaVersus v;
+    v.model = model;
+    std::vector<double> d;
+    for (const auto& [seed, r] : rsa->second) {
+      const auto other = runs.at(model).find(seed);
+      if (other == runs.at(model).end()) continue;
+      d.push_back(other->second->validation - r->validation);
+      v.lower += r->validation < other->second->validation;
+    }
+    if (d.empty()) continue;
+    v.difference = meanWithInterval(d);
+    out.push_back(v);
+  }
+  return out;
+}
+
+// "RSA beats rnn (lower on 5 of 5 seeds; rnn − RSA = 0.204, 95 % interval [0.196, 0.211] over 5
+// seeds); RSA ties transformer (…, covering 0)."
+std::string rsaComparison(const FirstMinuteTable& t, const ByModel& runs) {
+  std::string out;
+  for (const auto& v : rsaVersusOthers(t, runs)) {
+    const PairedDifference& d = v.difference;
+    out += std::string(out.empty() ? "" : "; ") + "RSA " + v.verdict() + v.model + " (lower on " +
+           std::to_string(v.lower) + " of " + std::to_string(d.pairs) + " seeds; " + v.model +
+           " − RSA = " + number(d.mean) + ", " + regimeIntervalText(d) +
+           (d.above0() || d.below0() ? ")" : ", covering 0)");
+  }
+  return out.empty() ? out : out + ".";
+}
+
+}  // namespace
+
+FirstMinuteTable firstMinuteTableForLaunch(int64_t seeds, int64_t steps) {
+  FirstMinuteTable t;
+  t.config = toJson(defaultLaunchConfig());
+  t.models = defaultModelNames();
+  t.seeds = seeds;
+  t.steps = steps;
+  return t;
+}
+
+bool firstMinuteTableMatchesLaunch(const FirstMinuteTable& table) {
+  return json::parse(table.config) == json::parse(toJson(defaultLaunchConfig())) &&
+         table.models == defaultModelNames();
+}
+
+std::string firstMinuteTableJson(const FirstMinuteTable& t) {
+  json j;
+  j["format"] = kFormat;
+  j["config"] = json::parse(t.config);
+  j["models"] = t.models;
+  j["steps"] = t.steps;
+  j["seeds"] = t.seeds;
+  j["runs"] = json::array();
+  for (const auto& r : t.runs) {
+    j["runs"].push_back(
+        {{"model", r.model},
+         {"seed", r.seed},
+         {"steps", r.steps},
+         {"stop", r.stop},
+         {"validation", r.validation},
+         {"best_validation", r.best_validation},
+         {"bayes_floor", std::isfinite(r.bayes_floor) ? json(r.bayes_floor) : json(nullptr)}});
+  }
+  return j.dump(1) + "\n";
+}
+
+FirstMinuteTable firstMinuteTableFromJson(const std::string& text, const std::string& what) {
+  try {
+    const json j = json::parse(text);
+    if (!j.is_object() || j.value("format", "") != kFormat)
+      throw std::runtime_error(std::string("not a first-minute file (format ") + kFormat + ")");
+    FirstMinuteTable t;
+    t.config = j.at("config").dump();
+    t.models = j.at("models").get<std::vector<std::string>>();
+    t.steps = j.at("steps").get<int64_t>();
+    t.seeds = j.at("seeds").get<int64_t>();
+    for (const auto& r : j.at("runs")) {
+      FirstMinuteRun run;
+      run.model = r.at("model").get<std::string>();
+      run.seed = r.at("seed").get<uint64_t>();
+      run.steps = r.at("steps").get<int64_t>();
+      run.stop = r.at("stop").get<std::string>();
+      run.validation = r.at("validation").get<double>();
+      run.best_validation = r.at("best_validation").get<double>();
+      if (!r.at("bayes_floor").is_null()) run.bayes_floor = r.at("bayes_floor").get<double>();
+      t.runs.push_back(run);
+    }
+    return t;
+  } catch (const std::exception& e) {
+    throw std::runtime_error(what + ": " + e.what());
+  }
+}
+
+bool readLaunchFirstMinuteTable(FirstMinuteTable* table) {
+  try {
+    const std::string path = resourcePath(kFirstMinuteResource);
+    FirstMinuteTable t = firstMinuteTableFromJson(readTextFile(path, size_t{16} << 20), path);
+    if (!firstMinuteTableMatchesLaunch(t)) return false;
+    *table = std::move(t);
+    return true;
+  } catch (const std::exception&) {
+    return false;  // none, unreadable or malformed: the window shows no measured summary
+  }
+}
+
+std::string firstMinuteBlock(const FirstMinuteTable& t) {
+  std::vector<uint64_t> seeds;
+  double floor = std::nan("");
+  const ByModel runs = byModel(t, &seeds, &floor);
+  std::string out = std::string(kBegin) + "\n";
+  out +=
+      "The last validation loss of each run (what the runs table shows), stopped by itself "
+      "\"(stop N)\" or at step " +
+      std::to_string(t.steps) +
+      " (the most a run reached in the window in 60 s on 2 cores), the default launch over " +
+      std::to_string(seeds.size()) + " seeds; Bayes floor " + number(floor) +
+      ". Written by `rsalab-cli first-minute --seeds " + std::to_string(t.seeds) + " --steps " +
+      std::to_string(t.steps) +
+      " --json resources/first_minute.json --readme README.md`.\n\n| model |";
+  for (uint64_t s : seeds) out += " seed " + std::to_string(s) + " |";
+  out += " mean ± sd |\n|---|";
+  for (size_t i = 0; i <= seeds.size(); ++i) out += "---|";
+  out += "\n";
+  for (const auto& model : t.models) {
+    out += "| " + model + " |";
+    for (uint64_t s : seeds) {
+      const auto& of_model = runs.count(model) ? runs.at(model) : ByModel::mapped_type{};
+      const auto it = of_model.find(s);
+      if (it == of_model.end()) {
+        out += " – |";
+        continue;
+      }
+      const FirstMinuteRun& r = *it->second;
+      out += " " + number(r.validation) +
+             (r.stop.empty() ? "" : " (stop " + std::to_string(r.steps) + ")") + " |";
+    }
+    const ModelStats s = stats(validations(runs, model));
+    out += " " + number(s.mean) + " ± " + number(s.sd, 2) + " |\n";
+  }
+  const std::string comparison = rsaComparison(t, runs);
+  if (!comparison.empty()) out += "\n" + comparison + "\n";
+  return out + kEnd + "\n";
+}
+
+std::string firstMinuteSummary(const FirstMinuteTable& t) {
+  std::vector<uint64_t> seeds;
+  double floor = std::nan("");
+  const ByModel runs = byModel(t, &seeds, &floor);
+  std::string out = "Over " + std::to_string(seeds.size()) + " seeds (README, measured headless):";
+  bool first = true;
+  for (const auto& model : t.models) {
+    const ModelStats s = stats(validations(runs, model));
+    if (s.n == 0) continue;
+    out += std::string(first ? " " : ", ") + model + " " + number(s.mean) + " ± " + number(s.sd, 2);
+    first = false;
+  }
+  // The verdicts only ("RSA beats rnn, ties transformer"); the README has the intervals.
+  std::string verdicts;
+  for (const auto& v : rsaVersusOthers(t, runs))
+    verdicts += std::string(verdicts.empty() ? "; RSA " : ", ") + v.verdict() + v.model;
+  return out + verdicts + ".";
+}
+
+std::string firstMinuteBlockIn(const std::string& markdown, const std::string& what) {
+  const size_t b = markdown.find(kBegin), e = markdown.find(kEnd);
+  if (b == std::string::npos || e == std::string::npos || e < b)
+    throw std::runtime_error(what + ": no first-minute block (the lines " + kBegin + " … " + kEnd +
+                             ")");
+  const size_t end = std::min(markdown.size(), e + std::string(kEnd).size() + 1);  // its newline
+  return markdown.substr(b, end - b);
+}
+
+std::string replaceFirstMinuteBlock(const std::string& markdown, const std::string& block,
+                                    const std::string& what) {
+  const std::string old = firstMinuteBlockIn(markdown, what);
+  const size_t b = markdown.find(old);
+  return markdown.substr(0, b) + block + markdown.substr(b + old.size());
+}
+
+}  // namespace rsalab

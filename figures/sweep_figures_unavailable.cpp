@@ -1,0 +1,15 @@
+// writeSweepFigures for builds without Qt widgets (RSALAB_GUI=OFF): says so.
+#include <stdexcept>
+
+#include "figures/sweep_figures.h"
+
+namespace rsalab {
+
+bool sweepFiguresAvailable() { return false; }
+
+std::vector<std::string> writeSweepFigures(const std::vector<SweepRow>&, const FigureOptions&) {
+  throw std::runtime_error(
+      "--figures is unavailable: rsalab-cli was built with RSALAB_GUI=OFF (no Qt)");
+}
+
+}  // namespace rsalab
