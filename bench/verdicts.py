@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Issue 21's closing table: every target's verdict from one bench/run.sh.
+"""The speed targets' closing table: every target's verdict from one bench/run.sh.
 
 Reads the run's JSON files (the engine suite's <json>, its -gui.json and -peer.json, whichever
 exist) and prints the engine ÷ PyTorch ratio table (rows: configs, columns: models) and one
@@ -46,7 +46,7 @@ def main():
     a = ap.parse_args()
     base = a.json[:-5] if a.json.endswith(".json") else a.json
     engine, gui, peer = load(a.json), load(base + "-gui.json"), load(base + "-peer.json")
-    print("\n== Issue 21: every target in this run ==")
+    print("\n== Every speed target in this run ==")
     if peer:
         ratio_table(peer)
         print()

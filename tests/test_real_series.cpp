@@ -1,4 +1,4 @@
-// Real series (issue 18): rolling-origin windows that fit short series, honest N, per-window
+// Real series: rolling-origin windows that fit short series, honest N, per-window
 // normalisation, baselines on the same targets, the bundled series.
 #include <QTemporaryDir>
 #include <QtTest>

@@ -153,7 +153,7 @@ class TestHeatMapView : public QObject {
     QCOMPARE(view.cellAt(view.cellCenter(999, 699)), QPoint(699, 999));
   }
   void blockMeanMatchesLoops() {
-    // The fast downsampler against a literal per-block loop (house style item 7).
+    // The fast downsampler against a literal per-block loop (an independent computation).
     const Matrix m = makeMatrix(1030, 515, [](int64_t r, int64_t c) {
       return float(std::sin(0.37 * r) + std::cos(0.11 * c) + 0.001 * r * c);
     });

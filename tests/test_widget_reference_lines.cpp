@@ -1,4 +1,4 @@
-// Baselines on screen (issue 18): the loss view's labelled reference lines, the sample-efficiency
+// Baselines on screen: the loss view's labelled reference lines, the sample-efficiency
 // view's grey reference curves and the runs table's skill column.
 #include <qcustomplot.h>
 

@@ -6,7 +6,7 @@
 // the update at which it was locked, so change over training shows as change in colour.
 // Cost is bounded: above kMaxDrawnCells rows/columns the matrix is block-averaged for drawing only;
 // tooltips and cellPinned always report the true value. Updates are stored and drawn by one ~40 ms
-// timer (house style item 6), so setMatrix may be called at any rate.
+// timer (the GUI never waits on a redraw), so setMatrix may be called at any rate.
 #pragma once
 
 #include <QPointer>

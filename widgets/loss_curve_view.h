@@ -4,9 +4,9 @@
 // two points per pixel column of the visible range (min/max decimation), so 10⁶ points draw as
 // fast as 10³. Training curves are EMA-smoothed (slider 0..0.999) with the raw curve faint behind;
 // validation curves are drawn as measured, dashed. Appends only mark the view dirty; one ~40 ms
-// timer redraws (house style item 6), so append at any rate from queued trainer signals.
-// Interaction: wheel zoom, drag pan, double-click (or "Fit") fits everything and follows new data
-// again; clicking a legend entry toggles that run.
+// timer redraws (the GUI never waits on a redraw), so append at any rate from queued trainer
+// signals. Interaction: wheel zoom, drag pan, double-click (or "Fit") fits everything and follows
+// new data again; clicking a legend entry toggles that run.
 #pragma once
 
 #include <QColor>

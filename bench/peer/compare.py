@@ -3,7 +3,7 @@
 `rsalab-bench --sections train` and bench/peer/peer.py time the same models (each with its own
 warm-up and round-robin repeats, alternating which goes first), then per model × config it prints
 both step times, the ratio PyTorch ÷ engine (> 1: the engine is faster) and the verdicts of
-issue 21's targets. The JSON keeps every sample of both sides.
+the speed targets (bench/verdicts.py). The JSON keeps every sample of both sides.
 
   /usr/bin/python3 bench/peer/compare.py --bench build/bench/rsalab-bench [--rounds 3] [--quick]
 

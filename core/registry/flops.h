@@ -19,9 +19,8 @@
 //   linear        L·[(8 + 4f)·N·D² + 4·N·D·Dh]  φ(K)⊗V (N·D·Dh), cumsum (N·D·Dh), φ(Q)·S (2·N·D·Dh)
 //   StarSaber     L·[8·N·D² + 4·B·T²·D]         W, U, Q, V 8ND²; scores 2BT²D; G_past·U h and
 //                                               G_future·Q h together one A·V, 2BT²D (keys
-//                                               split at the diagonal; until session 8 the
-//                                               engine multiplied both full T × T products
-//                                               and the count was 6BT²D)
+//                                               split at the diagonal, not two full
+//                                               T × T products, which would count 6BT²D)
 //                                               (gated: + 4·N·D² for W_z, V_z)
 //   recurrent     L·4·G·N·D²                    x·W_ihᵀ and h·W_hhᵀ, each 2·N·D·G·D
 // clang-format on

@@ -1,7 +1,10 @@
 #include "engine/training/flat_adam.h"
 
 #include <cmath>
+#include <sstream>
 #include <stdexcept>
+#include <string>
+#include <type_traits>
 
 namespace rsalab {
 
@@ -87,6 +90,19 @@ void FlatAdam::save(torch::serialize::OutputArchive& archive) const {
 
 namespace {
 
+// The key of a parameter's state in a LibTorch optimizer: the TensorImpl's address printed as text
+// in LibTorch 1.x, the address itself in 2.x.
+template <typename StateMap>
+typename StateMap::key_type stateKey(const StateMap&, c10::TensorImpl* impl) {
+  if constexpr (std::is_same_v<typename StateMap::key_type, std::string>) {
+    std::ostringstream text;
+    text << impl;
+    return text.str();
+  } else {
+    return impl;
+  }
+}
+
 // The per-tensor optimizer RSA Lab used before, over the same groups, to read its archive.
 template <typename Optimizer, typename Options, typename State>
 void readPerTensor(const std::vector<torch::Tensor>& decay, const std::vector<torch::Tensor>& rest,
@@ -102,7 +118,7 @@ void readPerTensor(const std::vector<torch::Tensor>& decay, const std::vector<to
   step = 0;
   for (const auto& p : order) {
     const int64_t n = p.numel();
-    const auto found = state.find(c10::guts::to_string(p.unsafeGetTensorImpl()));
+    const auto found = state.find(stateKey(state, p.unsafeGetTensorImpl()));
     if (found != state.end()) {
       auto& s = static_cast<State&>(*found->second);
       m.narrow(0, at, n).copy_(s.exp_avg().reshape({n}));

@@ -1,0 +1,19 @@
+#include "core/io/text.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace rsalab {
+
+std::string formatNumber(double v, int significant) {
+  if (std::isnan(v)) return "nan";
+  char text[40];
+  std::snprintf(text, sizeof text, "%.*g", significant, v);
+  return text;
+}
+
+std::string joined(const std::vector<std::string>& items, const std::string& separator) {
+  return joined(items, separator, [](const std::string& s) -> const std::string& { return s; });
+}
+
+}  // namespace rsalab
