@@ -408,7 +408,7 @@ class TestSessionBundle : public QObject {
   // ("reference" rows, "" for a run that never trained, any other text as None) and are written
   // again unchanged.
   void sweepStopReasonsOfOlderFilesRead() {
-    const std::string text = R"({"runs": [
+    const std::string text = R"json({"runs": [
       {"model": "rsa", "size": 16, "test_loss": 0.2, "steps": 9, "stop_reason": "max steps"},
       {"model": "gru", "size": 16, "test_loss": 0.3, "steps": 4, "stop_reason": "stopped"},
       {"model": "lstm", "size": 16, "test_loss": 0.3, "steps": 5,
@@ -417,31 +417,30 @@ class TestSessionBundle : public QObject {
        "stop_reason": "reference"},
       {"model": "rnn", "size": 16, "test_loss": null, "stop_reason": "", "error": "oom"},
       {"model": "rwkv", "size": 16, "test_loss": 0.5, "steps": 2, "stop_reason": "whatever"}],
-      "fits": []})";
+      "fits": []})json";
     const auto rows = parseSessionSweepRows(text);
-QCOMPARE(rows.size(), size_t{6});
-QVERIFY(rows[0].stop_reason == StopReason::MaxSteps && rows[0].ok());
-QVERIFY(rows[1].stop_reason == StopReason::Requested && !rows[1].ok());
-QVERIFY(rows[2].stop_reason == StopReason::EarlyStop);
-QVERIFY(rows[3].stop_reason == StopReason::None && rows[3].reference);
-QVERIFY(rows[4].stop_reason == StopReason::None);
-QVERIFY(rows[5].stop_reason == StopReason::None);
-const char* written[] = {"max steps", "stopped", "early stop (validation plateau)", "reference",
-                         ""};
-for (size_t i = 0; i < 5; ++i) QCOMPARE(sweepStopReasonText(rows[i]), std::string(written[i]));
-}
+    QCOMPARE(rows.size(), size_t{6});
+    QVERIFY(rows[0].stop_reason == StopReason::MaxSteps && rows[0].ok());
+    QVERIFY(rows[1].stop_reason == StopReason::Requested && !rows[1].ok());
+    QVERIFY(rows[2].stop_reason == StopReason::EarlyStop);
+    QVERIFY(rows[3].stop_reason == StopReason::None && rows[3].reference);
+    QVERIFY(rows[4].stop_reason == StopReason::None);
+    QVERIFY(rows[5].stop_reason == StopReason::None);
+    const char* written[] = {"max steps", "stopped", "early stop (validation plateau)", "reference",
+                             ""};
+    for (size_t i = 0; i < 5; ++i) QCOMPARE(sweepStopReasonText(rows[i]), std::string(written[i]));
+  }
 
-void inspectionJsonReadsBothMatrixForms() {
-  const InspectionRecord r = rsaRecord(1.5f);
-  compareRecords(inspectionFromJson(inspectionJson(r)), r);  // decimal arrays (CLI inspect)
-  compareRecords(inspectionFromJsonValue(inspectionJsonValue(r, /*compact=*/true), "x"), r);
-  QVERIFY_THROWS_EXCEPTION(std::runtime_error, inspectionFromJson(R"({"model": "rsa", "sample": 0,
+  void inspectionJsonReadsBothMatrixForms() {
+    const InspectionRecord r = rsaRecord(1.5f);
+    compareRecords(inspectionFromJson(inspectionJson(r)), r);  // decimal arrays (CLI inspect)
+    compareRecords(inspectionFromJsonValue(inspectionJsonValue(r, /*compact=*/true), "x"), r);
+    QVERIFY_THROWS_EXCEPTION(std::runtime_error, inspectionFromJson(R"({"model": "rsa", "sample": 0,
         "layers": [{"heads": [{"attention": {"rows": 2, "cols": 2, "values": [1, 2, 3]}}]}]})"));
-  QVERIFY_THROWS_EXCEPTION(std::runtime_error, inspectionFromJson(R"({"model": "rsa", "sample": 0,
+    QVERIFY_THROWS_EXCEPTION(std::runtime_error, inspectionFromJson(R"({"model": "rsa", "sample": 0,
         "layers": [{"heads": [{"attention": {"rows": 100000, "cols": 100000, "values": []}}]}]})"));
-}
-}
-;
+  }
+};
 
 RSALAB_REGISTER_TEST(TestSessionBundle, QTEST_GUILESS_MAIN)
 #include "test_session_bundle.moc"
