@@ -37,7 +37,7 @@ std::string format(double v, int precision = 4) {
 
 std::string metricsLine(const EvalMetrics& m) {
   std::ostringstream s;
-  s << m.split << " loss " << format(m.loss, 6);
+  s << splitName(m.split) << " loss " << format(m.loss, 6);
   for (const auto& [k, v] : m.values) s << "  " << k << " " << format(v, 6);
   return s.str();
 }
@@ -98,7 +98,7 @@ int runTrain(const TrainCommand& command) {
   trainer.saveCheckpoint((dir / "checkpoint.pt").string());
   auto writeSession = [&](RunState state, const EvalMetrics* test) {
     if (command.session_dir.empty()) return;
-    recorder.setStatus(0, runStateName(state), stopReasonName(reason));
+    recorder.setStatus(0, state, stopReasonName(reason));
     if (test) recorder.recordEval(0, *test);
     recorder.setSnapshots(0, {{trainer.stepsDone(), trainer.inspect(0)}});
     const auto dir = saveSession(recorder.bundle(), command.session_dir,
@@ -189,9 +189,9 @@ int runInspect(const std::string& run_dir, int64_t sample, const std::string& ou
     for (size_t h = 0; h < record.layers[l].heads.size(); ++h) {
       const auto& x = record.layers[l].heads[h];
       if (!x.has_rem) continue;
-      std::cout << "  layer " << l << " head " << h << ": " << x.rem_kind << " (d=" << x.dilation
-                << ")";
-      if (x.rem_kind == "regular")
+      std::cout << "  layer " << l << " head " << h << ": " << remKindName(x.rem_kind)
+                << " (d=" << x.dilation << ")";
+      if (x.rem_kind == RemKind::Regular)
         std::cout << " lambda " << format(x.lambda);
       else
         std::cout << " gamma " << format(x.gamma) << " theta " << format(x.theta) << " period "

@@ -7,6 +7,8 @@
 #include <iostream>
 #include <new>
 #include <set>
+#include <type_traits>
+#include <variant>
 
 #include "cli/cli_commands.h"
 #include "cli/cli_demo.h"
@@ -72,22 +74,11 @@ class RunFlags {
          "seasonal-naive baseline period (default: detected from the train part)");
     bind(cmd, "--horizon", &RunConfig::task, &TaskOptions::horizon,
          "forecast horizon H (series, CSV)");
-    bind(cmd, "--steps", &RunConfig::trainer, &TrainerOptions::max_steps, "training steps");
-    bind(cmd, "--seed", &RunConfig::trainer, &TrainerOptions::seed, "random seed");
-    bind(cmd, "--batch", &RunConfig::trainer, &TrainerOptions::batch_size, "batch size");
-    bind(cmd, "--lr", &RunConfig::trainer, &TrainerOptions::learning_rate, "learning rate");
-    bind(cmd, "--weight-decay", &RunConfig::trainer, &TrainerOptions::weight_decay, "weight decay");
-    bind(cmd, "--clip", &RunConfig::trainer, &TrainerOptions::grad_clip,
-         "gradient clipping max norm (0 = off)");
-    bind(cmd, "--optimizer", &RunConfig::trainer, &TrainerOptions::optimizer, "adam or adamw");
-    bind(cmd, "--warmup", &RunConfig::trainer, &TrainerOptions::warmup_steps,
-         "linear warm-up steps");
-    bind(cmd, "--eval-every", &RunConfig::trainer, &TrainerOptions::eval_every,
-         "steps between validation evaluations");
-    bind(cmd, "--patience", &RunConfig::trainer, &TrainerOptions::patience,
-         "early stop after this many evaluations without improvement");
-    bind(cmd, "--max-seconds", &RunConfig::trainer, &TrainerOptions::max_seconds,
-         "wall-time budget per run (0 = none)");
+    for (const auto& p : trainerHyperParameters()) {  // the trainer's flags: the table's
+      if (p.flag)
+        std::visit([&](auto field) { bind(cmd, p.flag, &RunConfig::trainer, field, p.help); },
+                   p.member);
+    }
     bind(cmd, "--d-model", &RunConfig::model, &ModelOptions::d_model, "width D");
     bind(cmd, "--heads", &RunConfig::model, &ModelOptions::heads, "attention heads H");
     bind(cmd, "--layers", &RunConfig::model, &ModelOptions::layers, "layers L");
@@ -103,7 +94,6 @@ class RunFlags {
     appliers_.push_back([this, size](RunConfig& c) {
       if (*size) c.train_size = train_size_;
     });
-    cmd->add_flag("--cosine", cosine_, "cosine learning-rate decay");
     cmd->add_flag("--bidirectional", bidirectional_, "bidirectional attention and REMs");
   }
 
@@ -140,19 +130,23 @@ class RunFlags {
                               r.dilated_cos == d.dilated_cos && r.dilated_sin == d.dilated_sin;
     if (c.model.heads != base.model.heads && default_rems)
       c.model.rem = defaultRemHeads(c.model.heads);
-    if (cosine_) c.trainer.cosine = true;
     if (bidirectional_) c.model.causal = false;
     if (!c.task.csv_path.empty()) c.task.name = "csv";
     if (check) validate(c);
     return c;
   }
 
-  // Adds a flag whose value is copied into (config.*section).*field only when it was given.
+  // Adds a flag whose value is copied into (config.*section).*field only when it was given (a
+  // boolean field: a flag without a value that sets it).
   template <typename Section, typename T>
   void bind(CLI::App* cmd, const std::string& flag, Section RunConfig::*section, T Section::*field,
             const std::string& help) {
     auto value = std::make_shared<T>();
-    auto* opt = cmd->add_option(flag, *value, help);
+    CLI::Option* opt = nullptr;
+    if constexpr (std::is_same_v<T, bool>)
+      opt = cmd->add_flag(flag, *value, help);  // no value: given means true
+    else
+      opt = cmd->add_option(flag, *value, help);
     appliers_.push_back([opt, value, section, field](RunConfig& c) {
       if (*opt) (c.*section).*field = *value;
     });
@@ -162,7 +156,7 @@ class RunFlags {
   std::string preset_;
   std::string device_ = "cpu";
   std::string length_;
-  bool cosine_ = false, bidirectional_ = false;
+  bool bidirectional_ = false;
   int64_t train_size_ = 1024;
   std::vector<std::function<void(RunConfig&)>> appliers_;
 };

@@ -146,7 +146,8 @@ int runReport(const ReportCommand& command, std::ostream& out) {
       if (v < chosen_validation) chosen = label, chosen_validation = v, chosen_skill = b;
       table << lead << label << " | " << fixed(v, 4) << " | " << fixed(t, 4) << " | "
             << skill(stats({b})) << " | "
-            << skill(stats({skillVersus(t, data.references, "persistence")})) << " |\n";
+            << skill(stats({skillVersus(t, data.references, baselineName(Baseline::Persistence))}))
+            << " |\n";
     };
     std::vector<const SweepRow*> all_runs;
     for (const auto& model : options.models) {
@@ -162,7 +163,8 @@ int runReport(const ReportCommand& command, std::ostream& out) {
         loss.push_back(r.test_loss);
         validation.push_back(r.best_validation);
         vs_best.push_back(skillVersusBest(r.test_loss, data.references));
-        vs_persistence.push_back(skillVersus(r.test_loss, data.references, "persistence"));
+        vs_persistence.push_back(
+            skillVersus(r.test_loss, data.references, baselineName(Baseline::Persistence)));
       }
       const auto l = stats(loss), v = stats(validation), b = stats(vs_best),
                  p = stats(vs_persistence);
@@ -186,12 +188,13 @@ int runReport(const ReportCommand& command, std::ostream& out) {
       ensembleRow("all models, mean of " + std::to_string(all_runs.size()) + " runs", all_runs);
     for (const auto& r : data.references) {
       const double vb = skillVersusBest(r.test_loss, data.references);
-      const double vp = skillVersus(r.test_loss, data.references, "persistence");
+      const double vp =
+          skillVersus(r.test_loss, data.references, baselineName(Baseline::Persistence));
       const std::string mark = &r == best ? "**" : "*";
       table << lead << mark << r.label << mark << " | " << fixed(r.validation_loss, 4) << " | "
             << fixed(r.test_loss, 4) << " | "
             << (&r == best ? "0 (best anchor)" : skill(stats({vb}))) << " | "
-            << (r.name == "persistence" ? "0" : skill(stats({vp}))) << " |\n";
+            << (r.name == baselineName(Baseline::Persistence) ? "0" : skill(stats({vp}))) << " |\n";
     }
     if (!chosen.empty() && best) {
       (chosen_skill > 0 ? model_wins : anchor_wins)

@@ -60,7 +60,7 @@ std::string resultJson(const EvalMetrics& m, const Trainer& trainer,
                        const std::vector<HeadMatch>& matches) {
   const TaskData& data = trainer.data();
   nlohmann::ordered_json j;
-  j["split"] = m.split;
+  j["split"] = splitName(m.split);
   j["step"] = m.step;
   j["loss"] = number(m.loss);
   j["stop_reason"] = stopReasonName(trainer.stopReason());
@@ -141,7 +141,7 @@ std::string referenceLines(double test_loss, const TaskData& data) {
     s << "skill vs the best anchor, " << best->label << ": "
       << signedSkill(skillVersusBest(test_loss, data.references));
   s << (best ? "; " : "") << "vs persistence "
-    << signedSkill(skillVersus(test_loss, data.references, "persistence"))
+    << signedSkill(skillVersus(test_loss, data.references, baselineName(Baseline::Persistence)))
     << " (1 - MSE_model / MSE_baseline on test; > 0: the model is better)\n";
   return s.str();
 }

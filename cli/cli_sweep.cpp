@@ -71,8 +71,8 @@ void writeSession(const SweepPlan& plan, const SweepResult& result, const std::s
     if (r.reference) continue;  // a baseline: its losses are in sweep.json
     const int64_t id = r.run;
     recorder.addRun(id, r.model, r.seed, r.parameters, r.size);
-    recorder.setStatus(id, runStateName(r.error.empty() ? RunState::Finished : RunState::Failed),
-                       r.error.empty() ? r.stop_reason : r.error);
+    recorder.setStatus(id, r.error.empty() ? RunState::Finished : RunState::Failed,
+                       r.error.empty() ? stopReasonName(r.stop_reason) : r.error);
     recorder.recordSteps(id, r.train_curve.data(), r.train_curve.size());
     // Validation points (the test loss is in sweep.json).
     recorder.recordEvals(id, r.validation_curve.data(), r.validation_curve.size());
@@ -214,7 +214,7 @@ int runSweepCommand(const SweepCommand& command) {
         plan, todo, options,
         [&](SweepCellResult&& cell) {
           const SweepRow& row = cell.row;
-          if (row.stop_reason == stopReasonName(StopReason::Requested)) return;  // cut short
+          if (row.stop_reason == StopReason::Requested) return;  // cut short
           writeSweepCell(dir, cell);
           progress.update(++done, row.model + " N=" + std::to_string(row.size) +
                                       (row.error.empty() ? " test " + format(row.test_loss)
@@ -274,7 +274,7 @@ int runSweepCellCommand(const SweepCellCommand& command) {
     runSweepCells(
         plan, {cell.index}, options, [&](SweepCellResult&& r) { result = std::move(r); }, &control);
   }
-  if (!result || result->row.stop_reason == stopReasonName(StopReason::Requested)) {
+  if (!result || result->row.stop_reason == StopReason::Requested) {
     std::cerr << "interrupted: cell " << cell.index << " stopped"
               << (result ? " at step " + std::to_string(result->row.steps) : "")
               << "; no result written (sweep-status counts it failed, --resume runs it again)\n";

@@ -116,15 +116,15 @@ int main(int argc, char** argv) {
   auto* tabs = window.findChild<QTabWidget*>("InspectorTabs");
   auto setup = setup_panel->setup();
   if (parser.isSet(task)) {  // a real series brings its own defaults; the flags below win
-    setup.task = parser.value(task);
+    setup.config.task.name = parser.value(task).toStdString();
     setup_panel->setSetup(setup);
-    window.applyTaskKindDefaults(setup.task);
+    window.applyTaskKindDefaults(parser.value(task));
     setup = setup_panel->setup();
   }
   if (parser.isSet(models)) setup.models = parser.value(models).split(',', Qt::SkipEmptyParts);
-  if (parser.isSet(heads)) setup.heads = parser.value(heads).toInt();
-  if (parser.isSet(length)) setup.length = parser.value(length).toInt();
-  if (parser.isSet(steps)) setup.max_steps = parser.value(steps).toLongLong();
+  if (parser.isSet(heads)) setup.config.model.heads = parser.value(heads).toInt();
+  if (parser.isSet(length)) setup.config.task.length = parser.value(length).toInt();
+  if (parser.isSet(steps)) setup.config.trainer.max_steps = parser.value(steps).toLongLong();
   setup_panel->setSetup(setup);
   if (parser.isSet(teacher)) {
     rsalab::TaskOptions t;

@@ -82,9 +82,9 @@ MainWindow::~MainWindow() = default;
 
 RunConfig MainWindow::currentConfig() const {
   RunConfig base = base_config_;
-  if (setup_->setup().task.toStdString() != base.task.name) base = defaultRunConfig();
+  if (setup_->setup().config.task.name != base.task.name) base = defaultRunConfig();
   // Real series: per-window normalisation and best weights restored (no form fields for them)
-  if (isRealSeriesTask(setup_->setup().task.toStdString())) base = realSeriesDefaults(base);
+  if (isRealSeriesTask(setup_->setup().config.task.name)) base = realSeriesDefaults(base);
   RunConfig c = setup_->config(hyper_->config(base));
   if (c.task.name == "csv") {  // imported by drag and drop (importCsv)
     c.task.csv_path = csv_path_.toStdString();
@@ -125,8 +125,7 @@ void MainWindow::startTraining() {
     appendLog("Not started: select at least one model.");
     return;
   }
-  hot_ = {c.trainer.learning_rate, c.trainer.weight_decay, c.trainer.grad_clip,
-          c.trainer.snapshot_every};
+  hot_ = c.trainer;
   curves_->clear();
   inspector_->clear();
   last_step_ = 0;
@@ -141,8 +140,8 @@ void MainWindow::startTraining() {
   appendLog(QString("Started %1 model(s) × %2 seed(s) on %3, N = %4 asked for.")
                 .arg(s.models.size())
                 .arg(s.seeds)
-                .arg(s.task)
-                .arg(s.train_size));
+                .arg(QString::fromStdString(s.config.task.name))
+                .arg(s.config.train_size));
 }
 
 void MainWindow::togglePause() {
@@ -264,7 +263,7 @@ void MainWindow::onRunsCreated(const QVector<RunDescriptor>& runs) {
     std::vector<ReferenceLine> lines;
     const ReferenceScore* best = bestAnchor(r.references);
     for (const auto& ref : r.references) {
-      if (ref.name != "mean" || &ref == best)
+      if (ref.name != baselineName(Baseline::Mean) || &ref == best)
         lines.push_back({QString::fromStdString(ref.label), ref.validation_loss, &ref == best});
     }
     // The task's Bayes floor: no model can go below it (in expectation).
@@ -326,7 +325,7 @@ RunRow MainWindow::runRow(const RunDescriptor& d, const RunStatus& s) {
                         .arg(test ? best->test_loss : best->validation_loss, 0, 'g', 4)
                         .arg(QString::fromStdString(best->label));
   }
-  if (const auto* p = findReference(d.references, "persistence")) {
+  if (const auto* p = findReference(d.references, baselineName(Baseline::Persistence))) {
     const double base = test ? p->test_loss : p->validation_loss;
     if (std::isfinite(model) && base > 0) row.skill_persistence = 1.0 - model / base;
   }
@@ -335,7 +334,7 @@ RunRow MainWindow::runRow(const RunDescriptor& d, const RunStatus& s) {
 
 void MainWindow::onStatus(const RunStatus& s) {
   statuses_[s.run] = s;
-  recorder_.setStatus(s.run, runStateName(s.state), s.message.toStdString());
+  recorder_.setStatus(s.run, s.state, s.message.toStdString());
   const auto d = runs_.value(s.run);
   runs_table_->updateRun(runRow(d, s));
   if ((s.state == RunState::Failed || s.state == RunState::Diverged) && !s.message.isEmpty()) {

@@ -103,7 +103,7 @@ void MainWindow::buildDocks() {
     if (!training_) startTraining();
   });
   connect(setup_, &RunSetupPanel::setupChanged, this, [this] {
-    applyTaskKindDefaults(setup_->setup().task);
+    applyTaskKindDefaults(QString::fromStdString(setup_->setup().config.task.name));
     if (training_)
       appendLog(
           "Run setup changed: it applies at the next Start (the running session is unchanged).");
@@ -113,8 +113,7 @@ void MainWindow::buildDocks() {
 
   hyper_ = new HyperParameterForm(formHyperParameters(), this);
   hyper_->setObjectName("HyperParameterForm");
-  const TrainerOptions t = defaultLaunchConfig().trainer;
-  hot_ = {t.learning_rate, t.weight_decay, t.grad_clip, t.snapshot_every};
+  hot_ = defaultLaunchConfig().trainer;
   connect(hyper_, &HyperParameterForm::hotChanged, this, &MainWindow::onHotChanged);
   connect(hyper_, &HyperParameterForm::applyAndRestart, this, [this](const QMap<QString, double>&) {
     appendLog("Applying pending settings: restarting every run.");

@@ -228,7 +228,7 @@ void MainWindow::showBundle(const SessionBundle& b) {
     curves_->addRun(id, QString("%1%2 s%3").arg(d.model, size).arg(d.seed), runColor(id));
     RunStatus st;
     st.run = id;
-    st.state = parseRunState(r.status).value_or(RunState::Idle);
+    st.state = r.status;
     st.message = QString::fromStdString(r.message);
     st.max_steps = b.config.trainer.max_steps;
     st.validation_loss = NAN;
@@ -241,7 +241,7 @@ void MainWindow::showBundle(const SessionBundle& b) {
       st.train_loss = m.train_loss;
     }
     for (const auto& e : r.evals) {
-      if (e.split != splitName(Split::Validation)) continue;
+      if (e.split != Split::Validation) continue;
       // Bundles written before evaluations carried samples_seen: the train step's count.
       const auto at = seen.find(e.step);
       const int64_t samples = e.samples_seen > 0 || at == seen.end() ? e.samples_seen : at->second;
@@ -268,15 +268,9 @@ void MainWindow::showBundle(const SessionBundle& b) {
 void MainWindow::applyBundleToPanels(const SessionBundle& b) {
   const RunConfig& c = b.config;
   RunSetup s;
-  s.task = QString::fromStdString(c.task.name);
+  s.config = c;
   for (const auto& m : b.models) s.models << QString::fromStdString(m);
   s.seeds = static_cast<int>(std::max<int64_t>(1, b.seeds));
-  s.train_size = c.train_size;
-  s.max_steps = c.trainer.max_steps;
-  s.length = static_cast<int>(c.task.length);
-  s.d_model = static_cast<int>(c.model.d_model);
-  s.heads = static_cast<int>(c.model.heads);
-  s.layers = static_cast<int>(c.model.layers);
   if (c.task.name == "csv") {
     csv_path_ = QString::fromStdString(c.task.csv_path);
     csv_horizon_ = static_cast<int>(c.task.horizon);

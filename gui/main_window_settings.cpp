@@ -228,7 +228,8 @@ CsvImportDialog* MainWindow::importCsv(const QString& path) {
     return nullptr;
   }
   QSettings().setValue("paths/csv", QFileInfo(path).absolutePath());
-  auto* dialog = new CsvImportDialog(path, table, setup_->setup().length, csv_horizon_, this);
+  auto* dialog = new CsvImportDialog(
+      path, table, static_cast<int>(setup_->setup().config.task.length), csv_horizon_, this);
   dialog->setAttribute(Qt::WA_DeleteOnClose);
   connect(dialog, &QDialog::accepted, this, [this, dialog] {
     csv_path_ = dialog->path();
@@ -238,12 +239,12 @@ CsvImportDialog* MainWindow::importCsv(const QString& path) {
         QString("CSV series: %1 (H = %2)").arg(QFileInfo(csv_path_).fileName()).arg(csv_horizon_));
     applyTaskKindDefaults("csv");
     RunSetup s = setup_->setup();
-    s.task = "csv";
-    s.length = dialog->length();
+    s.config.task.name = "csv";
+    s.config.task.length = dialog->length();
     setup_->setSetup(s);
     appendLog(QString("Task: CSV series %1, T = %2, H = %3 (applies at the next Start)")
                   .arg(csv_path_)
-                  .arg(s.length)
+                  .arg(s.config.task.length)
                   .arg(csv_horizon_));
   });
   dialog->open();

@@ -123,7 +123,7 @@ void TrainingWorker::start(const RunConfig& base, const QStringList& models, int
           run->trainer->faults = f->second;
         run->trainer->onEval = [raw](const EvalMetrics& m) {
           raw->pending.evals.push_back(m);
-          if (m.split == splitName(Split::Validation)) raw->last_validation = m.loss;
+          if (m.split == Split::Validation) raw->last_validation = m.loss;
         };
         emit log(QString("%1 seed %2: %3 parameters on %4")
                      .arg(model)

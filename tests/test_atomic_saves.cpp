@@ -67,7 +67,7 @@ SessionBundle bundleAt(const Trainer& trainer, int64_t round) {
   SessionRun run;
   run.id = 0;
   run.model = "gru";
-  run.status = "running";
+  run.status = RunState::Running;
   for (int64_t i = 0; i <= round; ++i) {
     StepMetrics m;
     m.step = i;

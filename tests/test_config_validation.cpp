@@ -4,6 +4,7 @@
 #include <QDir>
 #include <QFile>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "core/config/run_config.h"
@@ -41,6 +42,45 @@ class TestConfigValidation : public QObject {
  private slots:
   void defaultsAreValid() {
     QCOMPARE(QString::fromStdString(errorOf([] { validate(RunConfig{}); })), QString());
+  }
+
+  // The defaults are the members' initialisers: defaultRunConfig() is RunConfig{}, and a
+  // ModelOptions on its own (what `rsalab-cli models` counts) is the model `train` builds.
+  void defaultsLiveInTheInitialisers() {
+    QCOMPARE(toJson(defaultRunConfig()), toJson(RunConfig{}));
+    const ModelOptions alone;
+    QCOMPARE(alone.d_model, defaultRunConfig().model.d_model);
+    QCOMPARE(alone.heads, defaultRunConfig().model.heads);
+    QCOMPARE(alone.layers, defaultRunConfig().model.layers);
+    const RemHeadCounts rems = defaultRemHeads(alone.heads);
+    QVERIFY(alone.rem.regular == rems.regular && alone.rem.cos == rems.cos &&
+            alone.rem.sin == rems.sin);
+  }
+
+  // One table of trainer settings: validate checks every numeric row's range by name, the JSON
+  // trainer section has exactly the table's keys, and only hot rows take hot edits.
+  void hyperParameterTableDrivesValidateJsonAndHotEdits() {
+    const auto trainer = nlohmann::json::parse(toJson(RunConfig{}))["trainer"];
+    QCOMPARE(trainer.size(), trainerHyperParameters().size());
+    for (const auto& p : trainerHyperParameters()) {
+      const char* n = p.name.c_str();
+      QVERIFY2(trainer.contains(p.name), n);
+      QVERIFY2(findHyperParameter(p.name) == &p, n);
+      HotParameters hot;
+      const double before = p.get(hot);
+      const auto replaced = applyHotEdit(hot, p.name, p.numeric() ? p.maximum : 0);
+      QVERIFY2(replaced.has_value() == p.hot, n);
+      if (!p.numeric()) continue;
+      if (replaced) QVERIFY2(*replaced == before && p.get(hot) == p.maximum, n);
+      RunConfig c;
+      p.set(c.trainer, p.maximum * 2 + 1);
+      const std::string message = errorOf([&] { validate(c); });
+      QVERIFY2(message.rfind(p.name + " = ", 0) == 0 &&
+                   message.find("out of range") != std::string::npos,
+               message.c_str());
+    }
+    HotParameters hot;
+    QVERIFY(!applyHotEdit(hot, "no_such_parameter", 1));
   }
 
   void everyBadValueNamesTheFieldAndItsRange() {

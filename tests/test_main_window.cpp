@@ -115,10 +115,10 @@ class TestMainWindow : public QObject {
     w.show();
     auto s = setupPanel(w)->setup();
     s.models = {"gru", "rsa"};
-    s.max_steps = 60;
-    s.length = 24;
-    s.d_model = 16;
-    s.train_size = 128;
+    s.config.trainer.max_steps = 60;
+    s.config.task.length = 24;
+    s.config.model.d_model = 16;
+    s.config.train_size = 128;
     setupPanel(w)->setSetup(s);
     startAction(w)->trigger();
     QTRY_VERIFY_WITH_TIMEOUT(!w.isTraining(), 60000);
@@ -140,7 +140,7 @@ class TestMainWindow : public QObject {
     QCOMPARE(runsTable(again)->rowCount(), 2);
     QCOMPARE(toJson(again.sessionBundle().config), toJson(w.sessionBundle().config));
     QCOMPARE(setupPanel(again)->setup().models, (QStringList{"gru", "rsa"}));
-    QCOMPARE(setupPanel(again)->setup().length, 24);
+    QCOMPARE(setupPanel(again)->setup().config.task.length, int64_t(24));
     for (int id : {0, 1}) {
       const auto* a = curves(w)->series(id, LossCurveView::Curve::kTrain);
       const auto* b = curves(again)->series(id, LossCurveView::Curve::kTrain);
@@ -186,7 +186,7 @@ class TestMainWindow : public QObject {
     good.models = {"gru"};
     SessionRun run;
     run.model = "gru";
-    run.status = "finished";
+    run.status = RunState::Finished;
     for (int64_t k = 1; k <= 5; ++k) run.steps.push_back({k, 32 * k, 1.0 / double(k), 1e-3, 1, 0});
     good.runs.push_back(run);
     const QString good_path =
@@ -266,8 +266,8 @@ class TestMainWindow : public QObject {
     dialog->lengthBox()->setValue(40);
     dialog->horizonBox()->setValue(3);
     dialog->accept();
-    QCOMPARE(setupPanel(w)->setup().task, QString("csv"));
-    QCOMPARE(setupPanel(w)->setup().length, 40);
+    QCOMPARE(setupPanel(w)->setup().config.task.name, std::string("csv"));
+    QCOMPARE(setupPanel(w)->setup().config.task.length, int64_t(40));
     QCOMPARE(w.csvTaskPath(), path);
     QVERIFY(!w.importCsv(dir_.filePath("missing.csv")));
   }
@@ -276,7 +276,7 @@ class TestMainWindow : public QObject {
     MainWindow w;
     w.show();
     const auto s = setupPanel(w)->setup();
-    QCOMPARE(s.task, QString("mix"));
+    QCOMPARE(s.config.task.name, std::string("mix"));
     QCOMPARE(s.models, (QStringList{"rnn", "transformer", "rsa"}));  // registry order
     for (const char* name :
          {"RunSetupDock", "HyperParametersDock", "RunsDock", "LossCurvesDock", "LogDock"}) {
@@ -287,10 +287,10 @@ class TestMainWindow : public QObject {
     MainWindow w;
     w.show();
     auto s = setupPanel(w)->setup();
-    s.max_steps = 100000;
-    s.length = 32;
-    s.d_model = 16;
-    s.train_size = 256;
+    s.config.trainer.max_steps = 100000;
+    s.config.task.length = 32;
+    s.config.model.d_model = 16;
+    s.config.train_size = 256;
     setupPanel(w)->setSetup(s);
     // No early stop: the runs must still be training when the controls below are exercised (at
     // this size the RNN reached its patience within the test's first seconds once the attention
@@ -354,7 +354,7 @@ class TestMainWindow : public QObject {
 
     // Cold edit while running: pending, the running session keeps its settings.
     auto cold = setupPanel(w)->setup();
-    cold.max_steps = 77777;
+    cold.config.trainer.max_steps = 77777;
     setupPanel(w)->setSetup(cold);
     emit setupPanel(w)->setupChanged();
     QTest::qWait(200);
@@ -427,13 +427,13 @@ class TestMainWindow : public QObject {
     MainWindow w;
     w.show();
     auto s = setupPanel(w)->setup();
-    s.task = "airpassengers";
+    s.config.task.name = "airpassengers";
     s.models = {"gru"};
     s.seeds = 1;
-    s.length = 25;
-    s.train_size = 1024;
-    s.max_steps = 30;
-    s.d_model = 8;
+    s.config.task.length = 25;
+    s.config.train_size = 1024;
+    s.config.trainer.max_steps = 30;
+    s.config.model.d_model = 8;
     setupPanel(w)->setSetup(s);
     startAction(w)->trigger();
     auto* table = runsTable(w);
@@ -450,7 +450,7 @@ class TestMainWindow : public QObject {
   void badSetupShowsAMessageAndDoesNotStart() {
     MainWindow w;
     auto s = setupPanel(w)->setup();
-    s.d_model = 30;  // not divisible by 4 heads
+    s.config.model.d_model = 30;  // not divisible by 4 heads
     setupPanel(w)->setSetup(s);
     QTimer::singleShot(200, [] {
       for (auto* top : QApplication::topLevelWidgets()) {
@@ -548,8 +548,8 @@ class TestMainWindow : public QObject {
     MainWindow& w = *window;
     w.show();
     auto s = setupPanel(w)->setup();
-    s.max_steps = 100000;
-    s.d_model = 16;
+    s.config.trainer.max_steps = 100000;
+    s.config.model.d_model = 16;
     setupPanel(w)->setSetup(s);
     startAction(w)->trigger();
     QTRY_COMPARE_WITH_TIMEOUT(runsTable(w)->rowCount(), 3, 20000);

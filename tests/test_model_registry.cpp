@@ -158,16 +158,16 @@ class TestModelRegistry : public QObject {
     c.train_size = 8;
     c.trainer.batch_size = 4;
     Trainer trainer(c);
-    QCOMPARE(trainer.evaluate(splitName(Split::Test)).split, std::string("test"));
-    QCOMPARE(trainer.evaluate(splitName(Split::Validation)).split, std::string("validation"));
+    QVERIFY(trainer.evaluate(splitName(Split::Test)).split == Split::Test);
+    QVERIFY(trainer.evaluate(splitName(Split::Validation)).split == Split::Validation);
     const QString message = errorOf([&] { trainer.evaluate("tset"); });
     QVERIFY2(message.contains("tset") && message.contains("validation"), qPrintable(message));
 
     SweepRow row;
     row.steps = 3;
-    row.stop_reason = stopReasonName(StopReason::MaxSteps);
+    row.stop_reason = StopReason::MaxSteps;
     QVERIFY(row.ok());
-    row.stop_reason = stopReasonName(StopReason::Requested);
+    row.stop_reason = StopReason::Requested;
     QVERIFY(!row.ok());
   }
 };

@@ -35,12 +35,12 @@ int main() {
   recorder.recordSteps(1, steps.data(), steps.size());
   EvalMetrics validation;
   validation.step = 4;
-  validation.split = "validation";
+  validation.split = Split::Validation;
   validation.loss = 0.123456789012345678;
   validation.values = {{"mse", 0.25}, {"mae", 0.5}};
   recorder.recordEval(1, validation);
   recorder.recordStep(5, steps[0]);  // unknown run: dropped
-  recorder.setStatus(1, "finished", "max_steps");
+  recorder.setStatus(1, RunState::Finished, "max_steps");
   recorder.setCheckpointFile(0, "checkpoints/run-0.pt");
 
   const SessionBundle b = recorder.bundle();
@@ -49,9 +49,9 @@ int main() {
   CHECK(b.config.task.name == "seasonal");
   CHECK(b.runs.size() == 2);
   CHECK(b.runs[0].id == 0 && b.runs[1].id == 1);  // by id
-  CHECK(b.runs[0].status == "idle" && b.runs[0].checkpoint_file == "checkpoints/run-0.pt");
+  CHECK(b.runs[0].status == RunState::Idle && b.runs[0].checkpoint_file == "checkpoints/run-0.pt");
   CHECK(b.runs[1].train_size == 64 && b.runs[1].parameters == 1234);
-  CHECK(b.runs[1].status == "finished" && b.runs[1].message == "max_steps");
+  CHECK(b.runs[1].status == RunState::Finished && b.runs[1].message == "max_steps");
   CHECK(b.runs[1].steps.size() == 4 && b.runs[1].evals.size() == 1);
 
   // The CSV the CLI writes as metrics.csv reads back exactly through the bundle's reader.
@@ -66,7 +66,7 @@ int main() {
   CHECK(back.evals.size() == 1);
   if (!back.evals.empty()) {
     CHECK(back.evals[0].loss == validation.loss);
-    CHECK(back.evals[0].split == "validation");
+    CHECK(back.evals[0].split == Split::Validation);
     CHECK(back.evals[0].values == validation.values);
   }
 

@@ -42,7 +42,7 @@ void writeCell(const std::string& dir, const SweepPlan& plan, int64_t index,
   c.row.seed = cell.seed;
   c.row.test_loss = 1.0 / std::sqrt(static_cast<double>(cell.size));
   c.row.steps = 20;
-  c.row.stop_reason = "max steps";
+  c.row.stop_reason = StopReason::MaxSteps;
   c.row.error = error;
   c.row.train_curve.push_back({1, 4, 0.9, 1e-3, 0.5, 0.01});
   c.started_at = 1;

@@ -46,13 +46,13 @@ SweepCellResult sampleCell(const SweepPlan& plan, int64_t index) {
   c.row.seconds = 0.25;
   c.row.parameters = 457;
   c.row.flops_per_token = 1234.5;
-  c.row.stop_reason = "max steps";
+  c.row.stop_reason = StopReason::MaxSteps;
   for (int64_t k = 1; k <= 3; ++k)
     c.row.train_curve.push_back({k, 4 * k, 1.0 / 7.0 / double(k), 1e-3, k == 2 ? NAN : 0.5, 0.01});
   EvalMetrics e;
   e.step = 2;
   e.samples_seen = 8;
-  e.split = "validation";
+  e.split = Split::Validation;
   e.loss = 0.123456789012345678;
   e.values = {{"mse", 0.123456789012345678}};
   c.row.validation_curve.push_back(e);
@@ -152,7 +152,7 @@ class TestSweepPlan : public QObject {
     QVERIFY(b.row.best_validation == a.row.best_validation);
     QCOMPARE(b.row.steps, a.row.steps);
     QCOMPARE(b.row.parameters, a.row.parameters);
-    QCOMPARE(b.row.stop_reason, a.row.stop_reason);
+    QVERIFY(b.row.stop_reason == a.row.stop_reason);
     QCOMPARE(b.row.train_curve.size(), a.row.train_curve.size());
     for (size_t k = 0; k < a.row.train_curve.size(); ++k) {
       QCOMPARE(b.row.train_curve[k].step, a.row.train_curve[k].step);
@@ -162,7 +162,7 @@ class TestSweepPlan : public QObject {
     }
     QCOMPARE(b.row.validation_curve.size(), size_t{1});
     QVERIFY(b.row.validation_curve[0].loss == a.row.validation_curve[0].loss);
-    QCOMPARE(b.row.validation_curve[0].split, std::string("validation"));
+    QVERIFY(b.row.validation_curve[0].split == Split::Validation);
     QCOMPARE(b.host, a.host);
     QCOMPARE(b.device, a.device);
     QCOMPARE(b.threads, a.threads);

@@ -90,6 +90,22 @@ class TestTasks : public QObject {
     QCOMPARE(objectiveName(Objective::Seq2Seq), std::string("seq2seq"));
   }
 
+  // makeTask switches on the row's family: every row builds with its family's builder and gets
+  // the row's objective; the real series are exactly the Csv family.
+  void everyFamilyBuildsItsRows() {
+    for (const auto& row : taskRegistry()) {
+      QVERIFY2(taskFamily(row.name) == row.family, row.name);
+      QCOMPARE(isRealSeriesTask(row.name), row.family == TaskFamily::Csv);
+      if (row.family == TaskFamily::Csv) continue;  // test_real_series builds them
+      const auto data = makeTask(small(row.name), 20, 1);
+      QVERIFY2(data.objective == row.objective, row.name);
+    }
+    QCOMPARE(taskNamesOf(TaskFamily::Language).size(), size_t{9});
+    QCOMPARE(std::string(taskFamilyName(TaskFamily::SyntheticSeries)),
+             std::string("synthetic_series"));
+    QVERIFY(!taskFamily("nope"));
+  }
+
   void everyTaskHasConsistentShapesAndIo() {
     for (const auto& name : taskNames()) {
       // real series (csv too): every test-part target, not test_size; see test_real_series

@@ -214,7 +214,7 @@ class TestTrainer : public QObject {
     int evals = 0;
     t.onEval = [&](const EvalMetrics& m) {
       ++evals;
-      QCOMPARE(QString::fromStdString(m.split), QString("validation"));
+      QVERIFY(m.split == Split::Validation);
       QVERIFY(m.values.count("mse") && m.values.count("mae"));
     };
     QCOMPARE(static_cast<int>(t.run()), static_cast<int>(StopReason::MaxSteps));
@@ -269,9 +269,15 @@ class TestTrainer : public QObject {
     Trainer t(smallRun("rsa", 2));
     TrainingControl control;
     std::vector<double> rates;
+    HotParameters hot = t.hot();
+    QVERIFY(applyHotEdit(hot, "learning_rate", 1e-4));
+    QVERIFY(applyHotEdit(hot, "weight_decay", 0.0));
+    QVERIFY(applyHotEdit(hot, "grad_clip", 0.5));
+    QVERIFY(!applyHotEdit(hot, "batch_size", 7));  // cold: not a hot edit
+    QCOMPARE(hot.batch_size, t.hot().batch_size);
     t.onStep = [&](const StepMetrics& m) {
       rates.push_back(m.learning_rate);
-      if (m.step == 5) control.setHot({1e-4, 0.0, 0.5, 0});
+      if (m.step == 5) control.setHot(hot);
       if (m.step == 9) control.stop = true;
     };
     QCOMPARE(static_cast<int>(t.run(&control)), static_cast<int>(StopReason::Requested));
@@ -279,7 +285,8 @@ class TestTrainer : public QObject {
     QCOMPARE(rates[4], 3e-3);
     QCOMPARE(rates[5], 1e-4);
     QCOMPARE(t.hot().grad_clip, 0.5);
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, t.applyHot({-1.0, 0, 0, 0}));
+    hot.learning_rate = -1.0;
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, t.applyHot(hot));
   }
   void warmupAndCosineSchedule() {
     auto c = smallRun("linear", 1);

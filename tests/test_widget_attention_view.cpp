@@ -34,7 +34,7 @@ InspectionRecord rsaRecord() {
   LayerInspection layer;
   HeadInspection rem_head;
   rem_head.has_rem = true;
-  rem_head.rem_kind = "regular";
+  rem_head.rem_kind = RemKind::Regular;
   rem_head.lambda = 0.8;
   rem_head.gate = 0.25;
   rem_head.softmax_part = filled(4, 4, 0.1f);

@@ -18,16 +18,13 @@ using namespace rsalab;
 
 namespace {
 
-// The trainer's list (core/config/trainer_options.cpp), copied: widget tests link no engine.
+// Six rows of the trainer's table (core/config/trainer_options.cpp).
 std::vector<HyperParameterInfo> parameters() {
-  return {
-      {"learning_rate", "Learning rate", "", 1e-6, 1.0, true, true},
-      {"weight_decay", "Weight decay", "", 0.0, 1.0, false, true},
-      {"grad_clip", "Gradient clip (max norm, 0 = off)", "", 0.0, 1e3, false, true},
-      {"batch_size", "Batch size", "sequences", 1, 4096, true, false},
-      {"max_steps", "Max steps", "steps", 1, 1e8, true, false},
-      {"max_seconds", "Wall-time budget (0 = none)", "s", 0, 1e7, false, false},
-  };
+  std::vector<HyperParameterInfo> out;
+  for (const char* name :
+       {"learning_rate", "weight_decay", "grad_clip", "batch_size", "max_steps", "max_seconds"})
+    out.push_back(*findHyperParameter(name));
+  return out;
 }
 
 QList<QPair<QString, QString>> tasks() {

@@ -293,10 +293,10 @@ class TestLossCurveView : public QObject {
         EvalMetrics e;
         e.step = step;
         e.samples_seen = seen;
-        e.split = "validation";
+        e.split = Split::Validation;
         e.loss = 2.0 / double(step);
         view.appendEvaluation(0, e);
-        e.split = "test";  // not a validation point
+        e.split = Split::Test;  // not a validation point
         view.appendEvaluation(0, e);
       }
     }

@@ -25,12 +25,12 @@ InspectionRecord rsaRecord(double t) {
   LayerInspection layer;
   HeadInspection regular;
   regular.has_rem = true;
-  regular.rem_kind = "regular";
+  regular.rem_kind = RemKind::Regular;
   regular.lambda = 0.5 + 0.1 * t;
   regular.gate = 0.3 + 0.01 * t;
   HeadInspection cyc;
   cyc.has_rem = true;
-  cyc.rem_kind = "cos";
+  cyc.rem_kind = RemKind::Cos;
   cyc.gamma = 0.9 - 0.02 * t;
   cyc.theta = 0.52 + 0.05 * t;
   cyc.gate = 0.7 - 0.03 * t;
@@ -144,7 +144,7 @@ class TestRemParameterView : public QObject {
     // P − P* = (−0.3, −0.3, −0.39): ‖P − P*‖ = √0.3321.
     HeadInspection head;
     head.has_rem = true;
-    head.rem_kind = "regular";
+    head.rem_kind = RemKind::Regular;
     head.lambda = 0.5;
     RemMatch m = matchRem(head, truthOf({{RemKind::Regular, 0.8, 0}}), 3);
     QVERIFY(m.matched);
@@ -166,7 +166,7 @@ class TestRemParameterView : public QObject {
     // and says so instead of giving a number.
     HeadInspection cyc;
     cyc.has_rem = true;
-    cyc.rem_kind = "cos";
+    cyc.rem_kind = RemKind::Cos;
     cyc.gamma = 0.9;
     cyc.theta = 0.5236;
     const GroundTruth regular_and_sin =

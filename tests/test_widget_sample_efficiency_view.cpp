@@ -175,7 +175,7 @@ class TestSampleEfficiencyView : public QObject {
           r.size = n;
           r.seed = seed;
           r.steps = 20;
-          r.stop_reason = "max steps";
+          r.stop_reason = StopReason::MaxSteps;
           r.test_loss =
               2.0 * std::pow(static_cast<double>(n), -0.3) * (1 + 0.05 * static_cast<double>(seed));
           for (int64_t s = 1; s <= 20; ++s) {
@@ -186,7 +186,7 @@ class TestSampleEfficiencyView : public QObject {
           }
           EvalMetrics e;
           e.step = 20;
-          e.split = "validation";
+          e.split = Split::Validation;
           e.loss = 0.06;
           r.validation_curve.push_back(e);
           rows.push_back(r);

@@ -17,7 +17,7 @@ InspectionRecord recordFor(qint64 step) {
   LayerInspection layer;
   HeadInspection head;
   head.has_rem = true;
-  head.rem_kind = "regular";
+  head.rem_kind = RemKind::Regular;
   head.lambda = 1.0 / double(step + 1);
   layer.heads.push_back(head);
   r.layers.push_back(layer);

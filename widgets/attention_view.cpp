@@ -16,10 +16,10 @@ namespace {
 QString fmt(double v) { return QString::number(v, 'g', 3); }
 
 QString remSummary(const HeadInspection& head) {
-  QString s = head.rem_kind == "regular" ? QString("REM regular λ=%1").arg(fmt(head.lambda))
-                                         : QString("REM %1 γ=%2 θ=%3")
-                                               .arg(QString::fromStdString(head.rem_kind),
-                                                    fmt(head.gamma), fmt(head.theta));
+  QString s = head.rem_kind == RemKind::Regular
+                  ? QString("REM regular λ=%1").arg(fmt(head.lambda))
+                  : QString("REM %1 γ=%2 θ=%3")
+                        .arg(remKindName(head.rem_kind), fmt(head.gamma), fmt(head.theta));
   if (head.dilation > 1) s += QString(" d=%1").arg(head.dilation);
   return s;
 }

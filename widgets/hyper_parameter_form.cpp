@@ -10,43 +10,10 @@
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
-#include <variant>
 
 namespace rsalab {
 
 namespace {
-
-// The TrainerOptions member behind each field name of trainerHyperParameters().
-using TrainerField = std::variant<double TrainerOptions::*, int64_t TrainerOptions::*>;
-const std::map<QString, TrainerField>& trainerFields() {
-  static const std::map<QString, TrainerField> fields = {
-      {"learning_rate", &TrainerOptions::learning_rate},
-      {"weight_decay", &TrainerOptions::weight_decay},
-      {"grad_clip", &TrainerOptions::grad_clip},
-      {"snapshot_every", &TrainerOptions::snapshot_every},
-      {"batch_size", &TrainerOptions::batch_size},
-      {"max_steps", &TrainerOptions::max_steps},
-      {"warmup_steps", &TrainerOptions::warmup_steps},
-      {"eval_every", &TrainerOptions::eval_every},
-      {"patience", &TrainerOptions::patience},
-      {"max_seconds", &TrainerOptions::max_seconds},
-  };
-  return fields;
-}
-
-double readField(const TrainerOptions& t, const TrainerField& field) {
-  return std::visit([&t](auto member) { return static_cast<double>(t.*member); }, field);
-}
-
-void writeField(TrainerOptions& t, const TrainerField& field, double value) {
-  std::visit(
-      [&t, value](auto member) {
-        using T = std::decay_t<decltype(t.*member)>;
-        t.*member =
-            std::is_integral_v<T> ? static_cast<T>(std::llround(value)) : static_cast<T>(value);
-      },
-      field);
-}
 
 constexpr int kSliderSteps = 1000;  // log10 slider resolution
 constexpr int kSliderWidth = 120;
@@ -135,7 +102,7 @@ class ScientificSpinBox : public QDoubleSpinBox {
 std::vector<HyperParameterInfo> formHyperParameters() {
   std::vector<HyperParameterInfo> out;
   for (const auto& p : trainerHyperParameters()) {
-    if (p.name != "max_steps") out.push_back(p);
+    if (p.numeric() && p.name != "max_steps") out.push_back(p);
   }
   return out;
 }
@@ -281,18 +248,14 @@ void HyperParameterForm::setValues(const QMap<QString, double>& values) {
 
 RunConfig HyperParameterForm::config(const RunConfig& base) const {
   RunConfig c = base;
-  for (const auto& [name, f] : fields_) {
-    const auto it = trainerFields().find(name);
-    if (it != trainerFields().end()) writeField(c.trainer, it->second, f.spin->value());
-  }
+  for (const auto& [name, f] : fields_) f.info.set(c.trainer, f.spin->value());
   return c;
 }
 
 void HyperParameterForm::setConfig(const RunConfig& config) {
   QMap<QString, double> values;
   for (const auto& [name, f] : fields_) {
-    const auto it = trainerFields().find(name);
-    if (it != trainerFields().end()) values.insert(name, readField(config.trainer, it->second));
+    if (f.info.numeric()) values.insert(name, f.info.get(config.trainer));
   }
   setValues(values);
 }

@@ -158,7 +158,7 @@ void LossCurveView::append(int run_id, Curve curve, double step, double samples_
 }
 
 void LossCurveView::appendEvaluation(int run_id, const EvalMetrics& e) {
-  if (e.split != splitName(Split::Validation)) return;
+  if (e.split != Split::Validation) return;
   append(run_id, Curve::kValidation, static_cast<double>(e.step),
          static_cast<double>(e.samples_seen), e.loss);
 }

@@ -194,7 +194,7 @@ void RemParameterView::appendPoints(qint64 step, const InspectionRecord& record)
       const HeadInspection& head = heads[h];
       if (!head.has_rem) continue;
       const int li = static_cast<int>(l), hi = static_cast<int>(h);
-      if (head.rem_kind == "regular") {
+      if (head.rem_kind == RemKind::Regular) {
         addPoint(li, hi, Quantity::kLambda, x, head.lambda);
       } else {
         addPoint(li, hi, Quantity::kGamma, x, head.gamma);
@@ -223,10 +223,10 @@ void RemParameterView::setCurrentRecord(qint64 step, const InspectionRecord& rec
       if (!head.has_rem) continue;
       const QString name = QString("L%1 H%2").arg(l).arg(h);
       // Short titles: the cells are narrow. The kind is implied by the parameters for regular.
-      const QString title = head.rem_kind == "regular"
+      const QString title = head.rem_kind == RemKind::Regular
                                 ? QString("%1 λ=%2").arg(name).arg(head.lambda, 0, 'g', 3)
                                 : QString("%1 %2\nγ=%3 θ=%4")
-                                      .arg(name, QString::fromStdString(head.rem_kind))
+                                      .arg(name, QString(remKindName(head.rem_kind)))
                                       .arg(head.gamma, 0, 'g', 3)
                                       .arg(head.theta, 0, 'g', 3);
       rem_grid_->setCell(static_cast<int>(l), col++, head.rem, title, {}, {}, name + " REM");
@@ -277,8 +277,8 @@ void RemParameterView::rebuildTable() {
     for (size_t h = 0; h < heads.size(); ++h) {
       const HeadInspection& head = heads[h];
       if (!head.has_rem) continue;
-      const bool regular = head.rem_kind == "regular";
-      QString kind = QString::fromStdString(head.rem_kind);
+      const bool regular = head.rem_kind == RemKind::Regular;
+      QString kind = QString(remKindName(head.rem_kind));
       if (head.dilation > 1) kind += QString(" d=%1").arg(head.dilation);
       QString learned = regular ? QString("λ=%1").arg(num(head.lambda))
                                 : QString("γ=%1 θ=%2").arg(num(head.gamma), num(head.theta));

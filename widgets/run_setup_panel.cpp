@@ -13,17 +13,11 @@ namespace rsalab {
 RunSetup defaultRunSetup() {
   const RunConfig c = defaultLaunchConfig();
   RunSetup s;
-  s.task = QString::fromStdString(c.task.name);
+  s.config = c;
   for (const auto& name : defaultModelNames()) {
     if (modelInfo(name).family != ModelFamily::Seq2Seq) s.models << QString::fromStdString(name);
   }
   s.seeds = 1;
-  s.train_size = c.train_size;
-  s.max_steps = c.trainer.max_steps;
-  s.length = static_cast<int>(c.task.length);
-  s.d_model = static_cast<int>(c.model.d_model);
-  s.heads = static_cast<int>(c.model.heads);
-  s.layers = static_cast<int>(c.model.layers);
   return s;
 }
 
@@ -104,31 +98,27 @@ RunSetupPanel::RunSetupPanel(const QList<QPair<QString, QString>>& tasks, QWidge
 
 RunSetup RunSetupPanel::setup() const {
   RunSetup s;
-  s.task = task_->currentText();
+  s.config = config(base_);
   for (const auto& [name, check] : models_) {
     if (check->isChecked()) s.models << name;
   }
   s.seeds = seeds_->value();
-  s.train_size = train_size_->value();
-  s.max_steps = steps_->value();
-  s.length = length_->value();
-  s.d_model = d_model_->value();
-  s.heads = heads_->value();
-  s.layers = layers_->value();
   return s;
 }
 
 void RunSetupPanel::setSetup(const RunSetup& s) {
   const QSignalBlocker block(this);
-  task_->setCurrentText(s.task);
+  const RunConfig& c = s.config;
+  base_ = c;
+  task_->setCurrentText(QString::fromStdString(c.task.name));
   for (const auto& [name, check] : models_) check->setChecked(s.models.contains(name));
   seeds_->setValue(s.seeds);
-  train_size_->setValue(static_cast<int>(s.train_size));
-  steps_->setValue(static_cast<int>(s.max_steps));
-  length_->setValue(s.length);
-  d_model_->setValue(s.d_model);
-  heads_->setValue(s.heads);
-  layers_->setValue(s.layers);
+  train_size_->setValue(static_cast<int>(c.train_size));
+  steps_->setValue(static_cast<int>(c.trainer.max_steps));
+  length_->setValue(static_cast<int>(c.task.length));
+  d_model_->setValue(static_cast<int>(c.model.d_model));
+  heads_->setValue(static_cast<int>(c.model.heads));
+  layers_->setValue(static_cast<int>(c.model.layers));
   const int k = task_->currentIndex();
   task_description_->setText(k >= 0 && k < tasks_.size() ? tasks_[k].second : QString());
 }
@@ -150,13 +140,7 @@ RunConfig RunSetupPanel::config(const RunConfig& base) const {
 
 void RunSetupPanel::setConfig(const RunConfig& c) {
   RunSetup s = setup();
-  s.task = QString::fromStdString(c.task.name);
-  s.length = static_cast<int>(c.task.length);
-  s.train_size = c.train_size;
-  s.max_steps = c.trainer.max_steps;
-  s.d_model = static_cast<int>(c.model.d_model);
-  s.heads = static_cast<int>(c.model.heads);
-  s.layers = static_cast<int>(c.model.layers);
+  s.config = c;
   setSetup(s);
 }
 

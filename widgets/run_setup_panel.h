@@ -17,16 +17,12 @@
 
 namespace rsalab {
 
+// What the panel shows: a run's config (the panel edits its task name and length, N, max steps and
+// D, H, L) and the runs to start from it: which models, how many seeds.
 struct RunSetup {
-  QString task;
+  RunConfig config;
   QStringList models;
   int seeds = 1;
-  qint64 train_size = 0;
-  qint64 max_steps = 0;
-  int length = 0;
-  int d_model = 0;
-  int heads = 0;
-  int layers = 0;
 };
 // What a new panel shows: defaultLaunchConfig()'s values, the registry's default models, one seed.
 RunSetup defaultRunSetup();
@@ -38,6 +34,7 @@ class RunSetupPanel : public QWidget {
   explicit RunSetupPanel(const QList<QPair<QString, QString>>& tasks, QWidget* parent = nullptr);
 
   RunSetup setup() const;
+  // Shows `setup`; its config is also the base setup() fills with the panel's fields.
   void setSetup(const RunSetup& setup);
   // `base` with the task name and length, N, architecture (REM heads by defaultRemHeads) and max
   // steps of the panel; models and seeds are not part of a RunConfig (setup() has them).
@@ -62,6 +59,7 @@ class RunSetupPanel : public QWidget {
   QSpinBox *seeds_, *train_size_, *steps_, *length_, *d_model_, *heads_, *layers_;
   QPushButton* start_;
   QList<QPair<QString, QString>> tasks_;
+  RunConfig base_;  // the last setSetup's config: what setup() fills with the panel's fields
 };
 
 }  // namespace rsalab

@@ -3,11 +3,35 @@
 // line written by one part of the app is read by every other. Plain C++: no LibTorch, no Qt.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace rsalab {
+
+// The name table behind every enum-with-names: one row {value, name} per value, in the order the
+// enum lists them. nameOf gives the row's name ("?" for a value without a row), parseName the
+// value of a name (nullopt for an unknown one), so writer and reader share the one table.
+template <typename E>
+using EnumName = std::pair<E, const char*>;
+
+template <typename E, size_t N>
+const char* nameOf(const EnumName<E> (&table)[N], E value) {
+  for (const auto& [v, text] : table) {
+    if (v == value) return text;
+  }
+  return "?";
+}
+
+template <typename E, size_t N>
+std::optional<E> parseName(const EnumName<E> (&table)[N], const std::string& name) {
+  for (const auto& [value, text] : table) {
+    if (name == text) return value;
+  }
+  return std::nullopt;
+}
 
 // Diverged: a non-finite loss or gradient paused the run (restorable); Failed: an error ended it;
 // Interrupted: Ctrl+C / SIGTERM ended it after writing what it had.

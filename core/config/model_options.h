@@ -42,7 +42,7 @@ struct RemInit {
 
 struct ModelOptions {
   std::string model = defaultModelName();  // a name of the model registry
-  int64_t d_model = 64;                    // width D
+  int64_t d_model = 32;                    // width D
   int64_t heads = 4;                       // H; D must be divisible by H
   int64_t layers = 2;                      // L (encoder layers for encdec; stacked cells for RNNs)
   int64_t ff_mult = 4;                     // FFN width = ff_mult·D

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <type_traits>
+#include <variant>
 #include <vector>
 
 #include "core/config/task_validation.h"
@@ -94,10 +95,6 @@ void rejectUnknown(const json& object, const char* section,
   X(regular) X(cos) X(sin) X(dilated_regular) X(dilated_cos) X(dilated_sin)
 #define RSALAB_FIELDS_REM_INIT(X) \
   X(eta_min) X(eta_max) X(eta_sign) X(nu_min) X(nu_max) X(mu) X(learn_gate) X(theta)
-#define RSALAB_FIELDS_TRAINER(X)                                                            \
-  X(optimizer) X(learning_rate) X(weight_decay) X(grad_clip) X(snapshot_every)              \
-  X(batch_size) X(max_steps) X(warmup_steps) X(cosine) X(eval_every) X(patience)            \
-  X(max_seconds) X(seed) X(restore_best)
 // clang-format on
 
 #define RSALAB_WRITE(f) out[#f] = value.f;
@@ -122,9 +119,12 @@ json toJsonObject(const ModelOptions& value) {
   out["rem_init"] = toJsonObject(value.rem_init);
   return out;
 }
+// The trainer's section: one key per row of the hyperparameter table.
 json toJsonObject(const TrainerOptions& value) {
-  json out;
-  RSALAB_FIELDS_TRAINER(RSALAB_WRITE) return out;
+  json out = json::object();
+  for (const auto& p : trainerHyperParameters())
+    std::visit([&](auto member) { out[p.name] = value.*member; }, p.member);
+  return out;
 }
 
 void overlay(const json& j, TaskOptions& value) {
@@ -152,10 +152,14 @@ void overlay(const json& j, ModelOptions& value) {
   }
 }
 void overlay(const json& j, TrainerOptions& value) {
-  rejectUnknown(j, "trainer", {RSALAB_FIELDS_TRAINER(RSALAB_KEY)});
-#define RSALAB_READ(f) readField(j, "trainer", #f, value.f);
-  RSALAB_FIELDS_TRAINER(RSALAB_READ)
-#undef RSALAB_READ
+  if (!j.is_object()) throw std::invalid_argument("trainer must be an object");
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    if (!findHyperParameter(it.key()))
+      throw std::invalid_argument("unknown key trainer." + it.key());
+  }
+  for (const auto& p : trainerHyperParameters())
+    std::visit([&](auto member) { readField(j, "trainer", p.name.c_str(), value.*member); },
+               p.member);
 }
 
 }  // namespace
@@ -254,21 +258,7 @@ RunConfig runConfigFromJson(const std::string& text) {
   return mergeRunConfigJson(RunConfig{}, text);
 }
 
-RunConfig defaultRunConfig() {
-  RunConfig c;
-  c.task.name = "seasonal";
-  c.task.length = 64;
-  c.train_size = 1024;
-  c.model.d_model = 32;
-  c.model.heads = 4;
-  c.model.layers = 2;
-  c.model.rem = defaultRemHeads(c.model.heads);
-  c.trainer.batch_size = 32;
-  c.trainer.max_steps = 2000;
-  c.trainer.eval_every = 50;
-  c.trainer.snapshot_every = 25;
-  return c;
-}
+RunConfig defaultRunConfig() { return RunConfig{}; }  // the members' initialisers
 
 RunConfig defaultLaunchConfig() {
   RunConfig c = defaultRunConfig();

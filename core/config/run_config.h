@@ -37,9 +37,12 @@ std::string taskParameterKey(const std::string& name);
 RunConfig withTaskParameter(const RunConfig& config, const std::string& name, double value);
 
 // The one set of starting values of a run: the GUI's forms and `rsalab-cli train` start here
-// (flags, --config files and form edits go on top). The seasonal series, T = 64, N = 1024,
-// D = 32, H = 4 (REM heads by defaultRemHeads), L = 2, batch 32, 2000 steps, a validation
-// evaluation every 50 steps and an inspection snapshot every 25 (only the GUI records them).
+// (flags, --config files and form edits go on top). They are the initialisers of RunConfig's
+// members (TaskOptions, ModelOptions, TrainerOptions), so RunConfig{}, a ModelOptions of
+// `rsalab-cli models` and a config file's missing keys all mean the same values: the seasonal
+// series, T = 64, N = 1024, D = 32, H = 4 (REM heads by defaultRemHeads), L = 2, batch 32, 2000
+// steps, a validation evaluation every 50 steps and an inspection snapshot every 25 (only the GUI
+// records them).
 RunConfig defaultRunConfig();
 // What the GUI opens on: a first minute that tells the story. rnn, transformer and rsa (the
 // default models) on the mix task at recurrent share a = 0.5 (half a linear recurrence, half a

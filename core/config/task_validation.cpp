@@ -31,11 +31,6 @@ std::string indexed(const char* field, size_t i) {
   return std::string(field) + "[" + std::to_string(i) + "]";
 }
 
-bool isLanguage(const std::string& name) {
-  return name == "parity" || name == "dyck1" ||
-         (name.size() == 7 && name.rfind("tomita", 0) == 0 && name[6] >= '1' && name[6] <= '7');
-}
-
 constexpr size_t kMaxListEntries = 64;  // poles, periods, teacher terms
 
 void requireListSize(const char* field, size_t size) {
@@ -50,14 +45,15 @@ void validate(const TaskOptions& o, int64_t train_size) {
   requireInt("train_size", train_size, 1, kMaxTrainSize);
   requireInt("task.validation_size", o.validation_size, 1, kMaxEvalSize);
   requireInt("task.test_size", o.test_size, 1, kMaxEvalSize);
-  const bool language = isLanguage(o.name);
+  const auto family = taskFamily(o.name);
+  const bool language = family == TaskFamily::Language;
   if (language) {
     requireInt("task.min_length", o.min_length, 1, kMaxTaskLanguageLength - 1);
     requireInt("task.max_length", o.max_length, o.min_length, kMaxTaskLanguageLength - 1);
     requireInt("task.test_max_length", o.test_max_length, o.max_length + 1, kMaxTaskLanguageLength);
   } else {
     // 0 = auto for the real series (a T that fits, chosen when the task is built)
-    requireInt("task.length", o.length, isRealSeriesTask(o.name) ? 0 : 1, kMaxTaskLength);
+    requireInt("task.length", o.length, family == TaskFamily::Csv ? 0 : 1, kMaxTaskLength);
   }
   const int64_t width = std::max<int64_t>(1, language ? o.test_max_length : o.length);
   const int64_t sequences = train_size + o.validation_size + o.test_size;
@@ -113,7 +109,7 @@ void validate(const TaskOptions& o, int64_t train_size) {
     throw std::invalid_argument(
         "task.target is not a usable column list (over 4096 bytes or a NUL byte)");
   }
-  if (o.name == "csv" && o.csv_path.empty()) {
+  if (family == TaskFamily::Csv && !findTask(o.name)->series_file && o.csv_path.empty()) {
     throw std::invalid_argument("task.csv_path is empty: the csv task needs a CSV file");
   }
   for (const std::string* path : {&o.csv_path, &o.text_path}) {

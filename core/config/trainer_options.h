@@ -2,7 +2,9 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace rsalab {
@@ -12,12 +14,12 @@ struct TrainerOptions {
   double learning_rate = 3e-3;      // hot
   double weight_decay = 0.01;       // hot (AdamW: decoupled; Adam: L2)
   double grad_clip = 1.0;           // hot; max global gradient norm, 0 = off
-  int64_t snapshot_every = 0;       // hot; steps between inspection snapshots, 0 = off
+  int64_t snapshot_every = 25;      // hot; steps between inspection snapshots, 0 = off
   int64_t batch_size = 32;
-  int64_t max_steps = 1000;
+  int64_t max_steps = 2000;
   int64_t warmup_steps = 0;  // linear warm-up from 0
   bool cosine = false;       // cosine decay to 10% after warm-up
-  int64_t eval_every = 100;  // steps between validation evaluations
+  int64_t eval_every = 50;   // steps between validation evaluations
   // Early stop after this many evaluations without improvement, but never in the first quarter
   // of max_steps (earliestEarlyStop): a plateau early in a run is not the end of its learning
   // (the default launch's RSA sat on the RNN's plateau at step 650 and would have left it later).
@@ -29,24 +31,49 @@ struct TrainerOptions {
   uint64_t seed = 0;
 };
 
-// One tunable value as data, so the GUI can build its form and badge hot/cold fields.
+// The TrainerOptions field behind a row of the hyperparameter table.
+using TrainerMember =
+    std::variant<double TrainerOptions::*, int64_t TrainerOptions::*, uint64_t TrainerOptions::*,
+                 bool TrainerOptions::*, std::string TrainerOptions::*>;
+
+// One trainer setting as data: the one list of TrainerOptions' fields, read by validate (range),
+// the JSON reader and writer (key), the GUI's form (label, unit, range, log scale, hot/cold
+// badge), hot edits while a run trains and rsalab-cli's run flags. A new setting is a member of
+// TrainerOptions plus a row here.
 struct HyperParameterInfo {
-  std::string name;   // key in TrainerOptions / JSON
+  std::string name;   // key in TrainerOptions' JSON section ("learning_rate")
   std::string label;  // for forms
   std::string unit;   // "", "steps", "s", ...
   double minimum, maximum;
   bool log_scale;
   bool hot;  // true: applies at the next step; false: needs a restart
-};
-const std::vector<HyperParameterInfo>& trainerHyperParameters();
+  TrainerMember member;
+  const char* flag = nullptr;  // rsalab-cli's flag ("--lr"); nullptr: none
+  const char* help = "";       // the flag's help text
 
-// Hot values changed while a run trains; applied by the trainer at its next step.
-struct HotParameters {
-  double learning_rate = 0;
-  double weight_decay = 0;
-  double grad_clip = 0;
-  int64_t snapshot_every = 0;
+  // A number with a range (double and int64_t fields): range-checked by validate, shown by the
+  // form and editable as a number. The others (optimizer, cosine, restore_best, seed) are JSON
+  // keys and flags only.
+  bool numeric() const;
+  // The field of `options` as a number (numeric rows; NaN for the others).
+  double get(const TrainerOptions& options) const;
+  // Sets the field from a number (integer fields round to the nearest whole number); no effect
+  // for rows that are not numeric.
+  void set(TrainerOptions& options, double value) const;
 };
+// Every row, in the order the form shows them.
+const std::vector<HyperParameterInfo>& trainerHyperParameters();
+// nullptr when `name` is no row's.
+const HyperParameterInfo* findHyperParameter(const std::string& name);
+
+// Hot values changed while a run trains: a TrainerOptions of which only the hot rows count. The
+// trainer takes them at its next step (withHot).
+using HotParameters = TrainerOptions;
+// `base` with the values of every hot row taken from `hot`.
+TrainerOptions withHot(TrainerOptions base, const HotParameters& hot);
+// Sets hot parameter `name` to `value` in `hot` and returns the value it had; nullopt (and no
+// change) when `name` is not a hot row.
+std::optional<double> applyHotEdit(HotParameters& hot, const std::string& name, double value);
 
 // The first step at which patience may end a run: a quarter of max_steps. A run is given that much
 // of its budget to leave a plateau before "no better validation loss" counts against it.

@@ -222,7 +222,7 @@ SeriesBaselines computeSeriesBaselines(const SeriesBaselineInput& in) {
     for (int64_t c = 0; c < C; ++c) ar[static_cast<size_t>(c)] = fitAr(in, c, p, H);
   }
 
-  enum { kMean, kPersistence, kSeasonal, kAr, kCount };
+  enum { kMean, kPersistence, kSeasonal, kAr, kCount };  // Baseline's order
   auto mse = [&](const std::vector<int64_t>& origins, int which) {
     if (origins.empty()) return std::nan("");
     double sum = 0;
@@ -254,14 +254,13 @@ SeriesBaselines computeSeriesBaselines(const SeriesBaselineInput& in) {
     }
     return sum / static_cast<double>(origins.size() * static_cast<size_t>(C * H));
   };
-  const char* names[kCount] = {"mean", "persistence", "seasonal_naive", "ar_lsq"};
   const std::string labels[kCount] = {
       "train mean", "persistence", "seasonal naive (P = " + std::to_string(P) + ")",
       "AR(" + std::to_string(p) + ") least squares, p " + order.how};
   for (int k = 0; k < kCount; ++k) {
     if (k == kAr && in.train_starts.empty()) continue;
-    out.scores.push_back(
-        {names[k], labels[k], mse(in.validation_origins, k), mse(in.test_origins, k)});
+    out.scores.push_back({baselineName(static_cast<Baseline>(k)), labels[k],
+                          mse(in.validation_origins, k), mse(in.test_origins, k)});
   }
   return out;
 }

@@ -7,22 +7,34 @@
 
 namespace rsalab {
 
+namespace {
+const EnumName<StopReason> kStopReasons[] = {
+    {StopReason::MaxSteps, "max steps"},
+    {StopReason::EarlyStop, "early stop (validation plateau)"},
+    {StopReason::WallTime, "wall-time budget"},
+    {StopReason::Diverged, "diverged (non-finite loss or gradient)"}};
+}  // namespace
+
+namespace {
+const EnumName<Baseline> kBaselines[] = {{Baseline::Mean, "mean"},
+                                         {Baseline::Persistence, "persistence"},
+                                         {Baseline::SeasonalNaive, "seasonal_naive"},
+                                         {Baseline::ArLsq, "ar_lsq"}};
+}  // namespace
+
+const char* baselineName(Baseline baseline) { return nameOf(kBaselines, baseline); }
+
 std::string stopReasonName(StopReason reason) {
-  switch (reason) {
-    case StopReason::None:  // still running
-      return runStateName(RunState::Running);
-    case StopReason::MaxSteps:
-      return "max steps";
-    case StopReason::EarlyStop:
-      return "early stop (validation plateau)";
-    case StopReason::WallTime:
-      return "wall-time budget";
-    case StopReason::Requested:  // a stop asked for ends the run in the stopped state
-      return runStateName(RunState::Stopped);
-    case StopReason::Diverged:
-      return "diverged (non-finite loss or gradient)";
-  }
-  return "?";
+  if (reason == StopReason::None) return runStateName(RunState::Running);  // still running
+  // a stop asked for ends the run in the stopped state
+  if (reason == StopReason::Requested) return runStateName(RunState::Stopped);
+  return nameOf(kStopReasons, reason);
+}
+
+std::optional<StopReason> parseStopReason(const std::string& name) {
+  if (name == runStateName(RunState::Running)) return StopReason::None;
+  if (name == runStateName(RunState::Stopped)) return StopReason::Requested;
+  return parseName(kStopReasons, name);
 }
 
 const ReferenceScore* findReference(const std::vector<ReferenceScore>& references,

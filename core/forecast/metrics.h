@@ -3,8 +3,11 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "core/config/enums.h"
 
 namespace rsalab {
 
@@ -20,7 +23,7 @@ struct StepMetrics {
 struct EvalMetrics {
   int64_t step = 0;
   int64_t samples_seen = 0;              // sequences consumed by training when evaluated
-  std::string split;                     // splitName(): validation | test
+  Split split = Split::Validation;       // written as splitName(): validation | test
   double loss = 0;                       // the objective's loss (MSE, cross-entropy)
   std::map<std::string, double> values;  // mse, mae | accuracy, cross_entropy | bits_per_char
 };
@@ -37,6 +40,11 @@ struct ReferenceScore {
   double validation_loss = 0;
   double test_loss = 0;
 };
+// The simple baselines of every series task (core/forecast/baselines.h), by the one name table
+// their ReferenceScore::name carries: mean | persistence | seasonal_naive | ar_lsq.
+enum class Baseline { Mean, Persistence, SeasonalNaive, ArLsq };
+const char* baselineName(Baseline baseline);
+
 // The best anchor: the reference with the lowest validation loss — chosen like a model is, never
 // on test. nullptr when no reference has a finite validation loss.
 const ReferenceScore* bestAnchor(const std::vector<ReferenceScore>& references);
@@ -56,5 +64,7 @@ enum class StopReason { None, MaxSteps, EarlyStop, WallTime, Requested, Diverged
 // What status lines, sweep rows (SweepRow::stop_reason) and bundles write; Requested is
 // "stopped". Defined in the core library (core/forecast/metrics.cpp).
 std::string stopReasonName(StopReason reason);
+// The reason a name stands for (every name stopReasonName writes); nullopt for another text.
+std::optional<StopReason> parseStopReason(const std::string& name);
 
 }  // namespace rsalab

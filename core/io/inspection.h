@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "core/config/enums.h"
+
 namespace rsalab {
 
 // Row-major float matrix.
@@ -22,7 +24,7 @@ struct HeadInspection {
   Matrix softmax_part;  // RSA only: softmax(QKᵀ/√Dh + mask)
   Matrix rem;           // RSA only: the REM P_h as used
   bool has_rem = false;
-  std::string rem_kind;  // "regular", "cos" or "sin"
+  RemKind rem_kind = RemKind::Regular;  // REM heads (has_rem); written as remKindName()
   int64_t dilation = 1;
   double lambda = 0;  // regular REM: λ = tanh(η)
   double gamma = 0;   // cyclical REM: γ = σ(ν)

@@ -93,10 +93,10 @@ json layerJson(const LayerInspection& layer, bool compact = false) {
   for (const auto& h : layer.heads) {
     json head = {{"attention", matrixJson(h.attention, compact)}};
     if (h.has_rem) {
-      head["rem_kind"] = h.rem_kind;
+      head["rem_kind"] = remKindName(h.rem_kind);
       head["dilation"] = h.dilation;
       head["gate"] = h.gate;
-      if (h.rem_kind == "regular") {
+      if (h.rem_kind == RemKind::Regular) {
         head["lambda"] = h.lambda;
       } else {
         head["gamma"] = h.gamma;
@@ -216,11 +216,11 @@ LayerInspection readLayer(const json& j, const std::string& where, const std::st
       head.attention = readMatrix(member(x, "attention", where, p), where, p + ".attention");
       if (x.contains("rem_kind")) {
         head.has_rem = true;
-        head.rem_kind = text(x, "rem_kind", where, p);
-        if (head.rem_kind != "regular" && head.rem_kind != "cos" && head.rem_kind != "sin") {
-          fail(where, p + ".rem_kind",
-               "must be regular, cos or sin (is \"" + head.rem_kind + "\")");
-        }
+        const std::string kind = text(x, "rem_kind", where, p);
+        const auto parsed = parseRemKind(kind);
+        if (!parsed)
+          fail(where, p + ".rem_kind", "must be regular, cos or sin (is \"" + kind + "\")");
+        head.rem_kind = *parsed;
         head.dilation = integer(x, "dilation", where, p);
         head.gate = number(x, "gate", where, p, 0);
         head.lambda = number(x, "lambda", where, p, 0);
@@ -343,9 +343,9 @@ int writeInspection(const InspectionRecord& record, const std::string& dir) {
     for (size_t h = 0; h < record.layers[l].heads.size(); ++h) {
       const auto& x = record.layers[l].heads[h];
       if (!x.has_rem) continue;
-      s << l << "," << h << "," << x.rem_kind << "," << x.dilation << "," << x.lambda << ","
-        << x.gamma << "," << x.theta << "," << (x.theta != 0 ? 2 * M_PI / x.theta : 0.0) << ","
-        << x.gate << "\n";
+      s << l << "," << h << "," << remKindName(x.rem_kind) << "," << x.dilation << "," << x.lambda
+        << "," << x.gamma << "," << x.theta << "," << (x.theta != 0 ? 2 * M_PI / x.theta : 0.0)
+        << "," << x.gate << "\n";
     }
   }
   write("rem_parameters.csv", s.str());

@@ -106,7 +106,7 @@ RemMatch matchRem(RemKind kind, double base, double theta, int64_t dilation,
 
 RemMatch matchRem(const HeadInspection& head, const GroundTruth& truth, int64_t T) {
   if (!head.has_rem) return RemMatch{};
-  const auto kind = parseRemKind(head.rem_kind).value_or(RemKind::Regular);
+  const RemKind kind = head.rem_kind;
   const bool regular = kind == RemKind::Regular;
   return matchRem(kind, regular ? head.lambda : head.gamma, regular ? 0.0 : head.theta,
                   head.dilation, truth, T);

@@ -2,21 +2,18 @@
 
 #include <stdexcept>
 
+#include "core/config/enums.h"
+
 namespace rsalab {
 
-const char* modelFamilyName(ModelFamily family) {
-  switch (family) {
-    case ModelFamily::Recurrent:
-      return "recurrent";
-    case ModelFamily::Attention:
-      return "attention";
-    case ModelFamily::FixedPoint:
-      return "fixed-point";
-    case ModelFamily::Seq2Seq:
-      return "seq2seq";
-  }
-  return "?";
-}
+namespace {
+const EnumName<ModelFamily> kModelFamilies[] = {{ModelFamily::Recurrent, "recurrent"},
+                                                {ModelFamily::Attention, "attention"},
+                                                {ModelFamily::FixedPoint, "fixed-point"},
+                                                {ModelFamily::Seq2Seq, "seq2seq"}};
+}  // namespace
+
+const char* modelFamilyName(ModelFamily family) { return nameOf(kModelFamilies, family); }
 
 const std::vector<ModelInfo>& modelRegistry() {
   using F = ModelFamily;

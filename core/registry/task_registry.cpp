@@ -1,71 +1,79 @@
 #include "core/registry/task_registry.h"
 
+#include "core/config/enums.h"
+
 namespace rsalab {
 
-std::string objectiveName(Objective objective) {
-  switch (objective) {
-    case Objective::Regression:
-      return "regression";
-    case Objective::Classification:
-      return "classification";
-    case Objective::LanguageModel:
-      return "language_model";
-    case Objective::Seq2Seq:
-      return "seq2seq";
-  }
-  return "unknown";
-}
+namespace {
+const EnumName<Objective> kObjectives[] = {{Objective::Regression, "regression"},
+                                           {Objective::Classification, "classification"},
+                                           {Objective::LanguageModel, "language_model"},
+                                           {Objective::Seq2Seq, "seq2seq"}};
+
+const EnumName<TaskFamily> kTaskFamilies[] = {{TaskFamily::SyntheticSeries, "synthetic_series"},
+                                              {TaskFamily::Teacher, "teacher"},
+                                              {TaskFamily::Mix, "mix"},
+                                              {TaskFamily::Language, "language"},
+                                              {TaskFamily::Text, "text"},
+                                              {TaskFamily::Seq2Seq, "seq2seq"},
+                                              {TaskFamily::Csv, "csv"}};
+}  // namespace
+
+std::string objectiveName(Objective objective) { return nameOf(kObjectives, objective); }
+const char* taskFamilyName(TaskFamily family) { return nameOf(kTaskFamilies, family); }
 
 const std::vector<TaskInfo>& taskRegistry() {
   using O = Objective;
+  using F = TaskFamily;
   // clang-format off
   static const std::vector<TaskInfo> rows = {
-    // name, description, objective, next step
+    // name, description, family, objective, next step
     {"seasonal", "forecast AR(1) + damped seasonal components + noise (known λ, γ, θ)",
-     O::Regression, true},
-    {"ar", "forecast a sum of AR(1) components + noise (known λ)", O::Regression, true},
+     F::SyntheticSeries, O::Regression, true},
+    {"ar", "forecast a sum of AR(1) components + noise (known λ)",
+     F::SyntheticSeries, O::Regression, true},
     {"teacher", "identify a linear-recurrence teacher y_t = Σ_{s<t} base^(t−s)[cos θ(t−s)] x_s",
-     O::Regression, true},
+     F::Teacher, O::Regression, true},
     {"mix", "recurrent share a: √a·(linear-recurrence teacher) + √(1−a)·(key lookup) + noise "
-     "(RSA Figure 1's x axis; sweep it with --axis mix.share=…)", O::Regression, true},
+     "(RSA Figure 1's x axis; sweep it with --axis mix.share=…)", F::Mix, O::Regression, true},
     {"parity", "classify binary strings: odd number of 1s; longer test strings",
-     O::Classification, false},
+     F::Language, O::Classification, false},
     {"dyck1", "classify bracket strings: balanced (Dyck-1); longer test strings",
-     O::Classification, false},
+     F::Language, O::Classification, false},
     {"tomita1", "classify binary strings: Tomita 1, 1*; longer test strings",
-     O::Classification, false},
+     F::Language, O::Classification, false},
     {"tomita2", "classify binary strings: Tomita 2, (10)*; longer test strings",
-     O::Classification, false},
+     F::Language, O::Classification, false},
     {"tomita3", "classify binary strings: Tomita 3, no odd run of 0s after an odd run of 1s; "
-     "longer test strings", O::Classification, false},
+     "longer test strings", F::Language, O::Classification, false},
     {"tomita4", "classify binary strings: Tomita 4, no 000; longer test strings",
-     O::Classification, false},
+     F::Language, O::Classification, false},
     {"tomita5", "classify binary strings: Tomita 5, even 0s and even 1s; longer test strings",
-     O::Classification, false},
+     F::Language, O::Classification, false},
     {"tomita6", "classify binary strings: Tomita 6, #0 − #1 ≡ 0 mod 3; longer test strings",
-     O::Classification, false},
+     F::Language, O::Classification, false},
     {"tomita7", "classify binary strings: Tomita 7, 0*1*0*1*; longer test strings",
-     O::Classification, false},
+     F::Language, O::Classification, false},
     {"charlm", "next-character language model on a public-domain text (or text_path)",
-     O::LanguageModel, true},
-    {"copy", "seq2seq: copy a random symbol sequence", O::Seq2Seq, false},
-    {"reverse", "seq2seq: reverse a random symbol sequence", O::Seq2Seq, false},
+     F::Text, O::LanguageModel, true},
+    {"copy", "seq2seq: copy a random symbol sequence", F::Seq2Seq, O::Seq2Seq, false},
+    {"reverse", "seq2seq: reverse a random symbol sequence", F::Seq2Seq, O::Seq2Seq, false},
     {"mlm", "StarSaber MLM pretraining: restore text characters, 30% of inputs redrawn",
-     O::LanguageModel, false},
+     F::Text, O::LanguageModel, false},
     {"csv", "forecast every column (or the target columns) of a CSV time series (csv_path)",
-     O::Regression, true},
+     F::Csv, O::Regression, true},
     {"airpassengers", "real series: monthly airline passengers 1949-1960, 144 rows (R datasets)",
-     O::Regression, true, "airpassengers.csv"},
+     F::Csv, O::Regression, true, "airpassengers.csv"},
     {"lynx", "real series: annual Canadian lynx trappings 1821-1934, 114 rows (R datasets)",
-     O::Regression, true, "lynx.csv"},
+     F::Csv, O::Regression, true, "lynx.csv"},
     {"lakehuron", "real series: annual level of Lake Huron 1875-1972, 98 rows (R datasets)",
-     O::Regression, true, "lakehuron.csv"},
+     F::Csv, O::Regression, true, "lakehuron.csv"},
     {"nottem", "real series: monthly mean temperature at Nottingham 1920-1939, 240 rows "
-     "(R datasets)", O::Regression, true, "nottem.csv"},
+     "(R datasets)", F::Csv, O::Regression, true, "nottem.csv"},
     {"ukgas", "real series: quarterly UK gas consumption 1960-1986, 108 rows (R datasets)",
-     O::Regression, true, "ukgas.csv"},
+     F::Csv, O::Regression, true, "ukgas.csv"},
     {"treering", "real series: yearly tree-ring width index, 7980 rows (R datasets)",
-     O::Regression, true, "treering.csv"},
+     F::Csv, O::Regression, true, "treering.csv"},
   };
   // clang-format on
   return rows;
@@ -100,7 +108,21 @@ std::string taskNameList() {
 
 bool isRealSeriesTask(const std::string& name) {
   const auto* row = findTask(name);
-  return row && (name == "csv" || row->series_file != nullptr);
+  return row && row->family == TaskFamily::Csv;
+}
+
+std::optional<TaskFamily> taskFamily(const std::string& name) {
+  const auto* row = findTask(name);
+  if (!row) return std::nullopt;
+  return row->family;
+}
+
+std::vector<std::string> taskNamesOf(TaskFamily family) {
+  std::vector<std::string> names;
+  for (const auto& t : taskRegistry()) {
+    if (t.family == family) names.emplace_back(t.name);
+  }
+  return names;
 }
 
 std::vector<std::string> bundledSeriesNames() {

@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <random>
 #include <set>
 #include <sstream>
@@ -50,9 +51,10 @@ std::string runStateList() {
 }
 
 // The split of an eval row: validation or test (the splits Trainer::evaluate reports).
-bool isEvalSplit(const std::string& name) {
+std::optional<Split> evalSplit(const std::string& name) {
   const auto split = parseSplit(name);
-  return split && *split != Split::Train;
+  if (split && *split != Split::Train) return split;
+  return std::nullopt;
 }
 
 std::string runFile(const char* folder, int64_t id, const char* suffix) {
@@ -143,7 +145,7 @@ json manifestJson(const SessionBundle& b) {
                          {"model", r.model},
                          {"seed", r.seed},
                          {"size", r.train_size},
-                         {"status", r.status},
+                         {"status", runStateName(r.status)},
                          {"parameters", r.parameters},
                          {"message", r.message},
                          {"steps", r.steps.size()},
@@ -227,7 +229,8 @@ std::string sessionMetricsCsv(const SessionRun& run) {
     s << "\n";
   }
   for (const auto& e : run.evals) {
-    s << "eval," << e.step << "," << e.samples_seen << ",,,,," << e.split << "," << number(e.loss);
+    s << "eval," << e.step << "," << e.samples_seen << ",,,,," << splitName(e.split) << ","
+      << number(e.loss);
     for (const auto& k : keys) {
       s << ",";
       if (auto it = e.values.find(k); it != e.values.end()) s << number(it->second);
@@ -285,12 +288,13 @@ void parseSessionMetricsCsv(const std::string& text, const std::string& file, Se
       e.step = integer(1);
       // Bundles written before evaluations carried samples_seen leave the cell empty (0).
       e.samples_seen = cells[2].empty() ? 0 : integer(2);
-      e.split = cells[7];
-      if (!isEvalSplit(e.split)) {
+      const auto split = evalSplit(cells[7]);
+      if (!split) {
         fail(file, "line " + std::to_string(number_of_line) + ", column split is \"" +
-                       e.split.substr(0, 40) + "\"; expected " + splitName(Split::Validation) +
+                       cells[7].substr(0, 40) + "\"; expected " + splitName(Split::Validation) +
                        " or " + splitName(Split::Test));
       }
+      e.split = *split;
       e.loss = num(8);
       for (size_t c = kFixedColumns; c < cells.size(); ++c) {
         if (!cells[c].empty()) e.values[header[c]] = num(c);
@@ -361,10 +365,12 @@ SessionBundle parseSessionManifest(const std::string& text, const std::string& f
     run.seed = static_cast<uint64_t>(seed);
     if (r.contains("size")) run.train_size = needInt(r, "size", file, path);
     if (run.train_size < 0) fail(file, "key \"" + path + "size\" must be >= 0");
-    run.status = needString(r, "status", file, path);
-    if (!parseRunState(run.status))
-      fail(file, "key \"" + path + "status\" is \"" + run.status.substr(0, 40) +
+    const std::string status = needString(r, "status", file, path);
+    const auto state = parseRunState(status);
+    if (!state)
+      fail(file, "key \"" + path + "status\" is \"" + status.substr(0, 40) +
                      "\"; expected one of " + runStateList());
+    run.status = *state;
     if (r.contains("parameters")) run.parameters = needInt(r, "parameters", file, path);
     if (r.contains("message")) run.message = needString(r, "message", file, path);
     b.runs.push_back(std::move(run));
@@ -445,34 +451,24 @@ SessionBundle loadSession(const std::string& dir_in) {
   return b;
 }
 
-std::vector<SessionSweepRow> parseSessionSweepRows(const std::string& text) {
+std::vector<SweepRow> parseSessionSweepRows(const std::string& text) {
   SweepResult result;
   try {
     result = sweepResultFromJson(text);  // the one sweep.json reader; messages name the key
   } catch (const std::exception& e) {
     throw SessionError(e.what());
   }
-  std::vector<SessionSweepRow> rows;
-  rows.reserve(result.rows.size());
-  for (const auto& r : result.rows) {
-    rows.push_back(
-        {r.model, r.size, r.seed, r.test_loss, r.steps, r.parameters, r.seconds, r.error});
-  }
-  return rows;
+  return std::move(result.rows);
 }
 
 // What a writer may not write: a bundle no reader could open again. Names the file and key.
 void checkBeforeSaving(const SessionBundle& b) {
   for (size_t i = 0; i < b.runs.size(); ++i) {
     const SessionRun& run = b.runs[i];
-    if (!parseRunState(run.status)) {
-      fail("manifest.json", "key \"runs[" + std::to_string(i) + "].status\" is \"" +
-                                run.status.substr(0, 40) + "\"; expected one of " + runStateList());
-    }
     for (const auto& e : run.evals) {
-      if (!isEvalSplit(e.split)) {
+      if (e.split == Split::Train) {
         fail(runFile("metrics", run.id, ".csv"),
-             "an eval row's split is \"" + e.split.substr(0, 40) + "\"; expected " +
+             std::string("an eval row's split is \"") + splitName(e.split) + "\"; expected " +
                  splitName(Split::Validation) + " or " + splitName(Split::Test));
       }
     }

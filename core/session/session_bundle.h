@@ -41,6 +41,7 @@
 #include "core/config/run_config.h"
 #include "core/forecast/metrics.h"
 #include "core/io/inspection.h"
+#include "core/sweep/sweep_types.h"
 
 namespace rsalab {
 
@@ -58,7 +59,7 @@ struct SessionRun {
   std::string model;
   uint64_t seed = 0;
   int64_t train_size = 0;  // N of this run; 0 = the bundle config's (sweeps vary it per run)
-  std::string status;      // runStateName() of a RunState (core/config/enums.h)
+  RunState status = RunState::Idle;  // written as runStateName() (core/config/enums.h)
   int64_t parameters = 0;
   std::string message;  // error or stop reason
   std::vector<StepMetrics> steps;
@@ -93,8 +94,8 @@ struct SessionSaveHooks {
 
 // Writes the bundle atomically as described above; `dir` gets the .rsalab suffix if it lacks one.
 // Returns the folder written. Throws std::runtime_error; the previous bundle then stays intact.
-// A run status that parseRunState does not know, or an eval split other than validation/test,
-// throws SessionError before anything is written (such a bundle could not be opened again).
+// An eval split other than validation/test throws SessionError before anything is written (such a
+// bundle could not be opened again).
 std::string saveSession(SessionBundle bundle, const std::string& dir,
                         const SessionSaveHooks& hooks = {});
 // Reads and validates a bundle (see the limits above). Throws SessionError.
@@ -110,19 +111,8 @@ void parseSessionMetricsCsv(const std::string& text, const std::string& file, Se
 std::string sessionBundlePath(const std::string& dir);  // adds ".rsalab" when missing
 std::string utcTimestamp();                             // "2026-11-22T22:51:07Z"
 
-// The runs of a sweep.json as plain rows, read by sweepResultFromJson
-// (core/sweep/sweep_io.h, the one sweep.json reader: a null test loss is NaN). Throws
-// SessionError naming the key.
-struct SessionSweepRow {
-  std::string model;
-  int64_t size = 0;
-  uint64_t seed = 0;
-  double test_loss = 0;
-  int64_t steps = 0;
-  int64_t parameters = 0;
-  double seconds = 0;
-  std::string error;
-};
-std::vector<SessionSweepRow> parseSessionSweepRows(const std::string& sweep_json);
+// The rows of a sweep.json, read by sweepResultFromJson (core/sweep/sweep_io.h, the one
+// sweep.json reader: a null test loss is NaN). Throws SessionError naming the key.
+std::vector<SweepRow> parseSessionSweepRows(const std::string& sweep_json);
 
 }  // namespace rsalab

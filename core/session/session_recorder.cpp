@@ -24,7 +24,7 @@ void SessionRecorder::addRun(int64_t id, const std::string& model, uint64_t seed
   run.seed = seed;
   run.parameters = parameters;
   run.train_size = train_size;
-  run.status = runStateName(RunState::Idle);
+  run.status = RunState::Idle;
   runs_[id] = std::move(run);
 }
 
@@ -42,7 +42,7 @@ void SessionRecorder::recordEvals(int64_t id, const EvalMetrics* evals, size_t c
   it->second.evals.insert(it->second.evals.end(), evals, evals + count);
 }
 
-void SessionRecorder::setStatus(int64_t id, const std::string& status, const std::string& message) {
+void SessionRecorder::setStatus(int64_t id, RunState status, const std::string& message) {
   const auto it = runs_.find(id);
   if (it == runs_.end()) return;
   it->second.status = status;

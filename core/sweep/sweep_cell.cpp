@@ -72,7 +72,7 @@ json validationCurveJson(const std::vector<EvalMetrics>& curve) {
   for (const auto& m : curve) {
     out.push_back({{"step", m.step},
                    {"samples_seen", m.samples_seen},
-                   {"split", m.split},
+                   {"split", splitName(m.split)},
                    {"loss", m.loss},
                    {"values", m.values}});
   }
@@ -85,7 +85,8 @@ std::vector<EvalMetrics> validationCurveFromJson(const json& j) {
     EvalMetrics m;
     m.step = e.at("step").get<int64_t>();
     m.samples_seen = e.at("samples_seen").get<int64_t>();
-    m.split = e.at("split").get<std::string>();
+    // a validation curve: every point's split is validation, whatever a file says
+    m.split = parseSplit(e.at("split").get<std::string>()).value_or(Split::Validation);
     m.loss = number(e.at("loss"));
     for (const auto& [k, v] : e.at("values").items()) m.values[k] = number(v);
     curve.push_back(std::move(m));

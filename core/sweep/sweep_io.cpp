@@ -105,7 +105,8 @@ SweepRow rowFromJson(const json& r, int64_t index, const std::string& path) {
   row.seconds = number(r, "seconds", path, 0.0);
   row.parameters = integer(r, "parameters", path, 0);
   row.flops_per_token = number(r, "flops_per_token", path, 0.0);
-  row.stop_reason = string(r, "stop_reason", path, "");
+  // "reference", "" (no training) and texts of older writers read as None
+  row.stop_reason = parseStopReason(string(r, "stop_reason", path, "")).value_or(StopReason::None);
   row.error = string(r, "error", path, "");
   return row;
 }
@@ -172,7 +173,7 @@ std::string sweepCsv(const SweepResult& result) {
     }
     s << "," << r.best_validation << "," << r.steps << "," << r.parameters << "," << r.seconds
       << "," << (r.requested_size > 0 ? r.requested_size : r.size) << "," << (r.reference ? 1 : 0)
-      << "," << quoted(r.stop_reason) << "," << quoted(r.error) << ",";
+      << "," << quoted(sweepStopReasonText(r)) << "," << quoted(r.error) << ",";
     const auto refs = references.find(key(r));
     const ReferenceScore* best = refs == references.end() ? nullptr : bestAnchor(refs->second);
     s << (best ? best->name : "") << ",";
@@ -207,6 +208,11 @@ std::string sweepJson(const SweepResult& result) {
   return j.dump(2);
 }
 
+std::string sweepStopReasonText(const SweepRow& r) {
+  if (r.reference) return "reference";
+  return r.stop_reason == StopReason::None ? "" : stopReasonName(r.stop_reason);
+}
+
 SweepRow sweepRowFromJson(const nlohmann::json& row, const std::string& path) {
   return rowFromJson(object(row, path), 0, path + ".");
 }
@@ -227,7 +233,7 @@ nlohmann::json sweepRowToJson(const SweepRow& r) {
           {"parameters", r.parameters},
           {"flops_per_token", r.flops_per_token},
           {"seconds", r.seconds},
-          {"stop_reason", r.stop_reason},
+          {"stop_reason", sweepStopReasonText(r)},
           {"run", r.run},
           {"error", r.error}};
 }

@@ -14,6 +14,10 @@ namespace rsalab {
 
 std::string sweepCsv(const SweepResult& result);   // tidy: one row per (model, N, seed)
 std::string sweepJson(const SweepResult& result);  // config, rows, fits, timing
+// A row's stop_reason column in sweep.csv and sweep.json: "reference" for a reference row, "" for
+// a run that ended before training did, else stopReasonName. The reader takes every such text
+// back (and any other text as StopReason::None).
+std::string sweepStopReasonText(const SweepRow& row);
 
 // Reads what sweepJson wrote: rows, fits, timing and, when present, the config; curves and
 // inspection records are not stored there.

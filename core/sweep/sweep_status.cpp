@@ -1,26 +1,18 @@
 #include "core/sweep/sweep_status.h"
 
+#include "core/config/enums.h"
 #include "core/sweep/sweep_cell.h"
 
 namespace rsalab {
 
-const char* cellStateName(CellState state) {
-  switch (state) {
-    case CellState::Done:
-      return "done";
-    case CellState::Error:
-      return "error";
-    case CellState::Running:
-      return "running";
-    case CellState::Pending:
-      return "pending";
-    case CellState::Failed:
-      return "failed";
-    case CellState::Missing:
-      return "missing";
-  }
-  return "missing";
-}
+namespace {
+const EnumName<CellState> kCellStates[] = {
+    {CellState::Done, "done"},       {CellState::Error, "error"},
+    {CellState::Running, "running"}, {CellState::Pending, "pending"},
+    {CellState::Failed, "failed"},   {CellState::Missing, "missing"}};
+}  // namespace
+
+const char* cellStateName(CellState state) { return nameOf(kCellStates, state); }
 
 CellState classifyCell(bool has_result, bool result_has_error, bool started,
                        const std::string& slurm_state) {

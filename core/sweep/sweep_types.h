@@ -63,7 +63,9 @@ struct SweepRow {
   double seconds = 0;
   int64_t parameters = 0;
   double flops_per_token = 0;  // forward, analytic (core/registry/flops.h), at the task's length T
-  std::string stop_reason;
+  // Why training ended; None for a reference row and for a run that failed before it trained.
+  // Written as sweepStopReasonText (core/sweep/sweep_io.h).
+  StopReason stop_reason = StopReason::None;
   std::string error;  // non-empty: this run failed (the others go on)
   // Only with SweepOptions::keep_curves: every training step and validation evaluation.
   std::vector<StepMetrics> train_curve;
@@ -77,9 +79,7 @@ struct SweepRow {
 
   double excess() const { return test_loss - bayes_floor; }  // NaN without a floor
   // A finished, usable run: no error, trained, not cut short by a cancel (StopReason::Requested).
-  bool ok() const {
-    return error.empty() && steps > 0 && stop_reason != stopReasonName(StopReason::Requested);
-  }
+  bool ok() const { return error.empty() && steps > 0 && stop_reason != StopReason::Requested; }
 };
 
 struct SweepResult {

@@ -8,6 +8,8 @@
 #include <map>
 #include <tuple>
 
+#include "core/config/enums.h"
+
 namespace rsalab {
 
 namespace {
@@ -22,19 +24,13 @@ double snap(std::vector<double>& values, double v) {
   return v;
 }
 
+const EnumName<RegimeVerdict> kRegimeVerdicts[] = {{RegimeVerdict::Pending, "pending"},
+                                                   {RegimeVerdict::Winner, "winner"},
+                                                   {RegimeVerdict::Tie, "tie"}};
+
 }  // namespace
 
-const char* regimeVerdictName(RegimeVerdict verdict) {
-  switch (verdict) {
-    case RegimeVerdict::Winner:
-      return "winner";
-    case RegimeVerdict::Tie:
-      return "tie";
-    case RegimeVerdict::Pending:
-      break;
-  }
-  return "pending";
-}
+const char* regimeVerdictName(RegimeVerdict verdict) { return nameOf(kRegimeVerdicts, verdict); }
 
 PairedDifference pairedDifference(const RegimeCell& better, const RegimeCell& worse) {
   std::vector<double> d;

@@ -72,7 +72,7 @@ torch::Tensor RsaAttentionImpl::attend(const torch::Tensor& probs, const torch::
       head.rem = toMatrix(P[h]);
       head.attention = toMatrix((1 - gh) * probs[sample][h] + gh * P[h]);
       head.has_rem = true;
-      head.rem_kind = remKindName(spec.kind);
+      head.rem_kind = spec.kind;
       head.dilation = spec.dilation;
       head.gate = gh;
       if (spec.kind == RemKind::Regular) {

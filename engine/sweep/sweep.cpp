@@ -43,7 +43,7 @@ SweepRow trainCell(const SweepPlan& plan, const SweepCell& cell,
   row.test_metrics = test.values;
   row.best_validation = trainer.bestValidationLoss();
   row.steps = trainer.stepsDone();
-  row.stop_reason = stopReasonName(trainer.stopReason());
+  row.stop_reason = trainer.stopReason();
   if (options.keep_forecasts) {
     row.validation_forecasts = trainer.forecasts(splitName(Split::Validation));
     row.test_forecasts = trainer.forecasts(splitName(Split::Test));

@@ -63,7 +63,6 @@ void appendReferenceRows(const SweepOptions& options, const SweepDatasets& datas
       row.test_loss = r.test_loss;
       row.bayes_floor = data->truth.bayes_floor;  // the same floor: excess loss for baselines too
       row.best_validation = r.validation_loss;
-      row.stop_reason = "reference";
       result.rows.push_back(row);
     }
   }

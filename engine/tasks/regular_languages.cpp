@@ -2,6 +2,7 @@
 
 #include <array>
 #include <stdexcept>
+#include <utility>
 
 #include "engine/tasks/task_support.h"
 
@@ -20,51 +21,77 @@ struct Dfa {
   int states() const { return static_cast<int>(next.size()); }
 };
 
-// `max_depth` bounds the Dyck counter (no string of that length can go deeper).
-Dfa languageDfa(const std::string& name, int64_t max_depth) {
+Dfa dfa(std::vector<std::array<int, 2>> next, std::vector<bool> accept) {
   Dfa d;
-  if (name == "parity") {  // state = number of 1s mod 2
-    d.next = {{0, 1}, {1, 0}};
-    d.accept = {false, true};
-  } else if (name == "dyck1") {  // state = depth 0..D, D+1 = dead
-    const int D = static_cast<int>(max_depth), dead = D + 1;
-    for (int s = 0; s <= dead; ++s) {
-      if (s == dead) {
-        d.next.push_back({dead, dead});
-      } else {
-        d.next.push_back({s < D ? s + 1 : dead, s > 0 ? s - 1 : dead});
-      }
-      d.accept.push_back(s == 0);
-    }
-    d.chars = {'(', ')'};
-  } else if (name == "tomita1") {  // 1*
-    d.next = {{1, 0}, {1, 1}};
-    d.accept = {true, false};
-  } else if (name == "tomita2") {  // (10)*: 0 = expect 1 (accept), 1 = expect 0, 2 dead
-    d.next = {{2, 1}, {0, 2}, {2, 2}};
-    d.accept = {true, false, false};
-  } else if (name == "tomita3") {
+  d.next = std::move(next);
+  d.accept = std::move(accept);
+  return d;
+}
+
+// The automaton of each language task (the task rows are core/registry/task_registry.cpp's
+// Language family); `max_depth` bounds the Dyck counter (no string of that length goes deeper).
+struct LanguageAutomaton {
+  const char* name;
+  Dfa (*build)(int64_t max_depth);
+};
+const LanguageAutomaton kAutomata[] = {
+    {"parity",  // state = number of 1s mod 2
+     [](int64_t) {
+       return dfa({{0, 1}, {1, 0}}, {false, true});
+     }},
+    {"dyck1",  // state = depth 0..D, D+1 = dead
+     [](int64_t max_depth) {
+       Dfa d;
+       const int D = static_cast<int>(max_depth), dead = D + 1;
+       for (int s = 0; s <= dead; ++s) {
+         if (s == dead) {
+           d.next.push_back({dead, dead});
+         } else {
+           d.next.push_back({s < D ? s + 1 : dead, s > 0 ? s - 1 : dead});
+         }
+         d.accept.push_back(s == 0);
+       }
+       d.chars = {'(', ')'};
+       return d;
+     }},
+    {"tomita1",  // 1*
+     [](int64_t) {
+       return dfa({{1, 0}, {1, 1}}, {true, false});
+     }},
+    {"tomita2",  // (10)*: 0 = expect 1 (accept), 1 = expect 0, 2 dead
+     [](int64_t) {
+       return dfa({{2, 1}, {0, 2}, {2, 2}}, {true, false, false});
+     }},
     // 0: no odd 1-run completed yet (in 0s or an even 1-run); 1: in an odd 1-run;
     // 2: after an odd 1-run, in an odd 0-run; 3: after an odd 1-run, not in an odd 0-run;
     // 4: dead (an odd 0-run ended after an odd 1-run).
-    d.next = {{0, 1}, {2, 0}, {3, 4}, {2, 3}, {4, 4}};
-    d.accept = {true, true, false, true, false};
-  } else if (name == "tomita4") {  // state = trailing 0s, 3 = dead ("000" seen)
-    d.next = {{1, 0}, {2, 0}, {3, 0}, {3, 3}};
-    d.accept = {true, true, true, false};
-  } else if (name == "tomita5") {  // state = 2·(#0 mod 2) + (#1 mod 2)
-    d.next = {{2, 1}, {3, 0}, {0, 3}, {1, 2}};
-    d.accept = {true, false, false, false};
-  } else if (name == "tomita6") {  // state = (#0 − #1) mod 3
-    d.next = {{1, 2}, {2, 0}, {0, 1}};
-    d.accept = {true, false, false};
-  } else if (name == "tomita7") {  // 0*1*0*1*: which block we are in, 4 = dead
-    d.next = {{0, 1}, {2, 1}, {2, 3}, {4, 3}, {4, 4}};
-    d.accept = {true, true, true, true, false};
-  } else {
-    throw std::invalid_argument("'" + name + "' is not a regular-language task");
+    {"tomita3",
+     [](int64_t) {
+       return dfa({{0, 1}, {2, 0}, {3, 4}, {2, 3}, {4, 4}}, {true, true, false, true, false});
+     }},
+    {"tomita4",  // state = trailing 0s, 3 = dead ("000" seen)
+     [](int64_t) {
+       return dfa({{1, 0}, {2, 0}, {3, 0}, {3, 3}}, {true, true, true, false});
+     }},
+    {"tomita5",  // state = 2·(#0 mod 2) + (#1 mod 2)
+     [](int64_t) {
+       return dfa({{2, 1}, {3, 0}, {0, 3}, {1, 2}}, {true, false, false, false});
+     }},
+    {"tomita6",  // state = (#0 − #1) mod 3
+     [](int64_t) {
+       return dfa({{1, 2}, {2, 0}, {0, 1}}, {true, false, false});
+     }},
+    {"tomita7",  // 0*1*0*1*: which block we are in, 4 = dead
+     [](int64_t) {
+       return dfa({{0, 1}, {2, 1}, {2, 3}, {4, 3}, {4, 4}}, {true, true, true, true, false});
+     }},
+};
+
+Dfa languageDfa(const std::string& name, int64_t max_depth) {
+  for (const auto& a : kAutomata) {
+    if (name == a.name) return a.build(max_depth);
   }
-  return d;
+  throw std::invalid_argument("'" + name + "' is not a regular-language task");
 }
 
 // Uniform sampling of strings of a given length and label by counting through the DFA:
@@ -166,17 +193,7 @@ DataSplit languageSplit(const std::string& name, const LanguageSampler& sampler,
   return split;
 }
 
-const std::vector<std::string> kLanguages = {"parity",  "dyck1",   "tomita1", "tomita2", "tomita3",
-                                             "tomita4", "tomita5", "tomita6", "tomita7"};
-
 }  // namespace
-
-bool isRegularLanguageTask(const std::string& name) {
-  for (const auto& l : kLanguages) {
-    if (l == name) return true;
-  }
-  return false;
-}
 
 bool regularLanguageAccepts(const std::string& name, const std::string& word) {
   const Dfa dfa = languageDfa(name, static_cast<int64_t>(word.size()));

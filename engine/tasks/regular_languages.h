@@ -37,7 +37,6 @@ namespace rsalab {
 
 constexpr int64_t kMaxLanguageLength = 1000;  // longest string for the language tasks
 
-bool isRegularLanguageTask(const std::string& name);
 // Membership of a word over the task's two characters ('0'/'1' or '('/')'), by the automaton
 // the generator labels with. Throws std::invalid_argument for another name or character.
 bool regularLanguageAccepts(const std::string& name, const std::string& word);

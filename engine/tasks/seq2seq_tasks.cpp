@@ -24,8 +24,6 @@ DataSplit seq2seqSplit(bool reverse, int64_t rows, int64_t T, int64_t symbols, u
 
 }  // namespace
 
-bool isSeq2SeqTask(const std::string& name) { return name == "copy" || name == "reverse"; }
-
 TaskData makeSeq2SeqTask(const TaskOptions& o, int64_t train_size, uint64_t seed) {
   requireRange("symbols", o.symbols, 1, kMaxSymbols);
   const bool reverse = o.name == "reverse";

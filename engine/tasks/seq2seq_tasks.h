@@ -16,7 +16,6 @@ namespace rsalab {
 constexpr int64_t kBosToken = 0;
 constexpr int64_t kMaxSymbols = 65536;
 
-bool isSeq2SeqTask(const std::string& name);  // copy | reverse
 TaskData makeSeq2SeqTask(const TaskOptions& options, int64_t train_size, uint64_t seed);
 
 }  // namespace rsalab

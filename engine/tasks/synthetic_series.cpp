@@ -90,8 +90,6 @@ void addComponent(const Component& c, int64_t v0, int64_t L, uint64_t fwd_seed, 
 
 }  // namespace
 
-bool isSyntheticSeriesTask(const std::string& name) { return name == "seasonal" || name == "ar"; }
-
 SeriesLayout makeSyntheticSeriesLayout(const TaskOptions& o, int64_t train_size, uint64_t seed) {
   const auto comps = components(o);
   requireReal(o.noise >= 0 && o.noise <= 1000, "noise", o.noise, "[0, 1000]");

@@ -33,8 +33,6 @@ namespace rsalab {
 
 constexpr int64_t kMinTrainPeriod = 65536;  // rows of the train period at least
 
-bool isSyntheticSeriesTask(const std::string& name);  // seasonal | ar
-
 // The raw series and where every window lies (exposed for tests and inspection).
 SeriesLayout makeSyntheticSeriesLayout(const TaskOptions& options, int64_t train_size,
                                        uint64_t seed);

@@ -25,14 +25,15 @@ constexpr int64_t kMaxValues = kMaxTaskValues;  // tokens or time steps over all
 
 TaskData makeTask(const TaskOptions& o, int64_t train_size, uint64_t seed) {
   using task_support::requireRange;
-  if (!findTask(o.name)) {
+  const TaskInfo* task = findTask(o.name);
+  if (!task) {
     throw std::invalid_argument("task '" + o.name + "' is unknown: use " + taskNameList());
   }
   requireRange("train_size", train_size, 1, kMaxTrainSize);
   requireRange("validation_size", o.validation_size, 1, kMaxEvalSize);
   requireRange("test_size", o.test_size, 1, kMaxEvalSize);
-  const bool language = isRegularLanguageTask(o.name);
-  const bool real_series = isRealSeriesTask(o.name);
+  const bool language = task->family == TaskFamily::Language;
+  const bool real_series = task->family == TaskFamily::Csv;
   if (!language) requireRange("length", o.length, real_series ? 0 : 1, kMaxLength);  // 0 = auto
   const int64_t width = std::max<int64_t>(1, language ? o.test_max_length : o.length);
   const int64_t sequences = train_size + o.validation_size + o.test_size;
@@ -44,20 +45,28 @@ TaskData makeTask(const TaskOptions& o, int64_t train_size, uint64_t seed) {
   }
 
   TaskData data;
-  if (isSyntheticSeriesTask(o.name)) {
-    data = makeSyntheticSeriesTask(o, train_size, seed);
-  } else if (o.name == "teacher") {
-    data = makeTeacherTask(o, train_size, seed);
-  } else if (o.name == "mix") {
-    data = makeMixTask(o, train_size, seed);
-  } else if (language) {
-    data = makeRegularLanguageTask(o, train_size, seed);
-  } else if (isTextTask(o.name)) {
-    data = makeTextTask(o, train_size, seed);
-  } else if (isSeq2SeqTask(o.name)) {
-    data = makeSeq2SeqTask(o, train_size, seed);
-  } else {
-    data = makeCsvTask(o, train_size);
+  switch (task->family) {
+    case TaskFamily::SyntheticSeries:
+      data = makeSyntheticSeriesTask(o, train_size, seed);
+      break;
+    case TaskFamily::Teacher:
+      data = makeTeacherTask(o, train_size, seed);
+      break;
+    case TaskFamily::Mix:
+      data = makeMixTask(o, train_size, seed);
+      break;
+    case TaskFamily::Language:
+      data = makeRegularLanguageTask(o, train_size, seed);
+      break;
+    case TaskFamily::Text:
+      data = makeTextTask(o, train_size, seed);
+      break;
+    case TaskFamily::Seq2Seq:
+      data = makeSeq2SeqTask(o, train_size, seed);
+      break;
+    case TaskFamily::Csv:
+      data = makeCsvTask(o, train_size);
+      break;
   }
   data.name = o.name;
   if (data.requested_train_size == 0) data.requested_train_size = train_size;

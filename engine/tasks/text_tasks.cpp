@@ -58,8 +58,6 @@ DataSplit textSplit(const std::vector<int64_t>& ids, int64_t begin, int64_t end,
 
 }  // namespace
 
-bool isTextTask(const std::string& name) { return name == "charlm" || name == "mlm"; }
-
 std::string readTextFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error(path + ": cannot open the text file");

@@ -29,8 +29,6 @@ constexpr const char* kBundledText = "text/us_founding_documents.txt";
 constexpr int64_t kMaxTextBytes = int64_t{64} << 20;
 constexpr double kMlmProbability = 0.3;  // StarSaber seed: masking probability per position
 
-bool isTextTask(const std::string& name);  // charlm | mlm
-
 // The whole file as bytes; std::runtime_error when unreadable, empty or over kMaxTextBytes.
 std::string readTextFile(const std::string& path);
 

@@ -91,7 +91,7 @@ Trainer::Trainer(RunConfig config, std::shared_ptr<const TaskData> data)
   state_->optimizer = std::make_unique<FlatAdam>(decay, no_decay, t.learning_rate, t.weight_decay,
                                                  t.optimizer == "adamw");
   state_->sampler = at::detail::createCPUGenerator(t.seed + 0x9E3779B97F4A7C15ULL);
-  state_->hot = {t.learning_rate, t.weight_decay, t.grad_clip, t.snapshot_every};
+  state_->hot = t;
   keepGoodState();
 }
 
@@ -106,13 +106,9 @@ int64_t Trainer::parameterCount() const {
 }
 
 void Trainer::applyHot(const HotParameters& hot) {
-  TrainerOptions probe = config_.trainer;
-  probe.learning_rate = hot.learning_rate;
-  probe.weight_decay = hot.weight_decay;
-  probe.grad_clip = hot.grad_clip;
-  probe.snapshot_every = hot.snapshot_every;
+  TrainerOptions probe = withHot(config_.trainer, hot);
   validate(probe);
-  state_->hot = hot;
+  state_->hot = probe;
   config_.trainer = probe;
 }
 
@@ -304,7 +300,7 @@ EvalMetrics Trainer::evaluate(const std::string& which) {
   EvalMetrics m;
   m.step = step_;
   m.samples_seen = samples_;
-  m.split = which;
+  m.split = *parsed;
   const int64_t N = split.size();
   if (N == 0) throw std::runtime_error("the " + which + " split is empty");
   torch::NoGradGuard no_grad;
