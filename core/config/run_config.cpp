@@ -11,6 +11,7 @@
 
 #include "core/config/task_validation.h"
 #include "core/io/json_limits.h"
+#include "core/io/text.h"
 #include "core/registry/model_registry.h"
 #include "core/registry/task_registry.h"
 
@@ -228,10 +229,8 @@ std::string taskParameterKey(const std::string& name) {
     if (c == '.') c = '_';
   const auto keys = numericTaskKeys();
   if (std::find(keys.begin(), keys.end(), key) == keys.end()) {
-    std::string list;
-    for (const auto& k : keys) list += (list.empty() ? "" : ", ") + k;
     throw std::invalid_argument("'" + name + "' is not a numeric task parameter: use one of " +
-                                list + " (mix_share may be written mix.share)");
+                                joined(keys) + " (mix_share may be written mix.share)");
   }
   return key;
 }

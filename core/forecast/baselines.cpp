@@ -146,7 +146,10 @@ PeriodEstimate detectSeasonalPeriod(const std::vector<double>& values, int64_t c
     }
     mean /= static_cast<double>(n);
     double var = 0;
-    for (auto& x : d) var += (x -= mean) * x;
+    for (auto& x : d) {
+      x -= mean;
+      var += x * x;
+    }
     if (var <= 1e-300) continue;  // a straight line: no season in this column
     for (int64_t k = 1; k <= max_lag + 1 && k < n; ++k) {
       double s = 0;

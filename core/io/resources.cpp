@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "core/io/text.h"
+
 #ifndef RSALAB_RESOURCE_DIR
 #define RSALAB_RESOURCE_DIR ""
 #endif
@@ -22,8 +24,7 @@ std::string resourcePath(const std::string& relative) {
     tried.push_back(std::string(RSALAB_RESOURCE_DIR) + "/" + relative);
     if (exists(tried.back())) return tried.back();
   }
-  std::string list;
-  for (const auto& t : tried) list += (list.empty() ? "" : ", ") + t;
+  const std::string list = joined(tried);
   throw std::runtime_error("resource " + relative +
                            " not found (tried: " + (list.empty() ? std::string("nothing") : list) +
                            "); set RSALAB_RESOURCES to the resources/ folder");

@@ -1,6 +1,7 @@
 #include "core/registry/task_registry.h"
 
 #include "core/config/enums.h"
+#include "core/io/text.h"
 
 namespace rsalab {
 
@@ -100,11 +101,7 @@ std::string taskDescription(const std::string& name) {
   return row ? row->description : "";
 }
 
-std::string taskNameList() {
-  std::string all;
-  for (const auto& n : taskNames()) all += (all.empty() ? "" : ", ") + n;
-  return all;
-}
+std::string taskNameList() { return joined(taskNames()); }
 
 bool isRealSeriesTask(const std::string& name) {
   const auto* row = findTask(name);

@@ -20,6 +20,7 @@
 #include "core/config/enums.h"
 #include "core/io/atomic_file.h"
 #include "core/io/inspection_io.h"
+#include "core/io/text.h"
 #include "core/sweep/sweep_io.h"
 
 namespace rsalab {
@@ -44,10 +45,8 @@ constexpr size_t kMaxLayoutBytes = size_t{4} << 20;
 
 // "idle, running, …": every state a run can be saved in.
 std::string runStateList() {
-  std::string out;
-  for (RunState state : allRunStates())
-    out += (out.empty() ? "" : ", ") + std::string(runStateName(state));
-  return out;
+  return joined(allRunStates(), ", ",
+                [](RunState state) { return std::string(runStateName(state)); });
 }
 
 // The split of an eval row: validation or test (the splits Trainer::evaluate reports).
@@ -94,13 +93,8 @@ void removeLeftoverFolders(const fs::path& target) {
   }
 }
 
-std::string number(double v) {
-  if (std::isnan(v)) return "nan";
-  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  return buf;
-}
+// Every bit of a double, so that a reopened bundle holds the same curves.
+std::string number(double v) { return formatNumber(v, 17); }
 
 // ---- Manifest keys, checked with messages naming the key.
 

@@ -10,6 +10,7 @@
 #include "core/config/run_config.h"
 #include "core/io/atomic_file.h"
 #include "core/io/resources.h"
+#include "core/io/text.h"
 #include "core/registry/model_registry.h"
 #include "core/verdicts/regime_map.h"
 
@@ -23,27 +24,9 @@ const char* const kBegin = "<!-- first-minute: begin (rsalab-cli first-minute wr
 const char* const kEnd = "<!-- first-minute: end -->";
 const char* const kFormat = "rsalab-first-minute";
 
+// A table cell: a dash where a run has no finite loss.
 std::string number(double v, int digits = 3) {
-  if (!std::isfinite(v)) return "–";
-  char text[32];
-  std::snprintf(text, sizeof text, "%.*g", digits, v);
-  return text;
-}
-
-struct ModelStats {
-  double mean = 0, sd = 0;
-  int64_t n = 0;
-};
-
-ModelStats stats(const std::vector<double>& v) {
-  ModelStats s;
-  s.n = static_cast<int64_t>(v.size());
-  if (v.empty()) return s;
-  for (double x : v) s.mean += x / static_cast<double>(v.size());
-  double ss = 0;
-  for (double x : v) ss += (x - s.mean) * (x - s.mean);
-  s.sd = v.size() > 1 ? std::sqrt(ss / static_cast<double>(v.size() - 1)) : 0.0;
-  return s;
+  return std::isfinite(v) ? formatNumber(v, digits) : "–";
 }
 
 // model → seed → run
@@ -220,7 +203,7 @@ std::string firstMinuteBlock(const FirstMinuteTable& t) {
       out += " " + number(r.validation) +
              (r.stop.empty() ? "" : " (stop " + std::to_string(r.steps) + ")") + " |";
     }
-    const ModelStats s = stats(validations(runs, model));
+    const MeanSd s = meanSd(validations(runs, model));
     out += " " + number(s.mean) + " ± " + number(s.sd, 2) + " |\n";
   }
   const std::string comparison = rsaComparison(t, runs);
@@ -235,7 +218,7 @@ std::string firstMinuteSummary(const FirstMinuteTable& t) {
   std::string out = "Over " + std::to_string(seeds.size()) + " seeds (README, measured headless):";
   bool first = true;
   for (const auto& model : t.models) {
-    const ModelStats s = stats(validations(runs, model));
+    const MeanSd s = meanSd(validations(runs, model));
     if (s.n == 0) continue;
     out += std::string(first ? " " : ", ") + model + " " + number(s.mean) + " ± " + number(s.sd, 2);
     first = false;

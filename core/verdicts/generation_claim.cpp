@@ -4,14 +4,18 @@
 #include <cstdio>
 #include <limits>
 
+#include "core/io/text.h"
+
 namespace rsalab {
 
 namespace {
 
-std::string number(double x, const char* format = "%.3g") {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, format, x);
-  return buffer;
+std::string number(double x) { return formatNumber(x); }
+
+std::string fixed2(double x) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f", x);
+  return text;
 }
 
 // "… 0.41 ms at T=32 → 2.3 ms at T=4096 (growth 5.1×), state 12288 → 4194304 floats"
@@ -21,8 +25,8 @@ std::string describe(const GenerationCurve& c) {
   const auto& b = c.points.back();
   return c.method + " " + number(a.ms_per_token) + " ms at T=" + std::to_string(a.position) +
          " → " + number(b.ms_per_token) + " ms at T=" + std::to_string(b.position) + " (growth " +
-         number(generationGrowth(c), "%.2f") + "×), state " + std::to_string(a.state_floats) +
-         " → " + std::to_string(b.state_floats) + " floats";
+         fixed2(generationGrowth(c)) + "×), state " + std::to_string(a.state_floats) + " → " +
+         std::to_string(b.state_floats) + " floats";
 }
 
 }  // namespace

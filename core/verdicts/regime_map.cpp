@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "core/config/enums.h"
+#include "core/io/text.h"
 
 namespace rsalab {
 
@@ -40,18 +41,28 @@ PairedDifference pairedDifference(const RegimeCell& better, const RegimeCell& wo
   return meanWithInterval(d);
 }
 
+MeanSd meanSd(const std::vector<double>& values) {
+  MeanSd s;
+  s.n = static_cast<int64_t>(values.size());
+  if (values.empty()) return s;
+  double sum = 0;
+  for (double x : values) sum += x;
+  s.mean = sum / static_cast<double>(s.n);
+  double ss = 0;
+  for (double x : values) ss += (x - s.mean) * (x - s.mean);
+  s.sd = s.n > 1 ? std::sqrt(ss / static_cast<double>(s.n - 1)) : 0.0;
+  return s;
+}
+
 PairedDifference meanWithInterval(const std::vector<double>& d) {
   PairedDifference out;
   out.pairs = static_cast<int64_t>(d.size());
   if (d.empty()) return out;
-  double sum = 0;
-  for (double x : d) sum += x;
-  out.mean = sum / static_cast<double>(d.size());
+  const MeanSd s = meanSd(d);
+  out.mean = s.mean;
   if (d.size() < 2) return out;
-  double ss = 0;
-  for (double x : d) ss += (x - out.mean) * (x - out.mean);
   const double n = static_cast<double>(d.size());
-  const double se = std::sqrt(ss / (n - 1) / n);
+  const double se = s.sd / std::sqrt(n);
   const double t = gsl_cdf_tdist_Pinv(0.5 + kIntervalLevel / 2, n - 1);
   out.lo = out.mean - t * se;
   out.hi = out.mean + t * se;
@@ -117,12 +128,11 @@ RegimeMap buildRegimeMap(const std::vector<RegimePoint>& points) {
         std::sort(c.by_seed.begin(), c.by_seed.end());
         c.seeds = static_cast<int64_t>(c.by_seed.size());
         if (!c.by_seed.empty()) {
-          double sum = 0;
-          for (const auto& [seed, e] : c.by_seed) sum += e;
-          c.mean = sum / static_cast<double>(c.seeds);
-          double ss = 0;
-          for (const auto& [seed, e] : c.by_seed) ss += (e - c.mean) * (e - c.mean);
-          c.sd = c.seeds > 1 ? std::sqrt(ss / static_cast<double>(c.seeds - 1)) : 0.0;
+          std::vector<double> losses;
+          for (const auto& [seed, e] : c.by_seed) losses.push_back(e);
+          const MeanSd s = meanSd(losses);
+          c.mean = s.mean;
+          c.sd = s.sd;
         }
         map.cells.push_back(c);
       }
@@ -155,34 +165,26 @@ const RegimeWinner* RegimeMap::winner(double axis_value, int64_t size) const {
   return nullptr;
 }
 
-namespace {
-
-std::string number(double v, int precision = 3) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.*g", precision, v);
-  return text;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 std::string regimeIntervalText(const PairedDifference& d, const char* unit) {
   if (!d.judged()) return "no interval (" + std::to_string(d.pairs) + " pair only)";
-  return number(100 * kIntervalLevel, 2) + " % interval [" + number(d.lo) + ", " + number(d.hi) +
-         "] over " + std::to_string(d.pairs) + " " + unit;
+  return formatNumber(100 * kIntervalLevel, 2) + " % interval [" + formatNumber(d.lo) + ", " +
+         formatNumber(d.hi) + "] over " + std::to_string(d.pairs) + " " + unit;
 }
 
 std::vector<std::string> regimeWinnerLines(const RegimeMap& map) {
   std::vector<std::string> lines;
   for (const auto& w : map.winners) {
-    std::string line = "a=" + number(w.axis_value) + " N=" + std::to_string(w.size) + ": ";
+    std::string line = "a=" + formatNumber(w.axis_value) + " N=" + std::to_string(w.size) + ": ";
     switch (w.verdict) {
       case RegimeVerdict::Winner:
-        line += w.best + " beats " + w.runner_up + " by " + number(w.difference.mean) + ", " +
+        line += w.best + " beats " + w.runner_up + " by " + formatNumber(w.difference.mean) + ", " +
                 regimeIntervalText(w.difference);
         break;
       case RegimeVerdict::Tie:
         line += "tie " + w.best + " / " + w.runner_up + ": " +
-                (w.judged ? "difference " + number(w.difference.mean) + ", " +
+                (w.judged ? "difference " + formatNumber(w.difference.mean) + ", " +
                                 regimeIntervalText(w.difference) + " covers 0"
                           : std::string("fewer than 2 seeds in common, no interval"));
         break;

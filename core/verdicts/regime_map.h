@@ -38,6 +38,14 @@ struct RegimeCell {
   std::vector<std::pair<uint64_t, double>> by_seed;
 };
 
+// Mean and sample standard deviation (n − 1) of values over random seeds: sd is 0 for one value,
+// both are 0 for none.
+struct MeanSd {
+  double mean = 0, sd = 0;
+  int64_t n = 0;
+};
+MeanSd meanSd(const std::vector<double>& values);
+
 // `worse` − `better` over the seeds both have (same seed: the same data in a sweep), with the
 // two-sided 95 % Student-t interval of its mean. With fewer than 2 pairs the interval is NaN.
 struct PairedDifference {

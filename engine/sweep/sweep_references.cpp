@@ -4,6 +4,8 @@
 #include <cmath>
 #include <tuple>
 
+#include "core/io/text.h"
+
 namespace rsalab {
 
 std::vector<int64_t> honestSweepSizes(const SweepOptions& options,
@@ -17,8 +19,7 @@ std::vector<int64_t> honestSweepSizes(const SweepOptions& options,
   for (const auto& [n, asked] : by_n) {
     sizes.push_back(n);
     if (!notes || (asked.size() == 1 && asked.front() == n)) continue;
-    std::string list;
-    for (int64_t a : asked) list += (list.empty() ? "" : ", ") + std::to_string(a);
+    const std::string list = joined(asked, ", ", [](int64_t a) { return std::to_string(a); });
     notes->push_back("sizes " + list + " all give N = " + std::to_string(n) +
                      " training windows on " + options.base.task.name +
                      ": run once as N = " + std::to_string(n));

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "core/io/text.h"
 #include "core/registry/task_registry.h"
 #include "engine/tasks/task_support.h"
 #include "engine/tasks/text_tasks.h"  // resourcePath
@@ -53,9 +54,7 @@ CsvTable selectTargetColumns(const CsvTable& table, const std::string& target,
       if (k >= 1 && k <= C) index = k - 1;
     }
     if (index < 0) {
-      std::string names, times;
-      for (const auto& n : table.columns) names += (names.empty() ? "" : ", ") + n;
-      for (const auto& n : table.time_columns) times += (times.empty() ? "" : ", ") + n;
+      const std::string names = joined(table.columns), times = joined(table.time_columns);
       throw std::invalid_argument("target column '" + w + "' is not in " + source +
                                   ": its numeric columns are " + names + " (or 1.." +
                                   std::to_string(C) + ")" +
@@ -185,8 +184,7 @@ TaskData makeCsvTaskFromTable(const CsvTable& table, const TaskOptions& o, int64
                          ")");
   }
   data.notes.push_back("seasonal naive: " + period_note);
-  std::string names;
-  for (const auto& c : table.columns) names += (names.empty() ? "" : ", ") + c;
+  const std::string names = joined(table.columns);
   data.summary =
       source + ", " + std::to_string(C) + " column(s) (" + names + "), " +
       std::to_string(table.rows) + " rows split 70/15/15%; N = " + std::to_string(N) +

@@ -17,6 +17,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/io/text.h"
+
 namespace rsalab::task_support {
 
 // SplitMix64 finaliser: decorrelates nearby seeds before they reach the Mersenne Twister.
@@ -103,10 +105,6 @@ inline std::string indexed(const std::string& field, size_t i) {
 }
 
 // Compact number for summaries and descriptions: 0.8, 12, 0.97.
-inline std::string fmt(double v) {
-  std::ostringstream s;
-  s << v;
-  return s.str();
-}
+inline std::string fmt(double v) { return formatNumber(v, 6); }  // as a stream prints it
 
 }  // namespace rsalab::task_support
