@@ -8,18 +8,18 @@
 #include <algorithm>
 
 #include "widgets/heat_map_grid.h"
+#include "widgets/number_text.h"
 
 namespace rsalab {
 
 namespace {
 
-QString fmt(double v) { return QString::number(v, 'g', 3); }
-
 QString remSummary(const HeadInspection& head) {
-  QString s = head.rem_kind == RemKind::Regular
-                  ? QString("REM regular λ=%1").arg(fmt(head.lambda))
-                  : QString("REM %1 γ=%2 θ=%3")
-                        .arg(remKindName(head.rem_kind), fmt(head.gamma), fmt(head.theta));
+  QString s =
+      head.rem_kind == RemKind::Regular
+          ? QString("REM regular λ=%1").arg(numberText(head.lambda))
+          : QString("REM %1 γ=%2 θ=%3")
+                .arg(remKindName(head.rem_kind), numberText(head.gamma), numberText(head.theta));
   if (head.dilation > 1) s += QString(" d=%1").arg(head.dilation);
   return s;
 }
@@ -125,8 +125,8 @@ void AttentionView::showRsa(const InspectionRecord& record, const QStringList& p
       grid_->setCell(row, kRemPanel, head.rem, name + " " + remSummary(head), positions, positions,
                      name + " REM");
       grid_->setCell(row, kMixPanel, head.attention,
-                     name + QString(" mix σ(µ)=%1").arg(fmt(head.gate)), positions, positions,
-                     name + " mix");
+                     name + QString(" mix σ(µ)=%1").arg(numberText(head.gate)), positions,
+                     positions, name + " mix");
     }
   }
 }
@@ -168,7 +168,7 @@ void AttentionView::showLayersByHeads(const InspectionRecord& record,
       const QString name = QString("L%1 H%2").arg(l).arg(h);
       QString title = name;
       if (linear) title += " φ(Q)φ(K)ᵀ norm.";
-      if (layer.has_alpha) title += QString(" α=%1").arg(fmt(layer.alpha));
+      if (layer.has_alpha) title += QString(" α=%1").arg(numberText(layer.alpha));
       grid_->setCell(int(l), int(h), layer.heads[h].attention, title, positions, positions, name);
     }
   }

@@ -18,15 +18,13 @@
 #include <QSvgGenerator>
 #include <cmath>
 
+#include "widgets/number_text.h"
+
 namespace rsalab {
 
 namespace {
 
-QString number(double v) {
-  if (std::isnan(v)) return "nan";
-  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  return QString::number(v, 'g', 17);
-}
+QString number(double v) { return numberText(v, 17); }  // every bit: the file reopens exactly
 
 bool writeAtomically(const QString& path, const QByteArray& bytes, QString* error) {
   QSaveFile file(path);

@@ -16,13 +16,13 @@
 #include <limits>
 
 #include "core/registry/model_registry.h"
+#include "widgets/number_text.h"
 #include "widgets/plot_export.h"
 #include "widgets/sample_efficiency_view.h"
 
 namespace rsalab {
 
 namespace {
-QString number(double v) { return QString::number(v, 'g', 3); }
 
 QString csvField(const QString& s) {
   if (!s.contains(',') && !s.contains('"') && !s.contains('\n')) return s;
@@ -322,7 +322,7 @@ QString RegimeMapView::toolTip(double axis_value, int64_t size) const {
     const RegimeCell* c = m.cell(model.toStdString(), axis_value, size);
     if (c && c->seeds > 0)
       lines << tr("%1: %2 ± %3 (%4 seed(s))")
-                   .arg(model, number(c->mean), number(c->sd))
+                   .arg(model, numberText(c->mean), numberText(c->sd))
                    .arg(c->seeds);
     else
       lines << tr("%1: no run yet").arg(model);
@@ -334,11 +334,11 @@ QString RegimeMapView::toolTip(double axis_value, int64_t size) const {
     lines << tr("pending: fewer than two models have a result here");
   else if (w->verdict == RegimeVerdict::Winner)
     lines << tr("winner: %1, ahead of %2 by %3 (paired: %4)")
-                 .arg(best, second, number(w->difference.mean),
+                 .arg(best, second, numberText(w->difference.mean),
                       QString::fromStdString(regimeIntervalText(w->difference)));
   else
     lines << tr("tie: %1 and %2 (paired difference %3: %4 covers 0)")
-                 .arg(best, second, number(w->difference.mean),
+                 .arg(best, second, numberText(w->difference.mean),
                       QString::fromStdString(regimeIntervalText(w->difference)));
   return lines.join('\n');
 }

@@ -1,0 +1,15 @@
+// A number as the views show it: formatNumber (core/io/text.h) as a QString, so a value reads the
+// same in a tooltip, a title, an exported CSV and the CLI.
+#pragma once
+
+#include <QString>
+
+#include "core/io/text.h"
+
+namespace rsalab {
+
+inline QString numberText(double v, int significant = 3) {
+  return QString::fromStdString(formatNumber(v, significant));
+}
+
+}  // namespace rsalab
