@@ -14,20 +14,12 @@
 #include "core/registry/task_registry.h"
 #include "core/session/session_bundle.h"
 #include "support/test_support.h"
+#include "support/throws.h"
 
 using namespace rsalab;
+using rsalab::test::errorOf;
 
 namespace {
-
-// The message of the std::exception `f` throws, or "" when it does not throw.
-std::string errorOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return "";
-}
 
 struct BadValue {
   const char* what;

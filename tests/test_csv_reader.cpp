@@ -4,26 +4,13 @@
 
 #include "core/io/csv_reader.h"
 #include "support/test_support.h"
+#include "support/throws.h"
 
 using namespace rsalab;
+using rsalab::test::contains;
+using rsalab::test::errorOf;
 
 namespace {
-
-// The message of the std::runtime_error `f` throws, or "(no exception)".
-template <class F>
-std::string errorOf(F f) {
-  try {
-    f();
-  } catch (const std::runtime_error& e) {
-    return e.what();
-  }
-  return "(no exception)";
-}
-
-bool contains(const std::string& s, const std::string& part) {
-  return s.find(part) != std::string::npos;
-}
-
 std::vector<double> column(const CsvTable& t, int64_t c) {
   std::vector<double> v;
   for (int64_t r = 0; r < t.rows; ++r) v.push_back(t.at(r, c));
@@ -138,60 +125,61 @@ class TestCsvReader : public QObject {
   }
 
   void nonNumericCellNamesLineAndColumn() {
-    const auto msg = errorOf([] { parseCsv("a,b\n1,2\n3,x7\n", "data.csv"); });
+    const auto msg = errorOf<std::runtime_error>([] { parseCsv("a,b\n1,2\n3,x7\n", "data.csv"); });
     QVERIFY2(contains(msg, "data.csv"), msg.c_str());
     QVERIFY2(contains(msg, "line 3"), msg.c_str());
     QVERIFY2(contains(msg, "column 'b' (2)"), msg.c_str());
     QVERIFY2(contains(msg, "'x7'"), msg.c_str());
     // Physical lines: blank lines and a quoted newline in the header count.
-    const auto msg2 = errorOf([] { parseCsv("\"a\nb\",c\n\n1,2\ninf,3\n"); });
+    const auto msg2 = errorOf<std::runtime_error>([] { parseCsv("\"a\nb\",c\n\n1,2\ninf,3\n"); });
     QVERIFY2(contains(msg2, "line 5"), msg2.c_str());
     QVERIFY2(contains(msg2, "(1)"), msg2.c_str());
     // Without a header the column is named by its index.
-    const auto msg3 = errorOf([] { parseCsv("1,2\n3,abc\n"); });
+    const auto msg3 = errorOf<std::runtime_error>([] { parseCsv("1,2\n3,abc\n"); });
     QVERIFY2(contains(msg3, "line 2") && contains(msg3, "column 'column 2' (2)"), msg3.c_str());
   }
 
   void dateInNumericColumnIsAnError() {
-    const auto msg = errorOf([] { parseCsv("a\n1\n2024-01-01\n"); });
+    const auto msg = errorOf<std::runtime_error>([] { parseCsv("a\n1\n2024-01-01\n"); });
     QVERIFY2(contains(msg, "line 3"), msg.c_str());
   }
 
   void raggedRowIsAnError() {
-    const auto msg = errorOf([] { parseCsv("a,b\n1,2\n3\n"); });
+    const auto msg = errorOf<std::runtime_error>([] { parseCsv("a,b\n1,2\n3\n"); });
     QVERIFY2(contains(msg, "line 3") && contains(msg, "1 fields"), msg.c_str());
   }
 
   void emptyColumns() {
-    const auto msg = errorOf([] { parseCsv("a,b\n1,\n2,\n"); });
+    const auto msg = errorOf<std::runtime_error>([] { parseCsv("a,b\n1,\n2,\n"); });
     QVERIFY2(contains(msg, "'b'") && contains(msg, "no values"), msg.c_str());
     const auto t = parseCsv("a,b,\n1,2,\n3,4,\n");  // trailing separator: unnamed column dropped
     QCOMPARE(t.columns, (std::vector<std::string>{"a", "b"}));
   }
 
   void noDataIsAnError() {
-    QVERIFY(contains(errorOf([] { parseCsv(""); }), "no data"));
-    QVERIFY(contains(errorOf([] { parseCsv("\n\n"); }), "no data"));
-    QVERIFY(contains(errorOf([] { parseCsv("a,b\n"); }), "no data rows"));
-    QVERIFY(contains(errorOf([] { parseCsv("date\n2024-01-01\n"); }), "no numeric column"));
+    QVERIFY(contains(errorOf<std::runtime_error>([] { parseCsv(""); }), "no data"));
+    QVERIFY(contains(errorOf<std::runtime_error>([] { parseCsv("\n\n"); }), "no data"));
+    QVERIFY(contains(errorOf<std::runtime_error>([] { parseCsv("a,b\n"); }), "no data rows"));
+    QVERIFY(contains(errorOf<std::runtime_error>([] { parseCsv("date\n2024-01-01\n"); }),
+                     "no numeric column"));
   }
 
   void limits() {
     CsvLimits rows;
     rows.max_rows = 2;
     QVERIFY(parseCsv("a\n1\n2\n", "x", rows).rows == 2);
-    auto msg = errorOf([&] { parseCsv("a\n1\n2\n3\n", "x", rows); });
+    auto msg = errorOf<std::runtime_error>([&] { parseCsv("a\n1\n2\n3\n", "x", rows); });
     QVERIFY2(contains(msg, "limit is 2"), msg.c_str());
     CsvLimits cols;
     cols.max_columns = 2;
-    msg = errorOf([&] { parseCsv("1,2,3\n", "x", cols); });
+    msg = errorOf<std::runtime_error>([&] { parseCsv("1,2,3\n", "x", cols); });
     QVERIFY2(contains(msg, "3 columns") && contains(msg, "limit is 2"), msg.c_str());
     CsvLimits bytes;
     bytes.max_bytes = 8;
-    msg = errorOf([&] { parseCsv("a\n1\n2\n3\n4\n", "x", bytes); });
+    msg = errorOf<std::runtime_error>([&] { parseCsv("a\n1\n2\n3\n4\n", "x", bytes); });
     QVERIFY2(contains(msg, "bytes"), msg.c_str());
     std::istringstream in("a\n1\n2\n3\n4\n");
-    msg = errorOf([&] { parseCsv(in, "x", bytes); });
+    msg = errorOf<std::runtime_error>([&] { parseCsv(in, "x", bytes); });
     QVERIFY2(contains(msg, "bytes"), msg.c_str());
     // The defaults are the documented ones.
     const CsvLimits d;
@@ -203,7 +191,7 @@ class TestCsvReader : public QObject {
   void streamAndMissingFile() {
     std::istringstream in("v\n1\n2\n");
     QCOMPARE(parseCsv(in).rows, int64_t{2});
-    const auto msg = errorOf([] { readCsvFile("/nonexistent/series.csv"); });
+    const auto msg = errorOf<std::runtime_error>([] { readCsvFile("/nonexistent/series.csv"); });
     QVERIFY2(contains(msg, "/nonexistent/series.csv"), msg.c_str());
   }
 };

@@ -9,8 +9,11 @@
 #include "engine/tasks/mix_task.h"
 #include "engine/tasks/task.h"
 #include "support/test_support.h"
+#include "support/throws.h"
 
 using namespace rsalab;
+using rsalab::test::contains;
+using rsalab::test::errorOf;
 
 namespace {
 
@@ -83,17 +86,6 @@ double literalLookup(const std::vector<double>& v, const std::vector<int64_t>& k
     ++count;
   }
   return sum / count;
-}
-
-// The message of what `f` throws, or "" when it does not throw.
-template <typename F>
-QString messageOf(F f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return "";
 }
 
 }  // namespace
@@ -180,10 +172,10 @@ class TestMixTask : public QObject {
     QCOMPARE(taskParameterKey("task.noise"), std::string("noise"));
     QCOMPARE(withTaskParameter(c, "mix.share", 0.75).task.mix_share, 0.75);
     QCOMPARE(withTaskParameter(c, "length", 20).task.length, int64_t{20});
-    QVERIFY(messageOf([&] { withTaskParameter(c, "length", 20.5); }).contains("whole numbers"));
-    QVERIFY(messageOf([&] { withTaskParameter(c, "mix.share", 2.0); }).contains("task.mix_share"));
-    QVERIFY(messageOf([] { taskParameterKey("mix.colour"); }).contains("mix_share"));
-    QVERIFY(messageOf([] { taskParameterKey("name"); }).contains("not a numeric task parameter"));
+    QVERIFY(contains(errorOf([&] { withTaskParameter(c, "length", 20.5); }), "whole numbers"));
+    QVERIFY(contains(errorOf([&] { withTaskParameter(c, "mix.share", 2.0); }), "task.mix_share"));
+    QVERIFY(contains(errorOf([] { taskParameterKey("mix.colour"); }), "mix_share"));
+    QVERIFY(contains(errorOf([] { taskParameterKey("name"); }), "not a numeric task parameter"));
   }
 };
 

@@ -10,24 +10,11 @@
 #include "engine/tasks/synthetic_series.h"
 #include "engine/tasks/teacher_task.h"
 #include "support/test_support.h"
+#include "support/throws.h"
 
 using namespace rsalab;
-
-namespace {
-
-template <class E, class F>
-std::string errorOf(F f) {
-  try {
-    f();
-  } catch (const E& e) {
-    return e.what();
-  }
-  return "(no exception)";
-}
-
-bool contains(const std::string& s, const std::string& part) {
-  return s.find(part) != std::string::npos;
-}
+using rsalab::test::contains;
+using rsalab::test::errorOf;
 
 // Sample autocorrelation at `lag` of v[begin, end).
 double autocorrelation(const torch::Tensor& v, int64_t begin, int64_t end, int64_t lag) {

@@ -14,8 +14,10 @@
 #include "core/sweep/sweep_plan.h"
 #include "core/sweep/sweep_status.h"
 #include "support/test_registry.h"
+#include "support/throws.h"
 
 using namespace rsalab;
+using rsalab::test::errorOf;
 
 namespace {
 
@@ -66,16 +68,6 @@ SweepCellResult sampleCell(const SweepPlan& plan, int64_t index) {
 }
 
 bool same(double a, double b) { return (std::isnan(a) && std::isnan(b)) || a == b; }
-
-std::string expectThrow(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return "";
-}
-
 }  // namespace
 
 class TestSweepPlan : public QObject {
@@ -125,14 +117,14 @@ class TestSweepPlan : public QObject {
     const auto at = text.find("\"max_steps\": 20");
     QVERIFY(at != std::string::npos);
     text.replace(at, 15, "\"max_steps\": 30");
-    const std::string message = expectThrow([&] { sweepPlanFromJson(text, "DIR/plan.json"); });
+    const std::string message = errorOf([&] { sweepPlanFromJson(text, "DIR/plan.json"); });
     QVERIFY2(message.find("DIR/plan.json") == 0 && message.find("edited") != std::string::npos,
              message.c_str());
     // Damaged or foreign input: a message naming the file and the key, never a crash.
     for (const std::string bad :
          {"", "[]", "{\"format\": \"other\"}", "{\"format\": \"rsalab-sweep-plan\"}",
           "{\"format\": \"rsalab-sweep-plan\", \"format_version\": 9, \"hash\": \"x\"}"}) {
-      const std::string m = expectThrow([&] { sweepPlanFromJson(bad, "p.json"); });
+      const std::string m = errorOf([&] { sweepPlanFromJson(bad, "p.json"); });
       QVERIFY2(m.find("p.json") == 0, m.c_str());
     }
   }
@@ -169,7 +161,7 @@ class TestSweepPlan : public QObject {
     QCOMPARE(b.slurm_job, a.slurm_job);
     QVERIFY(b.started_at == a.started_at && b.finished_at == a.finished_at);
     for (const std::string bad : {"{}", "{\"format\": \"rsalab-sweep-cell\"}", "nope"}) {
-      const std::string m = expectThrow([&] { sweepCellFromJson(bad, "cells/3.json"); });
+      const std::string m = errorOf([&] { sweepCellFromJson(bad, "cells/3.json"); });
       QVERIFY2(m.find("cells/3.json") == 0, m.c_str());
     }
   }
@@ -189,16 +181,16 @@ class TestSweepPlan : public QObject {
     auto other_options = tinySweep();
     other_options.seeds = 1;
     const SweepPlan other = makeSweepPlan(other_options);
-    QVERIFY(expectThrow([&] { writeSweepPlan(dir, other); }).find("another sweep") !=
+    QVERIFY(errorOf([&] { writeSweepPlan(dir, other); }).find("another sweep") !=
             std::string::npos);
     // A cell of the old plan read against the new one: refused, naming both hashes.
-    const std::string m = expectThrow([&] { readSweepCell(dir, other, 3); });
+    const std::string m = errorOf([&] { readSweepCell(dir, other, 3); });
     QVERIFY2(m.find("3.json") != std::string::npos && m.find(plan.hash) != std::string::npos &&
                  m.find(other.hash) != std::string::npos,
              m.c_str());
     writeSweepPlan(dir, other, /*replace=*/true);
     QVERIFY(!readSweepCell(dir, other, 3));
-    QVERIFY(expectThrow([&] {
+    QVERIFY(errorOf([&] {
               readSweepPlan(tmp.path().toStdString() + "/none");
             }).find("no plan in") == 0);
   }
@@ -238,10 +230,10 @@ class TestSweepPlan : public QObject {
       QVERIFY2(s.find(line) != std::string::npos, line);
     }
     QVERIFY(s.rfind("#!/bin/bash\n", 0) == 0);
-    QVERIFY(!expectThrow([&] { sweepSbatchScript("rsalab-cli", "/x", plan, {}); }).empty());
-    QVERIFY(!expectThrow([&] { sweepSbatchScript("/a/cli", "/my sweep", plan, {}); }).empty());
+    QVERIFY(!errorOf([&] { sweepSbatchScript("rsalab-cli", "/x", plan, {}); }).empty());
+    QVERIFY(!errorOf([&] { sweepSbatchScript("/a/cli", "/my sweep", plan, {}); }).empty());
     o.time = "90 minutes";
-    QVERIFY(expectThrow([&] { validateSlurmOptions(o); }).find("--time") == 0);
+    QVERIFY(errorOf([&] { validateSlurmOptions(o); }).find("--time") == 0);
   }
   void squeueTasksAndCellStates() {
     std::vector<SlurmSubmission> subs(2);

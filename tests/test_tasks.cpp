@@ -12,24 +12,11 @@
 #include "engine/tasks/task.h"
 #include "engine/tasks/text_tasks.h"
 #include "support/test_support.h"
+#include "support/throws.h"
 
 using namespace rsalab;
-
-namespace {
-
-template <class E, class F>
-std::string errorOf(F f) {
-  try {
-    f();
-  } catch (const E& e) {
-    return e.what();
-  }
-  return "(no exception)";
-}
-
-bool contains(const std::string& s, const std::string& part) {
-  return s.find(part) != std::string::npos;
-}
+using rsalab::test::contains;
+using rsalab::test::errorOf;
 
 bool sameTensor(const torch::Tensor& a, const torch::Tensor& b) {
   if (a.defined() != b.defined()) return false;
