@@ -64,6 +64,29 @@ void TrainingController::setHot(const HotParameters& hot) {
   post([hot](TrainingWorker* w) { w->setHot(hot); });
 }
 
+void TrainingController::resetHot(const TrainerOptions& t) {
+  hot_ = {t.learning_rate, t.weight_decay, t.grad_clip, t.snapshot_every};
+}
+
+QString TrainingController::editHot(const QString& name, double value) {
+  const auto fmt = [](double v) { return QString::number(v, 'g', 3); };
+  double* field = name == "learning_rate"  ? &hot_.learning_rate
+                  : name == "weight_decay" ? &hot_.weight_decay
+                  : name == "grad_clip"    ? &hot_.grad_clip
+                                           : nullptr;
+  if (field) {
+    const QString label = QString("%1 %2 → %3")
+                              .arg(name == "learning_rate" ? "lr" : name)
+                              .arg(fmt(*field))
+                              .arg(fmt(value));
+    *field = value;
+    return label;
+  }
+  if (name != "snapshot_every") return {};
+  hot_.snapshot_every = static_cast<int64_t>(value);
+  return QString("snapshots every %1").arg(value);
+}
+
 void TrainingController::requestInspection(int run, int sample) {
   post([run, sample](TrainingWorker* w) { w->requestInspection(run, sample); });
 }
