@@ -129,4 +129,4 @@ class TestBayesFloor : public QObject {
 };
 
 RSALAB_REGISTER_TEST(TestBayesFloor, QTEST_MAIN)
-#include "test_honest_truth.moc"
+#include "test_bayes_floor.moc"

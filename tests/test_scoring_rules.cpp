@@ -177,4 +177,4 @@ class TestScoringRules : public QObject {
 };
 
 RSALAB_TEST_MAIN(TestScoringRules)
-#include "test_honest_numbers.moc"
+#include "test_scoring_rules.moc"
