@@ -86,7 +86,7 @@ int runTrain(const TrainCommand& command) {
   trainer.faults.throw_kind = command.fault_kind;
   // A run preset's control: the untrained model with the same initialisation, on the same sample.
   std::optional<InspectionRecord> untrained;
-  if (!command.verdict.empty()) untrained = trainer.inspect(0);
+  if (command.rule) untrained = trainer.inspect(0);
   TrainingControl control;
   StopReason reason;
   {
@@ -132,11 +132,14 @@ int runTrain(const TrainCommand& command) {
             << referenceLines(test.loss, trainer.data())
             << remTruthLines(matches, trainer.data(), test.loss) << "wrote " << dir.string()
             << "/{config.json,metrics.csv,checkpoint.pt,result.json}\n";
-  if (!command.verdict.empty()) {
-    for (const auto& v :
-         runPresetVerdicts(command.verdict, trainer.inspect(0), trainer.data().truth,
-                           trainer.config().task.length, untrained ? &*untrained : nullptr))
-      std::cout << verdictLine(v) << "\n";
+  if (command.rule) {
+    const InspectionRecord last = trainer.inspect(0);
+    ClaimEvidence evidence;
+    evidence.record = &last;
+    evidence.control = untrained ? &*untrained : nullptr;
+    evidence.truth = &trainer.data().truth;
+    evidence.length = trainer.config().task.length;
+    for (const auto& v : judgeClaim(*command.rule, evidence)) std::cout << verdictLine(v) << "\n";
   }
   return 0;
 }

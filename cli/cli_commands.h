@@ -2,10 +2,12 @@
 // cli/cli_sweep.h).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/config/run_config.h"
+#include "core/registry/presets.h"
 
 namespace rsalab {
 
@@ -13,7 +15,8 @@ struct TrainCommand {
   RunConfig config;
   std::string out_dir = "runs/latest";
   std::string session_dir;  // non-empty: also write a session bundle the app opens
-  std::string verdict;      // a run preset's verdict rule (core/verdicts/claims.h), printed last
+  std::optional<ClaimRule>
+      rule;  // a train preset's claim rule (core/verdicts/claims.h), judged last
   // Test hooks (hidden flags --fault-nan-at-step, --fault-throw-at-step, --fault-kind): see
   // TrainingFaults in engine/training/trainer.h.
   int64_t fault_nan_at_step = 0;

@@ -1,8 +1,10 @@
 #include "cli/cli_demo.h"
 
 #include <iomanip>
+#include <iostream>
 #include <memory>
 
+#include "cli/cli_command.h"
 #include "core/registry/model_registry.h"
 #include "engine/tasks/task.h"
 #include "engine/training/trainer.h"
@@ -60,6 +62,21 @@ int runDemo(const DemoOptions& options, std::ostream& out) {
     out.unsetf(std::ios::fixed);
   }
   return 0;
+}
+
+CliCommand addDemoCommand(CLI::App& app) {
+  auto options = std::make_shared<DemoOptions>();
+  DemoOptions& demo_options = *options;
+  auto* demo = app.add_subcommand("demo", "Train each model briefly on a built-in seasonal series");
+  demo->add_option("--seconds", demo_options.seconds_per_model, "training seconds per model")
+      ->check(CLI::Range(0.1, 600.0))
+      ->capture_default_str();
+  demo->add_option("--d-model", demo_options.d_model, "width D")
+      ->check(CLI::Range(4, 1024))
+      ->capture_default_str();
+  demo->add_option("--seed", demo_options.seed, "random seed")->capture_default_str();
+
+  return {demo, [options] { return runDemo(*options, std::cout); }};
 }
 
 }  // namespace rsalab

@@ -1,8 +1,10 @@
 #include "cli/cli_first_minute.h"
 
 #include <iostream>
+#include <memory>
 #include <stdexcept>
 
+#include "cli/cli_command.h"
 #include "core/config/run_config.h"
 #include "core/io/atomic_file.h"
 #include "core/verdicts/first_minute_table.h"
@@ -86,6 +88,12 @@ int runFirstMinuteCommand(const FirstMinuteCommand& command) {
     std::cout << "wrote " << command.readme_path << "\n";
   }
   return 0;
+}
+
+CliCommand addFirstMinuteCliCommand(CLI::App& app) {
+  auto command = std::make_shared<FirstMinuteCommand>();
+  return {addFirstMinuteCommand(app, *command),
+          [command] { return runFirstMinuteCommand(*command); }};
 }
 
 }  // namespace rsalab

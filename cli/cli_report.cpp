@@ -5,9 +5,11 @@
 #include <iomanip>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <sstream>
 #include <stdexcept>
 
+#include "cli/cli_command.h"
 #include "cli/cli_progress.h"
 #include "core/io/atomic_file.h"
 #include "core/registry/model_registry.h"
@@ -224,6 +226,30 @@ int runReport(const ReportCommand& command, std::ostream& out) {
   out << text;
   if (!command.markdown.empty()) writeFileAtomically(command.markdown, text);
   return failed ? 1 : 0;
+}
+
+CliCommand addReportCommand(CLI::App& app) {
+  auto command = std::make_shared<ReportCommand>();
+  ReportCommand& report_command = *command;
+  auto* report = app.add_subcommand(
+      "report", "Real-series report: the default models on the bundled series, with baselines");
+  report->add_option("--series", report_command.series, "bundled series, comma-separated, or all")
+      ->delimiter(',')
+      ->capture_default_str();
+  report
+      ->add_option("--models", report_command.models,
+                   "comma-separated models (default: the default launch's)")
+      ->delimiter(',');
+  report->add_option("--seeds", report_command.seeds, "seeds per (series, model)")
+      ->check(CLI::Range(1, 100))
+      ->capture_default_str();
+  report->add_option("--steps", report_command.steps,
+                     "step budget per run (default: the real-series defaults')");
+  report->add_option("--parallel", report_command.parallel, "concurrent runs (0 = one per core)")
+      ->capture_default_str();
+  report->add_option("--markdown", report_command.markdown, "also write the table to this file");
+
+  return {report, [command] { return runReport(*command, std::cout); }};
 }
 
 }  // namespace rsalab

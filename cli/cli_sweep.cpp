@@ -53,7 +53,7 @@ void printFits(const SweepResult& result) {
   }
 }
 
-// A sweep with a task axis: the regime map's winner per cell and the seed's Figure 1 claims.
+// A sweep with a task axis: the regime map's winner per cell and the seed paper's Figure 1 claims.
 void printRegimeMap(const SweepResult& result) {
   const RegimeMap map = buildRegimeMap(regimePoints(result.rows));
   if (map.cells.empty()) return;
@@ -113,8 +113,11 @@ int mergeSweepFolder(const SweepPlan& plan, const SweepMergeCommand& command) {
             << result.threads_per_run << " thread(s))\n";
   printFits(result);
   if (!result.axis.empty()) printRegimeMap(result);
-  for (const auto& v : sweepPresetVerdicts(command.verdict, result.rows))
-    std::cout << verdictLine(v) << "\n";
+  if (command.rule) {
+    ClaimEvidence evidence;
+    evidence.rows = &result.rows;
+    for (const auto& v : judgeClaim(*command.rule, evidence)) std::cout << verdictLine(v) << "\n";
+  }
   std::cout << "wrote " << out.string() << "/{sweep.csv,sweep.json}\n";
   if (!command.figures_dir.empty()) {
     FigureOptions figures;
@@ -229,7 +232,7 @@ int runSweepCommand(const SweepCommand& command) {
   merge.session_dir = command.session_dir;
   merge.figures_dir = command.figures_dir;
   merge.partial = interrupted;
-  merge.verdict = command.verdict;
+  merge.rule = command.rule;
   const int code = mergeSweepFolder(plan, merge);
   if (interrupted) {
     std::cerr << "interrupted: " << done << " of " << todo.size()

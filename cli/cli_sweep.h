@@ -13,10 +13,12 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/config/run_config.h"
+#include "core/registry/presets.h"
 #include "core/sweep/slurm.h"
 #include "core/sweep/sweep_types.h"
 
@@ -27,11 +29,11 @@ struct SweepCommand {
   std::vector<std::string> models;
   std::vector<int64_t> sizes;
   int64_t seeds = 3;
-  SweepAxis axis;             // --axis NAME=V1,…: a task parameter as a second axis
-  int64_t budget_epochs = 0;  // --epochs E: SweepOptions::budget_epochs
-  std::string verdict;   // a sweep preset's verdict rule (core/verdicts/claims.h), printed last
-  int64_t parallel = 0;  // concurrent cells here (0 = one per core)
-  int64_t threads = 0;   // intra-op threads per cell (0 = cores / parallel)
+  SweepAxis axis;                 // --axis NAME=V1,…: a task parameter as a second axis
+  int64_t budget_epochs = 0;      // --epochs E: SweepOptions::budget_epochs
+  std::optional<ClaimRule> rule;  // a sweep preset's claim rule (core/verdicts/claims.h)
+  int64_t parallel = 0;           // concurrent cells here (0 = one per core)
+  int64_t threads = 0;            // intra-op threads per cell (0 = cores / parallel)
   std::string out_dir = "runs/sweep";
   std::string
       session_dir;  // non-empty: also write a session bundle (sweep.json + every run's metrics)
@@ -57,8 +59,8 @@ struct SweepMergeCommand {
   std::string dir;
   std::string session_dir;
   std::string figures_dir;
-  bool partial = false;  // merge the cells that have a result even if others have none
-  std::string verdict;   // a sweep preset's verdict rule: its claims' verdicts are printed
+  bool partial = false;           // merge the cells that have a result even if others have none
+  std::optional<ClaimRule> rule;  // a sweep preset's claim rule: its verdicts are printed
 };
 
 // Exit codes as in cli/cli_commands.h: 0 ok, 1 error (or a run failed), 130 interrupted.

@@ -1,6 +1,8 @@
-// rsalab: the desktop app. Opens on a built-in seasonal task with RNN, Transformer and RSA
-// selected. --screenshot PATH [--after SECONDS] starts training, saves a PNG of the window and
-// quits (for docs and checks under Xvfb/offscreen). The setup flags (--task, --models, --heads,
+// rsalab: the desktop app. Opens on the default launch (defaultLaunchConfig in
+// core/config/run_config.h: the mix task, half recurrent, T = 32, N = 256) with the model
+// registry's default models selected. --preset NAME starts a preset (Presets menu). --screenshot
+// PATH [--after SECONDS] starts training, saves a PNG of the window and quits (for docs and checks
+// under Xvfb/offscreen). The setup flags (--task, --models, --heads,
 // --length, --steps, --teacher) choose what trains; --shots TAB:MODEL,... saves one PNG per entry
 // instead (PATH-TAB-MODEL.png), TAB one of attention, rem, gates, linear-rnn, after inspecting the
 // first run of MODEL.
@@ -138,7 +140,7 @@ int main(int argc, char** argv) {
   window.show();
   const bool offline = !session_dir.isEmpty();  // the option is listed in --help; parsed above
   QString session_error;
-  if (offline && !window.openSession(session_dir, &session_error)) {
+  if (offline && !window.sessions()->open(session_dir, &session_error)) {
     std::fprintf(stderr, "rsalab: cannot open the session %s: %s\n", qPrintable(session_dir),
                  qPrintable(session_error));
     return 1;
@@ -175,7 +177,7 @@ int main(int argc, char** argv) {
     }
     dialog->hide();
   }
-  if (parser.isSet(preset) && !window.applyPreset(parser.value(preset))) {
+  if (parser.isSet(preset) && !window.presets()->apply(parser.value(preset))) {
     std::fprintf(stderr, "rsalab: unknown preset %s\n", qPrintable(parser.value(preset)));
     return 2;
   }

@@ -1,32 +1,26 @@
-// MainWindow, the window's parts: the training toolbar and Run menu, the docks (run setup,
-// hyperparameters, runs, loss curves, log), the status bar, and the sample-efficiency and
-// regime-map tabs with opening a clicked sweep run.
+// MainWindow, the window's parts: the training toolbar and its actions, the docks (run setup,
+// hyperparameters, runs, loss curves, log) with the View menu, and the sample-efficiency and
+// regime-map tabs with the Sweep menu.
 #include <QAction>
 #include <QDockWidget>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QStatusBar>
 #include <QStyle>
-#include <QTimer>
 #include <QToolBar>
 
 #include "core/config/task_options.h"
 #include "core/registry/model_registry.h"
-#include "core/registry/presets.h"
-#include "core/verdicts/claims.h"
 #include "gui/main_window.h"
 #include "gui/sweep_folder_watcher.h"
 #include "gui/sweep_panel.h"
 #include "gui/training_controller.h"
-#include "widgets/elided_label.h"
 #include "widgets/hyper_parameter_form.h"
 #include "widgets/inspector_panel.h"
 #include "widgets/loss_curve_view.h"
 #include "widgets/regime_map_view.h"
 #include "widgets/run_setup_panel.h"
 #include "widgets/runs_table.h"
-#include "widgets/sample_efficiency_view.h"
 
 namespace rsalab {
 
@@ -47,38 +41,32 @@ void MainWindow::buildActions() {
   auto* toolbar = addToolBar("Training");
   toolbar->setObjectName("TrainingToolBar");
   toolbar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-  start_action_ = toolbar->addAction(style()->standardIcon(QStyle::SP_MediaPlay), "Start", this,
-                                     &MainWindow::togglePause);
-  start_action_->setShortcut(QKeySequence(Qt::Key_Space));
-  start_action_->setToolTip("Start / pause / resume (Space)");
-  step_action_ =
-      toolbar->addAction(style()->standardIcon(QStyle::SP_MediaSkipForward), "Step", this, [this] {
-        if (!training_) startTraining();
-        controller_->stepOnce();
-        setTrainingState(true, true);
-      });
-  step_action_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Space));
-  step_action_->setToolTip("One step of every run, then pause (Ctrl+Space)");
-  stop_action_ = toolbar->addAction(style()->standardIcon(QStyle::SP_MediaStop), "Stop", this,
-                                    [this] { controller_->stop(); });
-  stop_action_->setShortcut(QKeySequence(Qt::Key_Escape));
-  stop_action_->setToolTip("Stop every run (Esc)");
-  reset_action_ = toolbar->addAction(style()->standardIcon(QStyle::SP_BrowserReload), "Reset", this,
-                                     &MainWindow::resetRuns);
-  reset_action_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
-  reset_action_->setToolTip("Drop all runs (Ctrl+Shift+R)");
-  start_action_->setObjectName("StartAction");
-  step_action_->setObjectName("StepAction");
-  stop_action_->setObjectName("StopAction");
-  reset_action_->setObjectName("ResetAction");
-  for (auto* a : {start_action_, step_action_, stop_action_, reset_action_}) {
+  auto add = [this, toolbar](QStyle::StandardPixmap icon, const QString& text, const char* name,
+                             const QKeySequence& key, const QString& tip, auto slot) {
+    QAction* a = toolbar->addAction(style()->standardIcon(icon), text, this, slot);
+    a->setObjectName(name);
+    a->setShortcut(key);
     a->setShortcutContext(Qt::ApplicationShortcut);
-  }
-  file_menu_ = menuBar()->addMenu("&File");  // filled by buildSessionActions()
-  auto* run = menuBar()->addMenu("&Run");
-  run->addActions({start_action_, step_action_, stop_action_, reset_action_});
+    a->setToolTip(tip);
+    return a;
+  };
+  start_action_ = add(QStyle::SP_MediaPlay, "Start", "StartAction", QKeySequence(Qt::Key_Space),
+                      "Start / pause / resume (Space)", [this] { togglePause(); });
+  step_action_ =
+      add(QStyle::SP_MediaSkipForward, "Step", "StepAction", QKeySequence(Qt::CTRL | Qt::Key_Space),
+          "One step of every run, then pause (Ctrl+Space)", [this] {
+            if (!training_) startTraining();
+            controller_->stepOnce();
+            setTrainingState(true, true);
+          });
+  stop_action_ = add(QStyle::SP_MediaStop, "Stop", "StopAction", QKeySequence(Qt::Key_Escape),
+                     "Stop every run (Esc)", [this] { controller_->stop(); });
+  reset_action_ = add(QStyle::SP_BrowserReload, "Reset", "ResetAction",
+                      QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R),
+                      "Drop all runs (Ctrl+Shift+R)", [this] { resetRuns(); });
   // Divergence: the run pauses as "diverged"; this rolls it back to its last good state.
-  restore_action_ = run->addAction("Restore last good checkpoint", this, [this] {
+  restore_action_ = new QAction("Restore last good checkpoint", this);
+  connect(restore_action_, &QAction::triggered, this, [this] {
     controller_->restoreLastGood(-1);
     setTrainingState(true, false);
     appendLog("Restoring every diverged run to its last good state.");
@@ -113,7 +101,7 @@ void MainWindow::buildDocks() {
 
   hyper_ = new HyperParameterForm(formHyperParameters(), this);
   hyper_->setObjectName("HyperParameterForm");
-  hot_ = defaultLaunchConfig().trainer;
+  controller_->resetHot(defaultLaunchConfig().trainer);
   connect(hyper_, &HyperParameterForm::hotChanged, this, &MainWindow::onHotChanged);
   connect(hyper_, &HyperParameterForm::applyAndRestart, this, [this](const QMap<QString, double>&) {
     appendLog("Applying pending settings: restarting every run.");
@@ -149,62 +137,46 @@ void MainWindow::buildDocks() {
   resizeDocks({runs_dock, curves_dock}, {620, 780}, Qt::Horizontal);
   resizeDocks({runs_dock}, {330}, Qt::Vertical);
   auto* view = menuBar()->addMenu("&View");
+  view->setObjectName("ViewMenu");
   for (auto* d : findChildren<QDockWidget*>()) view->addAction(d->toggleViewAction());
   view->addSeparator();
   view->addAction("Reset layout", this, [this] {
-    leaveFigureFocus();
+    focus_->leave();
     restoreState(default_layout_, kLayoutVersion);
   });
   view->addSeparator();
-  view->addAction(buildFocusAction());
+  view->addAction(focus_->action());
   if (auto* toolbar = findChild<QToolBar*>("TrainingToolBar")) {
     toolbar->addSeparator();
-    toolbar->addAction(focus_action_);
+    toolbar->addAction(focus_->action());
   }
 }
 
-void MainWindow::buildStatusBar() {
-  progress_ = new QProgressBar(this);
-  progress_->setMaximumWidth(220);
-  progress_->setFormat("%p%");
-  eta_label_ = new QLabel("ETA –", this);
-  speed_label_ = new QLabel("– steps/s", this);
-  device_label_ = new QLabel("device: CPU", this);
-  state_label_ = new QLabel("idle", this);
-  message_label_ = new ElidedLabel(QString(), this);
-  message_label_->setObjectName("StatusMessage");
-  message_timer_ = new QTimer(this);
-  message_timer_->setSingleShot(true);
-  connect(message_timer_, &QTimer::timeout, this, [this] { message_label_->setText({}); });
-  statusBar()->addWidget(state_label_);
-  statusBar()->addWidget(message_label_, 1);
-  statusBar()->addPermanentWidget(progress_);
-  statusBar()->addPermanentWidget(eta_label_);
-  statusBar()->addPermanentWidget(speed_label_);
-  statusBar()->addPermanentWidget(device_label_);
-}
-
-// ---- Sample-efficiency sweeps: the tab, its menu entry, and opening a clicked run.
+// ---- Sample-efficiency sweeps: the tabs, the Sweep menu, opening a sweep folder.
 
 void MainWindow::buildSweepTab() {
   sweep_panel_ = new SweepPanel(tabs_);
   sweep_panel_->setObjectName("SweepPanel");
   tabs_->addTab(sweep_panel_, "Sample efficiency");
   tabs_->addTab(sweep_panel_->regimeView(), "Regime map");
+  focus_->addFigureTab(sweep_panel_);
+  focus_->addFigureTab(sweep_panel_->regimeView());
   connect(sweep_panel_->regimeView(), &RegimeMapView::emptyActionClicked, this,
-          [this] { applyPreset("figure1"); });
+          [this] { presets_->apply("figure1"); });
   sweep_panel_->setBaseConfigProvider([this] { return currentConfig(); });
   connect(sweep_panel_, &SweepPanel::log, this, &MainWindow::appendLog);
-  connect(sweep_panel_, &SweepPanel::runActivated, this, &MainWindow::openSweepRun);
+  connect(sweep_panel_, &SweepPanel::runActivated, sessions_, &SessionController::showSweepRun);
   connect(sweep_panel_->runner(), &SweepRunner::rowFinished, this, &MainWindow::updateStateLabel);
   connect(sweep_panel_, &SweepPanel::sweepFinished, this, [this](bool cancelled) {
     updateStateLabel();
-    if (cancelled)
-      active_preset_.clear();  // a cut-short sweep judges nothing
-    else
-      judgePreset();
+    presets_->sweepFinished(cancelled);
   });
-  connect(sweep_panel_, &SweepPanel::resultsOpened, this, &MainWindow::showSweepFigures);
+  // Opened results: the regime map (or sample efficiency), focused.
+  connect(sweep_panel_, &SweepPanel::resultsOpened, this, [this] {
+    auto* regime = sweep_panel_->regimeView();
+    focus_->show(regime->pointCount() > 0 ? static_cast<QWidget*>(regime)
+                                          : static_cast<QWidget*>(sweep_panel_));
+  });
   connect(sweep_panel_->folderWatcher(), &SweepFolderWatcher::statusChanged, this,
           [this](const QString& line) { showStatus(line); });
   auto* menu = menuBar()->addMenu("&Sweep");
@@ -225,152 +197,6 @@ bool MainWindow::openSweepFolder(const QString& dir, QString* error) {
     QMessageBox::warning(this, "Cannot open the sweep folder", message);
   appendLog("Cannot open sweep folder " + dir + ": " + message);
   return false;
-}
-
-void MainWindow::openSweepRun(const SweepRow& row) {
-  leaveFigureFocus();                    // its curves go to the loss dock
-  constexpr int kSweepRunIds = 1 << 20;  // apart from the session's run ids
-  const int id = kSweepRunIds + static_cast<int>(row.run);
-  const QString model = QString::fromStdString(row.model);
-  RunDescriptor d;
-  d.id = id;
-  d.model = model;
-  d.seed = row.seed;
-  d.parameters = row.parameters;
-  d.train_size = row.size;
-  d.requested_train_size = row.requested_size;
-  runs_[id] = d;
-  inspector_->setRunInfo(id, inspectedRunInfo(d));
-  curves_->removeRun(id);
-  curves_->addRun(id, QString("%1 N=%2 s%3 (sweep)").arg(model).arg(row.size).arg(row.seed),
-                  SampleEfficiencyView::modelColor(model));
-  for (const auto& m : row.train_curve) curves_->appendStep(id, m);
-  for (const auto& e : row.validation_curve) curves_->appendEvaluation(id, e);
-  curves_->fitAll();
-  QString what = row.train_curve.empty()
-                     ? "no curves stored"
-                     : QString("%1 steps of curves").arg(row.train_curve.size());
-  if (row.has_inspection) {
-    inspector_->addRecord(id, row.steps, row.inspection);
-    tabs_->setCurrentIndex(InspectorPanel::kInspectorTab);
-    inspector_->showRun(id);
-    what += ", inspector at the last step";
-  }
-  appendLog(QString("Opened sweep run %1 N=%2 seed %3: test loss %4 (%5).")
-                .arg(model)
-                .arg(row.size)
-                .arg(row.seed)
-                .arg(QString::number(row.test_loss, 'g', 3))
-                .arg(what));
-}
-
-// ---- Presets: a claim from the seeds and the run that tests it (core/registry/presets.h).
-
-void MainWindow::buildPresetMenu() {
-  auto* menu = menuBar()->addMenu("&Presets");
-  menu->setToolTipsVisible(true);
-  for (const Preset& p : presets()) {
-    const QString name = QString::fromStdString(p.name);
-    auto* action =
-        menu->addAction(QString::fromStdString(p.title), this, [this, name] { applyPreset(name); });
-    action->setObjectName("Preset_" + name);
-    action->setToolTip(QString::fromStdString(p.claim));
-    action->setStatusTip(QString::fromStdString(p.claim));
-  }
-}
-
-bool MainWindow::applyPreset(const QString& name) {
-  const Preset* p = findPreset(name.toStdString());
-  if (!p) {
-    appendLog(
-        QString("Unknown preset '%1': use %2").arg(name, QString::fromStdString(presetNameList())));
-    return false;
-  }
-  if (training_) resetRuns();
-  active_preset_ = name;
-  const QString claim = QString::fromStdString(p->claim);
-  preset_status_ = QString("Preset \"%1\": %2").arg(QString::fromStdString(p->title), claim);
-  appendLog(QString("Preset %1 — claim: %2").arg(name, claim));
-  inspector_->setHeadline(preset_status_);  // the claim in full, above every tab
-  if (p->isSweep()) return startPresetSweep(*p);
-  if (p->verdict == "linear-attention") {  // nothing to train: generation, measured live
-    if (!measureGeneration(p->config)) return false;
-    showStatus(preset_status_ + " — measuring; the verdict follows it.");
-    return true;
-  }
-  if (p->models.empty()) {  // nothing to train: the claim is judged by the inspector's panel
-    if (p->inspector_tab == "linear_rnn") tabs_->setCurrentIndex(InspectorPanel::kLinearRnnTab);
-    showVerdicts({linearRnnDemoVerdict()});
-    return true;
-  }
-  base_config_ = p->config;
-  RunSetup s = setup_->setup();
-  s.models.clear();
-  for (const auto& m : p->models) s.models << QString::fromStdString(m);
-  s.seeds = 1;
-  setup_->setSetup(s);
-  setup_->setConfig(p->config);
-  hyper_->setConfig(p->config);
-  startTraining();
-  preset_status_ = QString("Preset \"%1\": %2").arg(QString::fromStdString(p->title), claim);
-  active_preset_ = name;  // startTraining forgot both
-  if (p->inspector_tab == "rem") tabs_->setCurrentIndex(InspectorPanel::kRemTab);
-  if (p->inspector_tab == "gates") tabs_->setCurrentIndex(InspectorPanel::kGatesTab);
-  showStatus(preset_status_);
-  return true;
-}
-
-bool MainWindow::startPresetSweep(const Preset& p) {
-  SweepOptions o = p.sweepOptions();
-  o.keep_curves = true;
-  o.keep_inspection = true;
-  if (!sweep_panel_->startSweep(o)) {
-    appendLog(QString("Preset %1: the sweep did not start (one is running?)")
-                  .arg(QString::fromStdString(p.name)));
-    return false;
-  }
-  tabs_->setCurrentWidget(p.axis.empty() ? static_cast<QWidget*>(sweep_panel_)
-                                         : static_cast<QWidget*>(sweep_panel_->regimeView()));
-  focus_action_->setChecked(true);  // the figure fills in: give it the room
-  updateStateLabel();
-  showStatus(preset_status_ + " — running the sweep; the verdict follows it.");
-  return true;
-}
-
-// The running preset's verdicts, once what it ran has finished (never a canned answer).
-void MainWindow::judgePreset() {
-  const Preset* p = findPreset(active_preset_.toStdString());
-  if (!p || p->verdict.empty()) return;
-  if (p->isSweep()) {
-    showVerdicts(sweepPresetVerdicts(p->verdict, sweep_panel_->rows()));
-    return;
-  }
-  // A run preset: every run ended; judge the first run's newest inspection record.
-  for (const auto& s : statuses_)
-    if (s.state == RunState::Running || s.state == RunState::Idle) return;
-  if (runs_.isEmpty()) return;
-  const int run = runs_.firstKey();
-  const auto steps = inspector_->history().steps(run);
-  if (steps.empty()) return;
-  const InspectionRecord* record = inspector_->history().at(run, steps.back());
-  // The control: the same run's step-0 record (the untrained model, same initialisation).
-  const InspectionRecord* untrained =
-      steps.front() == 0 && steps.back() > 0 ? inspector_->history().at(run, 0) : nullptr;
-  const RunDescriptor& d = runs_[run];
-  if (record) showVerdicts(runPresetVerdicts(p->verdict, *record, d.truth, d.length, untrained));
-}
-
-void MainWindow::showVerdicts(const std::vector<ClaimVerdict>& verdicts) {
-  if (verdicts.empty()) return;
-  QStringList lines;
-  for (const auto& v : verdicts) lines << QString::fromStdString(verdictLine(v));
-  for (const auto& line : lines) appendLog("Verdict — " + line);
-  last_verdicts_ = lines;
-  const QString text = QString("Preset %1: %2").arg(active_preset_, lines.join("  |  "));
-  showStatus(text);
-  inspector_->setHeadline((preset_status_.isEmpty() ? QString() : preset_status_ + "\n") +
-                          lines.join("\n"));
-  active_preset_.clear();  // judged once
 }
 
 }  // namespace rsalab

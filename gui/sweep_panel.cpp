@@ -69,11 +69,11 @@ SweepPanel::SweepPanel(QWidget* parent)
   splitter->addWidget(table_);
   regime_ = new RegimeMapView(this);  // MainWindow shows it in a tab of its own
   regime_->setObjectName("RegimeMapView");
-  regime_->setEmptyMessage(
-      tr("No regime map yet: it needs a sweep along a task axis (the recurrent share of the "
-         "signal × N). Run the seed's Figure 1 preset with the button below, or from a shell:\n"
-         "rsalab-cli sweep --preset figure1 --out DIR\nthen open DIR/sweep.json here (Open "
-         "results…)."));
+  regime_->setEmptyMessage(tr(
+      "No regime map yet: it needs a sweep along a task axis (the recurrent share of the "
+      "signal × N). Run the RSA paper's Figure 1 preset with the button below, or from a shell:\n"
+      "rsalab-cli sweep --preset figure1 --out DIR\nthen open DIR/sweep.json here (Open "
+      "results…)."));
   regime_->setEmptyAction(tr("Run the Figure 1 preset"));
   // The figure first: QCustomPlot's size hint is tiny, the tables' large, so fix the share.
   view_->setMinimumHeight(260);

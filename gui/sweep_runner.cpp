@@ -8,28 +8,40 @@
 
 namespace rsalab {
 
-SweepRunner::SweepRunner(QObject* parent) : QObject(parent) {
+SweepRunner::SweepRunner(QObject* parent) : QObject(parent), runner_(new BackgroundRunner(this)) {
   qRegisterMetaType<rsalab::SweepRow>();
   qRegisterMetaType<rsalab::SweepResult>();
+  connect(runner_, &BackgroundRunner::failed, this, &SweepRunner::failed);
 }
 
 SweepRunner::~SweepRunner() {
   cancel();
-  if (thread_) {
-    thread_->wait();
-    delete thread_;
-  }
+  delete runner_;  // waits for the thread while control_ is still there
 }
 
 bool SweepRunner::start(const SweepOptions& options) {
-  if (running_) return false;
-  if (thread_) {  // the previous sweep's thread has finished
-    thread_->wait();
-    delete thread_;
-    thread_ = nullptr;
-  }
+  if (runner_->isRunning()) return false;
+  auto control = std::make_unique<TrainingControl>();
+  TrainingControl* c = control.get();
+  const bool started = runner_->start(
+      [this, options, c]() -> BackgroundRunner::Done {
+        // Runs in the sweep thread: only posted functors reach the GUI thread from here.
+        SweepResult result = runSweep(
+            options,
+            [this](int64_t done, int64_t total, const SweepRow& row) {
+              runner_->post([this, row, done, total] {
+                done_ = done;
+                emit rowFinished(row, done, total);
+              });
+            },
+            c);
+        const bool cancelled = c->stop.load();
+        return [this, result, cancelled] { emit finished(result, cancelled); };
+      },
+      "SweepThread");
+  if (!started) return false;
   options_ = options;
-  control_ = std::make_unique<TrainingControl>();
+  control_ = std::move(control);  // the last sweep's thread has ended: its control can go
   const int64_t axis_values =
       options.axis.empty() ? 1 : static_cast<int64_t>(options.axis.values.size());
   total_ = static_cast<int64_t>(options.models.size() * options.sizes.size()) * options.seeds *
@@ -38,45 +50,7 @@ bool SweepRunner::start(const SweepOptions& options) {
   const int64_t cores = std::max<int64_t>(1, std::thread::hardware_concurrency());
   parallel_ = std::clamp<int64_t>(options.parallel > 0 ? options.parallel : cores, 1,
                                   std::max<int64_t>(1, total_));
-  running_ = true;
   clock_.start();
-  TrainingControl* control = control_.get();
-  thread_ = QThread::create([this, options, control] {
-    // Runs in the sweep thread: only queued invocations reach the GUI thread from here.
-    try {
-      SweepResult result = runSweep(
-          options,
-          [this](int64_t done, int64_t total, const SweepRow& row) {
-            QMetaObject::invokeMethod(
-                this,
-                [this, row, done, total] {
-                  done_ = done;
-                  emit rowFinished(row, done, total);
-                },
-                Qt::QueuedConnection);
-          },
-          control);
-      const bool cancelled = control->stop.load();
-      QMetaObject::invokeMethod(
-          this,
-          [this, result, cancelled] {
-            running_ = false;
-            emit finished(result, cancelled);
-          },
-          Qt::QueuedConnection);
-    } catch (const std::exception& e) {
-      const QString message = QString::fromUtf8(e.what());
-      QMetaObject::invokeMethod(
-          this,
-          [this, message] {
-            running_ = false;
-            emit failed(message);
-          },
-          Qt::QueuedConnection);
-    }
-  });
-  thread_->setObjectName("SweepThread");
-  thread_->start();
   return true;
 }
 
@@ -85,7 +59,7 @@ void SweepRunner::cancel() {
 }
 
 double SweepRunner::etaSeconds() const {
-  if (!running_ || done_ <= 0) return -1;
+  if (!isRunning() || done_ <= 0) return -1;
   const double elapsed = static_cast<double>(clock_.elapsed()) / 1000.0;
   // Runs finish `parallel_` at a time: elapsed / done is the wall time per finished run.
   return elapsed / static_cast<double>(done_) * static_cast<double>(total_ - done_);

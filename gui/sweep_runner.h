@@ -1,8 +1,7 @@
-// Runs one sample-efficiency sweep (engine runSweep) off the GUI thread.
+// Runs one sample-efficiency sweep (engine runSweep) off the GUI thread, on a BackgroundRunner
+// (gui/background_runner.h: the thread contract).
 //
-// Thread contract:
-// - start() launches a QThread whose only job is runSweep(); runSweep itself trains runs on its
-//   own std::threads (one per core, one intra-op thread each). The GUI thread never waits on it.
+// - runSweep trains runs on its own std::threads (one per core, one intra-op thread each).
 // - Commands go in only as an atomic: cancel() sets the shared TrainingControl's stop flag, seen
 //   by every trainer between steps and by runSweep before it picks the next run. Runs cut short
 //   come back with stop_reason "stopped" (SweepRow::ok() is false: not a point on the figure).
@@ -17,10 +16,10 @@
 #include <QElapsedTimer>
 #include <QMetaType>
 #include <QObject>
-#include <QThread>
 #include <memory>
 
 #include "core/sweep/sweep_types.h"
+#include "gui/background_runner.h"
 
 namespace rsalab {
 
@@ -35,7 +34,7 @@ class SweepRunner : public QObject {
   // Starts a sweep; false (and nothing starts) while one is running.
   bool start(const SweepOptions& options);
   void cancel();
-  bool isRunning() const { return running_; }
+  bool isRunning() const { return runner_->isRunning(); }
   int64_t total() const { return total_; }
   int64_t done() const { return done_; }
   // Seconds left, from the mean wall time per finished run and the runs still to go (spread over
@@ -53,10 +52,9 @@ class SweepRunner : public QObject {
 
  private:
   SweepOptions options_;
-  std::unique_ptr<TrainingControl> control_;
-  QThread* thread_ = nullptr;
+  std::unique_ptr<TrainingControl> control_;  // outlives the runner's thread (destroyed after it)
+  BackgroundRunner* runner_;
   QElapsedTimer clock_;
-  bool running_ = false;
   int64_t total_ = 0, done_ = 0;
   int64_t parallel_ = 1;
 };

@@ -1,6 +1,7 @@
 #include "gui/training_controller.h"
 
 #include "gui/training_worker.h"
+#include "widgets/number_text.h"
 
 namespace rsalab {
 
@@ -62,6 +63,18 @@ void TrainingController::reset() {
 
 void TrainingController::setHot(const HotParameters& hot) {
   post([hot](TrainingWorker* w) { w->setHot(hot); });
+}
+
+void TrainingController::resetHot(const TrainerOptions& t) { hot_ = t; }
+
+QString TrainingController::editHot(const QString& name, double value) {
+  const auto before = applyHotEdit(hot_, name.toStdString(), value);  // the table's hot rows
+  if (!before) return {};
+  if (name == "snapshot_every") return QString("snapshots every %1").arg(value);
+  return QString("%1 %2 → %3")
+      .arg(name == "learning_rate" ? "lr" : name)
+      .arg(numberText(*before))
+      .arg(numberText(value));
 }
 
 void TrainingController::requestInspection(int run, int sample) {

@@ -26,6 +26,12 @@ class TrainingController : public QObject {
   void stop();
   void reset();
   void setHot(const HotParameters& hot);
+  // The values hot edits start from: a launch's trainer options.
+  void resetHot(const TrainerOptions& trainer);
+  // A hot edit from the form (learning_rate, weight_decay, grad_clip, snapshot_every), kept for
+  // applyHot(); its label ("lr 0.001 → 0.002"), empty for any other name.
+  QString editHot(const QString& name, double value);
+  void applyHot() { setHot(hot_); }  // sends the edited values to the runs
   void requestInspection(int run, int sample);
   void restoreLastGood(int run = -1);                             // run < 0: every diverged run
   void setFaultsForTests(int run, const TrainingFaults& faults);  // test hook
@@ -37,6 +43,7 @@ class TrainingController : public QObject {
   void post(Command command);
   QThread thread_;
   TrainingWorker* worker_;
+  HotParameters hot_;
 };
 
 // Registers the message types for queued connections (once per process).

@@ -1,4 +1,4 @@
-// The RSA seed's decomposition: a linear RNN h_t = W h_{t−1} + U x_t equals the lag-0 term plus
+// The RSA paper's decomposition: a linear RNN h_t = W h_{t−1} + U x_t equals the lag-0 term plus
 // regular REMs (real eigenvalues) and cos/sin REMs (complex pairs). Spec models.md "Why REMs".
 #include <cmath>
 

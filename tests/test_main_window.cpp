@@ -17,6 +17,7 @@
 #include <QSlider>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -126,19 +127,19 @@ class TestMainWindow : public QObject {
     w.findChild<QDockWidget*>("LogDock")->hide();  // layout travels with the session
     QSignalSpy saved(&w, &MainWindow::sessionSaved);
     const QString path = dir_.filePath("trained");
-    w.saveSessionTo(path);
+    w.sessions()->saveTo(path);
     QVERIFY(saved.wait(20000));
     QCOMPARE(saved.first().at(1).toString(), QString());
     const QString bundle = saved.first().at(0).toString();
     QVERIFY(bundle.endsWith("trained.rsalab"));
     QVERIFY(QFile::exists(bundle + "/checkpoints/run-1.pt"));
-    QCOMPARE(w.recentSessions().value(0), QFileInfo(bundle).absoluteFilePath());
+    QCOMPARE(w.sessions()->recent().value(0), QFileInfo(bundle).absoluteFilePath());
 
     MainWindow again;
     again.show();
-    QVERIFY(again.openSession(bundle));
+    QVERIFY(again.sessions()->open(bundle));
     QCOMPARE(runsTable(again)->rowCount(), 2);
-    QCOMPARE(toJson(again.sessionBundle().config), toJson(w.sessionBundle().config));
+    QCOMPARE(toJson(again.sessions()->bundle().config), toJson(w.sessions()->bundle().config));
     QCOMPARE(setupPanel(again)->setup().models, (QStringList{"gru", "rsa"}));
     QCOMPARE(setupPanel(again)->setup().config.task.length, int64_t(24));
     for (int id : {0, 1}) {
@@ -173,7 +174,7 @@ class TestMainWindow : public QObject {
 
     // Saved again offline (no live trainers): the checkpoints are carried over.
     QSignalSpy saved_again(&again, &MainWindow::sessionSaved);
-    again.saveSessionTo(dir_.filePath("copy.rsalab"));
+    again.sessions()->saveTo(dir_.filePath("copy.rsalab"));
     QVERIFY(saved_again.wait(20000));
     QCOMPARE(saved_again.first().at(1).toString(), QString());
     QVERIFY(QFile::exists(dir_.filePath("copy.rsalab/checkpoints/run-1.pt")));
@@ -198,10 +199,10 @@ class TestMainWindow : public QObject {
     manifest.close();
     MainWindow w;
     w.show();
-    QVERIFY(w.openSession(good_path));
+    QVERIFY(w.sessions()->open(good_path));
     const QString title = w.windowTitle();
     QCOMPARE(runsTable(w)->rowCount(), 1);
-    QVERIFY(!w.openSession(dir_.filePath("bad.rsalab")));
+    QVERIFY(!w.sessions()->open(dir_.filePath("bad.rsalab")));
     // The reason in a message box (not modal to the app: the test goes on), the picture kept.
     auto* box = w.findChild<QMessageBox*>();
     QVERIFY(box);
@@ -213,10 +214,10 @@ class TestMainWindow : public QObject {
     QVERIFY(curves(w)->hasRun(0));
     QCOMPARE(curves(w)->series(0, LossCurveView::Curve::kTrain)->size(), size_t{5});
     QCOMPARE(w.windowTitle(), title);
-    QCOMPARE(w.sessionPath(), good_path);
+    QCOMPARE(w.sessions()->path(), good_path);
     // The caller that asks for the reason (`rsalab --session DIR`) gets it, and no box.
     QString error;
-    QVERIFY(!w.openSession(dir_.filePath("bad.rsalab"), &error));
+    QVERIFY(!w.sessions()->open(dir_.filePath("bad.rsalab"), &error));
     QVERIFY2(error.contains("manifest.json") && error.contains("format_version"),
              qPrintable(error));
     QTRY_VERIFY(!w.findChild<QMessageBox*>());  // the first box deletes itself on close
@@ -224,7 +225,7 @@ class TestMainWindow : public QObject {
 
   void standardShortcutsAreListed() {
     MainWindow w;
-    const auto entries = shortcutEntries(w.shortcutActions());
+    const auto entries = shortcutEntries(w.settings()->shortcutActions());
     QStringList texts;
     for (const auto& e : entries) texts << e.first;
     const QList<QKeySequence::StandardKey> keys = {
@@ -232,7 +233,7 @@ class TestMainWindow : public QObject {
         QKeySequence::Quit,    QKeySequence::Copy,       QKeySequence::ZoomIn,
         QKeySequence::ZoomOut, QKeySequence::FullScreen, QKeySequence::Preferences};
     for (auto key : keys) {
-      QAction* a = w.standardAction(key);
+      QAction* a = w.settings()->standardAction(key);
       QVERIFY2(a, qPrintable(QString("no action for standard key %1").arg(int(key))));
       QVERIFY2(!a->shortcuts().isEmpty(), qPrintable(a->text()));
       for (const auto& binding : QKeySequence::keyBindings(key))
@@ -242,7 +243,7 @@ class TestMainWindow : public QObject {
       QVERIFY2(texts.contains(text), qPrintable(text + " missing from Help > Keyboard shortcuts"));
     }
     QVERIFY(texts.contains("Start"));  // the toolbar's own shortcuts are listed too
-    ShortcutsDialog dialog(w.shortcutActions());
+    ShortcutsDialog dialog(w.settings()->shortcutActions());
     QCOMPARE(dialog.table()->rowCount(), entries.size());
   }
 
@@ -257,7 +258,7 @@ class TestMainWindow : public QObject {
     }
     MainWindow w;
     w.show();
-    CsvImportDialog* dialog = w.importCsv(path);
+    CsvImportDialog* dialog = w.csv()->importCsv(path);
     QVERIFY(dialog);
     QCOMPARE(dialog->columnNames(), (QStringList{"temperature", "load"}));
     QVERIFY2(dialog->summary().contains("header detected"), qPrintable(dialog->summary()));
@@ -268,8 +269,8 @@ class TestMainWindow : public QObject {
     dialog->accept();
     QCOMPARE(setupPanel(w)->setup().config.task.name, std::string("csv"));
     QCOMPARE(setupPanel(w)->setup().config.task.length, int64_t(40));
-    QCOMPARE(w.csvTaskPath(), path);
-    QVERIFY(!w.importCsv(dir_.filePath("missing.csv")));
+    QCOMPARE(w.csv()->path(), path);
+    QVERIFY(!w.csv()->importCsv(dir_.filePath("missing.csv")));
   }
 
   void opensOnTheBuiltInTaskWithThreeModels() {
@@ -283,6 +284,20 @@ class TestMainWindow : public QObject {
       QVERIFY2(w.findChild<QDockWidget*>(name), name);
     }
   }
+  // A computed preset (linear-rnn) trains nothing: its verdict comes at once, on its tab.
+  void computedPresetIsJudgedAtOnceOnItsTab() {
+    MainWindow w;
+    w.show();
+    QVERIFY(w.presets()->apply("linear-rnn"));
+    QVERIFY(!w.isTraining());
+    QCOMPARE(w.presets()->lastVerdicts().size(), 1);
+    QVERIFY(w.presets()->lastVerdicts().front().startsWith("holds: "));
+    QCOMPARE(part<QTabWidget>(w, "InspectorTabs")->currentIndex(),
+             int(InspectorPanel::kLinearRnnTab));
+    QVERIFY(w.statusText().contains("linear-rnn"));
+    QVERIFY(!w.presets()->apply("no-such-preset"));
+  }
+
   void startTrainsAllThreeLiveAndControlsWork() {
     MainWindow w;
     w.show();

@@ -90,7 +90,7 @@ class TestMainWindowFigures : public QObject {
     std::ofstream(json.toStdString()) << sweepJson(plain);
     QString error;
     QVERIFY2(panel->loadResults(json, &error), qPrintable(error));
-    QVERIFY(focus->isChecked() && w.figureFocused());
+    QVERIFY(focus->isChecked() && w.focus()->isFocused());
     QCOMPARE(centralTabs(w)->currentWidget(), static_cast<QWidget*>(panel));
     QVERIFY(!runs->isVisible());
     regime->flush();
@@ -98,11 +98,11 @@ class TestMainWindowFigures : public QObject {
         part<QLabel>(*regime, "RegimeMapMessage")->text().contains("a sweep along a task axis"));
     // Another tab brings the docks back; the figure tab hides them again; the action ends it.
     centralTabs(w)->setCurrentIndex(InspectorPanel::kInspectorTab);
-    QVERIFY(!w.figureFocused() && runs->isVisible());
+    QVERIFY(!w.focus()->isFocused() && runs->isVisible());
     centralTabs(w)->setCurrentWidget(regime);
-    QVERIFY(w.figureFocused() && !runs->isVisible());
+    QVERIFY(w.focus()->isFocused() && !runs->isVisible());
     focus->trigger();
-    QVERIFY(!w.figureFocused() && runs->isVisible());
+    QVERIFY(!w.focus()->isFocused() && runs->isVisible());
     // Rows with a task axis feed the regime map; a click opens the run (and leaves focus mode).
     panel->showResult(result, "axis");
     QCOMPARE(regime->pointCount(), 54);
@@ -115,7 +115,7 @@ class TestMainWindowFigures : public QObject {
     test::grabShot(&w, "main_window_regime_1920x1080");
     emit regime->runClicked(5);
     QVERIFY(curves(w)->hasRun((1 << 20) + 5));
-    QVERIFY(!w.figureFocused() && runs->isVisible());
+    QVERIFY(!w.focus()->isFocused() && runs->isVisible());
     // Long status text is elided, whole in the tooltip.
     const QString long_text = "Sweep finished: " + QString("rsa b=0.123 [0.1, 0.2]; ").repeated(20);
     w.showStatus(long_text);
@@ -164,11 +164,11 @@ class TestMainWindowFigures : public QObject {
     small.model.heads = 2;
     small.model.layers = 1;
     small.task.length = 128;
-    QVERIFY(w.measureGeneration(small));
-    QVERIFY(w.isMeasuringGeneration());
-    QVERIFY(!w.measureGeneration(small));  // one at a time
+    QVERIFY(w.presets()->measureGeneration(small));
+    QVERIFY(w.presets()->isMeasuringGeneration());
+    QVERIFY(!w.presets()->measureGeneration(small));  // one at a time
     QCOMPARE(centralTabs(w)->currentWidget(), view);
-    QTRY_VERIFY_WITH_TIMEOUT(!w.isMeasuringGeneration(), 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(!w.presets()->isMeasuringGeneration(), 60000);
     QCOMPARE(view->probe().linear.points.size(), size_t{3});  // T = 32, 64, 128
     QCOMPARE(view->probe().softmax.points.size(), size_t{3});
     QVERIFY2(view->text().contains("holds: Causal linear attention is an RNN"),
@@ -176,8 +176,8 @@ class TestMainWindowFigures : public QObject {
     test::grabShot(&w, "main_window_generation");
     // The preset itself (T up to 4096 at d128 L4) starts a measurement; closing the window stops
     // it and waits for its thread.
-    QVERIFY(w.applyPreset("linear-attention"));
-    QVERIFY(w.isMeasuringGeneration());
+    QVERIFY(w.presets()->apply("linear-attention"));
+    QVERIFY(w.presets()->isMeasuringGeneration());
     QVERIFY(w.statusText().contains("Linear attention is an RNN"));
   }
 };

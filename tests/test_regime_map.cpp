@@ -9,6 +9,7 @@
 #include "core/sweep/sweep_io.h"
 #include "core/sweep/sweep_plan.h"
 #include "core/verdicts/claims.h"
+#include "core/verdicts/preset_runner.h"
 #include "core/verdicts/regime_map.h"
 #include "support/test_registry.h"
 
@@ -374,12 +375,15 @@ class TestRegimeMap : public QObject {
 
   void presetsStateClaimsAndPlanTheirSweeps() {
     for (const Preset& p : presets()) {
-      QVERIFY2(!p.claim.empty() && !p.verdict.empty(), p.name.c_str());
+      QVERIFY2(!p.claim.empty(), p.name.c_str());
       if (!p.isSweep()) continue;
       const SweepPlan plan =
           makeSweepPlan(p.sweepOptions());  // validates every (model, axis value)
       QVERIFY(plan.cellCount() > 0);
-      QVERIFY(sweepPresetVerdicts(p.verdict, {}).size() > 0);  // a rule the claims know
+      const std::vector<SweepRow> none;
+      ClaimEvidence rows;
+      rows.rows = &none;
+      QVERIFY(judgeClaim(p.rule, rows).size() > 0);  // a rule that reads sweep rows
     }
     const Preset& f = presetOrThrow("figure1");
     QCOMPARE(f.models, (std::vector<std::string>{"rnn", "transformer", "rsa"}));
@@ -391,6 +395,37 @@ class TestRegimeMap : public QObject {
     QCOMPARE(presetOrThrow("rsa-sample-efficiency").sweep_epochs, int64_t{8});
     QVERIFY(linearRnnDemoVerdict().holds);
     QVERIFY(!linearRnnVerdict(1e-3, 10).holds);
+  }
+  // One table each: a preset's action is what its claim rule reads, every rule has a row with its
+  // outcome tests and a name that parses back, and the PresetRunner switches on the action.
+  void presetActionsMatchTheirClaimRules() {
+    const ClaimInput input_of[] = {ClaimInput::RunRecord, ClaimInput::SweepRows,
+                                   ClaimInput::Computed, ClaimInput::Probe};  // by PresetAction
+    for (const Preset& p : presets()) {
+      const ClaimRuleInfo& rule = claimRuleInfo(p.rule);
+      QVERIFY2(rule.input == input_of[static_cast<int>(p.action)], p.name.c_str());
+      QVERIFY(parseClaimRule(rule.name) == std::optional<ClaimRule>(p.rule));
+      QVERIFY(rule.holds && rule.fails && rule.inconclusive && rule.judge);
+      // Without evidence only a computed claim is judged.
+      QCOMPARE(judgeClaim(p.rule, {}).empty(), p.action != PresetAction::Computed);
+    }
+    QCOMPARE(claimRules().size(), size_t{6});
+    QVERIFY(!parseClaimRule("rsa"));
+    struct Calls : PresetRunner {
+      std::string seen;
+      int train(const Preset&) override { return seen += "train ", 0; }
+      int sweep(const Preset&) override { return seen += "sweep ", 0; }
+      int probe(const Preset&) override { return seen += "probe ", 0; }
+      int computed(const Preset&, const std::vector<ClaimVerdict>& v) override {
+        seen += v.size() == 1 && v.front().holds ? "computed(holds) " : "computed(?) ";
+        return 0;
+      }
+    } calls;
+    for (const char* name : {"recover", "linear-rnn", "linear-attention", "figure1"})
+      QCOMPARE(calls.run(presetOrThrow(name)), 0);
+    QCOMPARE(calls.seen, std::string("train computed(holds) probe sweep "));
+    QCOMPARE(presetTabName(presetOrThrow("linear-rnn").tab), "linear-rnn");
+    QCOMPARE(presetActionName(presetOrThrow("figure1").action), "sweep");
   }
 };
 

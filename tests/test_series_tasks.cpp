@@ -16,6 +16,8 @@ using namespace rsalab;
 using rsalab::test::contains;
 using rsalab::test::errorOf;
 
+namespace {
+
 // Sample autocorrelation at `lag` of v[begin, end).
 double autocorrelation(const torch::Tensor& v, int64_t begin, int64_t end, int64_t lag) {
   auto s = v.narrow(0, begin, end - begin).to(torch::kFloat64);

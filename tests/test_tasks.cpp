@@ -18,6 +18,8 @@ using namespace rsalab;
 using rsalab::test::contains;
 using rsalab::test::errorOf;
 
+namespace {
+
 bool sameTensor(const torch::Tensor& a, const torch::Tensor& b) {
   if (a.defined() != b.defined()) return false;
   return !a.defined() || (a.sizes() == b.sizes() && torch::equal(a, b));

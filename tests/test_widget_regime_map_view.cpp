@@ -1,5 +1,5 @@
-// RegimeMapView (the seed's Figure 1, live): one heat map per model of the mean excess loss over
-// seeds on one shared, locked colour scale; the winner map (the winner's colour, a marked tie,
+// RegimeMapView (the seed paper's Figure 1, live): one heat map per model of the mean excess loss
+// over seeds on one shared, locked colour scale; the winner map (the winner's colour, a marked tie,
 // an empty pending cell) read back from the drawing; the tooltip; a click → the cell's run id;
 // CSV / image exports; and the regime map of `rsalab-cli sweep --figures`.
 #include <qcustomplot.h>

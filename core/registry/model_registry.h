@@ -15,7 +15,7 @@ const char* modelFamilyName(ModelFamily family);  // recurrent | attention | fix
 struct ModelInfo {
   const char* name;      // as given to --model, saved in configs and bundles
   const char* title;     // human name (GUI check boxes, legends, `rsalab-cli models`)
-  const char* equation;  // the seed's equation, one line
+  const char* equation;  // the seed paper's equation, one line
   ModelFamily family;
   bool supports_causal;
   bool supports_bidirectional;

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <stdexcept>
+#include <utility>
 
 namespace rsalab {
 
@@ -51,10 +52,10 @@ RunConfig recoverConfig() {
   return c;
 }
 
-// "The seed's Figure 1": the mix task (engine/tasks/mix_task.h) with the recover preset's kernel
-// as its recurrent part, swept over the recurrent share a and N for rnn, transformer and rsa.
-// Sized to finish within 5 minutes on 2 cores (docs/REGIME_MAP.md has the measured wall time and
-// what was traded for it: T = 32, one layer, 200 steps at least and 8 epochs at large N, so the
+// "The seed paper's Figure 1": the mix task (engine/tasks/mix_task.h) with the recover preset's
+// kernel as its recurrent part, swept over the recurrent share a and N for rnn, transformer and
+// rsa. Sized to finish within 5 minutes on 2 cores (docs/REGIME_MAP.md has the measured wall time
+// and what was traded for it: T = 32, one layer, 200 steps at least and 8 epochs at large N, so the
 // budget grows with N: the preset's sweep_epochs).
 RunConfig figure1Config() {
   RunConfig c = defaultSweepConfig();
@@ -72,7 +73,7 @@ RunConfig figure1Config() {
   return c;
 }
 
-// "StarSaber's layers approach a fixed point": the StarSaber seed's MLM pretraining (restore
+// "StarSaber's layers approach a fixed point": the StarSaber paper's MLM pretraining (restore
 // redrawn characters) with four layers, so that three layer-to-layer update ratios can be
 // compared (with the untrained model's: core/verdicts/claims.h, fixedPointVerdict).
 RunConfig fixedPointConfig() {
@@ -105,25 +106,28 @@ RunConfig linearAttentionConfig() {
 // (seasonal: AR(1) + a damped season + noise), rsa and transformer only.
 RunConfig sampleEfficiencyConfig() { return defaultSweepConfig(); }
 
+// One row per preset. A row names what it runs, the tab it shows and the rule that judges it.
 std::vector<Preset> makePresets() {
   std::vector<Preset> out;
-  out.push_back({"recover",
+  Preset recover{"recover",
                  "Recover a recurrence",
                  "An RSA head recovers the recurrence that generated its data: trained on a "
                  "linear-recurrence teacher (λ = 0.8 and γ = 0.9, θ = 2π/5), its REM parameters "
                  "converge to the teacher's to within 0.01.",
                  recoverConfig(),
-                 {"rsa"},
-                 "rem"});
-  out.back().verdict = "recover";
+                 {"rsa"}};
+  recover.tab = PresetTab::Rem;
+  recover.rule = ClaimRule::Recover;
+  out.push_back(recover);
   Preset linear_rnn{"linear-rnn",
                     "A linear RNN is a sum of REMs",
                     "A linear RNN h_t = W h_{t−1} + z_t equals Z plus one REM per real eigenvalue "
-                    "of W and a cos/sin REM pair per complex pair (the RSA seed's derivation).",
+                    "of W and a cos/sin REM pair per complex pair (the RSA paper's derivation).",
                     defaultRunConfig(),
-                    {},  // nothing to train: the inspector's panel computes both forms
-                    "linear_rnn"};
-  linear_rnn.verdict = "linear-rnn";
+                    {}};  // nothing to train: the inspector's panel computes both forms
+  linear_rnn.action = PresetAction::Computed;
+  linear_rnn.tab = PresetTab::LinearRnn;
+  linear_rnn.rule = ClaimRule::LinearRnn;
   out.push_back(linear_rnn);
   Preset linear_attention{
       "linear-attention",
@@ -132,9 +136,10 @@ std::vector<Preset> makePresets() {
       "state (S, z), so generating a token costs the same at every position T, while softmax "
       "attention's KV cache and time per token grow with T.",
       linearAttentionConfig(),
-      {},  // nothing to train: measured by engine/training/generation_probe.h
-      "generation"};
-  linear_attention.verdict = "linear-attention";
+      {}};  // nothing to train: measured by engine/training/generation_probe.h
+  linear_attention.action = PresetAction::Probe;
+  linear_attention.tab = PresetTab::Generation;
+  linear_attention.rule = ClaimRule::LinearAttention;
   out.push_back(linear_attention);
   Preset fixed{"fixed-point",
                "StarSaber: layers approach a fixed point",
@@ -142,9 +147,9 @@ std::vector<Preset> makePresets() {
                "‖h^{l+1} − h^l‖ is smaller than the one before, and training makes them contract "
                "more than the untrained model with the same initialisation.",
                fixedPointConfig(),
-               {"starsaber"},
-               "gates"};
-  fixed.verdict = "fixed-point";
+               {"starsaber"}};
+  fixed.tab = PresetTab::Gates;
+  fixed.rule = ClaimRule::FixedPoint;
   out.push_back(fixed);
   Preset sample{"rsa-sample-efficiency",
                 "RSA vs Transformer: sample efficiency",
@@ -152,32 +157,55 @@ std::vector<Preset> makePresets() {
                 "excess test loss is lower on the same (N, seed), beyond the seeds' spread (a "
                 "paired sign test; inconclusive when it cannot tell).",
                 sampleEfficiencyConfig(),
-                {"transformer", "rsa"},
-                ""};
+                {"transformer", "rsa"}};
+  sample.action = PresetAction::Sweep;
+  sample.tab = PresetTab::SampleEfficiency;
+  sample.rule = ClaimRule::SampleEfficiency;
   sample.sweep_sizes = {16, 64, 256, 1024, 4096};
   sample.sweep_seeds = 3;
   sample.sweep_epochs = 8;  // 300 steps up to N = 1024, 1024 at N = 4096
-  sample.verdict = "rsa>transformer";
   out.push_back(sample);
   Preset figure{"figure1",
-                "The seed's Figure 1: regime map",
+                "The RSA paper's Figure 1: regime map",
                 "RNNs win where the signal is recurrent and data are scarce, Transformers where "
                 "it is not and data are plentiful, and RSA does well across the plane.",
                 figure1Config(),
-                {"rnn", "transformer", "rsa"},
-                ""};
+                {"rnn", "transformer", "rsa"}};
+  figure.action = PresetAction::Sweep;
+  figure.tab = PresetTab::RegimeMap;
+  figure.rule = ClaimRule::Figure1;
   figure.sweep_sizes = {16, 64, 256, 1024, 4096};
   // 5 seeds: a paired 95 % interval over 3 seeds needs t = 4.30 and calls almost every cell a
   // tie (measured: 17 of 25, every claim inconclusive); over 5, t = 2.78.
   figure.sweep_seeds = 5;
   figure.sweep_epochs = 8;  // 200 steps up to N = 512 (batch 32), 256 at 1024, 1024 at 4096
   figure.axis = {"mix_share", {0, 0.25, 0.5, 0.75, 1}};
-  figure.verdict = "figure1";
   out.push_back(figure);
   return out;
 }
 
+template <typename E, size_t N>
+const char* nameIn(const std::pair<E, const char*> (&table)[N], E value) {
+  for (const auto& [v, text] : table)
+    if (v == value) return text;
+  return "?";
+}
+
+const std::pair<PresetAction, const char*> kActionNames[] = {{PresetAction::Train, "train"},
+                                                             {PresetAction::Sweep, "sweep"},
+                                                             {PresetAction::Computed, "computed"},
+                                                             {PresetAction::Probe, "probe"}};
+
+const std::pair<PresetTab, const char*> kTabNames[] = {
+    {PresetTab::Unchanged, "unchanged"},   {PresetTab::Rem, "rem"},
+    {PresetTab::Gates, "gates"},           {PresetTab::LinearRnn, "linear-rnn"},
+    {PresetTab::Generation, "generation"}, {PresetTab::SampleEfficiency, "sample-efficiency"},
+    {PresetTab::RegimeMap, "regime-map"}};
+
 }  // namespace
+
+const char* presetActionName(PresetAction action) { return nameIn(kActionNames, action); }
+const char* presetTabName(PresetTab tab) { return nameIn(kTabNames, tab); }
 
 SweepOptions Preset::sweepOptions() const {
   SweepOptions o;

@@ -4,8 +4,10 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <stdexcept>
 
 #include "core/sweep/sweep_io.h"
+#include "core/verdicts/generation_claim.h"
 #include "core/verdicts/linear_rnn_demo.h"
 
 namespace rsalab {
@@ -206,13 +208,6 @@ ClaimVerdict sampleEfficiencyVerdict(const std::vector<SweepRow>& rows, const st
   return v;
 }
 
-std::vector<ClaimVerdict> sweepPresetVerdicts(const std::string& rule,
-                                              const std::vector<SweepRow>& rows) {
-  if (rule == "figure1") return figure1Verdicts(buildRegimeMap(regimePoints(rows)));
-  if (rule == "rsa>transformer") return {sampleEfficiencyVerdict(rows, "rsa", "transformer")};
-  return {};
-}
-
 namespace {
 
 // u_{l+1} / u_l for the layers' absolute updates u_l = ‖h^{l+1} − h^l‖ (empty when a layer has
@@ -278,31 +273,6 @@ ClaimVerdict fixedPointVerdict(const InspectionRecord& trained, const Inspection
   return v;
 }
 
-std::vector<ClaimVerdict> runPresetVerdicts(const std::string& rule, const InspectionRecord& record,
-                                            const GroundTruth& truth, int64_t length,
-                                            const InspectionRecord* control) {
-  ClaimVerdict v;
-  if (rule == "recover") {
-    v.claim = "An RSA head recovers the recurrence that generated its data (every REM within " +
-              number(kRecoveryTolerance) + ").";
-    const auto matches = matchRems(record, truth, length);
-    double worst = 0;
-    int matched = 0;
-    for (const auto& m : matches) {
-      if (!m.match.matched) continue;
-      ++matched;
-      worst = std::max(worst, m.match.maxDelta());
-    }
-    v.decided = !matches.empty();
-    v.holds = remsRecovered(matches);
-    v.detail = std::to_string(matched) + " of " + std::to_string(matches.size()) +
-               " REM head(s) matched; largest parameter difference " + number(worst);
-    return {v};
-  }
-  if (rule == "fixed-point") return {fixedPointVerdict(record, control)};
-  return {};
-}
-
 ClaimVerdict linearRnnVerdict(double max_error, int64_t values, double tolerance) {
   ClaimVerdict v;
   v.claim = "A linear RNN is a sum of REMs: h = Z + Σ REM terms equals the recurrence.";
@@ -316,6 +286,103 @@ ClaimVerdict linearRnnVerdict(double max_error, int64_t values, double tolerance
 ClaimVerdict linearRnnDemoVerdict(unsigned seed) {
   const LinearRnnDemo demo = LinearRnnDemo::random(seed);
   return linearRnnVerdict(demo.maxError(), int64_t{demo.T} * LinearRnnDemo::kN);
+}
+
+namespace {
+
+ClaimVerdict recoverVerdict(const InspectionRecord& record, const GroundTruth& truth,
+                            int64_t length) {
+  ClaimVerdict v;
+  v.claim = "An RSA head recovers the recurrence that generated its data (every REM within " +
+            number(kRecoveryTolerance) + ").";
+  const auto matches = matchRems(record, truth, length);
+  double worst = 0;
+  int matched = 0;
+  for (const auto& m : matches) {
+    if (!m.match.matched) continue;
+    ++matched;
+    worst = std::max(worst, m.match.maxDelta());
+  }
+  v.decided = !matches.empty();
+  v.holds = remsRecovered(matches);
+  v.detail = std::to_string(matched) + " of " + std::to_string(matches.size()) +
+             " REM head(s) matched; largest parameter difference " + number(worst);
+  return v;
+}
+
+std::vector<ClaimVerdict> judgeRecover(const ClaimEvidence& e) {
+  if (!e.record || !e.truth) return {};
+  return {recoverVerdict(*e.record, *e.truth, e.length)};
+}
+
+std::vector<ClaimVerdict> judgeFixedPoint(const ClaimEvidence& e) {
+  if (!e.record) return {};
+  return {fixedPointVerdict(*e.record, e.control)};
+}
+
+std::vector<ClaimVerdict> judgeLinearRnn(const ClaimEvidence&) { return {linearRnnDemoVerdict()}; }
+
+std::vector<ClaimVerdict> judgeLinearAttention(const ClaimEvidence& e) {
+  if (!e.probe) return {};
+  return linearAttentionRnnVerdicts(*e.probe);
+}
+
+std::vector<ClaimVerdict> judgeSampleEfficiency(const ClaimEvidence& e) {
+  if (!e.rows) return {};
+  return {sampleEfficiencyVerdict(*e.rows, "rsa", "transformer")};
+}
+
+std::vector<ClaimVerdict> judgeFigure1(const ClaimEvidence& e) {
+  if (!e.rows) return {};
+  return figure1Verdicts(buildRegimeMap(regimePoints(*e.rows)));
+}
+
+}  // namespace
+
+const std::vector<ClaimRuleInfo>& claimRules() {
+  static const std::vector<ClaimRuleInfo> table = {
+      {ClaimRule::Recover, "recover", ClaimInput::RunRecord,
+       "every REM head matches a true component within kRecoveryTolerance",
+       "a REM head matches no true component within the tolerance", "never (no spread to weigh)",
+       judgeRecover},
+      {ClaimRule::FixedPoint, "fixed-point", ClaimInput::RunRecord,
+       "every update ratio < 1 and their geometric mean <= kFixedPointMargin x the control's",
+       "an update grows, or the geometric mean is not below the untrained control's",
+       "every ratio < 1 and below the control's, but within the margin", judgeFixedPoint},
+      {ClaimRule::LinearRnn, "linear-rnn", ClaimInput::Computed,
+       "the recurrence and its REM sum agree to 1e-9", "they differ by more than 1e-9",
+       "never (computed exactly)", judgeLinearRnn},
+      {ClaimRule::LinearAttention, "linear-attention", ClaimInput::Probe,
+       "see linearAttentionRnnVerdicts (core/verdicts/generation_claim.h)",
+       "see linearAttentionRnnVerdicts", "see linearAttentionRnnVerdicts", judgeLinearAttention},
+      {ClaimRule::SampleEfficiency, "rsa>transformer", ClaimInput::SweepRows,
+       "rsa lower in most pairs (N, seed), sign test p < kClaimAlpha",
+       "the transformer lower in most pairs, p < kClaimAlpha", "pairs, but p >= kClaimAlpha",
+       judgeSampleEfficiency},
+      {ClaimRule::Figure1, "figure1", ClaimInput::SweepRows,
+       "a claim's model wins its share of its region outright",
+       "its wins plus every tie it is in would not reach the share", "the ties decide it",
+       judgeFigure1},
+  };
+  return table;
+}
+
+const ClaimRuleInfo& claimRuleInfo(ClaimRule rule) {
+  for (const auto& r : claimRules())
+    if (r.rule == rule) return r;
+  throw std::logic_error("a ClaimRule without a row in claimRules()");
+}
+
+const char* claimRuleName(ClaimRule rule) { return claimRuleInfo(rule).name; }
+
+std::optional<ClaimRule> parseClaimRule(const std::string& name) {
+  for (const auto& r : claimRules())
+    if (name == r.name) return r.rule;
+  return std::nullopt;
+}
+
+std::vector<ClaimVerdict> judgeClaim(ClaimRule rule, const ClaimEvidence& evidence) {
+  return claimRuleInfo(rule).judge(evidence);
 }
 
 std::string verdictLine(const ClaimVerdict& v) {

@@ -1,13 +1,15 @@
-// Claims from the seeds checked on measured data: each preset's verdict ("holds: RSA's excess
+// Claims from the seed papers checked on measured data: each preset's verdict ("holds: RSA's excess
 // loss is below the Transformer's at 4 of 5 N, 3 seeds" or "does not hold here"), computed from
 // what its run or sweep produced, never written in advance. Plain C++ (core library).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/io/inspection.h"
 #include "core/registry/ground_truth.h"
+#include "core/registry/presets.h"
 #include "core/sweep/sweep_types.h"
 #include "core/verdicts/regime_map.h"
 
@@ -24,7 +26,7 @@ struct ClaimVerdict {
   std::string detail;  // "rnn wins 3 of 4 cells with a ≥ 0.75 and N ≤ 256 (1 tie)"
 };
 
-// The RSA seed's Figure 1, three claims on the map (each where its models are on it):
+// The RSA paper's Figure 1, three claims on the map (each where its models are on it):
 //  1. a recurrent model (rnn, lstm or gru) wins where the signal is recurrent and data scarce:
 //     the cells with the top third of axis values ((n + 1) / 3 of them: 0.75 and 1 of five
 //     shares) and the lower half of sizes (the smallest n / 2);
@@ -48,21 +50,6 @@ constexpr double kClaimAlpha = 0.05;
 // P(|wins − n/2| ≥ |k − n/2|) for k wins of n fair coin flips: the exact two-sided sign test.
 double signTestPValue(int wins, int n);
 
-// The verdicts of a sweep preset (core/registry/presets.h: Preset::verdict names the rule) on the
-// sweep's rows; empty when the preset has no sweep rule.
-std::vector<ClaimVerdict> sweepPresetVerdicts(const std::string& rule,
-                                              const std::vector<SweepRow>& rows);
-
-// The verdicts of a run preset on its run's last inspection record (validation sample):
-//  - "recover": every REM head matches a true component within kRecoveryTolerance
-//    (core/registry/ground_truth.h: remsRecovered);
-//  - "fixed-point": fixedPointVerdict against `control`, the same run's untrained model (its
-//    step-0 inspection of the same sample).
-// Empty for an unknown rule.
-std::vector<ClaimVerdict> runPresetVerdicts(const std::string& rule, const InspectionRecord& record,
-                                            const GroundTruth& truth, int64_t length,
-                                            const InspectionRecord* control = nullptr);
-
 // "StarSaber's layers approach a fixed point", on a quantity that measures contraction: the ratios
 // u_{l+1} / u_l of the layers' absolute updates u_l = ‖h^{l+1} − h^l‖ (the relative residual
 // ‖h^{l+1} − h^l‖ / ‖h^l‖ falls in an untrained model too, because ‖h^l‖ grows while tanh bounds
@@ -80,6 +67,42 @@ constexpr double kFixedPointMargin = 0.9;
 ClaimVerdict linearRnnVerdict(double max_error, int64_t values, double tolerance = 1e-9);
 // The same on LinearRnnDemo::random(seed) (core/verdicts/linear_rnn_demo.h), computed now.
 ClaimVerdict linearRnnDemoVerdict(unsigned seed = 1);
+
+// ---- The claim rules: one row per ClaimRule (core/registry/presets.h), read by every preset.
+
+struct LinearAttentionRnnProbe;  // core/verdicts/generation_claim.h
+
+// What a claim is judged on; each rule reads its part and returns no verdict without it.
+struct ClaimEvidence {
+  // A trained run: its last inspection record (validation sample), its task's truth and length,
+  // and the control: the same run's untrained model (its step-0 record of the same sample).
+  const InspectionRecord* record = nullptr;
+  const InspectionRecord* control = nullptr;
+  const GroundTruth* truth = nullptr;
+  int64_t length = 0;
+  const std::vector<SweepRow>* rows = nullptr;     // a sweep's rows
+  const LinearAttentionRnnProbe* probe = nullptr;  // the generation probe's measurement
+};
+
+// What a rule reads (ClaimEvidence's part), matching its preset's PresetAction.
+enum class ClaimInput { RunRecord, SweepRows, Computed, Probe };
+
+struct ClaimRuleInfo {
+  ClaimRule rule;
+  const char* name;  // recover | fixed-point | linear-rnn | linear-attention | rsa>transformer | …
+  ClaimInput input;
+  // The outcome tests, in words: when the claim holds, does not hold, and is inconclusive.
+  const char* holds;
+  const char* fails;
+  const char* inconclusive;
+  std::vector<ClaimVerdict> (*judge)(const ClaimEvidence& evidence);
+};
+const std::vector<ClaimRuleInfo>& claimRules();
+const ClaimRuleInfo& claimRuleInfo(ClaimRule rule);
+const char* claimRuleName(ClaimRule rule);
+std::optional<ClaimRule> parseClaimRule(const std::string& name);
+// The verdicts of `rule` on `evidence` (its row's judge); empty when the evidence lacks its part.
+std::vector<ClaimVerdict> judgeClaim(ClaimRule rule, const ClaimEvidence& evidence);
 
 // "holds: …", "does not hold here: …", "undecided: …" — one line per verdict.
 std::string verdictLine(const ClaimVerdict& verdict);

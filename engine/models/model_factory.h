@@ -15,7 +15,7 @@ namespace rsalab {
 struct ModelDescription {
   std::string name;        // as given to --model
   std::string title;       // human name
-  std::string equation;    // the seed's equation, one line
+  std::string equation;    // the seed paper's equation, one line
   int64_t parameters = 0;  // for the options and IO given to describeModels
 };
 

@@ -33,9 +33,9 @@ torch::Tensor StarSaberLayerImpl::splitHeads(const torch::Tensor& t) const {
 
 // h^{l+1}_n = h^l_n + α_l·tanh(A^l_n + V^l x_n),
 // A^l_n = Σ_{i<n} G_ni U h_i + Σ_{i≥n} G_ni Q h_i,  G = softmax_i(h_nᵀ W h_i / √D) per head.
-// The seed scales by √d and says "d here is the hidden size": D, the width of h, also with
+// The seed paper scales by √d and says "d here is the hidden size": D, the width of h, also with
 // several heads (each head compares Dh-wide slices, still scaled by 1/√D).
-// Gated variant (the seed's appendix): h^{l+1} = (1 − z)·h^l + z·tanh(A^l + V^l x),
+// Gated variant (the seed paper's appendix): h^{l+1} = (1 − z)·h^l + z·tanh(A^l + V^l x),
 // z = σ(Wz h^l + Vz x), with no α.
 torch::Tensor StarSaberLayerImpl::forward(const torch::Tensor& h, const torch::Tensor& x,
                                           LayerInspection* record, int64_t sample,

@@ -15,7 +15,7 @@ class StarSaberLayerImpl : public torch::nn::Module {
   // key_padding (B, T) bool, optional: true at padding, which no position attends to.
   torch::Tensor forward(const torch::Tensor& h, const torch::Tensor& x, LayerInspection* record,
                         int64_t sample, const torch::Tensor& key_padding = {});
-  // The score scale 1/√D: the seed's d "is the hidden size" (the width D of h, not Dh).
+  // The score scale 1/√D: the seed paper's d "is the hidden size" (the width D of h, not Dh).
   double scoreScale() const;
   bool gated() const { return gated_; }
   // The uninspected CPU path runs the blocked kernel; off: the materialised G (before/after in

@@ -1,4 +1,4 @@
-// Task "mix": the RSA seed's Figure 1 axis, a signal whose recurrent share a is a knob.
+// Task "mix": the RSA paper's Figure 1 axis, a signal whose recurrent share a is a knob.
 // Every position t carries three inputs (F = K + 2 features): x_t ~ N(0, 1), a key k_t drawn
 // uniformly from K keys (one-hot) and a value v_t ~ N(0, 1). The target is
 //   y_t = √a · r_t / σ_r + √(1 − a) · l_t / σ_l + noise · ε_t,   ε_t ~ N(0, 1),

@@ -1,4 +1,4 @@
-// Formal-language classification (the RSA seed's regular-language family): parity, Dyck-1 and
+// Formal-language classification (the RSA paper's regular-language family): parity, Dyck-1 and
 // the seven Tomita grammars. Each sequence is labelled 1 when it is in the language.
 //
 //   parity   {0,1}: an odd number of 1s

@@ -129,7 +129,7 @@ GroundTruth syntheticSeriesTruth(const TaskOptions& o) {
   for (const auto& c : components(o)) {
     if (!d.empty()) d += " + ";
     if (c.cyclic) {
-      // The pole pair γe^{±iθ} contributes a cos and a sin REM (the RSA seed's decomposition).
+      // The pole pair γe^{±iθ} contributes a cos and a sin REM (the RSA paper's decomposition).
       truth.components.push_back({RemKind::Cos, c.gamma, c.theta});
       truth.components.push_back({RemKind::Sin, c.gamma, c.theta});
       d += "season P=" + fmt(c.period) + " γ=" + fmt(c.gamma);

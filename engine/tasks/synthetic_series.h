@@ -2,9 +2,9 @@
 // learned REM parameters can be set beside the truth. The RSA seed derives REMs from a linear
 // RNN broken down into simple recurrences with a real coefficient λ (regular REM λ^|i−j|) or a
 // complex pair γe^{±iθ} (cyclical REMs γ^|i−j| cos/sin θ|i−j|); the components below are
-// recurrences with those coefficients. (Our note, not the seed's: an AR(1)'s autocorrelation is
-// λ^|k|, while a damped oscillator's is γ^|k| times a phase-shifted cosine — close to, not
-// equal to, the cyclical REM.)
+// recurrences with those coefficients. (Our note, not the seed paper's: an AR(1)'s autocorrelation
+// is λ^|k|, while a damped oscillator's is γ^|k| times a phase-shifted cosine — close to, not equal
+// to, the cyclical REM.)
 //
 // Series s_t = Σ_k a_t^(k) + Σ_j c_t^(j) + noise·ε_t with
 //   a_t = λ a_{t−1} + σ_a e_t                              (AR(1), one per ar_poles entry)

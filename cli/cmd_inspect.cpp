@@ -1,0 +1,32 @@
+// rsalab-cli eval (test metrics of a run folder) and inspect (REMs, attention and gates of a run
+// folder as CSV + JSON).
+#include <memory>
+#include <string>
+
+#include "cli/cli_command.h"
+#include "cli/cli_commands.h"
+
+namespace rsalab {
+
+CliCommand addEvalCommand(CLI::App& app) {
+  auto run_dir = std::make_shared<std::string>();
+  auto* eval = app.add_subcommand("eval", "Test metrics of a finished or stopped run");
+  eval->add_option("--run", *run_dir, "run folder")->required();
+  return {eval, [run_dir] { return runEval(*run_dir); }};
+}
+
+CliCommand addInspectCommand(CLI::App& app) {
+  struct Flags {
+    std::string run_dir, out = "runs/inspect";
+    int64_t sample = 0;
+  };
+  auto flags = std::make_shared<Flags>();
+  auto* inspect = app.add_subcommand(
+      "inspect", "REMs, (lambda, gamma, theta, gate), attention and gates as CSV + JSON");
+  inspect->add_option("--run", flags->run_dir, "run folder")->required();
+  inspect->add_option("--sample", flags->sample, "validation sample index")->capture_default_str();
+  inspect->add_option("--out", flags->out, "output folder")->capture_default_str();
+  return {inspect, [flags] { return runInspect(flags->run_dir, flags->sample, flags->out); }};
+}
+
+}  // namespace rsalab

@@ -1,0 +1,19 @@
+#include "core/verdicts/preset_runner.h"
+
+namespace rsalab {
+
+int PresetRunner::run(const Preset& preset) {
+  switch (preset.action) {
+    case PresetAction::Train:
+      return train(preset);
+    case PresetAction::Sweep:
+      return sweep(preset);
+    case PresetAction::Probe:
+      return probe(preset);
+    case PresetAction::Computed:
+      return computed(preset, judgeClaim(preset.rule, {}));
+  }
+  return 1;
+}
+
+}  // namespace rsalab

@@ -1,0 +1,29 @@
+// TrainingWorker's per-run state (private to gui/training_worker*.cpp: the training loop in
+// training_worker.cpp, what it sends out in training_worker_io.cpp).
+#pragma once
+
+#include <QElapsedTimer>
+#include <cmath>
+#include <memory>
+
+#include "engine/training/trainer.h"
+#include "gui/training_worker.h"
+
+namespace rsalab {
+
+struct TrainingWorker::Run {
+  RunDescriptor descriptor;
+  std::unique_ptr<Trainer> trainer;
+  RunState state = RunState::Idle;
+  MetricsBatch pending;
+  double last_train = NAN, last_validation = NAN;
+  double test_loss = NAN;  // series tasks with references, once finished
+  QElapsedTimer clock;     // for steps/s
+  int64_t steps_at_clock = 0;
+  double steps_per_second = 0;
+  QString message;
+  QElapsedTimer since_snapshot;
+  int sample = 0;  // validation sample the snapshots inspect (the attention view's picker)
+};
+
+}  // namespace rsalab
