@@ -156,7 +156,7 @@ int runGenerationProbe(const RunConfig& config, const std::string& claim) {
   const auto probe = probeLinearAttentionRnn(
       o,
       [&](const std::string& kind, const GenerationPoint& p) {
-        if (kind == "linear") {
+        if (parseAttentionKind(kind) == AttentionKind::Linear) {
           linear = p;
           return;
         }
