@@ -48,11 +48,10 @@ std::vector<std::string> attentionModels() {
   return out;
 }
 
-std::string attentionModel(const std::string& kind) {
-  for (const auto& row : modelRegistry()) {
-    if (row.family == ModelFamily::Attention && kind == row.attention) return row.name;
-  }
-  throw std::invalid_argument("no model in the registry has " + kind + " attention");
+std::string attentionModel(AttentionKind kind) {
+  if (const ModelInfo* row = findAttention(kind)) return row->name;
+  throw std::invalid_argument(std::string("no model in the registry has ") +
+                              attentionKindName(kind) + " attention");
 }
 
 bool isRecurrent(const std::string& model) {

@@ -28,8 +28,8 @@ std::vector<std::string> trainConfigNames();
 ModelOptions modelOptions(const std::string& model, int64_t d, int64_t h, int64_t L);
 // REM heads `model` carries at h heads (0 for models without REMs).
 int64_t remHeads(const std::string& model, int64_t h);
-// The registry's attention-family model whose attention is `kind` (softmax | rsa | linear).
-std::string attentionModel(const std::string& kind);
+// The registry's attention-family model whose attention is `kind`.
+std::string attentionModel(AttentionKind kind);
 // The attention-family models, in registry order.
 std::vector<std::string> attentionModels();
 bool isRecurrent(const std::string& model);

@@ -150,9 +150,10 @@ Json reportTargets(const Results& r) {
       }
       return static_cast<double>(NAN);
     };
-    for (const std::string kind : {"softmax", "rsa"}) {
+    for (const AttentionKind kind : {AttentionKind::Softmax, AttentionKind::Rsa}) {
       const double value = mfu(attentionModel(kind));
-      if (std::isfinite(value)) target("MFU " + kind + " (large)", value, ">=", 0.50);
+      if (std::isfinite(value))
+        target(std::string("MFU ") + attentionKindName(kind) + " (large)", value, ">=", 0.50);
     }
     auto step = [&](const std::string& model, const std::string& config) {
       for (const auto& t : *r.train) {
@@ -160,8 +161,9 @@ Json reportTargets(const Results& r) {
       }
       return static_cast<double>(NAN);
     };
-    const auto softmax = attentionModel("softmax");
-    const double linear_ratio = step(attentionModel("linear"), "large") / step(softmax, "large");
+    const auto softmax = attentionModel(AttentionKind::Softmax);
+    const double linear_ratio =
+        step(attentionModel(AttentionKind::Linear), "large") / step(softmax, "large");
     if (std::isfinite(linear_ratio))
       target("linear step / softmax step (large)", linear_ratio, "<=", 0.5);
     for (const std::string config : {"small", "large"}) {
@@ -172,7 +174,7 @@ Json reportTargets(const Results& r) {
   }
   if (r.scaling) {
     for (const auto& s : *r.scaling) {
-      if (s.kind == "linear")
+      if (parseAttentionKind(s.kind) == AttentionKind::Linear)
         target("linear attention forward exponent (T >= 512)", s.slope_upper, "<=", 1.1);
     }
   }

@@ -24,7 +24,7 @@ std::vector<RemResult> benchRems(const Options& o, const std::vector<TrainResult
     std::printf("  %-7s %s  (IQR %s-%s, %zu rounds)\n", r.config.c_str(), spread(r.ratio).c_str(),
                 fmt(r.ratio.q1).c_str(), fmt(r.ratio.q3).c_str(), r.ratio.samples.size());
   }
-  const std::string softmax_model = attentionModel("softmax");
+  const std::string softmax_model = attentionModel(AttentionKind::Softmax);
   std::vector<RemResult> out;
   std::printf("  %-7s %5s %3s %-24s %s\n", "config", "T", "R", "ms per build+bwd",
               "x L layers / softmax step");
@@ -60,13 +60,13 @@ std::vector<ScalingResult> benchAttention(const Options& o) {
   const std::vector<int64_t> lengths = {128, 256, 512, 1024, 2048};
   std::vector<ScalingResult> out;
   for (const auto& model : attentionModels()) {
-    const std::string kind = modelInfo(model).attention;
+    const AttentionKind kind = *modelInfo(model).attention;  // an attention-family row's kind
     torch::manual_seed(0);
     SelfAttention attn = makeSelfAttention(kind, modelOptions(model, D, H, 1), /*causal=*/true);
     attn->eval();
     torch::NoGradGuard no_grad;
     ScalingResult r;
-    r.kind = kind;
+    r.kind = attentionKindName(kind);
     std::vector<double> x, y, xu, yu;
     for (int64_t T : lengths) {
       auto input = torch::randn({B, T, D});
@@ -117,12 +117,15 @@ std::vector<GenerationResult> benchGeneration(const Options& o) {
     for (int64_t t = T - timed; t < T; ++t) {
       times.push_back(timeOnce([&] { net.step(x.narrow(1, t, 1), state); }));
     }
-    const std::string kind = modelInfo(model).attention;
-    out.push_back({kind == "linear" ? kLinearStep : kind + " KV cache step", summarize(times)});
+    const AttentionKind kind = *modelInfo(model).attention;
+    out.push_back({kind == AttentionKind::Linear
+                       ? kLinearStep
+                       : std::string(attentionKindName(kind)) + " KV cache step",
+                   summarize(times)});
   }
   {
     torch::manual_seed(0);
-    TransformerModelImpl net(modelOptions(attentionModel("softmax"), 128, 8, 4), io);
+    TransformerModelImpl net(modelOptions(attentionModel(AttentionKind::Softmax), 128, 8, 4), io);
     net.eval();
     std::vector<double> times;
     const int64_t recompute = std::max<int64_t>(3, std::lround(8 * std::min(1.0, o.scale)));

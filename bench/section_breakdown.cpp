@@ -8,7 +8,7 @@
 
 #include "bench/fixtures.h"
 #include "bench/sections.h"
-#include "core/registry/flops.h"
+#include "core/config/flops.h"
 #include "engine/models/blocked_attention.h"
 
 namespace rsalab::bench {
@@ -21,7 +21,7 @@ namespace rsalab::bench {
 std::vector<Breakdown> benchBreakdown(const Options& o, double peak) {
   heading("2b. Where the large softmax step's time goes (d128 h8 L4 B16 T512), parts timed alone");
   const TrainConfig& c = trainConfig("large");
-  const std::string softmax_model = attentionModel("softmax");
+  const std::string softmax_model = attentionModel(AttentionKind::Softmax);
   const int64_t N = c.B * c.T, D = c.d, Dh = c.d / c.h, F = 4 * c.d;
   torch::manual_seed(0);
   // Dense: per layer QKV (D→3D), output (D→D), FFN (D→4D, 4D→D); each Linear = 3 products.

@@ -5,7 +5,7 @@
 
 #include "bench/fixtures.h"
 #include "bench/sections.h"
-#include "core/registry/flops.h"
+#include "core/config/flops.h"
 #include "core/registry/model_registry.h"
 
 namespace rsalab::bench {
@@ -57,7 +57,8 @@ std::vector<TrainResult> benchTrain(const Options& o, double peak_flops,
                                     std::vector<PairedRatio>* ratios) {
   heading("2. Training step (forward + backward + AdamW), MFU vs this run's GEMM peak");
   std::printf("  peak used for MFU: %s GFLOP/s\n", fmt(peak_flops / 1e9).c_str());
-  const std::string rsa_model = attentionModel("rsa"), softmax_model = attentionModel("softmax");
+  const std::string rsa_model = attentionModel(AttentionKind::Rsa),
+                    softmax_model = attentionModel(AttentionKind::Softmax);
   std::vector<TrainResult> out;
   for (const auto& c : trainConfigs()) {
     if (!o.wantsConfig(c.name)) continue;

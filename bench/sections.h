@@ -68,7 +68,7 @@ std::vector<RemResult> benchRems(const Options& o, const std::vector<TrainResult
 
 // 4. One attention layer's forward time against T.
 struct ScalingResult {
-  std::string kind;
+  std::string kind;  // attentionKindName of the layer's kind, as the JSON report keeps it
   std::vector<int64_t> T;
   std::vector<Stats> seconds;
   double slope = 0, slope_upper = 0;  // all T; T ≥ 512

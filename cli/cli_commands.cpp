@@ -11,8 +11,8 @@
 #include "cli/cli_interrupt.h"
 #include "cli/cli_progress.h"
 #include "cli/cli_results.h"
-#include "core/config/enums.h"
 #include "core/io/atomic_file.h"
+#include "core/io/enums.h"
 #include "core/io/inspection_io.h"
 #include "core/registry/ground_truth.h"
 #include "core/registry/model_registry.h"
@@ -159,7 +159,7 @@ int runGenerationProbe(const RunConfig& config, const std::string& claim) {
   const auto probe = probeLinearAttentionRnn(
       o,
       [&](const std::string& kind, const GenerationPoint& p) {
-        if (kind == "linear") {
+        if (parseAttentionKind(kind) == AttentionKind::Linear) {
           linear = p;
           return;
         }

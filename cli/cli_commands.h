@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "core/config/run_config.h"
-#include "core/registry/presets.h"
+#include "core/verdicts/presets.h"
 
 namespace rsalab {
 

@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "core/config/enums.h"
+#include "core/io/enums.h"
 #include "core/registry/model_registry.h"
 #include "engine/training/trainer.h"
 

@@ -14,8 +14,8 @@
 #include "core/io/atomic_file.h"
 #include "core/io/text.h"
 #include "core/registry/model_registry.h"
-#include "core/registry/presets.h"
 #include "core/registry/task_registry.h"
+#include "core/verdicts/presets.h"
 
 namespace rsalab {
 

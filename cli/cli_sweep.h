@@ -18,9 +18,9 @@
 #include <vector>
 
 #include "core/config/run_config.h"
-#include "core/registry/presets.h"
 #include "core/sweep/slurm.h"
 #include "core/sweep/sweep_types.h"
+#include "core/verdicts/presets.h"
 
 namespace rsalab {
 

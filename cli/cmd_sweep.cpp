@@ -12,9 +12,9 @@
 #include "cli/cli_run_flags.h"
 #include "cli/cli_sweep.h"
 #include "core/registry/model_registry.h"
-#include "core/registry/presets.h"
 #include "core/sweep/sweep_plan.h"
 #include "core/verdicts/preset_runner.h"
+#include "core/verdicts/presets.h"
 
 namespace rsalab {
 

@@ -8,8 +8,8 @@
 #include "cli/cli_command.h"
 #include "cli/cli_commands.h"
 #include "cli/cli_run_flags.h"
-#include "core/registry/presets.h"
 #include "core/verdicts/preset_runner.h"
+#include "core/verdicts/presets.h"
 
 namespace rsalab {
 

@@ -9,10 +9,10 @@
 #include <memory>
 #include <vector>
 
-#include "core/config/enums.h"
 #include "core/config/run_config.h"
 #include "core/config/trainer_options.h"
 #include "core/forecast/metrics.h"
+#include "core/io/enums.h"
 #include "core/io/inspection.h"
 #include "core/registry/ground_truth.h"
 #include "widgets/sample_input.h"
@@ -45,7 +45,7 @@ struct MetricsBatch {  // points since the last batch, ~20 Hz
 
 struct RunStatus {
   int run = 0;
-  // core/config/enums.h. Diverged: a non-finite loss or gradient paused the run; it can be
+  // core/io/enums.h. Diverged: a non-finite loss or gradient paused the run; it can be
   // restored to its last good state and resumed (TrainingWorker::restoreLastGood).
   RunState state = RunState::Idle;
   qint64 step = 0;

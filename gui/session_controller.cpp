@@ -9,7 +9,7 @@
 #include <cmath>
 #include <map>
 
-#include "core/config/enums.h"
+#include "core/io/enums.h"
 #include "core/registry/model_registry.h"
 #include "gui/main_window.h"
 #include "gui/sweep_panel.h"

@@ -15,8 +15,8 @@
 #include <cmath>
 #include <fstream>
 
-#include "core/registry/presets.h"
 #include "core/sweep/sweep_io.h"
+#include "core/verdicts/presets.h"
 #include "engine/runtime.h"
 #include "gui/main_window.h"
 #include "gui/sweep_panel.h"

@@ -3,12 +3,18 @@
 // the names of splits and stop reasons that the trainer and the sweep rows use.
 #include <cmath>
 #include <set>
+#include <typeinfo>
+#include <utility>
+#include <vector>
 
-#include "core/config/enums.h"
-#include "core/registry/flops.h"
+#include "core/config/flops.h"
+#include "core/io/enums.h"
 #include "core/registry/model_registry.h"
 #include "core/sweep/sweep_types.h"
+#include "engine/models/linear_attention.h"
 #include "engine/models/model_factory.h"
+#include "engine/models/rsa_attention.h"
+#include "engine/models/softmax_attention.h"
 #include "engine/models/transformer.h"
 #include "engine/training/trainer.h"
 #include "support/test_support.h"
@@ -77,11 +83,67 @@ class TestModelRegistry : public QObject {
       auto* transformer = dynamic_cast<TransformerModelImpl*>(model.get());
       QVERIFY2(transformer != nullptr, row.name);
       for (const auto& block : transformer->blocks()) {
-        QCOMPARE(block->attention()->kind(), std::string(row.attention));
+        QVERIFY2(row.attention.has_value(), row.name);
+        QCOMPARE(std::string(attentionKindName(block->attention()->kind())),
+                 std::string(attentionKindName(*row.attention)));
       }
       ++checked;
     }
     QVERIFY(checked >= 3);
+  }
+
+  // The attention kinds' one name table: every kind's name parses back to it, the names are
+  // those configs on disk hold, and only the attention family's rows carry a kind, each building
+  // its own attention class through makeSelfAttention.
+  void attentionKindNamesRoundTripAndBuild() {
+    const std::vector<std::pair<AttentionKind, std::string>> names = {
+        {AttentionKind::Softmax, "softmax"},
+        {AttentionKind::Rsa, "rsa"},
+        {AttentionKind::Linear, "linear"}};
+    for (const auto& [kind, name] : names) {
+      QCOMPARE(std::string(attentionKindName(kind)), name);
+      QVERIFY2(parseAttentionKind(name) == kind, name.c_str());
+    }
+    QVERIFY(!parseAttentionKind("x"));
+    QVERIFY(!parseAttentionKind("Softmax"));
+    QVERIFY(!parseAttentionKind(""));
+    QCOMPARE(attentionKindList(), std::string("softmax, rsa, linear"));
+    QVERIFY(
+        (attentionKinds() == std::vector<AttentionKind>{AttentionKind::Softmax, AttentionKind::Rsa,
+                                                        AttentionKind::Linear}));
+
+    int built = 0;
+    for (const auto& row : modelRegistry()) {
+      QCOMPARE(row.attention.has_value(), row.family == ModelFamily::Attention);
+      if (!row.attention) continue;
+      const AttentionKind kind = *row.attention;
+      QCOMPARE(findAttention(kind), &row);
+      QCOMPARE(row.has_rems, kind == AttentionKind::Rsa);
+      SelfAttention attention = makeSelfAttention(kind, smallOptions(row.name), /*causal=*/true);
+      QVERIFY2(attention->kind() == kind, row.name);
+      const SelfAttentionImpl& impl = *attention;
+      const std::type_info& type = typeid(impl);
+      switch (kind) {
+        case AttentionKind::Softmax:
+          QVERIFY2(type == typeid(SoftmaxAttentionImpl), row.name);
+          break;
+        case AttentionKind::Rsa:
+          QVERIFY2(type == typeid(RsaAttentionImpl), row.name);
+          break;
+        case AttentionKind::Linear:
+          QVERIFY2(type == typeid(LinearAttentionImpl), row.name);
+          break;
+      }
+      ++built;
+    }
+    QCOMPARE(built, 3);
+
+    // The seq2seq option keeps the typed name: parsed by the table, refused when unknown.
+    ModelOptions o = smallOptions("encdec");
+    o.encoder_attention = "linear";
+    QVERIFY(encoderAttention(o) == AttentionKind::Linear);
+    o.encoder_attention = "x";
+    QVERIFY(errorOf([&] { encoderAttention(o); }).contains("use softmax, rsa, linear"));
   }
 
   // `rsalab-cli models`: one line per registry row, in its order, with its title and equation.

@@ -5,11 +5,11 @@
 #include <cmath>
 #include <functional>
 
-#include "core/registry/presets.h"
 #include "core/sweep/sweep_io.h"
 #include "core/sweep/sweep_plan.h"
 #include "core/verdicts/claims.h"
 #include "core/verdicts/preset_runner.h"
+#include "core/verdicts/presets.h"
 #include "core/verdicts/regime_map.h"
 #include "support/test_registry.h"
 

@@ -7,8 +7,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "core/config/enums.h"
 #include "core/io/atomic_file.h"
+#include "core/io/enums.h"
 #include "core/io/inspection_io.h"
 #include "core/session/session_bundle.h"
 #include "core/sweep/sweep_io.h"

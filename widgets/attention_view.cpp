@@ -7,6 +7,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "core/registry/model_registry.h"
 #include "widgets/heat_map_grid.h"
 #include "widgets/number_text.h"
 
@@ -22,6 +23,13 @@ QString remSummary(const HeadInspection& head) {
                 .arg(remKindName(head.rem_kind), numberText(head.gamma), numberText(head.theta));
   if (head.dilation > 1) s += QString(" d=%1").arg(head.dilation);
   return s;
+}
+
+// The record's model is a registry row whose attention is linear (its matrices are the implied
+// normalised φ(Q)φ(K)ᵀ).
+bool hasLinearAttention(const InspectionRecord& record) {
+  const ModelInfo* info = findModel(record.model);
+  return info && info->attention == AttentionKind::Linear;
 }
 
 bool hasRem(const InspectionRecord& record) {
@@ -93,7 +101,7 @@ void AttentionView::setRecord(qint64 step, const InspectionRecord& record, const
     what =
         tr("per layer × head: content softmax part | REM part | gated mix (1−σ(µ))·softmax + "
            "σ(µ)·REM");
-  } else if (record.model == "linear") {
+  } else if (hasLinearAttention(record)) {
     showLayersByHeads(record, positions);
     what = tr("implied normalised φ(Q)φ(K)ᵀ matrix (row-normalised, φ = elu+1) per layer × head");
   } else {
@@ -160,7 +168,7 @@ void AttentionView::showEncoderDecoder(const InspectionRecord& record, const Sam
 
 void AttentionView::showLayersByHeads(const InspectionRecord& record,
                                       const QStringList& positions) {
-  const bool linear = record.model == "linear";
+  const bool linear = hasLinearAttention(record);
   grid_->setGridSize(static_cast<int>(record.layers.size()), maxHeads(record.layers));
   for (size_t l = 0; l < record.layers.size(); ++l) {
     const auto& layer = record.layers[l];

@@ -1,6 +1,6 @@
 // ComparisonTable: per model, what it costs and what it reaches, so "more sample-efficient" and
 // "cheaper" can be told apart: parameters, forward FLOPs per token (analytic,
-// core/registry/flops.h), measured steps/s and wall time, and the mean test loss at each
+// core/config/flops.h), measured steps/s and wall time, and the mean test loss at each
 // training-set size N. Every column sorts (numerically). Beside it, the configurations side by side
 // (key × model) with a "differences only" toggle that hides the keys on which every model agrees.
 // Plain data in.

@@ -8,6 +8,7 @@
 #include <QVBoxLayout>
 #include <cmath>
 
+#include "core/io/enums.h"
 #include "widgets/plot_export.h"
 
 namespace rsalab {
@@ -102,7 +103,8 @@ void GenerationTimeView::begin(const QString& model) {
 }
 
 void GenerationTimeView::addPoint(const QString& kind, const GenerationPoint& point) {
-  auto& curve = kind == "linear" ? probe_.linear : probe_.softmax;
+  const bool linear = parseAttentionKind(kind.toStdString()) == AttentionKind::Linear;
+  auto& curve = linear ? probe_.linear : probe_.softmax;
   curve.points.push_back(point);
   header_ =
       kIntro + "\n" +

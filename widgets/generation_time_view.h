@@ -25,7 +25,8 @@ class GenerationTimeView : public QWidget {
 
   // A new measurement begins: clears the curves; `model` says what is measured.
   void begin(const QString& model);
-  // One point of the curve `kind` ("linear" or "softmax"), as it is measured.
+  // One point of the curve of the attention kind named `kind` (attentionKindName: "linear" or
+  // "softmax"), as it is measured.
   void addPoint(const QString& kind, const GenerationPoint& point);
   // The whole measurement: curves, check and verdicts (linearAttentionRnnVerdicts).
   void setProbe(const LinearAttentionRnnProbe& probe);

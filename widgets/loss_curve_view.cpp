@@ -13,7 +13,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/config/enums.h"
+#include "core/io/enums.h"
 #include "widgets/plot_export.h"
 #include "widgets/run_palette.h"
 

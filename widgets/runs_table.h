@@ -6,7 +6,7 @@
 #include <QTableWidget>
 #include <QVector>
 
-#include "core/config/enums.h"
+#include "core/io/enums.h"
 
 namespace rsalab {
 

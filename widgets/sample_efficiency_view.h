@@ -1,6 +1,6 @@
 // SampleEfficiencyView: test loss against training-set size N, log–log, one line per model (mean
 // over seeds, with a min–max or ±1 sd band), each seed's point drawn faintly, and the power-law
-// fit loss ≈ a·N^(−b) (core/verdicts/power_law.h, the engine's own fit) dashed, with b and its
+// fit loss ≈ a·N^(−b) (core/forecast/power_law.h, the engine's own fit) dashed, with b and its
 // 95% CI in the legend. Points arrive one by one (addPoint) as sweep runs finish; like every view
 // here it only marks itself dirty and redraws from one ~40 ms timer.
 // Interaction: wheel zoom, drag pan, double-click fits; a click on a point emits pointClicked with
@@ -21,7 +21,7 @@
 #include <set>
 #include <vector>
 
-#include "core/verdicts/power_law.h"
+#include "core/forecast/power_law.h"
 #include "widgets/repaint_throttle.h"
 
 class QComboBox;

@@ -25,15 +25,18 @@ RemHeadCounts defaultRemHeads(int64_t heads) {
   return c;
 }
 
+AttentionKind encoderAttention(const ModelOptions& o) {
+  const auto kind = parseAttentionKind(o.encoder_attention);
+  if (!kind || !findAttention(*kind)) {
+    throw std::invalid_argument("encoder_attention '" + o.encoder_attention + "' is unknown: use " +
+                                attentionKindList());
+  }
+  return *kind;
+}
+
 void validate(const ModelOptions& o) {
   const ModelInfo& info = modelInfo(o.model);  // throws naming the model and the known ones
-  const ModelInfo* encoder = findAttention(o.encoder_attention);
-  if (!encoder) {
-    std::string kinds;
-    for (const auto& kind : attentionKinds()) kinds += (kinds.empty() ? "" : ", ") + kind;
-    throw std::invalid_argument("encoder_attention '" + o.encoder_attention + "' is unknown: use " +
-                                kinds);
-  }
+  const ModelInfo* encoder = findAttention(encoderAttention(o));  // throws for an unknown name
   require(o.d_model >= 1 && o.d_model <= 8192, "d_model", "1..8192", o.d_model);
   require(o.heads >= 1 && o.heads <= 256, "heads", "1..256", o.heads);
   if (o.d_model % o.heads != 0) {

@@ -51,7 +51,8 @@ struct ModelOptions {
   std::vector<int64_t> dilations = {2};    // factors for dilated heads, used in turn
   RemInit rem_init;
   bool starsaber_gated = false;  // highway-gated StarSaber variant
-  // The seq2seq family's self-attention: one of attentionKinds() (softmax | rsa | linear).
+  // The seq2seq family's self-attention, by the name the user types and configs keep: the name
+  // of one of attentionKinds() (softmax | rsa | linear); encoderAttention() gives its kind.
   std::string encoder_attention = "softmax";
   int64_t decoder_layers = 0;     // 0: same as layers
   bool linear_cumulative = true;  // causal linear: running-sum form, chunked (else masked T x T)
@@ -77,6 +78,9 @@ struct ModelIO {
   int64_t pad_token = -1;  // >= 0: token inputs equal to it are padding, left out of the mean
 };
 
+// The kind named by options.encoder_attention; throws std::invalid_argument (as validate does)
+// for a name that is no attention kind.
+AttentionKind encoderAttention(const ModelOptions& options);
 // Throws std::invalid_argument naming the field and its allowed range.
 void validate(const ModelOptions& options);
 void validate(const ModelIO& io);

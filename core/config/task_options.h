@@ -46,7 +46,7 @@ struct TaskOptions {
   std::string text_path;
   // CSV series: a file with one or more numeric columns, optional header and time column.
   std::string csv_path;
-  // Series tasks: window | global | none (NormMode in core/config/enums.h). "global" here for the
+  // Series tasks: window | global | none (NormMode in core/io/enums.h). "global" here for the
   // synthetic series; realSeriesDefaults() (core/config/run_config.h) makes it "window" for real
   // ones.
   std::string norm = "global";

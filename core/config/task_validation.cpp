@@ -6,8 +6,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "core/config/enums.h"
 #include "core/config/task_limits.h"
+#include "core/io/enums.h"
 #include "core/registry/task_registry.h"
 
 namespace rsalab {

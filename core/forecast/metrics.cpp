@@ -3,7 +3,7 @@
 #include <cmath>
 #include <limits>
 
-#include "core/config/enums.h"
+#include "core/io/enums.h"
 
 namespace rsalab {
 

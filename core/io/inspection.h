@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "core/config/enums.h"
+#include "core/io/enums.h"
 
 namespace rsalab {
 

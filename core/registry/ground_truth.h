@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "core/config/enums.h"
+#include "core/io/enums.h"
 #include "core/io/inspection.h"
 
 namespace rsalab {

@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "core/config/enums.h"
+#include "core/io/enums.h"
 
 namespace rsalab {
 
@@ -17,28 +17,29 @@ const char* modelFamilyName(ModelFamily family) { return nameOf(kModelFamilies, 
 
 const std::vector<ModelInfo>& modelRegistry() {
   using F = ModelFamily;
+  using A = AttentionKind;
   // clang-format off
   static const std::vector<ModelInfo> rows = {
     // name, title, equation, family, causal, bidirectional, REMs, gates, attention, gate blocks,
     // default launch
     {"rnn", "RNN (tanh)", "h_t = tanh(W_ih x_t + W_hh h_{t-1} + b)",
-     F::Recurrent, true, false, false, false, "", 1, true},
+     F::Recurrent, true, false, false, false, std::nullopt, 1, true},
     {"lstm", "LSTM", "c_t = f*c_{t-1} + i*g, h_t = o*tanh(c_t)",
-     F::Recurrent, true, false, false, true, "", 4, false},
+     F::Recurrent, true, false, false, true, std::nullopt, 4, false},
     {"gru", "GRU", "h_t = (1-z)*n + z*h_{t-1}",
-     F::Recurrent, true, false, false, true, "", 3, false},
+     F::Recurrent, true, false, false, true, std::nullopt, 3, false},
     {"transformer", "Softmax Transformer",
      "softmax(QK^T/sqrt(Dh) + mask) V, pre-LN, sinusoidal PE",
-     F::Attention, true, true, false, false, "softmax", 0, true},
+     F::Attention, true, true, false, false, A::Softmax, 0, true},
     {"rsa", "RSA (self-attention with recurrence)",
      "((1-s(mu)) softmax(QK^T/sqrt(Dh)) + s(mu) P) V",
-     F::Attention, true, true, true, true, "rsa", 0, true},
+     F::Attention, true, true, true, true, A::Rsa, 0, true},
     {"linear", "Linear attention (elu+1)", "phi(Q_i)^T S_i / (phi(Q_i)^T z_i + eps)",
-     F::Attention, true, true, false, false, "linear", 0, false},
+     F::Attention, true, true, false, false, A::Linear, 0, false},
     {"starsaber", "StarSaber (fixed-point attention)", "h^{l+1} = h^l + a_l tanh(A^l + V^l x)",
-     F::FixedPoint, true, true, false, true, "", 0, false},
+     F::FixedPoint, true, true, false, true, std::nullopt, 0, false},
     {"encdec", "Encoder-decoder", "bidirectional encoder; causal decoder + cross-attention",
-     F::Seq2Seq, true, false, false, false, "", 0, false},
+     F::Seq2Seq, true, false, false, false, std::nullopt, 0, false},
   };
   // clang-format on
   return rows;
@@ -89,17 +90,24 @@ std::string modelNameList(bool sequence_only) {
 
 const char* defaultModelName() { return "rsa"; }
 
-std::vector<std::string> attentionKinds() {
-  std::vector<std::string> out;
+std::vector<AttentionKind> attentionKinds() {
+  std::vector<AttentionKind> out;
   for (const auto& row : modelRegistry()) {
-    if (row.family == ModelFamily::Attention) out.emplace_back(row.attention);
+    if (row.family == ModelFamily::Attention && row.attention) out.push_back(*row.attention);
   }
   return out;
 }
 
-const ModelInfo* findAttention(const std::string& kind) {
+std::string attentionKindList() {
+  std::string out;
+  for (AttentionKind kind : attentionKinds())
+    out += (out.empty() ? "" : ", ") + std::string(attentionKindName(kind));
+  return out;
+}
+
+const ModelInfo* findAttention(AttentionKind kind) {
   for (const auto& row : modelRegistry()) {
-    if (row.family == ModelFamily::Attention && kind == row.attention) return &row;
+    if (row.family == ModelFamily::Attention && row.attention == kind) return &row;
   }
   return nullptr;
 }

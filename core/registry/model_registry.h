@@ -4,8 +4,11 @@
 // when it opens a new family). Plain C++: no LibTorch, no Qt.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "core/io/enums.h"
 
 namespace rsalab {
 
@@ -21,8 +24,8 @@ struct ModelInfo {
   bool supports_bidirectional;
   bool has_rems;   // RSA-style recurrence encoding matrices in its attention
   bool has_gates;  // gates the inspector shows (LSTM/GRU gates, StarSaber's α)
-  // Attention family: the attention inside the transformer block (softmax | rsa | linear).
-  const char* attention;
+  // Attention family: the attention inside the transformer block; nullopt for the other families.
+  std::optional<AttentionKind> attention;
   // Recurrent family: gate blocks per cell (FLOP count): rnn 1, gru 3, lstm 4.
   int gate_blocks;
   // In the GUI's default launch and the bench's default comparison.
@@ -45,11 +48,13 @@ int modelIndex(const std::string& name);
 std::string modelNameList(bool sequence_only = false);
 // The model of a config that names none (ModelOptions' default).
 const char* defaultModelName();
-// The attention kinds of the attention family (ModelInfo::attention: softmax, rsa, linear), in
-// registry order; also the kinds the encoder–decoder's encoder_attention takes.
-std::vector<std::string> attentionKinds();
+// The attention kinds of the attention family (ModelInfo::attention), in registry order; also the
+// kinds the encoder–decoder's encoder_attention takes.
+std::vector<AttentionKind> attentionKinds();
+// "softmax, rsa, linear": the names of attentionKinds() for messages and help texts.
+std::string attentionKindList();
 // The attention-family row whose attention is `kind` (its has_rems says whether that attention
 // carries REMs); nullptr when no row has that kind.
-const ModelInfo* findAttention(const std::string& kind);
+const ModelInfo* findAttention(AttentionKind kind);
 
 }  // namespace rsalab

@@ -1,6 +1,6 @@
 #include "core/registry/task_registry.h"
 
-#include "core/config/enums.h"
+#include "core/io/enums.h"
 #include "core/io/text.h"
 
 namespace rsalab {

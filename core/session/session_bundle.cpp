@@ -17,8 +17,8 @@
 #include <set>
 #include <sstream>
 
-#include "core/config/enums.h"
 #include "core/io/atomic_file.h"
+#include "core/io/enums.h"
 #include "core/io/inspection_io.h"
 #include "core/io/text.h"
 #include "core/sweep/sweep_io.h"

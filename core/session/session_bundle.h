@@ -59,7 +59,7 @@ struct SessionRun {
   std::string model;
   uint64_t seed = 0;
   int64_t train_size = 0;  // N of this run; 0 = the bundle config's (sweeps vary it per run)
-  RunState status = RunState::Idle;  // written as runStateName() (core/config/enums.h)
+  RunState status = RunState::Idle;  // written as runStateName() (core/io/enums.h)
   int64_t parameters = 0;
   std::string message;  // error or stop reason
   std::vector<StepMetrics> steps;

@@ -30,7 +30,7 @@ class SessionRecorder {
   void recordEvals(int64_t id, const EvalMetrics* evals, size_t count);
   void recordStep(int64_t id, const StepMetrics& step) { recordSteps(id, &step, 1); }
   void recordEval(int64_t id, const EvalMetrics& eval) { recordEvals(id, &eval, 1); }
-  // The state name (core/config/enums.h) and the error or stop reason.
+  // The state name (core/io/enums.h) and the error or stop reason.
   void setStatus(int64_t id, RunState status, const std::string& message);
   void addSnapshot(int64_t id, int64_t step, InspectionRecord record);
   void setSnapshots(int64_t id, std::vector<std::pair<int64_t, InspectionRecord>> snapshots);

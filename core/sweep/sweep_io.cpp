@@ -293,19 +293,6 @@ SweepResult sweepResultFromJson(const std::string& text) {
   }
 }
 
-std::optional<RegimePoint> regimePoint(const SweepRow& r) {
-  if (r.reference || !r.ok() || !std::isfinite(r.axis_value)) return std::nullopt;
-  const double y = std::isfinite(r.bayes_floor) ? r.excess() : r.test_loss;
-  return RegimePoint{r.model, r.axis_value, r.size, r.seed, y, r.run};
-}
-
-std::vector<RegimePoint> regimePoints(const std::vector<SweepRow>& rows) {
-  std::vector<RegimePoint> points;
-  for (const auto& r : rows)
-    if (auto p = regimePoint(r)) points.push_back(*p);
-  return points;
-}
-
 void fitSweep(SweepResult& result, const std::vector<std::string>& models) {
   result.fits.clear();
   result.excess_fits.clear();

@@ -8,7 +8,6 @@
 #include <string>
 
 #include "core/sweep/sweep_types.h"
-#include "core/verdicts/regime_map.h"
 
 namespace rsalab {
 
@@ -35,11 +34,5 @@ SweepResult sweepResultFromJson(const std::string& text);
 // Fills result.fits (test loss vs N) and result.excess_fits (excess loss vs N, when the rows have
 // a Bayes floor) for `models` in that order, from the usable rows (SweepRow::ok()).
 void fitSweep(SweepResult& result, const std::vector<std::string>& models);
-
-// The regime map's points: the usable model rows (not references) that carry a task-axis value,
-// with their excess loss (test loss where the task has no floor). regimePoint: one row's, or
-// std::nullopt when the row does not belong on the map.
-std::optional<RegimePoint> regimePoint(const SweepRow& row);
-std::vector<RegimePoint> regimePoints(const std::vector<SweepRow>& rows);
 
 }  // namespace rsalab

@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "core/config/run_config.h"
+#include "core/forecast/power_law.h"
 #include "core/sweep/sweep_types.h"
-#include "core/verdicts/power_law.h"
 
 namespace rsalab {
 

@@ -1,6 +1,6 @@
 #include "core/sweep/sweep_status.h"
 
-#include "core/config/enums.h"
+#include "core/io/enums.h"
 #include "core/sweep/sweep_cell.h"
 
 namespace rsalab {

@@ -12,9 +12,9 @@
 
 #include "core/config/run_config.h"
 #include "core/forecast/metrics.h"
+#include "core/forecast/power_law.h"
 #include "core/io/inspection.h"
 #include "core/registry/model_registry.h"
-#include "core/verdicts/power_law.h"
 
 namespace rsalab {
 
@@ -62,7 +62,7 @@ struct SweepRow {
   int64_t steps = 0;
   double seconds = 0;
   int64_t parameters = 0;
-  double flops_per_token = 0;  // forward, analytic (core/registry/flops.h), at the task's length T
+  double flops_per_token = 0;  // forward, analytic (core/config/flops.h), at the task's length T
   // Why training ended; None for a reference row and for a run that failed before it trained.
   // Written as sweepStopReasonText (core/sweep/sweep_io.h).
   StopReason stop_reason = StopReason::None;

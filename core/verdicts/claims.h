@@ -9,8 +9,8 @@
 
 #include "core/io/inspection.h"
 #include "core/registry/ground_truth.h"
-#include "core/registry/presets.h"
 #include "core/sweep/sweep_types.h"
+#include "core/verdicts/presets.h"
 #include "core/verdicts/regime_map.h"
 
 namespace rsalab {
@@ -68,7 +68,7 @@ ClaimVerdict linearRnnVerdict(double max_error, int64_t values, double tolerance
 // The same on LinearRnnDemo::random(seed) (core/verdicts/linear_rnn_demo.h), computed now.
 ClaimVerdict linearRnnDemoVerdict(unsigned seed = 1);
 
-// ---- The claim rules: one row per ClaimRule (core/registry/presets.h), read by every preset.
+// ---- The claim rules: one row per ClaimRule (core/verdicts/presets.h), read by every preset.
 
 struct LinearAttentionRnnProbe;  // core/verdicts/generation_claim.h
 

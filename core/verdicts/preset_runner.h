@@ -1,4 +1,4 @@
-// Running a preset (core/registry/presets.h): the one place that decides, from the preset's
+// Running a preset (core/verdicts/presets.h): the one place that decides, from the preset's
 // action, whether it trains, sweeps, computes or measures. The GUI (gui/preset_controller.h) and
 // rsalab-cli (cli/cmd_train.cpp, cli/cmd_sweep.cpp) derive from it and say how each is done
 // there; what judges the result is the preset's claim rule (core/verdicts/claims.h).
@@ -6,8 +6,8 @@
 
 #include <vector>
 
-#include "core/registry/presets.h"
 #include "core/verdicts/claims.h"
+#include "core/verdicts/presets.h"
 
 namespace rsalab {
 

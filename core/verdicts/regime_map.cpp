@@ -8,7 +8,7 @@
 #include <map>
 #include <tuple>
 
-#include "core/config/enums.h"
+#include "core/io/enums.h"
 #include "core/io/text.h"
 
 namespace rsalab {
@@ -39,6 +39,19 @@ PairedDifference pairedDifference(const RegimeCell& better, const RegimeCell& wo
     for (const auto& [other, w] : worse.by_seed)
       if (other == seed) d.push_back(w - b);
   return meanWithInterval(d);
+}
+
+std::optional<RegimePoint> regimePoint(const SweepRow& r) {
+  if (r.reference || !r.ok() || !std::isfinite(r.axis_value)) return std::nullopt;
+  const double y = std::isfinite(r.bayes_floor) ? r.excess() : r.test_loss;
+  return RegimePoint{r.model, r.axis_value, r.size, r.seed, y, r.run};
+}
+
+std::vector<RegimePoint> regimePoints(const std::vector<SweepRow>& rows) {
+  std::vector<RegimePoint> points;
+  for (const auto& r : rows)
+    if (auto p = regimePoint(r)) points.push_back(*p);
+  return points;
 }
 
 MeanSd meanSd(const std::vector<double>& values) {

@@ -9,9 +9,12 @@
 
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "core/sweep/sweep_types.h"
 
 namespace rsalab {
 
@@ -24,6 +27,12 @@ struct RegimePoint {
                                                              // better); NaN: not usable
   int64_t run = -1;                                          // the sweep's run id (SweepRow::run)
 };
+
+// The regime map's points: the usable model rows (not references) that carry a task-axis value,
+// with their excess loss (test loss where the task has no floor). regimePoint: one row's, or
+// std::nullopt when the row does not belong on the map.
+std::optional<RegimePoint> regimePoint(const SweepRow& row);
+std::vector<RegimePoint> regimePoints(const std::vector<SweepRow>& rows);
 
 // One model at one (axis value, N): the seeds' finite excess losses.
 struct RegimeCell {

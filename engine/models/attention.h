@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/config/model_options.h"
+#include "core/io/enums.h"
 #include "core/io/inspection.h"
 #include "engine/models/inspection_copy.h"
 #include "engine/torch_api.h"
@@ -37,7 +38,7 @@ class SelfAttentionImpl : public torch::nn::Module {
                                 const torch::Tensor& key_padding = {}) = 0;
   // One new position for generation (causal only): (B, 1, D) -> (B, 1, D).
   virtual torch::Tensor step(const torch::Tensor& x_t, AttentionState& state) = 0;
-  virtual std::string kind() const = 0;
+  virtual AttentionKind kind() const = 0;
 
   bool causal() const { return causal_; }
   int64_t heads() const { return heads_; }

@@ -2,7 +2,7 @@
 
 namespace rsalab {
 
-DecoderBlockImpl::DecoderBlockImpl(const std::string& kind, const ModelOptions& o) {
+DecoderBlockImpl::DecoderBlockImpl(AttentionKind kind, const ModelOptions& o) {
   const int64_t D = o.d_model;
   ln_self_ = register_module("ln_self", torch::nn::LayerNorm(torch::nn::LayerNormOptions({D})));
   self_attention_ = register_module("self_attention", makeSelfAttention(kind, o, /*causal=*/true));
@@ -24,7 +24,7 @@ EncoderDecoderImpl::EncoderDecoderImpl(const ModelOptions& options, int64_t sour
     : options_(options) {
   validate(options_);
   const int64_t D = options_.d_model;
-  const auto kind = options_.encoder_attention;
+  const AttentionKind kind = encoderAttention(options_);
   source_embed_ = register_module("source_embed", torch::nn::Embedding(source_vocab, D));
   target_embed_ = register_module("target_embed", torch::nn::Embedding(target_vocab, D));
   for (int64_t l = 0; l < options_.layers; ++l) {

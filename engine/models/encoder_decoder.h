@@ -14,7 +14,7 @@ namespace rsalab {
 
 class DecoderBlockImpl : public torch::nn::Module {
  public:
-  DecoderBlockImpl(const std::string& attention_kind, const ModelOptions& options);
+  DecoderBlockImpl(AttentionKind attention_kind, const ModelOptions& options);
   // y + SelfAttn(LN(y)); y + CrossAttn(LN(y), memory); y + FFN(LN(y))
   torch::Tensor forward(const torch::Tensor& y, const torch::Tensor& memory,
                         LayerInspection* record, int64_t sample);

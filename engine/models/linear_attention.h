@@ -52,7 +52,7 @@ class LinearAttentionImpl : public SelfAttentionImpl {
   torch::Tensor forward(const torch::Tensor& x, LayerInspection* record, int64_t sample,
                         const torch::Tensor& key_padding = {}) override;
   torch::Tensor step(const torch::Tensor& x_t, AttentionState& state) override;
-  std::string kind() const override { return "linear"; }
+  AttentionKind kind() const override { return AttentionKind::Linear; }
   // Off: the causal path runs linearAttentionChunked on CPU too (the path before the fused
   // kernel; rsalab-bench's before/after lever).
   void setFusedKernel(bool on) { fused_ = on; }

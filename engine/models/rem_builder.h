@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "core/config/enums.h"
 #include "core/config/model_options.h"
+#include "core/io/enums.h"
 #include "engine/torch_api.h"
 
 namespace rsalab {

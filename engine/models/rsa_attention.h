@@ -14,7 +14,7 @@ class RsaAttentionImpl : public SoftmaxAttentionImpl {
   RsaAttentionImpl(int64_t d_model, int64_t heads, bool causal, const RemHeadCounts& counts,
                    const std::vector<int64_t>& dilations, const RemInit& init);
 
-  std::string kind() const override { return "rsa"; }
+  AttentionKind kind() const override { return AttentionKind::Rsa; }
   RemBuilder& rems() { return rems_; }
   torch::Tensor gate() const { return torch::sigmoid(mu); }  // (R): σ(µ)
 

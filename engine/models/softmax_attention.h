@@ -18,7 +18,7 @@ class SoftmaxAttentionImpl : public SelfAttentionImpl {
   torch::Tensor forward(const torch::Tensor& x, LayerInspection* record, int64_t sample,
                         const torch::Tensor& key_padding = {}) override;
   torch::Tensor step(const torch::Tensor& x_t, AttentionState& state) override;
-  std::string kind() const override { return "softmax"; }
+  AttentionKind kind() const override { return AttentionKind::Softmax; }
 
  protected:
   // Applies the attention weights: probs (B, H, Tq, Tk), v (B, H, Tk, Dh) -> (B, H, Tq, Dh).

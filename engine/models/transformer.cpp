@@ -9,18 +9,18 @@
 
 namespace rsalab {
 
-SelfAttention makeSelfAttention(const std::string& kind, const ModelOptions& o, bool causal) {
-  if (kind == "softmax") {
-    return std::make_shared<SoftmaxAttentionImpl>(o.d_model, o.heads, causal);
+SelfAttention makeSelfAttention(AttentionKind kind, const ModelOptions& o, bool causal) {
+  switch (kind) {
+    case AttentionKind::Softmax:
+      return std::make_shared<SoftmaxAttentionImpl>(o.d_model, o.heads, causal);
+    case AttentionKind::Rsa:
+      return std::make_shared<RsaAttentionImpl>(o.d_model, o.heads, causal, o.rem, o.dilations,
+                                                o.rem_init);
+    case AttentionKind::Linear:
+      return std::make_shared<LinearAttentionImpl>(o.d_model, o.heads, causal, o.linear_cumulative);
   }
-  if (kind == "rsa") {
-    return std::make_shared<RsaAttentionImpl>(o.d_model, o.heads, causal, o.rem, o.dilations,
-                                              o.rem_init);
-  }
-  if (kind == "linear") {
-    return std::make_shared<LinearAttentionImpl>(o.d_model, o.heads, causal, o.linear_cumulative);
-  }
-  throw std::invalid_argument("attention kind '" + kind + "' is unknown: softmax, rsa or linear");
+  throw std::invalid_argument("attention kind " + std::to_string(static_cast<int>(kind)) +
+                              " is not one of " + attentionKindList());
 }
 
 FeedForwardImpl::FeedForwardImpl(int64_t d_model, int64_t ff_mult) {
@@ -33,7 +33,7 @@ torch::Tensor FeedForwardImpl::forward(const torch::Tensor& x) {
   return x + fc2_->forward(torch::gelu(fc1_->forward(ln_->forward(x))));  // (B, T, D)
 }
 
-TransformerBlockImpl::TransformerBlockImpl(const std::string& attention_kind, const ModelOptions& o,
+TransformerBlockImpl::TransformerBlockImpl(AttentionKind attention_kind, const ModelOptions& o,
                                            bool causal) {
   const int64_t D = o.d_model;
   linear_ = o.linear_value_path;
@@ -65,7 +65,10 @@ torch::Tensor TransformerBlockImpl::step(const torch::Tensor& x_t, AttentionStat
 TransformerModelImpl::TransformerModelImpl(const ModelOptions& options, const ModelIO& io)
     : SequenceModelImpl(options, io) {
   registerIoLayers(options_.d_model);
-  const std::string kind = modelInfo(options_.model).attention;  // the registry row's attention
+  const ModelInfo& info = modelInfo(options_.model);
+  if (!info.attention)
+    throw std::invalid_argument("model '" + options_.model + "' has no attention kind");
+  const AttentionKind kind = *info.attention;  // the registry row's attention
   for (int64_t l = 0; l < options_.layers; ++l) {
     blocks_.push_back(register_module("block" + std::to_string(l),
                                       TransformerBlock(kind, options_, options_.causal)));

@@ -10,9 +10,9 @@
 
 namespace rsalab {
 
-// The attention of kind softmax | rsa | linear (ModelInfo::attention, attentionKinds()) of width
-// D with options' heads and REM settings.
-SelfAttention makeSelfAttention(const std::string& kind, const ModelOptions& options, bool causal);
+// The attention of kind `kind` (ModelInfo::attention, attentionKinds()) of width D with options'
+// heads and REM settings.
+SelfAttention makeSelfAttention(AttentionKind kind, const ModelOptions& options, bool causal);
 
 // x + FFN(LN(x)), FFN = Linear(D, ff_mult·D)·GELU·Linear(ff_mult·D, D)
 class FeedForwardImpl : public torch::nn::Module {
@@ -28,7 +28,7 @@ TORCH_MODULE(FeedForward);
 
 class TransformerBlockImpl : public torch::nn::Module {
  public:
-  TransformerBlockImpl(const std::string& attention_kind, const ModelOptions& options, bool causal);
+  TransformerBlockImpl(AttentionKind attention_kind, const ModelOptions& options, bool causal);
   // x + MHA(LN(x)), then x + FFN(LN(x)), FFN = Linear(D, 4D)·GELU·Linear(4D, D)
   // key_padding (B, T) bool, optional: see SelfAttentionImpl::forward.
   torch::Tensor forward(const torch::Tensor& x, LayerInspection* record, int64_t sample,

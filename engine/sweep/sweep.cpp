@@ -7,8 +7,8 @@
 #include <thread>
 #include <tuple>
 
-#include "core/config/enums.h"
-#include "core/registry/flops.h"
+#include "core/config/flops.h"
+#include "core/io/enums.h"
 #include "core/sweep/sweep_io.h"
 #include "engine/sweep/sweep_references.h"
 

@@ -14,13 +14,13 @@ namespace rsalab {
 namespace {
 
 // The registry's attention-family model whose attention is `kind`.
-std::string modelWithAttention(const std::string& kind) {
-  for (const auto& row : modelRegistry())
-    if (row.family == ModelFamily::Attention && row.attention == kind) return row.name;
-  throw std::invalid_argument("no model in the registry has " + kind + " attention");
+std::string modelWithAttention(AttentionKind kind) {
+  if (const ModelInfo* row = findAttention(kind)) return row->name;
+  throw std::invalid_argument(std::string("no model in the registry has ") +
+                              attentionKindName(kind) + " attention");
 }
 
-ModelOptions optionsFor(const GenerationProbeOptions& o, const std::string& kind) {
+ModelOptions optionsFor(const GenerationProbeOptions& o, AttentionKind kind) {
   ModelOptions m = o.model;
   m.model = modelWithAttention(kind);
   m.causal = true;
@@ -55,7 +55,7 @@ void checkParallelEqualsRecurrent(const GenerationProbeOptions& o, LinearAttenti
   // started beside the probe (the GUI's generation tab) must not get another initialisation.
   std::unique_lock<std::mutex> lock(globalGeneratorMutex());
   torch::manual_seed(o.seed);
-  TransformerModelImpl net(optionsFor(o, "linear"), kIo);
+  TransformerModelImpl net(optionsFor(o, AttentionKind::Linear), kIo);
   auto x = torch::randn({4, T, 1}, torch::TensorOptions().dtype(torch::kFloat64));
   lock.unlock();
   net.to(torch::kFloat64);
@@ -90,7 +90,7 @@ void timeCurves(const GenerationProbeOptions& o, const std::vector<int64_t>& pos
                 const std::function<void(const std::string&, const GenerationPoint&)>& progress,
                 const std::atomic<bool>* stop) {
   struct Method {
-    std::string kind;
+    AttentionKind kind;
     GenerationCurve* curve;
     std::shared_ptr<TransformerModelImpl> net;
     GenerationState state;
@@ -99,7 +99,8 @@ void timeCurves(const GenerationProbeOptions& o, const std::vector<int64_t>& pos
   const int64_t T = positions.back();
   std::vector<Method> methods;
   std::unique_lock<std::mutex> lock(globalGeneratorMutex());  // as in checkParallelEqualsRecurrent
-  for (auto [kind, curve] : {std::pair{"linear", &out.linear}, {"softmax", &out.softmax}}) {
+  for (auto [kind, curve] : {std::pair{AttentionKind::Linear, &out.linear},
+                             std::pair{AttentionKind::Softmax, &out.softmax}}) {
     torch::manual_seed(o.seed);
     auto net = std::make_shared<TransformerModelImpl>(optionsFor(o, kind), kIo);
     net->eval();
@@ -121,7 +122,7 @@ void timeCurves(const GenerationProbeOptions& o, const std::vector<int64_t>& pos
     if (t + 1 != positions[next]) continue;
     for (auto& m : methods) {
       m.curve->points.push_back(pointAt(m.ms, t + 1, o.window, m.state));
-      if (progress) progress(m.kind, m.curve->points.back());
+      if (progress) progress(attentionKindName(m.kind), m.curve->points.back());
     }
     ++next;
   }

@@ -27,8 +27,9 @@ struct GenerationProbeOptions {
 std::vector<int64_t> generationPositions(int64_t max_position);
 
 // Runs both parts on the calling thread. `progress` (optional) gets each point as it is
-// measured, with the curve it belongs to ("linear" or "softmax"). `stop` (optional) ends the
-// timing early; the points measured so far are kept.
+// measured, with the name of the curve's attention kind (attentionKindName: "linear" or
+// "softmax"), the form the GUI's signal carries. `stop` (optional) ends the timing early; the
+// points measured so far are kept.
 LinearAttentionRnnProbe probeLinearAttentionRnn(
     const GenerationProbeOptions& options,
     const std::function<void(const std::string& kind, const GenerationPoint& point)>& progress = {},

@@ -12,7 +12,7 @@
 
 #include <vector>
 
-#include "core/config/enums.h"
+#include "core/io/enums.h"
 #include "core/io/inspection.h"
 #include "engine/torch_api.h"
 

@@ -8,8 +8,8 @@
 #include <stdexcept>
 #include <thread>
 
-#include "core/config/enums.h"
 #include "core/io/atomic_file.h"
+#include "core/io/enums.h"
 #include "engine/device.h"
 #include "engine/models/model_factory.h"
 #include "engine/tasks/mlm_corruption.h"

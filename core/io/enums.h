@@ -1,6 +1,6 @@
-// Enums that cross files (run state, data split, REM kind) with their one set of names. Every
-// writer writes these names and every reader parses them here, so a bundle, a CSV or a status
-// line written by one part of the app is read by every other. Plain C++: no LibTorch, no Qt.
+// Enums that cross files (run state, data split, REM kind, attention kind) with their one set of
+// names. Every writer writes these names and every reader parses them here, so a bundle, a CSV or a
+// status line written by one part of the app is read by every other. Plain C++: no LibTorch, no Qt.
 #pragma once
 
 #include <cstddef>
@@ -49,6 +49,12 @@ std::optional<Split> parseSplit(const std::string& name);
 enum class RemKind { Regular, Cos, Sin };
 const char* remKindName(RemKind kind);  // regular | cos | sin
 std::optional<RemKind> parseRemKind(const std::string& name);
+
+// The attention inside a transformer block (ModelInfo::attention, ModelOptions::encoder_attention):
+// softmax (the baseline), RSA (softmax mixed with REMs) or linear (elu+1 feature maps).
+enum class AttentionKind { Softmax, Rsa, Linear };
+const char* attentionKindName(AttentionKind kind);  // softmax | rsa | linear
+std::optional<AttentionKind> parseAttentionKind(const std::string& name);
 
 // Normalisation of a series task's values (TaskOptions::norm). Every loss is reported in the units
 // of the train part's global normalisation whatever the mode, so modes and baselines compare.

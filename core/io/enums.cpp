@@ -1,4 +1,4 @@
-#include "core/config/enums.h"
+#include "core/io/enums.h"
 
 namespace rsalab {
 namespace {
@@ -14,6 +14,10 @@ const EnumName<Split> kSplits[] = {
 
 const EnumName<RemKind> kRemKinds[] = {
     {RemKind::Regular, "regular"}, {RemKind::Cos, "cos"}, {RemKind::Sin, "sin"}};
+
+const EnumName<AttentionKind> kAttentionKinds[] = {{AttentionKind::Softmax, "softmax"},
+                                                   {AttentionKind::Rsa, "rsa"},
+                                                   {AttentionKind::Linear, "linear"}};
 
 const EnumName<NormMode> kNormModes[] = {
     {NormMode::Window, "window"}, {NormMode::Global, "global"}, {NormMode::None, "none"}};
@@ -38,6 +42,11 @@ std::optional<Split> parseSplit(const std::string& name) { return parseName(kSpl
 
 const char* remKindName(RemKind kind) { return nameOf(kRemKinds, kind); }
 std::optional<RemKind> parseRemKind(const std::string& name) { return parseName(kRemKinds, name); }
+
+const char* attentionKindName(AttentionKind kind) { return nameOf(kAttentionKinds, kind); }
+std::optional<AttentionKind> parseAttentionKind(const std::string& name) {
+  return parseName(kAttentionKinds, name);
+}
 
 const char* normModeName(NormMode mode) { return nameOf(kNormModes, mode); }
 std::optional<NormMode> parseNormMode(const std::string& name) {

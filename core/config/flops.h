@@ -57,7 +57,7 @@ inline double forwardFlops(const std::string& model, const StepShape& s) {
   switch (info.family) {
     case ModelFamily::Attention:
       // Linear attention's state updates replace the T × T products (softmax and RSA).
-      if (std::string(info.attention) == "linear") return io + L * (dense + 4 * N * D * Dh);
+      if (info.attention == AttentionKind::Linear) return io + L * (dense + 4 * N * D * Dh);
       return io + L * (dense + attention);
     case ModelFamily::FixedPoint:
       return io + L * ((s.gated ? 12 : 8) * N * D * D + attention);

@@ -1,4 +1,4 @@
-#include "core/registry/presets.h"
+#include "core/verdicts/presets.h"
 
 #include <cmath>
 #include <stdexcept>

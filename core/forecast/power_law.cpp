@@ -1,4 +1,4 @@
-#include "core/verdicts/power_law.h"
+#include "core/forecast/power_law.h"
 
 #include <cmath>
 
