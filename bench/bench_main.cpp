@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // rsalab-bench: the performance suite of docs/PERFORMANCE.md. Headless, LibTorch only. The
 // sections are listed in bench/sections.h; every figure is a median over repeats with min-max
 // and quartiles, and every ratio is taken within this run (MFU against this run's GEMM peak,

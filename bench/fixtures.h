@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What several sections build: the training configurations, model options with the one REM-head
 // rule, the registry's attention models by kind, and one model training on fixed random data.
 #pragma once

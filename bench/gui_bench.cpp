@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // rsalab-gui-bench: what the inspector's heat maps cost the GUI thread, alone and while runs train.
 //   redraw   full redraws of 8 heat maps of 128×128 (fresh data each time, setCell + replot), as
 //            one HeatMapGrid (2 × 4, what the app uses) and as 8 separate HeatMapViews:

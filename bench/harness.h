@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The bench's harness: timing, samples and their statistics, how long to measure, the run's
 // options, the machine it runs on, and starting this binary again as a child process (for the
 // levers that only a fresh process can pull). Plain C++: no LibTorch.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The bench's report: the targets table (every ratio taken within this run) and the JSON file
 // (nlohmann ordered_json: keys in the order the sections ran; docs/PERFORMANCE.md reads them).
 #pragma once

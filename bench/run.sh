@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Builds and runs the benchmark suite (docs/PERFORMANCE.md): prints the tables and writes JSON to
 # bench/results/bench-<UTC time>.json (or --json PATH). Everything, the default sweep included,
 # takes about 6 minutes on 2 cores (03:21 UTC run: 5 min 34 s). Run it after scripts/test.sh (which installs and builds).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Sections 3 (RSA ÷ softmax and the REMs alone), 4 (attention against T) and 5 (generation).
 #include <algorithm>
 #include <cmath>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Section 2b: where the large softmax step's time goes. Its attention products are timed with
 // at::parallel_for, as the engine's blocked kernel runs them: the OpenMP pragma is header code, so
 // this file alone is compiled with -fopenmp (bench/CMakeLists.txt).

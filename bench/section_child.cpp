@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The levers only a fresh process can pull (the OpenBLAS build and its kernels), and section 7:
 // the default sweep's wall time, both timed through child processes.
 #include <sys/wait.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The levers measured in this process: each speed lever before/after, interleaved in this run.
 // The "before" side is the code as it was before the performance work, kept here (not in the
 // engine) only to be measured.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Sections 1 (GEMM peak) and 2 (training steps, MFU against that peak).
 #include <algorithm>
 #include <cstdio>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The bench's sections (docs/PERFORMANCE.md): each measures, prints its table and returns plain
 // results that bench/report.cpp turns into targets and JSON.
 //   gemm        float32 n×n matmul peak (GFLOP/s) and the BLAS actually loaded

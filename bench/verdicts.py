@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The speed targets' closing table: every target's verdict from one bench/run.sh.
 
 Reads the run's JSON files (the engine suite's <json>, its -gui.json and -peer.json, whichever

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // One rsalab-cli subcommand: the node it adds to the CLI11 tree and what runs it once the command
 // line is parsed. cli_main builds the tree from these and runs the one that was given; each
 // command's flags and dispatch live in its own file.

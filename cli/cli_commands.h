@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The rsalab-cli subcommands that train: train, eval, inspect, tasks (the sweep commands are in
 // cli/cli_sweep.h).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // `rsalab-cli demo`: trains each sequence model of the registry through the engine's Trainer for a
 // few seconds on the built-in seasonal series (one dataset for all) and prints its last training
 // loss and its test loss before and after.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // `rsalab-cli first-minute`: the GUI's default launch headless over several seeds
 // (engine/training/first_minute.h), printed as the README's first-minute table. With --json and
 // --readme it writes the measurement and the README's block between its markers; --check (no

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Ctrl+C (SIGINT) and SIGTERM (what Slurm's scancel and time limit send) while training: the first
 // asks the trainer to stop after its current step (an atomic store is async-signal-safe); the
 // handler then resets itself, so a second Ctrl+C ends the process at once. Scoped: the previous

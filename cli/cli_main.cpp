@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // rsalab-cli: RSA Lab without a window.
 //   models | tasks | demo | train | sweep | sweep-cell | sweep-merge | sweep-status | report |
 //   first-minute | eval | inspect   (--help on each)

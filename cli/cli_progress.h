@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A progress line for the CLI: a bar with ETA, loss and steps/s on a terminal; plain periodic
 // lines (about every 10%) when stderr is a file or pipe.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // rsalab-cli report: the real-series report. Trains the default models (the GUI's default launch,
 // defaultModelNames())
 // on bundled series with the real-series defaults (realSeriesDefaults(defaultRunConfig())) and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What rsalab-cli says and writes about a finished run's test evaluation: result.json (metrics,
 // the N used and asked for, the task's references and the model's skill against them) and the
 // closing lines (each reference's test loss beside the model's). Shared by train and report.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The run flags shared by `train` and `sweep` (--model, --task, --steps, …, --config, --preset),
 // bound to a RunConfig: a preset's run (or the command's defaults), then --config, then flags.
 #pragma once

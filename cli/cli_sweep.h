@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The rsalab-cli sweep commands. A sweep is a folder: plan.json (core/sweep/sweep_plan.h), one
 // result per cell in cells/I.json (core/sweep/sweep_cell.h), then sweep.csv / sweep.json (and
 // optionally figures and a session bundle) merged from the cells. The local sweep, the Slurm job

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // rsalab-cli sweep --slurm / --resume DIR --slurm, and sweep-status (see cli/cli_sweep.h).
 #include <filesystem>
 #include <iomanip>

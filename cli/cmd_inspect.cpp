@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // rsalab-cli eval (test metrics of a run folder) and inspect (REMs, attention and gates of a run
 // folder as CSV + JSON).
 #include <memory>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // rsalab-cli models (the models with their parameter counts for a config) and tasks (the built-in
 // tasks).
 #include <iomanip>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // rsalab-cli sweep: models x sizes x seeds (x a task axis), planned, run here or on Slurm, merged
 // (cli/cli_sweep.h); with --preset, the preset runs through the PresetRunner
 // (core/verdicts/preset_runner.h): a sweep preset sets the sweep's axes unless flags give them,

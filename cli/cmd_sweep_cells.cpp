@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // rsalab-cli sweep-cell (one cell of a planned sweep), sweep-merge (the sweep's files from its
 // cells) and sweep-status (what each cell has done).
 #include <memory>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // rsalab-cli train: one model on one task, writing a run folder; with --preset, the preset runs
 // through the PresetRunner (core/verdicts/preset_runner.h): a train preset trains and prints its
 // claim's verdict, a computed one prints its verdict, the probe measures, a sweep is refused.

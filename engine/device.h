@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Where tensors live: "cpu", "cuda", "cuda:N" or "auto" (CUDA when LibTorch has it and a GPU is
 // present, else the CPU). Models and batches move to the resolved device; inspection records
 // are always copied back to the CPU (toMatrix).

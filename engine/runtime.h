@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Process-wide runtime settings every RSA Lab binary applies before training:
 // malloc kept from unmapping big blocks, OpenBLAS's AVX-512 kernels where the CPU has them,
 // intra-op threads set to the cores, and a report of the BLAS library actually loaded (read from

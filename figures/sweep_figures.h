@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The sweep's figures as files, without a window: the sample-efficiency figure (test loss vs N,
 // log–log, b with its 95% CI per model), the loss figure (training loss, smoothed, and
 // validation loss against step, mean over seeds per model at the largest N) and, when the rows

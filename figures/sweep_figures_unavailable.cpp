@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // writeSweepFigures for builds without Qt widgets (RSALAB_GUI=OFF): says so.
 #include <stdexcept>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // rsalab: the desktop app. Opens on the default launch (defaultLaunchConfig in
 // core/config/run_config.h: the mix task, half recurrent, T = 32, N = 256) with the model
 // registry's default models selected. --preset NAME starts a preset (Presets menu). --screenshot

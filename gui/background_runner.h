@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Runs one job at a time off the GUI thread: the one background-thread runner of the app (the
 // sweep, gui/sweep_runner.h, and the linear-attention measurement, gui/preset_controller.h).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Room for the figures: focus mode (View → Focus on figure, Ctrl+Shift+F, and on by itself when
 // sweep results are opened or a preset draws a figure) hides the docks while a figure tab (Sample
 // efficiency, Regime map, Linear attention = RNN) is shown, and brings them back, as they were, on

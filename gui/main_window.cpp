@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // MainWindow, part one: the training wiring. Worker signals go to the run store, the panels (runs
 // table, curves, inspector) and the session recorder; the toolbar drives the TrainingController.
 // The window's parts are built in main_window_build.cpp.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // RSA Lab's main window: docks (run setup, hyperparameters, runs, loss curves, log) around a
 // central tab area for the inspector views. It builds the panels and wires their signals; the
 // jobs live elsewhere: training in the TrainingController's thread, the runs in a RunStore,

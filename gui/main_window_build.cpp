@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // MainWindow, the window's parts: the training toolbar and its actions, the docks (run setup,
 // hyperparameters, runs, loss curves, log) with the View menu, and the sample-efficiency and
 // regime-map tabs with the Sweep menu.

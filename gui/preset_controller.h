@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The GUI's PresetRunner (core/verdicts/preset_runner.h): the Presets menu, a preset applied to
 // the window (its run becomes the base of the forms, its models train; a sweep preset starts its
 // sweep; a computed one is judged at once; the linear-attention probe is measured in its own

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Plain value types that cross from the training worker to the GUI in queued signals.
 // No LibTorch types: the worker copies everything to the CPU before emitting.
 #pragma once

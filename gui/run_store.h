@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The runs the window shows: one descriptor and the latest status per run id, whether they came
 // from the training worker, a session bundle or an opened sweep run. The runs table's rows, the
 // progress bar and a train preset's verdict are read from it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The scripted screenshots of `rsalab --screenshot PATH`: start training (unless the window shows
 // a session or a sweep), wait, then save a PNG of the window, or one PNG per TAB:MODEL entry of
 // --shots (PATH-TAB-MODEL.png, TAB one of attention, rem, gates, linear-rnn, after inspecting the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Sessions: open (File → Open, Recent sessions, a dropped folder, `rsalab --session`), save and
 // save as on the worker thread, autosave, and the recent-sessions list; and showing runs that do
 // not train here (a bundle's, a clicked sweep run's). What a save writes is assembled by the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Turns a sweep's rows into what the sample-efficiency view and the comparison table draw:
 // plain points per run, and per model its cost (parameters, analytic FLOPs per token, measured
 // steps/s and wall time), its mean test loss at each N and its configuration as flat keys

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Sweep dialog: which models, training-set sizes N, seeds and step budget, and optionally a
 // task axis (a task parameter and its values: the regime map's x) (the task and the
 // architecture come from the run setup), a Start button, and while the sweep runs its overall

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Watches a planned sweep's folder (plan.json + cells/I.json, engine/sweep/) while its cells are
 // written, by this machine or any other that shares the folder (a Slurm job array): each new cell
 // result comes out once as a SweepRow, and a status line says how many cells are done of how many

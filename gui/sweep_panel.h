@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The "Sample efficiency" tab: the sample-efficiency view above the comparison table, a bar with
 // New sweep… / Open results… / Save figure…, and the running sweep's progress, ETA and Cancel.
 // Owns the SweepRunner (its thread contract is in gui/sweep_runner.h) and the Sweep dialog; keeps

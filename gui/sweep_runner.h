@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Runs one sample-efficiency sweep (engine runSweep) off the GUI thread, on a BackgroundRunner
 // (gui/background_runner.h: the thread contract).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The GUI's only handle on training: owns the worker thread and the TrainingWorker in it, and
 // turns button presses into queued commands (type-checked functors run on the worker thread). Never
 // blocks the UI thread except in its destructor, which asks the worker to stop and waits for the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The object that owns the engine in the GUI: every Trainer of the session lives here, in one
 // worker QThread.
 //

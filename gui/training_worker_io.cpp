@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // TrainingWorker, what leaves the worker thread: metrics batches and statuses (~20 Hz),
 // inspection snapshots with their input as plain data, and session saves with checkpoints.
 #include <QStringList>

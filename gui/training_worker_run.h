@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // TrainingWorker's per-run state (private to gui/training_worker*.cpp: the training loop in
 // training_worker.cpp, what it sends out in training_worker_io.cpp).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The window's menus and settings: the File/Edit/View/Help menus with the standard shortcuts and
 // Help → Keyboard shortcuts, Preferences, the settings kept in QSettings, and copy and zoom of the
 // focused plot.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The window's status bar: the state (idle, training, paused, sweep 12/225, measuring), the
 // message (elided to its room, whole in its tooltip; StatusMessage), and on the right the
 // progress over every run's steps, the ETA, the speed and the device.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Reference numbers for the forecasting anchors (core/forecast/forecast.h), computed with R's
 # forecast package. Run by hand from the repository root (CI never runs R):
 #

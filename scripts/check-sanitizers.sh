@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Sanitizer builds (gcc), each in its own build folder, niced, single-threaded math:
 #   1. build-asan: -fsanitize=address,undefined, then the whole ctest suite.
 #   2. build-tsan: -fsanitize=thread, then the worker/GUI tests (threads are where TSan helps).

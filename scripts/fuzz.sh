@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Builds and runs the libFuzzer harnesses (tests/fuzz/fuzz_*.cpp), each for SECONDS (default 60),
 # niced. They link the real core library (rsalab_core), built with clang in build-fuzz/ with
 # -DRSALAB_FUZZ=ON: core with -fsanitize=fuzzer-no-link,address,undefined, harnesses with

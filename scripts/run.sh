@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Installs what is missing, builds, and opens RSA Lab on its built-in seasonal task (RNN,
 # Transformer and RSA selected; press Start). Without a display it says so and runs the
 # command-line demo instead.

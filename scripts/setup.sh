@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Installs, idempotently, the Debian packages RSA Lab needs; only the missing ones.
 # libopenblas0-openmp: Debian's OpenMP build of OpenBLAS cooperates with LibTorch's OpenMP
 # threads (the pthread build that libopenblas-dev pulls in does not; measured ~1.6x slower).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # A one-node Slurm cluster on loopback, to run and test `rsalab-cli sweep --slurm` without a real
 # cluster: munged + slurmctld + slurmd (Debian's munge and slurm-wlm; scripts/setup.sh installs
 # them), with their config, key, sockets, state and logs in one folder.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # A claim preset's CLI run: it exits 0 and prints at least one verdict line that parses into one
 # of the outcomes (holds / does not hold here / inconclusive / undecided), and its output matches
 # EXPECT. PASS_REGULAR_EXPRESSION alone ignored the exit code and accepted any verdict.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # cli_result_best_anchor: on a bundled real series, `rsalab-cli train` closes with the skill vs
 # the best anchor (the reference with the lowest validation loss), and result.json carries it
 # beside every reference's skill, ETS, auto ARIMA and Theta among them.

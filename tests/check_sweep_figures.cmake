@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # cli_sweep_figures: runs a tiny `rsalab-cli sweep --figures` and checks what it wrote.
 # -DCLI=path/to/rsalab-cli -DOUT=scratch folder -DGUI=ON|OFF
 file(REMOVE_RECURSE "${OUT}")

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # cli_train_metrics_format: `rsalab-cli train --session` writes the run folder's metrics.csv and the
 # bundle's metrics/run-0.csv through one writer. The bundle's file is metrics.csv followed by the
 # test evaluation row, so metrics.csv must be a prefix of it, header included.

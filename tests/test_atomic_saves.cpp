@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Atomic saves under SIGKILL: a child process (this executable with --child DIR) saves a
 // checkpoint, a config, an export file and a session bundle in a loop; the parent kills it at
 // random points, 21 times, and after each kill every file and the bundle still load completely

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Ground truth that means what it says: the Bayes floor of the synthetic series (Cholesky of the
 // Toeplitz covariance) against an independent Kalman filter for AR(1) + observation noise, one-
 // and multi-step; the task's floor in its normalised units; the teacher's floor; what "true" means

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The blocked attention kernel (softmax, and RSA with REMs mixed into its blocks) against the
 // materialised form written out with plain LibTorch ops, in float64: the output and the gradients
 // of q, k, v, the REM diagonals and the gates. Block sizes are chosen so that rows split into

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The blocked attention kernel's block rows for short sequences, compiled with
 // -D_GLIBCXX_ASSERTIONS (tests/CMakeLists.txt): std::clamp with lo > hi is undefined behaviour,
 // which libstdc++'s assertions turn into an abort. Plain C++ and Qt Test: no LibTorch.

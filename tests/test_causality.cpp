@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Causal masks leak nothing: changing x_t changes no output before t, exactly.
 #include "engine/models/model_factory.h"
 #include "engine/training/series_norm.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Validation of every config value (one table of bad values, each with the exact message), and
 // hostile config / CSV inputs: truncated, huge, binary, wrong-typed and deeply nested. Also
 // replays the fuzzers' regression inputs (tests/fuzz/regressions/) through the plain readers.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // CsvReader: separators, header and date-column detection, BOM, line endings, quotes, missing
 // values, errors that name the line and column, and the size limits.
 #include <sstream>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // FlatAdam (engine/training/flat_adam.h) against LibTorch's per-tensor optimizers: the same
 // parameters after 100 steps of AdamW / Adam with weight decay on matrices only and gradient
 // clipping (float64, to 1e-6 as the issue asks; the measured difference is far smaller), its

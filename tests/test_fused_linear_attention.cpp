@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The fused causal linear-attention kernel (linear_attention_kernel.h): outputs and gradients
 // equal the parallel, chunked and recurrent forms (float64, with and without key padding, one
 // thread and many), float32 close to float64, gradients against finite differences, and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The fused recurrent path (engine/models/fused_recurrent.h) equals torch::nn::RNN/LSTM/GRU with
 // the same weights: outputs and gradients (input, every weight and bias) in float64 over several
 // shapes, a float32 check, central finite differences on a tiny case, and the model's runModule

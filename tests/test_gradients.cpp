@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Finite-difference gradient check (float64) of the custom RSA pieces: η, ν, θ and µ.
 #include "engine/models/rsa_attention.h"
 #include "support/test_support.h"

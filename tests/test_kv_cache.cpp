@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Step-by-step generation (KV cache for softmax and RSA; (S, z) state for linear) equals the full
 // forward on the whole prefix.
 #include "engine/models/transformer.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Linear attention: parallel == cumulative == chunked == recurrent step-by-step (outputs and
 // gradients); bidirectional against a literal per-row sum.
 // Seed: linear-attention-transformers-are-rnns-note.txt.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The RSA paper's decomposition: a linear RNN h_t = W h_{t−1} + U x_t equals the lag-0 term plus
 // regular REMs (real eigenvalues) and cos/sin REMs (complex pairs). Spec models.md "Why REMs".
 #include <cmath>

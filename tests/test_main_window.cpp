@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The desktop app, offscreen: default launch, live training of three models side by side,
 // pause/step/stop/reset, hot edits with curve markers, the inspector, closing while training, and
 // sessions (save, reopen offline), standard shortcuts and the CSV import preview. The figures'

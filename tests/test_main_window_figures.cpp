@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The desktop app's room for its figures, offscreen: the Regime map tab beside Sample efficiency,
 // fed from sweep rows with a task axis (a click opens the run), focus mode (on by itself when
 // results are opened; docks hidden only while a figure tab is shown; restored as they were) and

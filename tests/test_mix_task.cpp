@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Task "mix" (engine/tasks/mix_task.h): a = 1 is the teacher and a = 0 the lookup, each checked
 // against a literal loop written here (the kernel sum over s < t; the average over every earlier
 // occurrence of the key); the parts have unit variance (closed-form σ against a Monte-Carlo

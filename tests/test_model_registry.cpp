@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The model registry (core/registry/model_registry.h) is the one model table: the factory, the
 // option check, the sweep's defaults, the FLOP counts and `rsalab-cli models` all read it. Also
 // the names of splits and stop reasons that the trainer and the sweep rows use.

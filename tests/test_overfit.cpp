@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Every model can fit one small batch: the loss falls at least 10× within a few hundred steps.
 #include "engine/models/model_factory.h"
 #include "support/test_support.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Real series: rolling-origin windows that fit short series, honest N, per-window
 // normalisation, baselines on the same targets, the bundled series.
 #include <QTemporaryDir>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // "Recover a recurrence" (core/verdicts/presets.h): the linear value path is linear in x, the
 // preset's RSA layer can represent its teacher exactly, and training it from the default seed
 // recovers λ, γ and θ to within the tolerance, deterministically, with a smaller budget than the

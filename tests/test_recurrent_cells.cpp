@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The cell-by-cell path (which records gates) equals torch::nn::RNN/LSTM/GRU with the same weights.
 #include "engine/models/recurrent_model.h"
 #include "support/test_support.h"

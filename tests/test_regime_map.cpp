@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The regime map's aggregation and winner rule (core library only: no LibTorch): means and sample
 // sds per (model, axis value, N), a winner only where its mean beats the runner-up by more than
 // the two sds (a tie where mean ± sd overlap, or with a single seed), the shared colour range.

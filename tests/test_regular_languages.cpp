@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Regular-language tasks against recognisers written independently of the generator (direct
 // counting, run-length scans, std::regex): every generated string is labelled correctly, labels
 // are balanced, test strings are longer than training strings, and the automata agree with the

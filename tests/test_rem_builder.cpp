@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // RemBuilder (closed form) against the literal double loops, and the head assignment.
 #include <cmath>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Every binary runs on all cores, on OpenBLAS (not the reference BLAS), with malloc tuned.
 #include <thread>
 

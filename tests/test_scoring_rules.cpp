@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Numbers that must not flatter a model: MLM is scored on corrupted validation/test inputs,
 // padded batches give the same outputs at real tokens as each sequence alone (key-padding mask
 // in every attention), and StarSaber scales its scores the way its seed does (1/√D) and reports

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Series tasks: synthetic seasonal/AR series (layout without leakage, windows equal to slices of
 // the normalised series, recurrence recovered from autocorrelations, ground truth), the
 // linear-recurrence teacher against a literal double loop over s < t, and the CSV task

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Session bundles (core/session/session_bundle): round trip, interrupted saves, hostile
 // manifests, and the inspection JSON reader.
 #include <QTemporaryDir>

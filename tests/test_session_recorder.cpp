@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // SessionRecorder, the one assembler of session bundles (app window and rsalab-cli): what it
 // records comes back from its bundle, its metrics CSV reads back exactly through the bundle
 // reader, and snapshot thinning keeps the newest step. Plain C++: no Qt, no LibTorch.

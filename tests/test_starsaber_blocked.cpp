@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // StarSaber on the blocked attention kernel: the split-value kernel (keys before a row read
 // v_past, the row itself and later keys v_future) against the materialised form written with
 // plain LibTorch ops, and the StarSaber layer's training path (blocked, W U Q as one product)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Sample-efficiency sweeps: one row per (model, N, seed), CSV/JSON output, power-law fit.
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The app watching a sweep folder fill in: cell files written after the folder is opened become
 // points of the sample-efficiency view (no restart, no reload), a damaged or foreign cell file is
 // reported and skipped, the status line counts done / total, and with submissions recorded it

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Planned sweeps without training (core library only: no LibTorch): the plan's cells and content
 // hash, plan.json and cell files round-trip exactly, edits and foreign cells are refused with a
 // message naming the file, the merge equals the rows, and the Slurm pieces (array specs, the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The task registry across every task name (shapes, ModelIO, determinism, validation/test data
 // independent of train_size, option errors), plus the text tasks (charlm, mlm), the seq2seq tasks
 // and the MLM corruption.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The trainer: bit-for-bit determinism, checkpoint resume, hot parameters, configs as JSON, and
 // "REM learns the truth" on the linear-recurrence teacher task.
 #include <atomic>

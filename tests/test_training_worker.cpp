@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The GUI's training worker under faults: an exception in one run's step (c10::Error,
 // std::bad_alloc, a shape mismatch) fails only that run with its message; a NaN loss pauses only
 // that run as "diverged" and Restore resumes it from its last good state; the others finish.

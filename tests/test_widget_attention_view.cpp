@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // AttentionView and GateView with hand-made inspection records: RSA heads get three panels (softmax
 // part, REM, gated mix) holding the record's matrices and σ(µ) in the caption; linear attention is
 // labelled as its implied φ(Q)φ(K)ᵀ matrix; the encoder–decoder's cross-attention carries token

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // ComparisonTable: one row per model, numeric sorting on every column (not text order), the
 // per-N loss columns, and the "differences only" toggle hiding config keys every model shares.
 #include <QCheckBox>

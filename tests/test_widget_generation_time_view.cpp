@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // GenerationTimeView: points drawn as they arrive (time and state per method), the verdicts of a
 // whole probe in its label, every point in its data export, and "Measure again".
 #include <qcustomplot.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // HeatMapGrid: titles per (layer, head), cells reused when the size is unchanged, clicks emit
 // cellActivated, one shared colour scale.
 #include <qcustomplot.h>

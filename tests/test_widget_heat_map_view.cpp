@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // HeatMapView: colour mapping (viridis, diverging centred on 0), locked scale, tooltips with
 // labels, click-to-pin, and exact tooltips after downsampling past 512 cells.
 #include <qcustomplot.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // HyperParameterForm: hot edits apply at once, cold edits wait for "Apply & restart", ranges are
 // enforced in the spin boxes and in setValues.
 #include <QDoubleSpinBox>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // LinearRnnRemPanel: the linear RNN computed by its recurrence equals Z plus the REM terms built
 // from W's eigenvalues (../shared/spec/models.md, "Why REMs"), in double precision.
 #include <qcustomplot.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // LossCurveView: every point kept, drawing bounded by pixel columns, EMA smoothing against a
 // literal reference, markers, axis modes, visibility and the throttled redraw.
 #include <qcustomplot.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // PlotExport (widgets/plot_export): images (PNG magic bytes, SVG as XML with <svg>, PDF header),
 // CSV/JSON data of a loss-curve view (every stored point; visible range) and a heat map, and the
 // context menu's actions. Runs offscreen; never touches the user's settings.

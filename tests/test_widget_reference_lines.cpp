@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Baselines on screen: the loss view's labelled reference lines, the sample-efficiency
 // view's grey reference curves and the runs table's skill column.
 #include <qcustomplot.h>

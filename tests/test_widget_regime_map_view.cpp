@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // RegimeMapView (the seed paper's Figure 1, live): one heat map per model of the mean excess loss
 // over seeds on one shared, locked colour scale; the winner map (the winner's colour, a marked tie,
 // an empty pending cell) read back from the drawing; the tooltip; a click → the cell's run id;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // RemParameterView: one graph per REM head and quantity, holding exactly the records' numbers;
 // ground-truth reference lines; the head table, the per-kind match against the truth (|Δ| in the
 // parameters' own units, relative Frobenius error) and the recovery plot, checked against hand

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Run palette: Okabe–Ito colours, distinct and stable per run index.
 #include <QtTest>
 #include <cmath>

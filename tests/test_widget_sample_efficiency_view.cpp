@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // SampleEfficiencyView and the sweep figures: the power-law slope read back from the legend, one
 // mean line per model with the right mean and band, live points, click → run id; and the figure
 // writer (what `rsalab-cli sweep --figures` calls) producing a real PNG and a parseable SVG.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // SnapshotHistory: bounded memory per run, exact and nearest-below lookups, thinning that keeps
 // the first and the latest records.
 #include <QtTest>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // AttentionView: the attention maps of one inspection record, for a chosen input sample.
 //
 // What each model shows (rows × columns of the small-multiples grid):

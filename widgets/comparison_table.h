@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // ComparisonTable: per model, what it costs and what it reaches, so "more sample-efficient" and
 // "cheaper" can be told apart: parameters, forward FLOPs per token (analytic,
 // core/config/flops.h), measured steps/s and wall time, and the mean test loss at each

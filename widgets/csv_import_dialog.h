@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // CSV import preview: what the reader made of a dropped file (columns kept, header detected or
 // not, date/time columns skipped, separator, rows) with the first rows as a table, and the two
 // choices the series task needs: window length T and forecast horizon H. Plain data in (a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // CurveSeries: every point of one training curve (step, samples seen, value) plus its EMA-smoothed
 // copy, and the per-pixel min/max decimation LossCurveView draws from. All points are kept; only
 // drawing is decimated, so zooming in always shows the real data.

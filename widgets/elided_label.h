@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // ElidedLabel: one line of text that never widens its parent (a status bar, a panel's bar): drawn
 // elided ("…") to the width it gets, with the whole text in its tooltip while it is cut.
 #pragma once

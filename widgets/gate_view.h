@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // GateView: what the recurrent gates and StarSaber's fixed-point layers do.
 // - Top: the chosen sample's input sequence (one line per feature for series, the tokens as tick
 //   labels for token tasks), its time axis matching the gate maps' rows.

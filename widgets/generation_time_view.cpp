@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "widgets/generation_time_view.h"
 
 #include <qcustomplot.h>

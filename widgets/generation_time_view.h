@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // GenerationTimeView: the "linear attention is an RNN" claim, drawn as it is measured
 // (core/verdicts/generation_claim.h). Time per generated token against the position T (log₂ x),
 // one curve per method with its quartiles as error bars, and the state each keeps (floats, right

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // HeatMapGrid: small multiples of one matrix per (layer, head) — rows are layers, columns heads —
 // each with a caller-supplied title ("L0 H1 cos γ=0.91 θ=0.52 σ(µ)=0.43"). Clicking a cell emits
 // cellActivated so the caller can open it large in a HeatMapView.

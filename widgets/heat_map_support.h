@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Shared pieces of the heat-map views: colour gradients (QCustomPlot has no viridis preset), the
 // colour range rule (sequential vs. diverging) and bounded-cost downsampling for drawing.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // HeatMapView: one matrix (attention weights, a REM, gate activations) as a colour map with a
 // colour bar, position labels, a hover tooltip with the exact value and click-to-pin.
 //

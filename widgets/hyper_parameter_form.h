@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // HyperParameterForm: the trainer's tunable values as a form built from HyperParameterInfo.
 //
 // Each row: label (with unit), a spin box limited to [minimum, maximum] (so out-of-range values

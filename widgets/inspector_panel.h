@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // InspectorPanel: the main window's central area. Tabs of inspector views (attention and REMs,
 // REM parameters, gates and fixed points, the linear-RNN explanation) over a step scrubber (a
 // slider over the inspected run's recorded steps, with Play/Pause) that drives every view. It keeps

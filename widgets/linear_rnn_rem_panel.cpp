@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "widgets/linear_rnn_rem_panel.h"
 
 #include <qcustomplot.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // LossCurveView's reference lines (baselines and floors): kept per run, drawn once per distinct
 // (label, loss) while one of their runs is shown.
 #include <qcustomplot.h>

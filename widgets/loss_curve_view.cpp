@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "widgets/loss_curve_view.h"
 
 #include <qcustomplot.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // LossCurveView: training and validation curves of any number of runs, one colour per run.
 //
 // Data model: every appended point is kept (CurveSeries per run and curve); drawing uses at most

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A number as the views show it: formatNumber (core/io/text.h) as a QString, so a value reads the
 // same in a tooltip, a title, an exported CSV and the CLI.
 #pragma once

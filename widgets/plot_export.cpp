@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "widgets/plot_export.h"
 
 #include <qcustomplot.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Export for any QCustomPlot, implemented once: a context menu (right click) with
 //   Copy image · Save image as PNG / SVG / PDF · Export data as CSV / JSON (visible range or all).
 // The data come from the view that owns the plot (a PlotDataProvider: e.g. LossCurveView hands

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Preferences: the theme (follow the system, or force light/dark) and the autosave interval.
 // Plain values in and out; the app stores them in QSettings and applies them.
 #pragma once

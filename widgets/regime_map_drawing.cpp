@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // RegimeMapView, the drawing: the grid of maps for the room the plot has (one heat map per model
 // and the winner map), the shared, locked colour scale beside them and the legend below them.
 // The view's data, interaction and exports are in regime_map_view.cpp.

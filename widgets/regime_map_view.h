@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // RegimeMapView: the RSA paper's Figure 1 as a live view. A two-axis sweep (a task parameter such
 // as the mix task's recurrent share a, and the training-set size N) is drawn as one heat map per
 // model — x the axis values as evenly spaced columns, y one row per N, ascending upward (the sizes

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // RemParameterView: how an RSA run's REM parameters move during training. One graph per REM head
 // and quantity over the training step: λ (regular heads), γ and θ (cyclical heads) and σ(µ), the
 // gate between softmax attention and the REM (every REM head). θ is in radians on the right axis;

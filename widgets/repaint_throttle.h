@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // RepaintThrottle: at most one redraw per interval for a view fed many small updates (metric
 // batches at ~20 Hz, snapshots, sweep points). markDirty() schedules the view's draw function
 // within the interval; more marks before it runs are folded into the same draw. A hidden view (a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Run colours: the Okabe–Ito palette (Okabe & Ito 2008), distinguishable with the common forms of
 // colour blindness. A run keeps its colour everywhere (loss curves, legends, tables) because every
 // view asks runColor() with the run's index.

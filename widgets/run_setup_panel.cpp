@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "widgets/run_setup_panel.h"
 
 #include <QFormLayout>

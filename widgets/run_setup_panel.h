@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Run setup: the task and its size, which models, how many seeds, the step budget and the
 // architecture shared by all models. The model check boxes come from the model registry (every
 // sequence model; the default launch ticked). config() writes the panel's fields into a RunConfig

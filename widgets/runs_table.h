@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The runs table: one row per model × seed with its colour swatch (the same colour in every
 // view), a visibility checkbox, state, step, losses, the validation loss above the task's Bayes
 // floor (where the task knows it), parameter count and speed. Plain data in.

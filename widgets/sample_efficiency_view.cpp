@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "widgets/sample_efficiency_view.h"
 
 #include <qcustomplot.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // SampleEfficiencyView: test loss against training-set size N, log–log, one line per model (mean
 // over seeds, with a min–max or ±1 sd band), each seed's point drawn faintly, and the power-law
 // fit loss ≈ a·N^(−b) (core/forecast/power_law.h, the engine's own fit) dashed, with b and its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // SampleInput: the input sequence of the sample an inspection record was taken on, as plain data,
 // so the views can label positions with tokens and draw the input beside gate activations.
 // Filled by the training worker from the task's validation split; no LibTorch.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Help → Keyboard shortcuts: a table generated from the window's actions (every action with a
 // shortcut, its menu path-free text and all its key sequences), never a hand-written list.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // SnapshotHistory: the inspection records of every run, keyed by training step, so the inspector
 // can scrub back through training. Plain C++ and Qt types only (no LibTorch).
 //

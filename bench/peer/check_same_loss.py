@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Checks once that the PyTorch peer and the engine compute the same thing: for each model ×
 config, rsalab-peer-check writes the bench's TrainCase (seed 0) weights, batch and engine losses;
 this loads the weights into the peer model and compares the loss at those weights (loss0) and on

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Engine against its PyTorch peer, interleaved in one run: for each round and configuration,
 `rsalab-bench --sections train` and bench/peer/peer.py time the same models (each with its own
 warm-up and round-robin repeats, alternating which goes first), then per model × config it prints

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The engine's sequence models (engine/models/*.cpp) in plain PyTorch: the bench's peer.
 
 Same modules, parameter names and shapes, default PyTorch initialisation (as LibTorch's) and the

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The PyTorch peer of rsalab-bench's section 2: times training steps (forward + backward + AdamW)
 of the same models at the same configurations, round-robin as section_train.cpp, and writes every
 sample as JSON. Run it with Debian's /usr/bin/python3 (python3-torch: the same LibTorch).

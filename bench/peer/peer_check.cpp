@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // rsalab-peer-check: the engine's side of bench/peer/check_same_loss.py. For each model × config
 // it builds the bench's TrainCase (seed 0: the same weights and batch that section 2 times) and
 // writes DIR/<model>-<config>.pt, a torch::serialize archive that Python's torch.jit.load reads:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Analytic FLOPs of each model, the one implementation shared by the bench (MFU = achieved FLOP/s ÷
 // GEMM peak) and the comparison table (FLOPs per token). Torch-free: plain arithmetic on options.
 // Counted: matrix products only (2·m·n·k each) plus the linear-attention state updates, which

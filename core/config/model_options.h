@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Options of every model, as plain data that is saved as JSON beside each run.
 #pragma once
 

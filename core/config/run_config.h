@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Everything that defines a run, saved as JSON (config.json) beside it so any run can be
 // reproduced from its folder. The GUI edits a copy and hands it over by value on Start.
 #pragma once

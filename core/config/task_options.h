@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Task settings as plain data (no LibTorch), so configs, the CLI and the GUI can use them.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Trainer settings, and which of them apply while running ("hot") or need a restart ("cold").
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The anchors: the field's statistical forecasters (ETS, automatic ARIMA, Theta) scored beside
 // the models on exactly their targets and in their units. One table (name, label, forecaster),
 // read by the series tasks (seriesReferences), which append the anchors to the task's references;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The auto_arima anchor: forecast::auto.arima with its defaults (Hyndman & Khandakar 2008), ported
 // from forecast 8.20's R code (auto.arima, myarima, newmodel, arima.string); stats::arima itself
 // is ported in arima_fit.cpp and the differencing tests in arima_tests.cpp.

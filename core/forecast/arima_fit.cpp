@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A port of stats::arima as auto.arima calls it (R's src/library/stats/R/arima.R and
 // src/arima.c: ARIMA_transPars, partrans, ARIMA_CSS, maInvert, the CSS-ML sequence); the
 // likelihood (ARIMA_Like, getQ0) is in arima_kalman.cpp and R's optim BFGS in arima_optim.cpp.

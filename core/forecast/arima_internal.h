@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Internals of the automatic-ARIMA anchor (arima.cpp), shared by its arima_*.cpp parts: a port of
 // stats::arima (arima_fit.cpp), of its likelihood's Kalman filter (arima_kalman.cpp), of R's
 // optim BFGS (arima_optim.cpp) and of the differencing tests auto.arima relies on

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The exact Gaussian likelihood of stats::arima: the Kalman filter of arima.c's ARIMA_Like on
 // makeARIMA's state space (r ARMA states, then the lagged levels the differencing polynomial
 // needs, with a diffuse prior of variance kappa = 1e6), started from Gardner et al.'s (1980)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // R's optim(method = "BFGS") as stats::arima calls it: vmmin (src/appl/optim.c) with optim's
 // central-difference gradient (ndeps = 1e-3) on the parscale'd parameters, reltol =
 // sqrt(DBL_EPSILON), maxit = 100, and optimhess for the Hessian. Ported rather than replaced by

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The differencing tests auto.arima runs before its search: forecast::ndiffs (KPSS, as
 // urca::ur.kpss type "mu" with the short Bartlett window) and forecast::nsdiffs (the "seas"
 // heuristic: seasonal strength of an STL decomposition, stats::stl's Fortran ported literally,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Baseline forecasters for the series tasks, scored on exactly the targets the model is scored on
 // and in the same units, so that every model loss can be read against them (ReferenceScore in
 // core/forecast/metrics.h). Plain C++ on std::vector (no LibTorch, no Qt): part of rsalab_core.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The ETS anchor: a port of R's forecast::ets(y) with its defaults (forecast 8.20; Hyndman et al.
 // 2008, "Forecasting with exponential smoothing"). The candidate forms, the initial values
 // (initparam, initstate), the bounds and admissibility tests (check.param, admissible), the

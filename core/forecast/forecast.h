@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The field's forecasting anchors, fitted and scored like the models (core/forecast/anchors.h
 // puts them beside the models' losses). Plain C++ (GSL, Eigen; no LibTorch, no Qt): rsalab_core.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What training reports, as plain data (no LibTorch): per-step and evaluation metrics.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/forecast/optimise.h"
 
 #include <gsl/gsl_errno.h>

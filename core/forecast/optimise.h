@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // One minimiser for every anchor's likelihood: GSL's Nelder–Mead simplex (nmsimplex2), or, where an
 // anchor must land on the same local optimum as its R reference, R's optim() Nelder–Mead rules.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Power-law fit of sample-efficiency curves: loss ≈ a·N^(−b), least squares on (log N, log loss),
 // with a t-based 95% confidence interval for b. Torch-free: the engine's sweeps, the GUI's
 // sample-efficiency view and the CLI's figures share this one implementation.

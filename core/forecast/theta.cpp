@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The theta anchor: forecast::thetaf (Hyndman & Billah 2003) with its parameters fitted on
 // y[0, fit_end) and then fixed (forecast.h's protocol). scripts/anchors-r.R emulates the same
 // thing in R and checks it against thetaf itself; every step below follows thetaf in forecast

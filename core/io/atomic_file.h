@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Files written so that a crash or kill mid-write leaves the previous version intact:
 // write a temporary file beside the target, flush it, then rename it over the target.
 //

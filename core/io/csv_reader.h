@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Reader for user CSV time series (no LibTorch, so it is tested on strings without files).
 //
 // Accepted: one or more numeric columns; an optional header; date/time columns (skipped);

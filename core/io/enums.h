@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Enums that cross files (run state, data split, REM kind, attention kind) with their one set of
 // names. Every writer writes these names and every reader parses them here, so a bundle, a CSV or a
 // status line written by one part of the app is read by every other. Plain C++: no LibTorch, no Qt.

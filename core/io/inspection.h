@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Plain-data inspection records (no LibTorch types): what a model computed for one chosen sample,
 // copied to the CPU so the GUI, the CLI and tests can read it.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Writes inspection records as JSON (everything) and CSV (one file per matrix) for
 // `rsalab-cli inspect` and the session bundles.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Bounded JSON parsing for files a user hands us (configs, manifests): the input size and the
 // nesting depth are limited before nlohmann-json builds anything, and every failure is a
 // std::invalid_argument that names the input. Torch-free (the fuzz harnesses use it).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The bundled data files under resources/ (text, series, the first minute's measurement). Plain C++
 // (core library).
 #pragma once

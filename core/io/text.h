@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Plain text that messages, tables and files are made of: a number to a chosen count of
 // significant digits, and a list joined by a separator. Every writer formats with these, so a
 // number reads the same in the CLI, a verdict, the README block and a file.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What a task knows about itself, as plain data (no LibTorch, no Qt): the recurrence its data were
 // generated with (matched against learned REMs) and the loss of the optimal predictor (the Bayes
 // floor, so "excess loss = test loss − floor" measures learning rather than noise).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The model list: one row per model, read by the factory, the CLI's help and `models` command,
 // the GUI's check boxes, the sweep dialog, the legend colours, the FLOP counts and the bench.
 // Adding a model = one row here + one model file (and its case in the factory's family switch

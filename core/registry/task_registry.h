@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The task list: one row per task, read by the task builder's dispatch, the CLI's `tasks`
 // command, the GUI's task box and the run-config check that keeps bidirectional models off
 // next-step tasks. Plain C++: no LibTorch, no Qt.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Session bundles: everything needed to reopen a session offline — the config, the runs, every
 // metric point, inspection snapshots, checkpoints, the sweep table and the window layout. The
 // engine owns the format so the CLI (`train/sweep --session DIR`) and the app write the same thing.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // SessionRecorder: the one assembler of session bundles. The app's window (File → Save, autosave)
 // and rsalab-cli (`train --session`, `sweep --session`) both record their runs here and save what
 // bundle() returns, so a bundle, and a run folder's metrics.csv, have one writer. Plain C++ over

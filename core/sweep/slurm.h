@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A planned sweep on a Slurm cluster: the batch script of a job array (one cell per array task),
 // the submissions recorded beside the plan, and what squeue says about their tasks. Slurm is only
 // ever driven through its own commands (sbatch, squeue, scontrol), run as child processes; no

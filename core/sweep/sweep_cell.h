@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // One cell of a planned sweep (core/sweep/sweep_plan.h) as a file: DIR/cells/I.json holds the
 // cell's sweep row (the keys of sweep.json's runs, core/sweep/sweep_row_json.h), its curves,
 // its timing, host and device, and the hash of the plan it was computed for. Written atomically

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A sweep's files as plain data (no LibTorch, no Qt): sweep.csv and sweep.json written from a
 // SweepResult, and sweep.json read back. This is the one reader of sweep.json: the CLI's figure
 // writer, the app's "Open sweep results", the session bundle (parseSessionSweepRows) and the

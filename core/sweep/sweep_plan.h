@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A sweep as a plan: the base RunConfig, the axes (models, sizes N, seeds) and the list of cells
 // (one training run each) with stable indices, saved as DIR/plan.json with a content hash. The
 // local `rsalab-cli sweep`, a Slurm job array (one cell per array task) and the app watching a

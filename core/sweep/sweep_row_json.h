@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // One sweep row as a JSON object: the one writer and reader of a row's keys, shared by sweep.json
 // (core/sweep/sweep_io.h) and a Slurm sweep's cell files (core/sweep/sweep_cell.h), so a
 // key added to SweepRow is written and read in both at once.

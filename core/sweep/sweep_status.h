@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Where a planned sweep stands, cell by cell: from the cell files (results and started markers,
 // core/sweep/sweep_cell.h) and, when the sweep went to Slurm, what squeue says about its array
 // tasks (core/sweep/slurm.h). `rsalab-cli sweep-status`, `--resume` and the app's sweep-folder

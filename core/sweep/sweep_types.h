@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A sample-efficiency sweep as plain data (no LibTorch): what to run (SweepOptions), one finished
 // run (SweepRow) and the whole result (SweepResult), so the GUI's sweep thread, the sample-
 // efficiency view and the CLI's figure writer can take them without the engine's LibTorch headers.

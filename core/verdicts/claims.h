@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Claims from the seed papers checked on measured data: each preset's verdict ("holds: RSA's excess
 // loss is below the Transformer's at 4 of 5 N, 3 seeds" or "does not hold here"), computed from
 // what its run or sweep produced, never written in advance. Plain C++ (core library).

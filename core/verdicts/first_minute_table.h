@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The first minute's measurement as plain data (core library: no LibTorch, no Qt): the GUI's
 // default launch trained headless over several seeds (engine/training/first_minute.h runs it),
 // stored as resources/first_minute.json, rendered as the README's first-minute block and summed up

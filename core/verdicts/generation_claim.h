@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // "Linear attention is an RNN" (the linear-attention note): its causal parallel form equals its
 // recurrent (S, z) step, and generating one token costs the same at every position, while softmax
 // attention with a KV cache pays for every position it has seen. The measured data (plain values,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Why REMs: a small random linear RNN h_t = W h_{t−1} + z_t (z_t = U x_t) computed two ways: by
 // the recurrence, and as Z plus REMs (one regular REM per real eigenvalue, a cos/sin REM pair per
 // complex pair) applied to Z, as in ../shared/spec/models.md, "Why REMs". W is built from chosen

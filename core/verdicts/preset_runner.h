@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Running a preset (core/verdicts/presets.h): the one place that decides, from the preset's
 // action, whether it trains, sweeps, computes or measures. The GUI (gui/preset_controller.h) and
 // rsalab-cli (cli/cmd_train.cpp, cli/cmd_sweep.cpp) derive from it and say how each is done

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Presets: a claim from the seed papers, stated in one sentence, with the run that tests it. One
 // table, read by the GUI's Presets menu, `rsalab-cli train --preset NAME` (train, computed and
 // probe presets) and `rsalab-cli sweep --preset NAME` (sweep presets); both run a preset through

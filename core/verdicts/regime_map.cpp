@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/verdicts/regime_map.h"
 
 #include <gsl/gsl_cdf.h>

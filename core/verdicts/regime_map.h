@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The regime map (the RSA paper's Figure 1): per model, the mean excess test loss over seeds at
 // every (axis value, N) of a two-axis sweep — x a task parameter such as the mix task's recurrent
 // share, y the training-set size N — and per cell the winner: the model with the lowest mean,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Self-attention interface shared by the softmax, RSA and linear kinds, so a Transformer block
 // can swap only the attention (spec "Softmax Transformer": same block, PE and heads).
 // Shapes: B batch, T length, D width, H heads, Dh = D/H.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The blocked softmax attention kernel (with RSA's REMs mixed into its blocks): the one file
 // compiled with -fopenmp (see engine/CMakeLists.txt).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Encoder–decoder Transformer: encoder of bidirectional blocks of any attention kind (softmax,
 // RSA, linear); decoder of causal self-attention blocks of the same kind, each followed by softmax
 // cross-attention to the encoder output and the FFN. Teacher forcing in training, greedy decoding.

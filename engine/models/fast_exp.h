@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // exp(x) without libm calls, so that the hand-fused kernels' loops vectorise (libm's exp is one
 // call per entry): x = n·ln2 + r with n rounded by the 1.5·2^m trick (no floor), e^r from Cephes'
 // polynomials (expf.c: |rel err| ≲ 2e-7; exp.c's Padé form: ≲ 2e-16), 2^n built in the exponent

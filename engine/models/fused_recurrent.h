@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A hand-fused training path for multi-layer RNN (tanh), LSTM and GRU stacks on CPU: one autograd
 // node per layer instead of autograd through a dozen small ops per time step.
 // Forward per layer: X W_ihᵀ + b_ih for all steps in one product, then per step one product

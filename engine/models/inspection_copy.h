@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Copies tensors into the plain-data inspection types (CPU, float32).
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Linear attention with the elu+1 feature map; its causal form is an RNN with state (S, z).
 // Seed: linear-attention-transformers-are-rnns-note.txt; spec models.md "Linear attention".
 // Tensors below are per head: q, k, v (B, H, T, Dh).

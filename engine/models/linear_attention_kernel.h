@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The fused causal linear-attention kernel: the one sweep over time of the RNN form, forward and
 // backward as plain loops per head (compiled with -fopenmp, see engine/CMakeLists.txt).
 // Seed: linear-attention-transformers-are-rnns-note.txt; spec models.md "Linear attention".

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/models/linear_attention_loops.h"
 
 #include <algorithm>

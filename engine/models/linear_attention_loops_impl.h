@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The sweeps of linear_attention_sweeps.h as templates, included by the two files that compile
 // them, once portably and once for AVX2 + FMA (the AVX-512 sweeps, float Dh 16 only, are written
 // out in linear_attention_sweeps_avx512.cpp): everything here has internal linkage (an unnamed

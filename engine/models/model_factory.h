@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Builds models by name and describes them for `rsalab-cli models`. Which models exist, their
 // titles, equations and families are rows of the registry (core/registry/model_registry.h); this
 // file only maps a family to the class that implements it.

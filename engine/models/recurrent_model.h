@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // RNN (tanh), LSTM and GRU baselines, multi-layer, with torch::nn's modules holding the parameters:
 // on CPU they train through the fused layers of fused_recurrent.h (same weights, same numbers to
 // rounding), elsewhere through the modules; plus a cell-by-cell path over the same weights that

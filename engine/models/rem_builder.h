@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Recurrence Encoding Matrices (REMs), built in closed form for all heads at once.
 // From the RSA paper, "Encoding Recurrence into Transformers": the lag matrix and the REMs.
 //   regular:      P[i,j] = λ^(i−j),                 λ = tanh(η)

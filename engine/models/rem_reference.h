@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The slow, obvious REM: a literal double loop over (i, j), in double precision, no LibTorch.
 // The closed-form RemBuilder is tested against it; the inspector's linear-RNN panel uses it.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Row-major products straight to the BLAS that LibTorch's own CPU products call (sgemm_/dgemm_,
 // looked up once with dlsym), for the hand-fused kernels (blocked attention, fused recurrent
 // layers): at their sizes a LibTorch call (dispatch, views, checks) costs a good part of what the

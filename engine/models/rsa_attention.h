@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // RSA: multi-head self-attention with recurrence.
 // Seed: rsa-encoding-recurrence-into-transformers.txt; spec models.md "RSA attention".
 // Heads 0..R−1 each carry an REM P_h and a gate µ_h; heads R..H−1 are plain softmax heads.

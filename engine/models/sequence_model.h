@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The interface every trainable sequence model shares, and the input/output layers around it.
 // x: (B, T, F) float features, or (B, T) int64 token ids when io.vocab > 0.
 // y: (B, T, O) per position, or (B, O) when io.pooled (mean over positions, then Linear).

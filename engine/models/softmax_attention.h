@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Softmax multi-head self-attention, the baseline RSA is compared with.
 // Seed: lecture-rnn-vs-transformer.txt; spec models.md "Softmax Transformer".
 #pragma once

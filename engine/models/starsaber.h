@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // StarSaber: attention as a fixed-point iteration of a bidirectional RNN, one layer per
 // iteration, separate past/future matrices, a direct path from the input, no FFN, no PE.
 // Seed: starsaber-fixed-point-attention.txt (§3.2–3.3); spec models.md "StarSaber".

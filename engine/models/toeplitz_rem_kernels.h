@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Raw loops for RSA's REM heads inside the blocked attention kernel (no LibTorch, no Qt).
 // A REM depends on (i, j) only through the lag i − j (a Toeplitz matrix), so it is stored as its
 // 2T − 1 diagonals, flipped: P[i, j] = e[T − 1 − i + j] for rows i and keys j in 0..T−1. A block

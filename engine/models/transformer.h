@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Pre-LN Transformer with a swappable attention: softmax (the baseline), RSA or linear.
 // As in the RNN-vs-Transformer lecture notes. The same block, the same sinusoidal PE and the same
 // heads for all three, so comparisons isolate the attention.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Sample-efficiency sweeps: models × training-set sizes N × seeds, each trained to a budget and
 // scored on the held-out test split; per model a power-law fit loss ≈ a·N^(−b) with a 95% CI.
 // A sweep is a plan of cells (core/sweep/sweep_plan.h); runSweepCells trains any subset of them

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Honest N and reference rows for sweeps (kept apart from the sweep loop in sweep.cpp).
 // - A real series has a limited number of training windows: sizes asked beyond it give the same
 //   N. honestSweepSizes maps every requested size to the N it gives and keeps each N once, with a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Real series: task "csv" (the user's CSV file, read by core/io/csv_reader.h) and the bundled
 // series (resources/series/*.csv, one task each in core/registry/task_registry.cpp).
 //

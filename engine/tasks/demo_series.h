@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The demo series of `rsalab-cli demo` (not the "seasonal" task, engine/tasks/synthetic_series.h,
 // whose seasons are damped stochastic oscillators): s_t = Σ_k 0.7^k·sin(2πt/P_k + φ_k) — undamped
 // sinusoids, the k-th weighted 0.7^k, with random phases φ_k — plus an AR(1) a_t = λa_{t−1} + e_t,

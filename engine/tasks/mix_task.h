@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Task "mix": the RSA paper's Figure 1 axis, a signal whose recurrent share a is a knob.
 // Every position t carries three inputs (F = K + 2 features): x_t ~ N(0, 1), a key k_t drawn
 // uniformly from K keys (one-hot) and a value v_t ~ N(0, 1). The target is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // StarSaber MLM corruption (seed: starsaber-fixed-point-attention.txt, "Pretraining"): every
 // token is replaced with probability p by a token drawn uniformly from the whole vocabulary —
 // no [MASK] symbol — and the model predicts the clean token at every position. The trainer

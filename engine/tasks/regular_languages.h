@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Formal-language classification (the RSA paper's regular-language family): parity, Dyck-1 and
 // the seven Tomita grammars. Each sequence is labelled 1 when it is in the language.
 //

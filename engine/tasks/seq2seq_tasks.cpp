@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/tasks/seq2seq_tasks.h"
 
 #include "engine/tasks/task_support.h"

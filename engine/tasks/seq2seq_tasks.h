@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Sequence-to-sequence tasks "copy" and "reverse" for the encoder–decoder: the source is T
 // symbols drawn uniformly; the target is the source itself (copy) or reversed (reverse).
 //

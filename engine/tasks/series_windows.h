@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Forecasting windows cut from one multivariate series that is split in time into
 // train | validation | test parts, shared by the synthetic series and the real series (CSV and
 // bundled).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Tasks "seasonal" and "ar": forecasting a synthetic series whose recurrence is known, so the
 // learned REM parameters can be set beside the truth. The RSA seed derives REMs from a linear
 // RNN broken down into simple recurrences with a real coefficient λ (regular REM λ^|i−j|) or a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Building a task: shared option checks and dispatch to the task families (one file each). The
 // task list itself is core/registry/task_registry.h.
 #include "engine/tasks/task.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Tasks: datasets with known structure, materialised as tensors (train / validation / test),
 // plus what the model needs (ModelIO) and, where the task has one, its ground truth.
 // Every task is deterministic for a (options, train_size, seed).

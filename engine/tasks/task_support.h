@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Helpers shared by the task generators (not part of the public task interface): a portable
 // random stream, per-split seeds and option checks that throw std::invalid_argument naming the
 // field and its allowed range.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Task "teacher": system identification of a linear-recurrence teacher. Inputs are white noise
 // x_t ~ N(0, 1); the target is the strictly causal response
 //   y_t = Σ_terms Σ_{s<t} base^(t−s) · k(t−s) · x_s,   k(d) = 1 (regular) or cos(θ d) (cos),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Tasks on a text, one byte per token: "charlm" (next-character language modelling) and "mlm"
 // (StarSaber's masked-LM pretraining objective on the same windows).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The GUI's first minute, headless: the default launch (defaultLaunchConfig(), the registry's
 // default models) trained for the step count the GUI reaches in 60 s on 2 cores, over several
 // seeds, with one intra-op thread per run as the GUI's worker uses on 2 cores (so the numbers are

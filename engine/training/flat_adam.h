@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Adam / AdamW over one flat buffer: every trainable parameter (one dtype, one device) becomes a
 // view of a single contiguous tensor, and so does its gradient, so that the optimizer step, weight
 // decay, the gradient norm and clipping are a handful of whole-buffer ops per step instead of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Measures the "linear attention is an RNN" claim (core/verdicts/generation_claim.h) live:
 //  1. a causal linear-attention Transformer in float64, its parallel forward against its
 //     recurrent step, position by position, on the same input;

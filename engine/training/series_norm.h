@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What a series model sees (TaskData::norm, NormMode): the task's tensors are in the train part's
 // global normalisation (z units, where losses are measured); the trainer maps each input window
 // before the model and each prediction back after it, so losses stay in z units whatever the mode.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Trains one model on one task: seeded batches, Adam/AdamW, warm-up + cosine, clipping,
 // validation with early stopping, test evaluation, checkpoints, inspection snapshots.
 // Thread contract: a Trainer is used by one thread at a time. Other threads talk to it only

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Test hooks of the Trainer as plain data (torch-free, so the GUI worker's header can carry them).
 #pragma once
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 w <- function(x, file, col) {
   t <- as.numeric(time(x)); v <- as.numeric(x)
   f <- frequency(x)

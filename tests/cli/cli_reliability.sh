@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # rsalab-cli under bad input, divergence, engine errors and Ctrl+C: exit codes and one-line
 # messages naming the bad value; SIGINT during `train` stops within a second, writes config.json,
 # metrics.csv and checkpoint.pt, and leaves no temporary file.

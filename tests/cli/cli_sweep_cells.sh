@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Planned sweeps without Slurm: `sweep --plan` + `sweep-cell` one by one + `sweep-merge` gives the
 # local sweep's rows exactly (training is deterministic per config and seed); a finished cell is
 # skipped; a cell SIGKILLed while writing its result leaves no result (only its temporary, which

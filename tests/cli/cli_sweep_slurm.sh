@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # A 12-cell sweep through Slurm (the one-node cluster of scripts/slurm-local.sh, found through
 # $SLURM_CONF) equals the local sweep row for row; prints both wall times.
 #   tests/cli/cli_sweep_slurm.sh path/to/rsalab-cli

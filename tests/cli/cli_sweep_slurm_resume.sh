@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # A Slurm sweep that loses cells: one array task is cancelled while it trains (SIGTERM: it stops
 # without writing a result) and one while it waits. sweep-status reports them (failed / missing),
 # `sweep --resume DIR --slurm` resubmits exactly those two as a new array, and the merge is then

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Shared by the Slurm tests (sourced after sweep_test_lib.sh).
 
 # The test cluster must answer; otherwise fail at once, saying how to get one.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Shared by the sweep tests (sourced): counters, and sweep.csv without its wall-time column.
 failures=0
 fail() {

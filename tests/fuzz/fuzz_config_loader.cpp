@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // libFuzzer harness for the run-config loader (core/config/run_config.cpp: bounded JSON parse,
 // typed fields, unknown keys, then validate()); whatever it accepts must round-trip through toJson.
 #include "core/config/run_config.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // libFuzzer harness for the CSV reader (core/io/csv_reader.cpp), with small limits so that
 // the limit checks are reached too.
 #include "core/io/csv_reader.h"

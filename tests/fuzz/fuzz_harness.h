@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The one libFuzzer harness, generic over a parse function: a reader may reject its input with
 // any std::exception (that is a clear error, not a bug); a crash, a hang, a sanitizer report or
 // any other exception is a finding. Each reader gets a 5-line .cpp that names its parse function:

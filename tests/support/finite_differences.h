@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Central differences of a scalar function of several tensors: the independent check of a
 // hand-written backward (float64 inputs).
 #pragma once

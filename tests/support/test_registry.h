@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // One Qt Test class per source file, and one runner executable per layer: RSALAB_REGISTER_TEST
 // registers the file's class under the file's name ("test_trainer"), and the runner
 // (support/test_runner_main.cpp) runs the one its first argument names. CTest lists every class

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A layer's test runner: `RUNNER NAME [Qt Test arguments]` runs the test class registered under
 // NAME (support/test_registry.h); `RUNNER --list` prints the names. The application object is the
 // one the layer's stand-alone mains made: QApplication for widget and window tests

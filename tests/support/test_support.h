@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Shared helpers for the engine tests: the test main() and checkClose.
 #pragma once
 

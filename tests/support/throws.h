@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Tests of code that must refuse its input: the message of what it throws. No LibTorch, no Qt, so
 // the core runner's tests use it too.
 #pragma once

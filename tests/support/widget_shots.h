@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Shared helpers for the widget tests: grab a widget the way the screenshots are made and check
 // what the picture must show. The picture is also saved when RSALAB_WIDGET_SHOTS names a folder.
 #pragma once
