@@ -32,6 +32,9 @@ struct UnivariateProblem {
   int64_t period = 1;            // seasonal period m (1: no season)
   int64_t horizon = 1;           // H
   std::vector<int64_t> origins;  // increasing; each o: fit_end − 1 ≤ o ≤ L − 1 − H
+  // The order search's budget: auto ARIMA's seasonal orders P, Q stay ≤ max_seasonal_order (the
+  // anchors lower it for long periods, where each seasonal order adds a period's worth of state).
+  int64_t max_seasonal_order = 2;
 };
 
 struct UnivariateForecast {
