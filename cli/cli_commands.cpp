@@ -56,12 +56,34 @@ std::unique_ptr<Trainer> restoreTrainer(const std::string& run_dir) {
   return trainer;
 }
 
+// The run's task, with a line per forecasting anchor fit on stderr as each finishes (a long series'
+// anchors take seconds; the user sees what is being fitted and for how long).
+std::shared_ptr<const TaskData> taskWithAnchorLines(const RunConfig& config) {
+  validate(config);
+  TaskBuild build;
+  build.defer_anchors = true;
+  auto data = makeTask(config.task, config.train_size, config.trainer.seed, build);
+  if (data.pending_anchors) {
+    const std::string plan = forecast::anchorPlan(*data.pending_anchors);
+    if (!plan.empty()) std::cerr << "anchors: " << plan << "\n";
+    const auto fitted = fitAnchors(data, [](const forecast::AnchorProgress& p) {
+      std::cerr << "anchors: [" << p.done << "/" << p.total << "] " << p.anchor << " on "
+                << p.column << ": " << (p.error.empty() ? p.model : "not fitted (" + p.error + ")")
+                << ", " << format(p.seconds, 3) << " s" << std::endl;
+    });
+    if (!plan.empty())
+      std::cerr << "anchors: " << fitted.scores.size() << " fitted in " << format(fitted.seconds, 3)
+                << " s\n";
+  }
+  return std::make_shared<const TaskData>(std::move(data));
+}
+
 }  // namespace
 
 int runTrain(const TrainCommand& command) {
   std::filesystem::create_directories(command.out_dir);
   const std::filesystem::path dir(command.out_dir);
-  Trainer trainer(command.config);
+  Trainer trainer(command.config, taskWithAnchorLines(command.config));
   writeFileAtomically((dir / "config.json").string(), toJson(trainer.config()));
   std::cerr << "train: " << trainer.config().model.model << " on " << trainer.data().summary << ", "
             << trainer.parameterCount() << " parameters, N = " << trainer.data().train.size()

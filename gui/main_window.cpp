@@ -62,6 +62,7 @@ MainWindow::MainWindow(QWidget* parent)
 
   auto* worker = controller_->worker();
   connect(worker, &TrainingWorker::runsCreated, this, &MainWindow::onRunsCreated);
+  connect(worker, &TrainingWorker::runsUpdated, this, &MainWindow::onRunsUpdated);
   connect(worker, &TrainingWorker::metrics, this, &MainWindow::onMetrics);
   connect(worker, &TrainingWorker::status, this, &MainWindow::onStatus);
   connect(worker, &TrainingWorker::snapshot, this, [this](const InspectionSnapshot& s) {
@@ -196,6 +197,17 @@ void MainWindow::onRunsCreated(const QVector<RunDescriptor>& runs) {
   }
   runs_table_->setRuns(rows);
   inspector_->setInspectedRun(runs_.firstToInspect());
+}
+
+void MainWindow::onRunsUpdated(const QVector<RunDescriptor>& runs) {
+  for (const auto& r : runs) {
+    if (!runs_.runs().contains(r.id)) continue;  // from runs a new start has replaced
+    runs_.add(r);
+    curves_->setReferenceLines(r.id, referenceLines(r));
+    const auto status = runs_.statuses().find(r.id);
+    runs_table_->updateRun(status == runs_.statuses().end() ? RunStore::newRow(r)
+                                                            : RunStore::row(r, *status));
+  }
 }
 
 void MainWindow::inspectRun(int run) {

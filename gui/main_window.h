@@ -93,6 +93,7 @@ class MainWindow : public QMainWindow {
   void setTrainingState(bool training, bool paused);
   void updateStateLabel();  // idle, training, paused, "sweep 12/225" or measuring
   void onRunsCreated(const QVector<RunDescriptor>& runs);
+  void onRunsUpdated(const QVector<RunDescriptor>& runs);  // more references (the anchors)
   void onMetrics(const MetricsBatch& batch);
   void onStatus(const RunStatus& status);
   void onHotChanged(const QString& name, double value);

@@ -17,9 +17,67 @@
 namespace rsalab {
 
 TrainingWorker::TrainingWorker(QObject* parent) : QObject(parent) { since_flush_.start(); }
-TrainingWorker::~TrainingWorker() = default;
+TrainingWorker::~TrainingWorker() { joinAnchorThreads(); }
+
+void TrainingWorker::joinAnchorThreads() {
+  anchor_cancel_->store(true);
+  for (auto& t : anchor_threads_) t.join();
+  anchor_threads_.clear();
+  anchor_cancel_ = std::make_shared<std::atomic<bool>>(false);
+  ++anchor_generation_;
+}
+
+void TrainingWorker::fitAnchorsInBackground(uint64_t seed, const forecast::AnchorInput& pending) {
+  const std::string plan = forecast::anchorPlan(pending);
+  if (!plan.empty()) emit log(QString("Anchors (in the background): %1").arg(plan.c_str()));
+  auto input = std::make_shared<forecast::AnchorInput>(pending);
+  auto cancel = anchor_cancel_;
+  input->cancel = cancel.get();
+  input->threads = 1;  // the runs train on the other cores meanwhile
+  input->progress = [this](const forecast::AnchorProgress& p) {
+    const QString line = QString("Anchors: [%1/%2] %3 on %4: %5, %6 s")
+                             .arg(p.done)
+                             .arg(p.total)
+                             .arg(p.anchor.c_str(), p.column.c_str())
+                             .arg(p.error.empty() ? QString::fromStdString(p.model)
+                                                  : "not fitted (" + QString(p.error.c_str()) + ")")
+                             .arg(p.seconds, 0, 'f', 2);
+    QMetaObject::invokeMethod(
+        this, [this, line] { emit log(line); }, Qt::QueuedConnection);
+  };
+  const int generation = anchor_generation_;
+  anchor_threads_.emplace_back([this, generation, seed, input, cancel] {
+    forecast::AnchorScores scores;
+    try {
+      scores = forecast::computeAnchors(*input);
+    } catch (const std::exception& e) {
+      scores.notes.push_back(std::string("anchors not fitted: ") + e.what());
+    }
+    if (cancel->load()) return;  // a new start (or the destructor) dropped these runs
+    QMetaObject::invokeMethod(
+        this, [this, generation, seed, scores] { anchorsFitted(generation, seed, scores); },
+        Qt::QueuedConnection);
+  });
+}
+
+void TrainingWorker::anchorsFitted(int generation, uint64_t seed,
+                                   const forecast::AnchorScores& anchors) {
+  if (generation != anchor_generation_) return;  // the runs they were fitted for are gone
+  for (const auto& note : anchors.notes) emit log(QString("Note: %1").arg(note.c_str()));
+  emit log(QString("Anchors: %1 fitted in %2 s; drawn as reference lines")
+               .arg(anchors.scores.size())
+               .arg(anchors.seconds, 0, 'f', 1));
+  QVector<RunDescriptor> updated;
+  for (auto& r : runs_) {
+    if (r->descriptor.seed != seed || !r->trainer) continue;
+    addAnchors(r->descriptor.references, anchors);
+    updated.push_back(r->descriptor);
+  }
+  if (!updated.isEmpty()) emit runsUpdated(updated);
+}
 
 void TrainingWorker::start(const RunConfig& base, const QStringList& models, int seeds) {
+  joinAnchorThreads();
   runs_.clear();
   stop_flag_ = false;
   paused_ = false;
@@ -40,8 +98,13 @@ void TrainingWorker::start(const RunConfig& base, const QStringList& models, int
       run->descriptor.seed = c.trainer.seed;
       try {
         auto& data = datasets[c.trainer.seed];
-        if (!data)
-          data = std::make_shared<const TaskData>(makeTask(c.task, c.train_size, c.trainer.seed));
+        if (!data) {
+          TaskBuild build;
+          build.defer_anchors = true;  // training starts now; the anchors follow (runsUpdated)
+          data = std::make_shared<const TaskData>(
+              makeTask(c.task, c.train_size, c.trainer.seed, build));
+          if (data->pending_anchors) fitAnchorsInBackground(c.trainer.seed, *data->pending_anchors);
+        }
         for (const auto& note : data->notes) {
           if (noted) break;
           const bool capped = note.rfind("N capped", 0) == 0;
@@ -130,6 +193,7 @@ void TrainingWorker::stop() {
 
 void TrainingWorker::reset() {
   stop();
+  joinAnchorThreads();
   runs_.clear();
   emit runsCreated({});
 }
@@ -229,7 +293,7 @@ bool TrainingWorker::stepRun(Run& r) {
     } else {
       r.state = RunState::Finished;
       r.message = QString::fromStdString(stopReasonName(reason));
-      if (!r.trainer->data().references.empty()) {  // the skill on the test targets (cheap)
+      if (!r.descriptor.references.empty()) {  // the skill on the test targets (cheap)
         try {
           r.test_loss = r.trainer->evaluate(splitName(Split::Test)).loss;
         } catch (const std::exception& e) {

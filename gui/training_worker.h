@@ -24,8 +24,10 @@
 #include <atomic>
 #include <map>
 #include <memory>
+#include <thread>
 #include <vector>
 
+#include "core/forecast/anchors.h"
 #include "core/session/session_bundle.h"
 #include "engine/training/trainer_faults.h"
 #include "gui/run_messages.h"
@@ -64,6 +66,9 @@ class TrainingWorker : public QObject {
  signals:
   /// Runs of a new session; consumed by the runs table and the curve view.
   void runsCreated(const QVector<rsalab::RunDescriptor>& runs);
+  /// The same runs with more references: a real series' anchors, fitted in the background while
+  /// the runs train, arrive after runsCreated.
+  void runsUpdated(const QVector<rsalab::RunDescriptor>& runs);
   /// New metric points of one run (all of them, batched at ~20 Hz); consumed by curves and table.
   void metrics(const rsalab::MetricsBatch& batch);
   /// State/progress of one run; consumed by the runs table and the status bar.
@@ -89,6 +94,12 @@ class TrainingWorker : public QObject {
   void failRun(Run& run, const QString& message);
   void emitStatus(const Run& run);
   void emitSnapshot(Run& run);
+  // A real series' anchors (TaskData::pending_anchors) are fitted on a thread of their own while
+  // the runs train; their scores come back to the worker thread (anchorsFitted) and go out as
+  // runsUpdated. A new start or the destructor cancels the fits not yet begun and joins.
+  void fitAnchorsInBackground(uint64_t seed, const forecast::AnchorInput& input);
+  void anchorsFitted(int generation, uint64_t seed, const forecast::AnchorScores& anchors);
+  void joinAnchorThreads();
   std::vector<std::unique_ptr<Run>> runs_;
   bool paused_ = false;
   bool tick_pending_ = false;
@@ -96,6 +107,10 @@ class TrainingWorker : public QObject {
   int parallel_runs_ = 0;  // setParallelRuns
   std::atomic<bool> stop_flag_{false};
   std::map<int, TrainingFaults> faults_;  // test hooks by run id
+  std::vector<std::thread> anchor_threads_;
+  int anchor_generation_ = 0;  // which start the fits belong to: late results of an earlier one
+                               // are dropped
+  std::shared_ptr<std::atomic<bool>> anchor_cancel_ = std::make_shared<std::atomic<bool>>(false);
   QElapsedTimer since_flush_;
 };
 

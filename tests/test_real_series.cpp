@@ -435,26 +435,29 @@ class TestRealSeries : public QObject {
     }
   }
 
+  // 200 rows (140 train, 30 validation and 30 test origins) of a sine with a slight trend.
+  static forecast::AnchorInput anchorInput(int64_t columns, int64_t period, bool constant) {
+    forecast::AnchorInput in;
+    in.columns = columns;
+    in.scale.assign(static_cast<size_t>(columns), 1.0);
+    for (int64_t r = 0; r < 200; ++r)
+      for (int64_t c = 0; c < columns; ++c)
+        in.values.push_back(constant ? 3.0 : 10 + std::sin(0.3 * r + c) + 0.01 * r);
+    in.train_end = 140;
+    in.period = period;
+    for (int64_t o = 139; o < 169; ++o) in.validation_origins.push_back(o);
+    for (int64_t o = 169; o < 199; ++o) in.test_origins.push_back(o);
+    return in;
+  }
+  static bool anyNote(const std::vector<std::string>& notes, const std::string& what) {
+    return std::any_of(notes.begin(), notes.end(),
+                       [&](const std::string& n) { return n.find(what) != std::string::npos; });
+  }
+
   // Bad input to the anchors is a note, never a crash or a made-up number.
   void anchorsSayWhatTheyLeaveOut() {
-    using forecast::AnchorInput;
-    auto input = [](int64_t columns, int64_t period, bool constant) {
-      AnchorInput in;
-      in.columns = columns;
-      in.scale.assign(static_cast<size_t>(columns), 1.0);
-      for (int64_t r = 0; r < 200; ++r)
-        for (int64_t c = 0; c < columns; ++c)
-          in.values.push_back(constant ? 3.0 : 10 + std::sin(0.3 * r + c) + 0.01 * r);
-      in.train_end = 140;
-      in.period = period;
-      for (int64_t o = 139; o < 169; ++o) in.validation_origins.push_back(o);
-      for (int64_t o = 169; o < 199; ++o) in.test_origins.push_back(o);
-      return in;
-    };
-    auto any = [](const std::vector<std::string>& notes, const std::string& what) {
-      return std::any_of(notes.begin(), notes.end(),
-                         [&](const std::string& n) { return n.find(what) != std::string::npos; });
-    };
+    auto input = anchorInput;
+    auto any = anyNote;
     auto wide = forecast::computeAnchors(input(17, 1, false));
     QVERIFY(wide.scores.empty() && any(wide.notes, "17 columns"));
     auto flat = forecast::computeAnchors(input(1, 1, true));
@@ -463,6 +466,87 @@ class TestRealSeries : public QObject {
     auto long_season = forecast::computeAnchors(input(1, 48, false));
     QCOMPARE(long_season.scores.size(), size_t{3});
     QVERIFY(any(long_season.notes, "auto ARIMA fitted without a season: P = 48"));
+  }
+
+  // The anchors' budget: each (anchor, column) fit reported once as it finishes; the same scores
+  // on one thread as on several; `none` fits nothing; the modes' tails and seasonal limits are
+  // said; a cancel skips the fits not yet begun.
+  void anchorsKeepTheirBudget() {
+    auto in = anchorInput(2, 1, false);
+    in.column_names = {"a", "b"};
+    std::vector<forecast::AnchorProgress> seen;
+    in.progress = [&](const forecast::AnchorProgress& p) { seen.push_back(p); };
+    in.threads = 3;
+    const auto parallel = forecast::computeAnchors(in);
+    QCOMPARE(seen.size(), size_t{6});  // 3 anchors × 2 columns
+    for (size_t k = 0; k < seen.size(); ++k) {
+      QCOMPARE(seen[k].done, static_cast<int64_t>(k + 1));
+      QCOMPARE(seen[k].total, int64_t{6});
+      QVERIFY(seen[k].column == "a" || seen[k].column == "b");
+      QVERIFY(seen[k].error.empty() && !seen[k].model.empty() && seen[k].seconds >= 0);
+    }
+    in.progress = nullptr;
+    in.threads = 1;
+    const auto serial = forecast::computeAnchors(in);
+    QCOMPARE(parallel.scores.size(), size_t{3});
+    QCOMPARE(serial.scores.size(), parallel.scores.size());
+    for (size_t k = 0; k < serial.scores.size(); ++k) {
+      QCOMPARE(serial.scores[k].name, parallel.scores[k].name);
+      QCOMPARE(serial.scores[k].validation_loss, parallel.scores[k].validation_loss);
+      QCOMPARE(serial.scores[k].test_loss, parallel.scores[k].test_loss);
+    }
+
+    in.mode = AnchorMode::None;
+    const auto none = forecast::computeAnchors(in);
+    QVERIFY(none.scores.empty() && anyNote(none.notes, "--anchors none"));
+    QVERIFY(forecast::anchorPlan(in).empty());
+
+    auto cancelled = anchorInput(1, 24, false);
+    std::atomic<bool> cancel{true};
+    cancelled.cancel = &cancel;
+    cancelled.train_end = 140;
+    cancelled.mode = AnchorMode::All;
+    auto skipped = forecast::computeAnchors(cancelled);
+    QVERIFY(skipped.cancelled && skipped.scores.empty());
+    QVERIFY(anyNote(skipped.notes, "P, Q ≤ 1 (period 24, --anchors all)"));
+    cancelled.period = 12;  // not above the long-period limit of `all`: the full search
+    QVERIFY(!anyNote(forecast::computeAnchors(cancelled).notes, "P, Q ≤"));
+    cancelled.mode = AnchorMode::Fast;  // every period limited, and a short tail
+    skipped = forecast::computeAnchors(cancelled);
+    QVERIFY(anyNote(skipped.notes, "P, Q ≤ 1 (period 12, --anchors fast)"));
+    cancelled.train_end = 600;
+    QVERIFY(anyNote(forecast::computeAnchors(cancelled).notes, "last 500 of the 600 train rows"));
+    QVERIFY(contains(forecast::anchorPlan(cancelled), "the last 500 of the 600 train rows"));
+    cancelled.mode = AnchorMode::All;
+    QVERIFY(contains(forecast::anchorPlan(cancelled), "the 600 train rows"));
+  }
+
+  // A task built with deferred anchors has its baselines at once and the same anchors later.
+  void deferredAnchorsAreTheSame() {
+    auto o = realSeriesDefaults(defaultRunConfig()).task;
+    o.name = "airpassengers";
+    const TaskData now = makeTask(o, 64, 0);
+    TaskBuild build;
+    build.defer_anchors = true;
+    TaskData later = makeTask(o, 64, 0, build);
+    QVERIFY(later.pending_anchors);
+    QCOMPARE(later.references.size() + 3, now.references.size());
+    int calls = 0;
+    const auto fitted = fitAnchors(later, [&](const forecast::AnchorProgress&) { ++calls; });
+    QCOMPARE(calls, 3);
+    QVERIFY(!later.pending_anchors);
+    QCOMPARE(later.references.size(), now.references.size());
+    for (size_t k = 0; k < now.references.size(); ++k) {
+      QCOMPARE(later.references[k].name, now.references[k].name);
+      QCOMPARE(later.references[k].test_loss, now.references[k].test_loss);
+    }
+    QVERIFY(fitted.seconds > 0);
+    o.anchors = "none";
+    const TaskData without = makeTask(o, 64, 0);
+    QCOMPARE(without.references.size() + 3, now.references.size());
+    QVERIFY(std::any_of(without.notes.begin(), without.notes.end(), [](const std::string& n) {
+      return n.find("--anchors none") != std::string::npos;
+    }));
   }
 
   // The forecasts the ensembles average are the ones the loss scores.

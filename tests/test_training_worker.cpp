@@ -8,6 +8,7 @@
 #include <QElapsedTimer>
 #include <QPointer>
 #include <QtTest>
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <memory>
@@ -154,6 +155,41 @@ class TestTrainingWorker : public QObject {
                               .arg(p.train_loss)
                               .arg(p.validation_loss)));
     }
+  }
+
+  // A real series' runs are created with their baselines and start training at once; the
+  // anchors, fitted in the background, arrive afterwards as runsUpdated with the same runs.
+  void realSeriesAnchorsArriveAfterTheRunsStart() {
+    QVector<RunDescriptor> created, updated;
+    std::map<int, RunStatus> last;
+    QObject receiver;
+    TrainingController controller;
+    connect(controller.worker(), &TrainingWorker::runsCreated, &receiver,
+            [&](const QVector<RunDescriptor>& runs) { created = runs; });
+    connect(controller.worker(), &TrainingWorker::runsUpdated, &receiver,
+            [&](const QVector<RunDescriptor>& runs) { updated = runs; });
+    connect(controller.worker(), &TrainingWorker::status, &receiver,
+            [&last](const RunStatus& s) { last[s.run] = s; });
+    RunConfig c = realSeriesDefaults(defaultRunConfig());
+    c.task.name = "lynx";
+    c.model.d_model = 8;
+    c.trainer.max_steps = 100000000;
+    c.trainer.patience = 0;
+    controller.start(c, {"rnn", "gru"}, 1);
+    QTRY_VERIFY_WITH_TIMEOUT(created.size() == 2, 60000);
+    auto has = [](const RunDescriptor& r, const char* name) {
+      return std::any_of(r.references.begin(), r.references.end(),
+                         [&](const ReferenceScore& s) { return s.name == name; });
+    };
+    for (const auto& r : created) QVERIFY(has(r, "persistence") && !has(r, "ets"));
+    QTRY_VERIFY_WITH_TIMEOUT(updated.size() == 2, 60000);
+    for (int k = 0; k < 2; ++k) {
+      QCOMPARE(updated[k].id, created[k].id);
+      QCOMPARE(updated[k].references.size(), created[k].references.size() + 3);
+      QVERIFY(has(updated[k], "ets") && has(updated[k], "auto_arima") && has(updated[k], "theta"));
+    }
+    QTRY_VERIFY_WITH_TIMEOUT(last.count(1) && last[1].step > 5, 60000);  // still training
+    controller.stop();
   }
 
   void destroyingTheControllerDuringTrainingStopsPromptly() {

@@ -7,6 +7,7 @@
 #include <QStyle>
 #include <QVBoxLayout>
 
+#include "core/io/enums.h"
 #include "core/registry/model_registry.h"
 
 namespace rsalab {
@@ -59,6 +60,14 @@ RunSetupPanel::RunSetupPanel(const QList<QPair<QString, QString>>& tasks, QWidge
   form->addRow("Heads H", heads_);
   layers_ = spin(1, 24, "layers L", this);
   form->addRow("Layers L", layers_);
+  anchors_ = new QComboBox(this);
+  for (auto mode : {AnchorMode::All, AnchorMode::Fast, AnchorMode::None})
+    anchors_->addItem(anchorModeName(mode));
+  anchors_->setToolTip(
+      "Real series: the forecasting anchors (ETS, auto ARIMA, Theta) fitted in the background "
+      "while the runs train and drawn when ready. all: on at most the last 2000 train rows; fast: "
+      "the last 500 rows, seasonal ARIMA orders at most 1; none: no anchors");
+  form->addRow("Anchors", anchors_);
   layout->addLayout(form);
 
   auto* box = new QGroupBox("Models", this);
@@ -93,6 +102,7 @@ RunSetupPanel::RunSetupPanel(const QList<QPair<QString, QString>>& tasks, QWidge
   for (auto* s : {seeds_, train_size_, steps_, length_, d_model_, heads_, layers_}) {
     connect(s, &QSpinBox::valueChanged, this, &RunSetupPanel::setupChanged);
   }
+  connect(anchors_, &QComboBox::currentIndexChanged, this, &RunSetupPanel::setupChanged);
   connect(start_, &QPushButton::clicked, this, &RunSetupPanel::startRequested);
   setSetup(defaultRunSetup());
 }
@@ -120,6 +130,7 @@ void RunSetupPanel::setSetup(const RunSetup& s) {
   d_model_->setValue(static_cast<int>(c.model.d_model));
   heads_->setValue(static_cast<int>(c.model.heads));
   layers_->setValue(static_cast<int>(c.model.layers));
+  anchors_->setCurrentText(QString::fromStdString(c.task.anchors));
   const int k = task_->currentIndex();
   task_description_->setText(k >= 0 && k < tasks_.size() ? tasks_[k].second : QString());
 }
@@ -133,6 +144,7 @@ RunConfig RunSetupPanel::config(const RunConfig& base) const {
   c.model.d_model = d_model_->value();
   c.model.heads = heads_->value();
   c.model.layers = layers_->value();
+  c.task.anchors = anchors_->currentText().toStdString();
   // Other heads than the base's: the REM heads follow by the one rule (a preset's own REM heads
   // stay while its heads do).
   if (c.model.heads != base.model.heads) c.model.rem = defaultRemHeads(c.model.heads);

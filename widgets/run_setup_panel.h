@@ -55,6 +55,7 @@ class RunSetupPanel : public QWidget {
 
  private:
   QComboBox* task_;
+  QComboBox* anchors_;  // TaskOptions::anchors
   QLabel* task_description_;
   QList<QPair<QString, QCheckBox*>> models_;  // registry order
   QSpinBox *seeds_, *train_size_, *steps_, *length_, *d_model_, *heads_, *layers_;

@@ -88,7 +88,7 @@ void rejectUnknown(const json& object, const char* section,
   X(name) X(length) X(validation_size) X(test_size) X(ar_poles) X(periods) X(dampings)      \
   X(noise) X(horizon) X(teacher_kinds) X(teacher_bases) X(teacher_thetas) X(min_length)     \
   X(max_length) X(test_max_length) X(symbols) X(text_path) X(csv_path) X(norm) X(target)       \
-  X(seasonal_period) X(mix_share) X(mix_keys)
+  X(seasonal_period) X(mix_share) X(mix_keys) X(anchors)
 #define RSALAB_FIELDS_MODEL(X)                                                              \
   X(model) X(d_model) X(heads) X(layers) X(ff_mult) X(causal) X(dilations)                  \
   X(starsaber_gated) X(encoder_attention) X(decoder_layers) X(linear_cumulative)             \

@@ -57,6 +57,9 @@ struct TaskOptions {
   // The seasonal-naive baseline's period P; 0 = the synthetic task's first season, or detected
   // from the train part's autocorrelation (real series).
   int64_t seasonal_period = 0;
+  // Real series: which forecasting anchors are fitted (AnchorMode in core/io/enums.h): all | fast
+  // | none.
+  std::string anchors = "all";
 };
 
 }  // namespace rsalab

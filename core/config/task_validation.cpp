@@ -106,6 +106,10 @@ void validate(const TaskOptions& o, int64_t train_size) {
                                 "' is unknown: use window, global or none");
   }
   requireInt("task.seasonal_period", o.seasonal_period, 0, kMaxTaskLength);
+  if (!parseAnchorMode(o.anchors)) {
+    throw std::invalid_argument("task.anchors = '" + o.anchors +
+                                "' is unknown: use all, fast or none");
+  }
   if (o.target.size() > 4096 || o.target.find('\0') != std::string::npos) {
     throw std::invalid_argument(
         "task.target is not a usable column list (over 4096 bytes or a NUL byte)");

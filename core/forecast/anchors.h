@@ -7,12 +7,15 @@
 // Plain C++ (rsalab_core).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "core/forecast/forecast.h"
 #include "core/forecast/metrics.h"
+#include "core/io/enums.h"
 
 namespace rsalab::forecast {
 
@@ -23,8 +26,29 @@ struct AnchorRow {
   // A longer season is fitted as none, and said: the seasonal ARIMA's exact filter has a state
   // of about P + 1 values, so its search takes minutes at P = 168 (ets drops P > 24 itself).
   int64_t max_period;
+  int cost;  // relative fit time: the costliest fits are started first when fits run in parallel
 };
 const std::vector<AnchorRow>& anchorTable();  // ets, auto_arima, theta
+
+// What each AnchorMode fits (the one table of the budgets; core/io/enums.h says it in words).
+struct AnchorBudget {
+  AnchorMode mode;
+  int64_t max_fit_rows;        // the train part's last rows the fits see
+  int64_t max_seasonal_order;  // auto ARIMA's P, Q limit for periods above long_period
+  int64_t long_period;         // periods above this get max_seasonal_order (0: every period)
+};
+const AnchorBudget& anchorBudget(AnchorMode mode);
+
+// One fit finished (or failed): what the CLI prints as a line and the GUI logs.
+struct AnchorProgress {
+  std::string anchor;           // the row's label ("auto ARIMA")
+  std::string column;           // the column's name
+  std::string model;            // the chosen form ("ARIMA(2,1,1)(0,0,1)[24]"); empty when it failed
+  std::string error;            // why it could not be fitted; empty when it was
+  double seconds = 0;           // this fit's wall time
+  int64_t done = 0, total = 0;  // fits finished so far, of all
+};
+using AnchorProgressFn = std::function<void(const AnchorProgress&)>;
 
 struct AnchorInput {
   std::vector<double> values;  // (L, C) row-major, in the series' own units
@@ -34,17 +58,31 @@ struct AnchorInput {
   int64_t horizon = 1;
   int64_t period = 1;  // the seasonal period the task detected (or was given)
   std::vector<int64_t> validation_origins, test_origins;
-  // A train part longer than this (a long user CSV) is fitted on its last max_fit_rows rows, and a
-  // series with more columns than max_columns goes without anchors (each column is its own fit):
-  // the stepwise ARIMA search would otherwise dominate the task's set-up. Both are said in notes.
-  int64_t max_fit_rows = 8192;
+  std::string period_rule;  // how the period was chosen (for the plan line), may be empty
+  std::vector<std::string> column_names;  // for progress lines ("column K" where absent)
+  // The budget (anchorBudget): a train part longer than its max_fit_rows (a long user CSV) is
+  // fitted on its last rows, and a series with more columns than max_columns goes without anchors
+  // (each column is its own fit). Both are said in notes. max_fit_rows > 0 overrides the mode's.
+  AnchorMode mode = AnchorMode::All;
+  int64_t max_fit_rows = 0;
   int64_t max_columns = 16;
+  // The fits (anchor × column) run on this many threads (0: one per core, at most one per fit);
+  // `progress` is called once per finished fit, from the fitting threads, one call at a time.
+  int threads = 0;
+  AnchorProgressFn progress;
+  const std::atomic<bool>* cancel = nullptr;  // set: the fits not yet started are skipped
 };
 
 struct AnchorScores {
   std::vector<ReferenceScore> scores;  // one per anchor that could be fitted, table order
   std::vector<std::string> notes;      // what was fitted on what; why an anchor is absent
+  double seconds = 0;                  // wall time of all the fits
+  bool cancelled = false;
 };
+
+// One line saying what computeAnchors(input) will fit: the anchors, the columns, the rows, the
+// period and its rule, the threads ("" when the mode is none or the series is too wide).
+std::string anchorPlan(const AnchorInput& input);
 
 // Every anchor on every column (each column its own univariate fit): the MSE over origins,
 // steps and columns, in z units. An anchor that cannot be fitted on some column is left out and

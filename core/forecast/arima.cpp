@@ -131,13 +131,13 @@ std::pair<ArimaFit, double> polynomialTrend(const std::vector<double>& x,
 }
 
 // auto.arima(x) with its defaults; returns the chosen (ML) fit and its AICc.
-std::pair<ArimaFit, double> autoArima(const std::vector<double>& x, int m_in) {
+std::pair<ArimaFit, double> autoArima(const std::vector<double>& x, int m_in, int max_so) {
   const int n = int(x.size());
   if (n == 0) throw std::runtime_error("auto.arima: no data");
   if (isConstant(x)) throw std::runtime_error("auto.arima: the series is constant");
   int m = std::max(1, m_in);
   int max_p = std::min(5, n / 3), max_q = std::min(5, n / 3);
-  int max_P = std::min(2, n / 3 / m), max_Q = std::min(2, n / 3 / m);
+  int max_P = std::min({2, max_so, n / 3 / m}), max_Q = std::min({2, max_so, n / 3 / m});
   int D = 0;
   if (m == 1) {
     max_P = max_Q = 0;
@@ -308,7 +308,7 @@ std::pair<ArimaFit, double> autoArima(const std::vector<double>& x, int m_in) {
 UnivariateForecast autoArimaForecast(const UnivariateProblem& p) {
   checkProblem(p);
   const std::vector<double> train(p.y.begin(), p.y.begin() + p.fit_end);
-  const auto [fit, aicc] = autoArima(train, int(p.period));
+  const auto [fit, aicc] = autoArima(train, int(p.period), int(p.max_seasonal_order));
 
   // Forecast::Arima(y, model = fit): the same coefficients, the filter over all of y.
   const int64_t L = int64_t(p.y.size());

@@ -23,6 +23,9 @@ const EnumName<AttentionKind> kAttentionKinds[] = {{AttentionKind::Softmax, "sof
 const EnumName<NormMode> kNormModes[] = {
     {NormMode::Window, "window"}, {NormMode::Global, "global"}, {NormMode::None, "none"}};
 
+const EnumName<AnchorMode> kAnchorModes[] = {
+    {AnchorMode::All, "all"}, {AnchorMode::Fast, "fast"}, {AnchorMode::None, "none"}};
+
 }  // namespace
 
 const char* runStateName(RunState state) { return nameOf(kRunStates, state); }
@@ -52,6 +55,11 @@ std::optional<AttentionKind> parseAttentionKind(const std::string& name) {
 const char* normModeName(NormMode mode) { return nameOf(kNormModes, mode); }
 std::optional<NormMode> parseNormMode(const std::string& name) {
   return parseName(kNormModes, name);
+}
+
+const char* anchorModeName(AnchorMode mode) { return nameOf(kAnchorModes, mode); }
+std::optional<AnchorMode> parseAnchorMode(const std::string& name) {
+  return parseName(kAnchorModes, name);
 }
 
 }  // namespace rsalab

@@ -67,4 +67,14 @@ enum class NormMode { Window, Global, None };
 const char* normModeName(NormMode mode);  // window | global | none
 std::optional<NormMode> parseNormMode(const std::string& name);
 
+// Which forecasting anchors a real-series task fits (TaskOptions::anchors, --anchors):
+//   all:  ETS, auto ARIMA and Theta on every column, on at most the last 2,000 train rows, with
+//         auto ARIMA's seasonal orders P, Q ≤ 1 for periods above 12;
+//   fast: the same three on at most the last 500 train rows, and seasonal orders P, Q ≤ 1 for every
+//         period: for wide or long series where the fits would otherwise delay the first step;
+//   none: no anchors (the baselines stay: persistence, seasonal naive, AR, mean).
+enum class AnchorMode { All, Fast, None };
+const char* anchorModeName(AnchorMode mode);  // all | fast | none
+std::optional<AnchorMode> parseAnchorMode(const std::string& name);
+
 }  // namespace rsalab

@@ -149,7 +149,7 @@ SeriesLayout makeCsvLayout(const CsvTable& table, const TaskOptions& o, int64_t 
 }
 
 TaskData makeCsvTaskFromTable(const CsvTable& table, const TaskOptions& o, int64_t train_size,
-                              const std::string& source) {
+                              const std::string& source, const TaskBuild& build) {
   const auto layout = makeCsvLayout(table, o, train_size, source);
   const int64_t T = resolveSeriesLength(table.rows, o), H = o.horizon;
   TaskData data;
@@ -169,7 +169,19 @@ TaskData makeCsvTaskFromTable(const CsvTable& table, const TaskOptions& o, int64
   data.horizon = H;
   data.requested_train_size = train_size;
   std::string period_note;
-  data.references = seriesReferences(layout, T, H, o.seasonal_period, &period_note, &data.notes);
+  forecast::AnchorInput anchors;
+  data.references = seriesReferences(layout, T, H, o.seasonal_period, &period_note, &anchors);
+  anchors.mode = parseAnchorMode(o.anchors).value_or(AnchorMode::All);
+  anchors.column_names = table.columns;
+  anchors.period_rule = period_note;
+  if (build.defer_anchors) {
+    data.pending_anchors = std::make_shared<const forecast::AnchorInput>(std::move(anchors));
+  } else {
+    anchors.progress = build.anchor_progress;
+    const auto fitted = forecast::computeAnchors(anchors);
+    addAnchors(data.references, fitted);
+    data.notes.insert(data.notes.end(), fitted.notes.begin(), fitted.notes.end());
+  }
 
   const int64_t N = data.train.size();
   if (N < train_size) {
@@ -220,10 +232,10 @@ CsvTable readSeriesTable(const TaskOptions& o, std::string* source) {
   return selectTargetColumns(readCsvFile(path), o.target, name);
 }
 
-TaskData makeCsvTask(const TaskOptions& o, int64_t train_size) {
+TaskData makeCsvTask(const TaskOptions& o, int64_t train_size, const TaskBuild& build) {
   std::string name;
   const auto table = readSeriesTable(o, &name);
-  return makeCsvTaskFromTable(table, o, train_size, name);
+  return makeCsvTaskFromTable(table, o, train_size, name, build);
 }
 
 }  // namespace rsalab

@@ -44,9 +44,9 @@ int64_t resolveSeriesLength(int64_t rows, const TaskOptions& options);
 SeriesLayout makeCsvLayout(const CsvTable& table, const TaskOptions& options, int64_t train_size,
                            const std::string& source);
 TaskData makeCsvTaskFromTable(const CsvTable& table, const TaskOptions& options, int64_t train_size,
-                              const std::string& source);
+                              const std::string& source, const TaskBuild& build = {});
 // "csv" reads options.csv_path; a bundled series reads its resources/series file.
-TaskData makeCsvTask(const TaskOptions& options, int64_t train_size);
+TaskData makeCsvTask(const TaskOptions& options, int64_t train_size, const TaskBuild& build = {});
 // The CsvTable of a real-series task (after the target selection) and its display name.
 CsvTable readSeriesTable(const TaskOptions& options, std::string* source);
 

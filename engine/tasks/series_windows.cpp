@@ -79,7 +79,7 @@ DataSplit cutOriginWindows(const SeriesLayout& layout, const std::vector<int64_t
 
 std::vector<ReferenceScore> seriesReferences(const SeriesLayout& layout, int64_t T, int64_t H,
                                              int64_t period, std::string* note,
-                                             std::vector<std::string>* anchor_notes) {
+                                             forecast::AnchorInput* anchors) {
   SeriesBaselineInput in;
   const int64_t C = layout.columns();
   auto f64 = torch::TensorOptions().dtype(torch::kFloat64);
@@ -103,9 +103,9 @@ std::vector<ReferenceScore> seriesReferences(const SeriesLayout& layout, int64_t
   }
   auto out = computeSeriesBaselines(in);
   if (note) *note = out.period_note;
-  if (!anchor_notes) return out.scores;
+  if (!anchors) return out.scores;
 
-  forecast::AnchorInput a;
+  forecast::AnchorInput& a = *anchors;
   const auto raw = layout.values.contiguous();  // (L, C) float64
   a.values.assign(raw.data_ptr<double>(), raw.data_ptr<double>() + raw.numel());
   a.columns = C;
@@ -115,9 +115,6 @@ std::vector<ReferenceScore> seriesReferences(const SeriesLayout& layout, int64_t
   a.period = out.period;
   a.validation_origins = in.validation_origins;
   a.test_origins = in.test_origins;
-  auto anchors = forecast::computeAnchors(a);
-  out.scores.insert(out.scores.end(), anchors.scores.begin(), anchors.scores.end());
-  anchor_notes->insert(anchor_notes->end(), anchors.notes.begin(), anchors.notes.end());
   return out.scores;
 }
 

@@ -24,7 +24,7 @@ constexpr int64_t kMaxValues = kMaxTaskValues;  // tokens or time steps over all
 
 }  // namespace
 
-TaskData makeTask(const TaskOptions& o, int64_t train_size, uint64_t seed) {
+TaskData makeTask(const TaskOptions& o, int64_t train_size, uint64_t seed, const TaskBuild& build) {
   using task_support::requireRange;
   const TaskInfo* task = findTask(o.name);
   if (!task) {
@@ -66,12 +66,27 @@ TaskData makeTask(const TaskOptions& o, int64_t train_size, uint64_t seed) {
       data = makeSeq2SeqTask(o, train_size, seed);
       break;
     case TaskFamily::Csv:
-      data = makeCsvTask(o, train_size);
+      data = makeCsvTask(o, train_size, build);
       break;
   }
   data.name = o.name;
   if (data.requested_train_size == 0) data.requested_train_size = train_size;
   return data;
+}
+
+forecast::AnchorScores fitAnchors(TaskData& data, const forecast::AnchorProgressFn& progress) {
+  if (!data.pending_anchors) return {};
+  forecast::AnchorInput input = *data.pending_anchors;
+  input.progress = progress;
+  auto anchors = forecast::computeAnchors(input);
+  addAnchors(data.references, anchors);
+  data.notes.insert(data.notes.end(), anchors.notes.begin(), anchors.notes.end());
+  data.pending_anchors.reset();
+  return anchors;
+}
+
+void addAnchors(std::vector<ReferenceScore>& references, const forecast::AnchorScores& anchors) {
+  references.insert(references.end(), anchors.scores.begin(), anchors.scores.end());
 }
 
 int64_t actualTrainSize(const TaskOptions& o, int64_t train_size, uint64_t seed) {

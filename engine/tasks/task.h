@@ -5,11 +5,13 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "core/config/model_options.h"
 #include "core/config/task_options.h"
+#include "core/forecast/anchors.h"
 #include "core/forecast/metrics.h"
 #include "core/registry/ground_truth.h"
 #include "core/registry/task_registry.h"
@@ -55,12 +57,32 @@ struct TaskData {
   // What a user must be told: N capped, T chosen, the seasonal period. The CLI prints them as
   // warnings / notes; the GUI shows them in its log.
   std::vector<std::string> notes;
+  // Real series built with TaskBuild::defer_anchors: the anchors still to fit (computeAnchors;
+  // fitAnchors adds them to `references` and `notes`). Null once fitted, or for other tasks.
+  std::shared_ptr<const forecast::AnchorInput> pending_anchors;
+};
+
+// How a task is built beyond its options. A real series' anchors (ETS, auto ARIMA, Theta) take
+// seconds: by default they are fitted while the task is built, each finished fit reported to
+// `anchor_progress`; with defer_anchors they are left in TaskData::pending_anchors, so that
+// training can start while they are fitted in the background (the GUI).
+struct TaskBuild {
+  bool defer_anchors = false;
+  forecast::AnchorProgressFn anchor_progress;
 };
 
 // Builds the task with `train_size` training sequences (or windows). Throws std::invalid_argument
 // (bad options) or std::runtime_error (unreadable / malformed files) with a message naming the
 // field, or the file, line and column.
-TaskData makeTask(const TaskOptions& options, int64_t train_size, uint64_t seed);
+TaskData makeTask(const TaskOptions& options, int64_t train_size, uint64_t seed,
+                  const TaskBuild& build = {});
+
+// Fits the anchors a deferred build left (data.pending_anchors) and adds their scores to
+// data.references and their notes to data.notes; a no-op when none are pending.
+forecast::AnchorScores fitAnchors(TaskData& data, const forecast::AnchorProgressFn& progress = {});
+
+// The anchors' scores added to a task's references (after its baselines, in table order).
+void addAnchors(std::vector<ReferenceScore>& references, const forecast::AnchorScores& anchors);
 
 // The number of training windows a task built with `train_size` would use (fewer than asked when
 // a real series has no more); builds the task's layout, not its tensors, where it can.
