@@ -12,6 +12,7 @@
 #include "cli/cli_interrupt.h"
 #include "cli/cli_progress.h"
 #include "cli/cli_results.h"
+#include "core/forecast/anchors.h"
 #include "core/io/atomic_file.h"
 #include "core/io/enums.h"
 #include "core/io/inspection_io.h"

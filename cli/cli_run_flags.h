@@ -61,9 +61,9 @@ class RunFlags {
     bind(cmd, "--period", &RunConfig::task, &TaskOptions::seasonal_period,
          "seasonal-naive baseline period (default: detected from the train part)");
     bind(cmd, "--anchors", &RunConfig::task, &TaskOptions::anchors,
-         "real series: the forecasting anchors (ETS, auto ARIMA, Theta) to fit: all (default; at "
-         "most the last 2000 train rows), fast (the last 500 rows, seasonal ARIMA orders <= 1) or "
-         "none");
+         "real series: the forecasting anchors (ETS, auto ARIMA, Theta) to fit: all (default; on "
+         "at most the last 8192 and 48000/period train rows), fast (2000 and 12000/period rows, "
+         "seasonal ARIMA orders <= 1) or none");
     bind(cmd, "--horizon", &RunConfig::task, &TaskOptions::horizon,
          "forecast horizon H (series, CSV)");
     for (const auto& p : trainerHyperParameters()) {  // the trainer's flags: the table's

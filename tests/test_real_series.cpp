@@ -449,7 +449,7 @@ class TestRealSeries : public QObject {
     for (int64_t o = 169; o < 199; ++o) in.test_origins.push_back(o);
     return in;
   }
-  static bool anyNote(const std::vector<std::string>& notes, const std::string& what) {
+  static bool anyOf(const std::vector<std::string>& notes, const std::string& what) {
     return std::any_of(notes.begin(), notes.end(),
                        [&](const std::string& n) { return n.find(what) != std::string::npos; });
   }
@@ -457,7 +457,7 @@ class TestRealSeries : public QObject {
   // Bad input to the anchors is a note, never a crash or a made-up number.
   void anchorsSayWhatTheyLeaveOut() {
     auto input = anchorInput;
-    auto any = anyNote;
+    auto any = anyOf;
     auto wide = forecast::computeAnchors(input(17, 1, false));
     QVERIFY(wide.scores.empty() && any(wide.notes, "17 columns"));
     auto flat = forecast::computeAnchors(input(1, 1, true));
@@ -498,7 +498,7 @@ class TestRealSeries : public QObject {
 
     in.mode = AnchorMode::None;
     const auto none = forecast::computeAnchors(in);
-    QVERIFY(none.scores.empty() && anyNote(none.notes, "--anchors none"));
+    QVERIFY(none.scores.empty() && anyOf(none.notes, "--anchors none"));
     QVERIFY(forecast::anchorPlan(in).empty());
 
     auto cancelled = anchorInput(1, 24, false);
@@ -508,17 +508,20 @@ class TestRealSeries : public QObject {
     cancelled.mode = AnchorMode::All;
     auto skipped = forecast::computeAnchors(cancelled);
     QVERIFY(skipped.cancelled && skipped.scores.empty());
-    QVERIFY(anyNote(skipped.notes, "P, Q ≤ 1 (period 24, --anchors all)"));
+    QVERIFY(anyOf(skipped.notes, "P, Q ≤ 1 (period 24, --anchors all)"));
     cancelled.period = 12;  // not above the long-period limit of `all`: the full search
-    QVERIFY(!anyNote(forecast::computeAnchors(cancelled).notes, "P, Q ≤"));
-    cancelled.mode = AnchorMode::Fast;  // every period limited, and a short tail
+    QVERIFY(!anyOf(forecast::computeAnchors(cancelled).notes, "P, Q ≤"));
+    cancelled.mode = AnchorMode::Fast;  // every period limited, and a shorter tail
     skipped = forecast::computeAnchors(cancelled);
-    QVERIFY(anyNote(skipped.notes, "P, Q ≤ 1 (period 12, --anchors fast)"));
+    QVERIFY(anyOf(skipped.notes, "P, Q ≤ 1 (period 12, --anchors fast)"));
+    // The tail: at most 12,000 / period rows (fast) and 48,000 / period (all).
+    cancelled.period = 24;
     cancelled.train_end = 600;
-    QVERIFY(anyNote(forecast::computeAnchors(cancelled).notes, "last 500 of the 600 train rows"));
+    QVERIFY(anyOf(forecast::computeAnchors(cancelled).notes, "last 500 of the 600 train rows"));
     QVERIFY(contains(forecast::anchorPlan(cancelled), "the last 500 of the 600 train rows"));
     cancelled.mode = AnchorMode::All;
     QVERIFY(contains(forecast::anchorPlan(cancelled), "the 600 train rows"));
+    QCOMPARE(forecast::anchorBudget(AnchorMode::All).period_rows / 24, int64_t{2000});
   }
 
   // A task built with deferred anchors has its baselines at once and the same anchors later.

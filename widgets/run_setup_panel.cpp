@@ -65,8 +65,9 @@ RunSetupPanel::RunSetupPanel(const QList<QPair<QString, QString>>& tasks, QWidge
     anchors_->addItem(anchorModeName(mode));
   anchors_->setToolTip(
       "Real series: the forecasting anchors (ETS, auto ARIMA, Theta) fitted in the background "
-      "while the runs train and drawn when ready. all: on at most the last 2000 train rows; fast: "
-      "the last 500 rows, seasonal ARIMA orders at most 1; none: no anchors");
+      "while the runs train and drawn when ready. all: on at most the last 8192 and "
+      "48000/period train rows; fast: 2000 and 12000/period rows, seasonal ARIMA orders at most "
+      "1; none: no anchors");
   form->addRow("Anchors", anchors_);
   layout->addLayout(form);
 

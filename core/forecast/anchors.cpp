@@ -41,9 +41,9 @@ const std::vector<AnchorRow>& anchorTable() {
 
 const AnchorBudget& anchorBudget(AnchorMode mode) {
   static const AnchorBudget table[] = {
-      {AnchorMode::All, 2000, 1, 12},
-      {AnchorMode::Fast, 500, 1, 0},
-      {AnchorMode::None, 0, 0, 0},
+      {AnchorMode::All, 8192, 48000, 1, 12},
+      {AnchorMode::Fast, 2000, 12000, 1, 0},
+      {AnchorMode::None, 0, 0, 0, 0},
   };
   for (const auto& b : table)
     if (b.mode == mode) return b;
@@ -53,8 +53,12 @@ const AnchorBudget& anchorBudget(AnchorMode mode) {
 namespace {
 
 int64_t fitRows(const AnchorInput& in) {
-  const int64_t limit = in.max_fit_rows > 0 ? in.max_fit_rows : anchorBudget(in.mode).max_fit_rows;
-  return std::min(in.train_end, limit);
+  const auto& b = anchorBudget(in.mode);
+  const int64_t limit =
+      in.max_fit_rows > 0
+          ? in.max_fit_rows
+          : std::min(b.max_fit_rows, b.period_rows / std::max<int64_t>(1, in.period));
+  return std::min(in.train_end, std::max<int64_t>(1, limit));
 }
 
 std::string columnName(const AnchorInput& in, int64_t c) {

@@ -31,9 +31,12 @@ struct AnchorRow {
 const std::vector<AnchorRow>& anchorTable();  // ets, auto_arima, theta
 
 // What each AnchorMode fits (the one table of the budgets; core/io/enums.h says it in words).
+// A seasonal fit's state holds about a period's worth of values, so its cost grows with rows ×
+// period: the fits see the train part's last min(max_fit_rows, period_rows / period) rows.
 struct AnchorBudget {
   AnchorMode mode;
-  int64_t max_fit_rows;        // the train part's last rows the fits see
+  int64_t max_fit_rows;        // at most this many of the train part's last rows
+  int64_t period_rows;         // and at most period_rows / period of them
   int64_t max_seasonal_order;  // auto ARIMA's P, Q limit for periods above long_period
   int64_t long_period;         // periods above this get max_seasonal_order (0: every period)
 };

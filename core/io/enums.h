@@ -68,10 +68,11 @@ const char* normModeName(NormMode mode);  // window | global | none
 std::optional<NormMode> parseNormMode(const std::string& name);
 
 // Which forecasting anchors a real-series task fits (TaskOptions::anchors, --anchors):
-//   all:  ETS, auto ARIMA and Theta on every column, on at most the last 2,000 train rows, with
-//         auto ARIMA's seasonal orders P, Q ≤ 1 for periods above 12;
-//   fast: the same three on at most the last 500 train rows, and seasonal orders P, Q ≤ 1 for every
-//         period: for wide or long series where the fits would otherwise delay the first step;
+//   all:  ETS, auto ARIMA and Theta on every column, on at most the train part's last 8,192 rows
+//         and 48,000 / period rows (2,000 for hourly data), with auto ARIMA's seasonal orders
+//         P, Q ≤ 1 for periods above 12;
+//   fast: the same three on at most the last 2,000 and 12,000 / period rows (500 for hourly data),
+//         and seasonal orders P, Q ≤ 1 for every period;
 //   none: no anchors (the baselines stay: persistence, seasonal naive, AR, mean).
 enum class AnchorMode { All, Fast, None };
 const char* anchorModeName(AnchorMode mode);  // all | fast | none

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "core/forecast/anchors.h"
 #include "core/io/text.h"
 #include "core/registry/task_registry.h"
 #include "engine/tasks/task_support.h"

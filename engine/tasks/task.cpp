@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "core/config/task_limits.h"
+#include "core/forecast/anchors.h"
 #include "engine/tasks/csv_series.h"
 #include "engine/tasks/mix_task.h"
 #include "engine/tasks/regular_languages.h"

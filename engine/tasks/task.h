@@ -5,19 +5,26 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "core/config/model_options.h"
 #include "core/config/task_options.h"
-#include "core/forecast/anchors.h"
 #include "core/forecast/metrics.h"
 #include "core/registry/ground_truth.h"
 #include "core/registry/task_registry.h"
 #include "engine/torch_api.h"
 
 namespace rsalab {
+
+namespace forecast {  // core/forecast/anchors.h, declared here so that few sources include it
+struct AnchorInput;
+struct AnchorProgress;
+struct AnchorScores;
+using AnchorProgressFn = std::function<void(const AnchorProgress&)>;
+}  // namespace forecast
 
 struct DataSplit {
   torch::Tensor x;
