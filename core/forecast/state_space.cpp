@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/forecast/state_space.h"
 
+#include <Eigen/Dense>
 #include <cmath>
 #include <stdexcept>
 
@@ -66,7 +67,7 @@ std::vector<double> autocovariances(const Arma& model, int64_t max_lag) {
   return gamma;
 }
 
-Eigen::MatrixXd stationaryCovariance(const Arma& model) {
+std::vector<double> stationaryCovariance(const Arma& model) {
   const int64_t r = model.stateSize();
   const auto gamma = autocovariances(model, r);
   const auto psi = psiWeights(model, r);
@@ -79,15 +80,16 @@ Eigen::MatrixXd stationaryCovariance(const Arma& model) {
            thetaAt(model, k + j - 1) * psi[static_cast<size_t>(j)];
     c[static_cast<size_t>(k)] = v;
   }
-  Eigen::MatrixXd P = Eigen::MatrixXd::Zero(r, r);
+  std::vector<double> P(static_cast<size_t>(r * r), 0.0);
+  auto at = [&](int64_t i, int64_t l) -> double& { return P[static_cast<size_t>(i * r + l)]; };
   for (int64_t i = r; i >= 1; --i)
     for (int64_t l = r; l >= i; --l) {
       double v = phiAt(model, i) * phiAt(model, l) * gamma[0] +
                  thetaAt(model, i - 1) * thetaAt(model, l - 1) +
                  phiAt(model, i) * c[static_cast<size_t>(l + 1)] +
                  phiAt(model, l) * c[static_cast<size_t>(i + 1)];
-      if (i < r && l < r) v += P(i, l);  // P₀(i + 1, l + 1) in 1-based terms
-      P(i - 1, l - 1) = P(l - 1, i - 1) = v;
+      if (i < r && l < r) v += at(i, l);  // P₀(i + 1, l + 1) in 1-based terms
+      at(i - 1, l - 1) = at(l - 1, i - 1) = v;
     }
   return P;
 }

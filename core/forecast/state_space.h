@@ -25,7 +25,6 @@
 // v_t / F_t.
 #pragma once
 
-#include <Eigen/Dense>
 #include <algorithm>
 #include <cstdint>
 #include <vector>
@@ -45,8 +44,8 @@ struct Arma {
 std::vector<double> psiWeights(const Arma& model, int64_t max_lag);
 // γ(0) … γ(maxLag) for σ² = 1. Throws std::runtime_error when φ(B) is (numerically) not stationary.
 std::vector<double> autocovariances(const Arma& model, int64_t max_lag);
-// P₀, r × r.
-Eigen::MatrixXd stationaryCovariance(const Arma& model);
+// P₀, r × r, row-major.
+std::vector<double> stationaryCovariance(const Arma& model);
 
 class Filter {
  public:
