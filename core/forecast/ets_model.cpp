@@ -301,18 +301,25 @@ Fit fitForm(const Form& form, const std::vector<double>& y, int64_t period) {
   SimplexOptions options;
   options.max_iterations = 2000;
   options.size_tolerance = 1e-5;
+  // Each start gets a short search; the best of them a full one and a restart (a fresh, smaller
+  // simplex: Nelder–Mead's simplex can collapse early in many dimensions).
+  SimplexOptions screening = options;
+  screening.max_iterations = std::max(200, 20 * layout.size());
   MinimiseResult best;
   best.value = kInf;
   for (const auto& start : starts) {
-    MinimiseResult r = minimiseSimplex(objective, layout.pack(start.second), scale, options);
-    // A fresh, smaller simplex around the first answer: Nelder–Mead's simplex can collapse
-    // early in many dimensions, and a restart is the usual remedy.
-    std::vector<double> half(scale);
-    for (double& s : half) s *= 0.5;
-    const MinimiseResult again = minimiseSimplex(objective, r.x, half, options);
-    if (again.value < r.value) r = again;
+    const MinimiseResult r =
+        minimiseSimplex(objective, layout.pack(start.second), scale, screening);
     if (r.value < best.value) best = r;
   }
+  if (starts.size() > 1 || !best.converged) {
+    const MinimiseResult r = minimiseSimplex(objective, best.x, scale, options);
+    if (r.value < best.value) best = r;
+  }
+  std::vector<double> half(scale);
+  for (double& s : half) s *= 0.5;
+  const MinimiseResult again = minimiseSimplex(objective, best.x, half, options);
+  if (again.value < best.value) best = again;
   if (!std::isfinite(best.value))
     throw std::runtime_error("ETS: " + formName(form) + " could not be fitted");
   layout.unpack(best.x, fit.par);
