@@ -35,6 +35,7 @@ using arima::Order;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kKpssCritical5 = 0.463;  // the level-stationarity test's 5 % point (KPSS 1992)
 constexpr double kSeasonalStrength = 0.64;
+// The search's limits: p, q ≤ 5, at most two differences, and a budget of 94 fitted orders.
 constexpr int kMaxP = 5, kMaxQ = 5, kMaxD = 2, kMaxModels = 94;
 
 // The KPSS statistic for level stationarity: the partial sums of the demeaned series against

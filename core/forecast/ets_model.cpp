@@ -248,13 +248,13 @@ Fit fitForm(const Form& form, const std::vector<double>& y, int64_t period) {
   fit.parameters = layout.size() + 1;  // and σ²
   if (n < fit.parameters + 2) throw std::runtime_error("ETS: too few observations for this form");
 
-  // The start: the book's heuristic states (with the season shrunk towards neutral when they
-  // give a forecast outside a multiplicative form's domain) and the best point of a small grid
-  // of smoothing weights; the likelihood surface often has several basins (a level that follows
-  // every observation against a slow level with a moving season), and the grid picks the basin.
+  // The starts: the book's heuristic states (with the season shrunk towards neutral when they
+  // give a forecast outside a multiplicative form's domain) with, for each level weight α of a
+  // grid, the best trend, season and damping weights of a small grid. The likelihood surface
+  // often has several basins (a level that follows every observation against a slow level with
+  // a moving season), so each α starts its own search.
   const Parameters heuristic = heuristicStart(form, y, m);
   Parameters scratch = heuristic;
-  // The best grid point for each level weight α: separate starts, one per basin of the level.
   constexpr double kAlphas[] = {0.05, 0.2, 0.5, 0.8, 0.95};
   std::vector<std::pair<double, Parameters>> starts;
   for (double shrink : {1.0, 0.5, 0.0}) {
@@ -286,8 +286,8 @@ Fit fitForm(const Form& form, const std::vector<double>& y, int64_t period) {
     if (!admissible(form, scratch, m)) return kInf;
     return criterion(form, scratch, m, y);
   };
-  // Steps: the smoothing weights by a few hundredths, the states by a fraction of the data's
-  // spread (the seasonal values of a multiplicative season by a few per cent).
+  // Steps: the smoothing weights (α, β*, γ*) by a tenth, φ by 0.02, the states by a fraction of
+  // the data's spread (the seasonal values of a multiplicative season by a few per cent).
   const double spread = std::sqrt(populationVariance(y));
   std::vector<double> scale;
   scale.push_back(0.1);
