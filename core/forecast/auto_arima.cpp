@@ -37,6 +37,7 @@ constexpr double kKpssCritical5 = 0.463;  // the level-stationarity test's 5 % p
 constexpr double kSeasonalStrength = 0.64;
 // The search's limits: p, q ≤ 5, at most two differences, and a budget of 94 fitted orders.
 constexpr int kMaxP = 5, kMaxQ = 5, kMaxD = 2, kMaxModels = 94;
+constexpr int kExactAttempts = 3;  // exact refits of a long series' best CSS orders, at most
 
 // The KPSS statistic for level stationarity: the partial sums of the demeaned series against
 // its long-run variance (Bartlett weights over l = ⌊4 (n / 100)^{1/4}⌋ lags).
@@ -134,6 +135,56 @@ struct Search {
   }
 };
 
+// The differenced fit part is constant (a straight line, a fixed season): the order without
+// autoregressive or moving-average terms, its constant that value, its innovations zero (no
+// likelihood, so no AICc).
+arima::Fit deterministicFit(const std::vector<double>& w, Order base) {
+  base.constant = w.front() != 0;
+  if (base.constant && base.d + base.D > 1)
+    throw std::runtime_error("ARIMA: the twice-differenced fit part is a nonzero constant");
+  arima::Fit f;
+  f.order = base;
+  f.coef.mean = w.front();
+  f.aicc = std::numeric_limits<double>::quiet_NaN();  // no likelihood: σ² = 0
+  f.observations = static_cast<int64_t>(w.size());
+  return f;
+}
+
+// The stepwise search, then (on a long series) the exact fit of the best CSS orders in turn:
+// the first that keeps clear of the unit circle is taken. Exact fits are costly there, so after
+// three that drift onto it (typically a seasonal AR and MA pair cancelling towards a seasonal
+// difference) the best of those is kept: it is still strictly stationary and invertible.
+arima::Fit searchAndFit(const std::vector<double>& w, Order base, int64_t n,
+                        int64_t max_seasonal_order) {
+  Search search{w, n > 150 || base.m > 12, 0, 0, base.d + base.D <= 1, {}};
+  // Seasonal terms when there is a season and room for two periods after differencing.
+  if (base.m > 1 && static_cast<int64_t>(w.size()) >= 2 * base.m + 4)
+    search.max_seasonal =
+        static_cast<int>(std::min<int64_t>(2, std::max<int64_t>(0, max_seasonal_order)));
+  // Every CSS score starts at the row the largest order considered needs.
+  search.css_from = kMaxP + base.m * search.max_seasonal;
+  base.constant = search.allow_constant;
+  const Order chosen = search.run(base);
+  if (!search.approximate) return search.tried.at(chosen);
+  std::vector<std::pair<double, Order>> ranked;
+  for (const auto& [order, f] : search.tried)
+    if (std::isfinite(f.aicc)) ranked.emplace_back(f.aicc, order);
+  std::sort(ranked.begin(), ranked.end());
+  arima::Fit fallback;
+  fallback.aicc = kInf;
+  int attempts = 0;
+  for (const auto& entry : ranked) {
+    // From the CSS estimate of a long series, where every likelihood pass is costly, the exact
+    // fit gets half the usual iteration budget.
+    arima::Fit f = arima::fit(w, entry.second, arima::Method::Exact, 0, 50);
+    ++attempts;
+    if (std::isfinite(f.aicc) && !arima::nearUnitRoot(f.coef)) return f;
+    if (f.aicc < fallback.aicc) fallback = f;
+    if (attempts >= kExactAttempts && std::isfinite(fallback.aicc)) break;
+  }
+  return fallback;
+}
+
 }  // namespace
 
 UnivariateForecast autoArimaForecast(const UnivariateProblem& p) {
@@ -149,39 +200,13 @@ UnivariateForecast autoArimaForecast(const UnivariateProblem& p) {
   if (!seasonal) base.m = 1;
   base.d = chooseDifferences(arima::difference(train, 0, base.D, base.m));
   const auto w = arima::difference(train, base.d, base.D, base.m);
-  if (static_cast<int64_t>(w.size()) < 5 || isConstant(w))
-    throw std::runtime_error("ARIMA: the differenced fit part is constant or too short");
-
-  Search search{w, n > 150 || p.period > 12, 0, 0, base.d + base.D <= 1, {}};
-  // Seasonal terms when there is a season and room for two periods after differencing.
-  if (seasonal && static_cast<int64_t>(w.size()) >= 2 * base.m + 4)
-    search.max_seasonal =
-        static_cast<int>(std::min<int64_t>(2, std::max<int64_t>(0, p.max_seasonal_order)));
-  // Every CSS score starts at the row the largest order considered needs.
-  search.css_from = kMaxP + base.m * search.max_seasonal;
-  base.constant = search.allow_constant;
-  const Order chosen = search.run(base);
-
-  arima::Fit final_fit;
-  final_fit.aicc = kInf;
-  if (!search.approximate) {
-    final_fit = search.tried.at(chosen);
-  } else {
-    std::vector<std::pair<double, Order>> ranked;
-    for (const auto& [order, f] : search.tried)
-      if (std::isfinite(f.aicc)) ranked.emplace_back(f.aicc, order);
-    std::sort(ranked.begin(), ranked.end());
-    for (const auto& entry : ranked) {
-      // From the CSS estimate of a long series, where every likelihood pass is costly, the
-      // exact fit gets half the usual iteration budget.
-      arima::Fit f = arima::fit(w, entry.second, arima::Method::Exact, 0, 50);
-      if (std::isfinite(f.aicc) && !arima::nearUnitRoot(f.coef)) {
-        final_fit = f;
-        break;
-      }
-    }
-  }
-  if (!std::isfinite(final_fit.aicc)) throw std::runtime_error("ARIMA: no order could be fitted");
+  if (static_cast<int64_t>(w.size()) < 5)
+    throw std::runtime_error("ARIMA: the differenced fit part is too short");
+  const bool deterministic = isConstant(w);
+  const arima::Fit final_fit =
+      deterministic ? deterministicFit(w, base) : searchAndFit(w, base, n, p.max_seasonal_order);
+  if (!deterministic && !std::isfinite(final_fit.aicc))
+    throw std::runtime_error("ARIMA: no order could be fitted");
 
   // The fixed model over the whole series: filter the differenced series, forecast it, and sum
   // the forecasts back through the differencing polynomial.
