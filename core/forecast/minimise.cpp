@@ -24,24 +24,41 @@ void quietGsl() {
 constexpr double kWall = 1e100;
 double finiteOrWall(double v) { return std::isfinite(v) ? v : kWall; }
 
-// The objective in scaled coordinates: x = x0 + scale ⊙ u.
+// The objective in scaled coordinates: x = x0 + scale ⊙ u, with its gradient in u either from
+// the objective itself or by central differences.
 struct Scaled {
-  const Objective* f;
+  const Objective* f = nullptr;
+  const DifferentiableObjective* df = nullptr;
   std::vector<double> x0, scale;
-  std::vector<double> x;  // scratch
+  std::vector<double> x, gx;  // scratch
   double difference_step = 1e-4;
 
-  double at(const gsl_vector* u) {
+  void toX(const gsl_vector* u) {
     for (size_t i = 0; i < x.size(); ++i) x[i] = x0[i] + scale[i] * gsl_vector_get(u, i);
-    return finiteOrWall((*f)(x));
+  }
+  double at(const gsl_vector* u) {
+    toX(u);
+    return finiteOrWall(df ? (*df)(x, nullptr) : (*f)(x));
   }
   std::vector<double> point(const gsl_vector* u) const {
     std::vector<double> out(x0.size());
     for (size_t i = 0; i < out.size(); ++i) out[i] = x0[i] + scale[i] * gsl_vector_get(u, i);
     return out;
   }
+  double both(const gsl_vector* u, gsl_vector* g) {
+    if (df) {
+      toX(u);
+      gx.assign(x.size(), 0.0);
+      const double v = (*df)(x, &gx);
+      for (size_t i = 0; i < x.size(); ++i)
+        gsl_vector_set(g, i, std::isfinite(gx[i]) ? gx[i] * scale[i] : 0.0);
+      return finiteOrWall(v);
+    }
+    differences(u, g);
+    return at(u);
+  }
   // Central differences in u, one coordinate at a time.
-  void gradient(const gsl_vector* u, gsl_vector* g) {
+  void differences(const gsl_vector* u, gsl_vector* g) {
     std::unique_ptr<gsl_vector, decltype(&gsl_vector_free)> v(gsl_vector_alloc(u->size),
                                                               &gsl_vector_free);
     gsl_vector_memcpy(v.get(), u);
@@ -61,18 +78,19 @@ struct Scaled {
 
 double scaledValue(const gsl_vector* u, void* self) { return static_cast<Scaled*>(self)->at(u); }
 void scaledGradient(const gsl_vector* u, void* self, gsl_vector* g) {
-  static_cast<Scaled*>(self)->gradient(u, g);
+  static_cast<Scaled*>(self)->both(u, g);
 }
 void scaledBoth(const gsl_vector* u, void* self, double* value, gsl_vector* g) {
-  *value = static_cast<Scaled*>(self)->at(u);
-  static_cast<Scaled*>(self)->gradient(u, g);
+  *value = static_cast<Scaled*>(self)->both(u, g);
 }
 
-Scaled makeScaled(const Objective& f, const std::vector<double>& x0,
-                  const std::vector<double>& scale) {
+Scaled makeScaled(const std::vector<double>& x0, const std::vector<double>& scale) {
   if (x0.empty() || scale.size() != x0.size())
     throw std::invalid_argument("minimise: the start point and its scales differ in size");
-  Scaled s{&f, x0, scale, x0};
+  Scaled s;
+  s.x0 = x0;
+  s.scale = scale;
+  s.x = x0;
   for (double& v : s.scale)
     if (!(std::abs(v) > 0) || !std::isfinite(v)) v = 1;
   return s;
@@ -90,7 +108,8 @@ Vector vector(size_t n, double fill) {
 MinimiseResult minimiseSimplex(const Objective& f, const std::vector<double>& x0,
                                const std::vector<double>& scale, const SimplexOptions& options) {
   quietGsl();
-  Scaled s = makeScaled(f, x0, scale);
+  Scaled s = makeScaled(x0, scale);
+  s.f = &f;
   const size_t n = x0.size();
   gsl_multimin_function fn{&scaledValue, n, &s};
   auto u = vector(n, 0.0), steps = vector(n, 1.0);
@@ -129,11 +148,11 @@ MinimiseResult minimiseSimplex(const Objective& f, const std::vector<double>& x0
   return out;
 }
 
-MinimiseResult minimiseBfgs(const Objective& f, const std::vector<double>& x0,
-                            const std::vector<double>& scale, const BfgsOptions& options) {
+namespace {
+
+MinimiseResult runBfgs(Scaled& s, const BfgsOptions& options) {
   quietGsl();
-  Scaled s = makeScaled(f, x0, scale);
-  s.difference_step = options.difference_step;
+  const std::vector<double>& x0 = s.x0;
   const size_t n = x0.size();
   gsl_multimin_function_fdf fn{&scaledValue, &scaledGradient, &scaledBoth, n, &s};
   auto u = vector(n, 0.0);
@@ -144,7 +163,7 @@ MinimiseResult minimiseBfgs(const Objective& f, const std::vector<double>& x0,
   if (gsl_multimin_fdfminimizer_set(m.get(), &fn, u.get(), options.first_step,
                                     options.line_tolerance) != GSL_SUCCESS) {
     out.x = x0;
-    out.value = f(x0);
+    out.value = s.at(u.get());
     return out;
   }
   // When a line search makes no progress the curvature estimate may be stale: restart from the
@@ -185,6 +204,23 @@ MinimiseResult minimiseBfgs(const Objective& f, const std::vector<double>& x0,
   out.x = s.point(gsl_multimin_fdfminimizer_x(m.get()));
   out.value = gsl_multimin_fdfminimizer_minimum(m.get());
   return out;
+}
+
+}  // namespace
+
+MinimiseResult minimiseBfgs(const Objective& f, const std::vector<double>& x0,
+                            const std::vector<double>& scale, const BfgsOptions& options) {
+  Scaled s = makeScaled(x0, scale);
+  s.f = &f;
+  s.difference_step = options.difference_step;
+  return runBfgs(s, options);
+}
+
+MinimiseResult minimiseBfgs(const DifferentiableObjective& f, const std::vector<double>& x0,
+                            const std::vector<double>& scale, const BfgsOptions& options) {
+  Scaled s = makeScaled(x0, scale);
+  s.df = &f;
+  return runBfgs(s, options);
 }
 
 }  // namespace rsalab::forecast

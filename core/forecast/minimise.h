@@ -3,8 +3,8 @@
 //   minimiseSimplex  Nelder–Mead (gsl_multimin_fminimizer_nmsimplex2): no derivatives; used where
 //                    the objective has hard edges (ETS's parameter region is a penalty wall);
 //   minimiseBfgs     quasi-Newton BFGS (gsl_multimin_fdfminimizer_vector_bfgs2) on a smooth
-//                    objective, with the gradient by central differences (ARIMA's CSS and exact
-//                    likelihoods on transformed, unconstrained parameters).
+//                    objective, with its own gradient or one by central differences (ARIMA's
+//                    CSS and exact likelihoods on transformed, unconstrained parameters).
 // Both work in scaled coordinates u = (x − x0) / scale, so that one tolerance fits parameters of
 // very different sizes (a smoothing weight near 0.1, a level near 400). A non-finite objective
 // value is read as a very large one (a wall), so a minimiser steps back from it.
@@ -16,6 +16,9 @@
 namespace rsalab::forecast {
 
 using Objective = std::function<double(const std::vector<double>&)>;
+// The value at x and, when `gradient` is not null, the gradient ∂f/∂x written into it.
+using DifferentiableObjective =
+    std::function<double(const std::vector<double>& x, std::vector<double>* gradient)>;
 
 struct MinimiseResult {
   std::vector<double> x;  // the best point found
@@ -52,6 +55,9 @@ struct BfgsOptions {
 
 // BFGS from x0; `scale[i]` sets coordinate i's unit (its typical change). f should be smooth.
 MinimiseResult minimiseBfgs(const Objective& f, const std::vector<double>& x0,
+                            const std::vector<double>& scale, const BfgsOptions& options = {});
+// The same with the objective's own gradient (no differences taken).
+MinimiseResult minimiseBfgs(const DifferentiableObjective& f, const std::vector<double>& x0,
                             const std::vector<double>& scale, const BfgsOptions& options = {});
 
 }  // namespace rsalab::forecast
