@@ -50,6 +50,16 @@ bool nearUnitRoot(const Coefficients& c);
 
 enum class Method { Css, Exact };
 
+// The minimiser's point x for `order` on w: [p | q | P | Q | mean] (each autoregressive or
+// moving-average block the factor's partial autocorrelations as tanh(x); the mean as the
+// series' mean plus x standard deviations). Exposed for the tests.
+Coefficients coefficientsAt(const std::vector<double>& w, const Order& order,
+                            const std::vector<double>& x);
+// The CSS criterion ½ log(S / n) at x (S over the rows from css_from, and from the expanded AR
+// order, on) and, when `gradient` is not null, its gradient in x (analytic).
+double cssCriterion(const std::vector<double>& w, const Order& order, int64_t css_from,
+                    const std::vector<double>& x, std::vector<double>* gradient);
+
 struct Fit {
   Order order;
   Coefficients coef;
