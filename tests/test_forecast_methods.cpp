@@ -160,6 +160,59 @@ class TestForecastMethods : public QObject {
     QVERIFY(std::abs(P(0, 0) - arma::autocovariances(model, 0)[0]) < 1e-12 * P(0, 0));
   }
 
+  // The CSS criterion's analytic gradient against central differences, and its value against
+  // the residual recursion written out for an ARMA(1,1) with a mean.
+  void cssGradientMatchesDifferences() {
+    std::mt19937 rng(5);
+    std::normal_distribution<double> normal(0.0, 1.0);
+    std::vector<double> w;
+    double a = 0;
+    for (int t = 0; t < 300; ++t) {
+      a = 0.5 * a + normal(rng);
+      w.push_back(3 + a + std::sin(t * 2 * M_PI / 6));
+    }
+    std::vector<arima::Order> orders(4);
+    orders[0].p = 2, orders[0].q = 1, orders[0].P = 1, orders[0].Q = 1, orders[0].constant = true;
+    orders[1].q = 2, orders[1].Q = 2;
+    orders[2].p = 3, orders[2].P = 2, orders[2].constant = true;
+    orders[3].p = 1, orders[3].q = 3, orders[3].P = 1, orders[3].constant = true;
+    for (auto& o : orders) {
+      o.m = 6;
+      const int k = o.p + o.q + o.P + o.Q + (o.constant ? 1 : 0);
+      std::vector<double> x(static_cast<size_t>(k)), g;
+      for (double& v : x) v = 0.5 * normal(rng);
+      arima::cssCriterion(w, o, 20, x, &g);
+      for (size_t i = 0; i < x.size(); ++i) {
+        auto up = x, down = x;
+        up[i] += 1e-6;
+        down[i] -= 1e-6;
+        const double numeric = (arima::cssCriterion(w, o, 20, up, nullptr) -
+                                arima::cssCriterion(w, o, 20, down, nullptr)) /
+                               2e-6;
+        QVERIFY2(std::abs(numeric - g[i]) < 1e-7 * (1 + std::abs(numeric)),
+                 qPrintable(QString("%1, parameter %2: %3 vs %4")
+                                .arg(QString::fromStdString(arima::describe(o)))
+                                .arg(i)
+                                .arg(g[i])
+                                .arg(numeric)));
+      }
+    }
+    // ARMA(1,1) with a mean, by hand: e_t = (w_t − μ) − φ (w_{t−1} − μ) − θ e_{t−1}, e_0 = 0.
+    arima::Order o;
+    o.p = 1, o.q = 1, o.constant = true;
+    const std::vector<double> x{0.4, -0.3, 0.2};
+    const auto c = arima::coefficientsAt(w, o, x);
+    QVERIFY(std::abs(c.ar[0] - std::tanh(0.4)) < 1e-15 &&
+            std::abs(c.ma[0] + std::tanh(-0.3)) < 1e-15);
+    double e = 0, sum = 0;
+    for (size_t t = 1; t < w.size(); ++t) {
+      e = (w[t] - c.mean) - c.ar[0] * (w[t - 1] - c.mean) - c.ma[0] * e;
+      sum += e * e;
+    }
+    QVERIFY(std::abs(arima::cssCriterion(w, o, 0, x, nullptr) -
+                     0.5 * std::log(sum / static_cast<double>(w.size() - 1))) < 1e-12);
+  }
+
   // The smoother against the book's error-correction equations, written out for three forms.
   void etsRecursionsMatchHandLoops() {
     const std::vector<double> y = seasonalSeries(40, 4, 3);
@@ -364,6 +417,19 @@ class TestForecastMethods : public QObject {
       naive += (s[o + 1 - 12] - s[o + 1]) * (s[o + 1 - 12] - s[o + 1]);
     }
     QVERIFY2(ours < naive, qPrintable(QString("%1 vs naive %2").arg(ours).arg(naive)));
+  }
+
+  // A straight line differences to a constant: the deterministic order, forecasting the line.
+  void autoArimaOnALine() {
+    std::vector<double> line;
+    for (int t = 0; t < 120; ++t) line.push_back(3.0 + 0.5 * t);
+    const auto p = problem(line, 80, 1, 3);
+    const auto out = autoArimaForecast(p);
+    QCOMPARE(out.model, std::string("ARIMA(0,1,0) with drift"));
+    for (size_t k = 0; k < p.origins.size(); ++k)
+      for (size_t h = 1; h <= 3; ++h)
+        QVERIFY(std::abs(out.mean[k * 3 + h - 1] - line[static_cast<size_t>(p.origins[k]) + h]) <
+                1e-9);
   }
 
   // Inconsistent problems are std::invalid_argument; unfittable series std::runtime_error.
