@@ -81,7 +81,8 @@ double criterion(const Form& form, const Parameters& par, int64_t period,
 // True when (α, β, γ, φ) lie in the usual region and in the admissible one of `form`.
 bool admissible(const Form& form, const Parameters& par, int64_t period);
 
-// Fits one form on y by maximum likelihood (Nelder–Mead from the book's heuristic start).
+// Fits one form on y by maximum likelihood: Nelder–Mead from the book's heuristic initial states
+// with several starting smoothing weights (a short search from each, a full one from the best).
 // Throws std::runtime_error when the form cannot be fitted (too few rows, nonpositive data for a
 // multiplicative component).
 Fit fitForm(const Form& form, const std::vector<double>& y, int64_t period);

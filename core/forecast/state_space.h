@@ -7,8 +7,8 @@
 // The state has r = max(p, q + 1) elements; its first is u_t and element i (0-based) is the part
 // of u_{t+i} already fixed by time t:
 //   u_t = Z α_t,  Z = (1, 0, …, 0);   α_{t+1} = T α_t + R ε_{t+1},
-//   T = [φ | shift]  (column 0 holds φ_1 … φ_r, ones above the diagonal),  R = (1, θ_1, …,
-//   θ_{r−1})'.
+//   T = [φ | shift] (column 0 holds φ_1 … φ_r, ones above the diagonal),
+//   R = (1, θ_1, …, θ_{r−1})'.
 // The filter starts from the stationary distribution: mean 0 and covariance P₀ = T P₀ T' + R R'.
 // P₀ is built from the autocovariances γ(k) and the ψ-weights of the ARMA (Brockwell & Davis,
 // "Time Series: Theory and Methods", §3.3) through the element recursion
@@ -21,8 +21,9 @@
 // variance F_t, the gain k_t = T P_t Z' and the pair (w_t, m_t): O(r) a step instead of O(r²):
 //   F_{t+1} = F_t + m_t w_{t,0}²,   k_{t+1} = k_t + m_t w_{t,0} T w_t,
 //   w_{t+1} = T w_t − k_t w_{t,0} / F_t,   m_{t+1} = m_t F_t / F_{t+1},
-// from F_1 = γ(0), k_1 = w_1 = T P₀ Z', m_1 = −1 / F_1; the state moves by a_{t+1} = T a_t + k_t
-// v_t / F_t.
+// from F_1 = γ(0), k_1 = w_1 = T P₀ Z', m_1 = −1 / F_1; the state moves by
+// a_{t+1} = T a_t + k_t v_t / F_t. Once m_t w_t w_t' is negligible the filter has reached its
+// steady state (F = 1, a fixed gain) and only the state moves.
 #pragma once
 
 #include <algorithm>
