@@ -5,6 +5,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "core/forecast/baselines.h"
+#include "core/io/calendar.h"
 #include "core/io/text.h"
 #include "core/registry/task_registry.h"
 #include "engine/tasks/task_support.h"
@@ -168,8 +170,9 @@ TaskData makeCsvTaskFromTable(const CsvTable& table, const TaskOptions& o, int64
   data.length = T;
   data.horizon = H;
   data.requested_train_size = train_size;
-  std::string period_note;
-  data.references = seriesReferences(layout, T, H, o.seasonal_period, &period_note, &data.notes);
+  // P: --period, else the time column's calendar step, else detected from the train part.
+  const auto period = choosePeriod(o.seasonal_period, calendarPeriod(table), layout.train_end);
+  data.references = seriesReferences(layout, T, H, period, &data.season, &data.notes);
 
   const int64_t N = data.train.size();
   if (N < train_size) {
@@ -184,7 +187,7 @@ TaskData makeCsvTaskFromTable(const CsvTable& table, const TaskOptions& o, int64
                          std::to_string(kAutoLengthMin) + ".." + std::to_string(kAutoLengthMax) +
                          ")");
   }
-  data.notes.push_back("seasonal naive: " + period_note);
+  data.notes.push_back("seasonal naive: " + data.season.note());
   const std::string names = joined(table.columns);
   data.summary =
       source + ", " + std::to_string(C) + " column(s) (" + names + "), " +
