@@ -59,7 +59,8 @@ class RunFlags {
     bind(cmd, "--target", &RunConfig::task, &TaskOptions::target,
          "CSV: comma-separated columns to forecast (names or 1-based numbers; default all)");
     bind(cmd, "--period", &RunConfig::task, &TaskOptions::seasonal_period,
-         "seasonal-naive baseline period (default: detected from the train part)");
+         "seasonal period of the seasonal naive and the anchors (default: from the time "
+         "column's calendar step, else detected from the train part)");
     bind(cmd, "--anchors", &RunConfig::task, &TaskOptions::anchors,
          "real series: the forecasting anchors (ETS, auto ARIMA, Theta) to fit: all (default; on "
          "at most the last 8192 and 48000/period train rows), fast (2000 and 12000/period rows, "

@@ -4,8 +4,8 @@
 #
 #   Rscript scripts/anchors-r.R        # writes tests/data/anchors_r.csv
 #
-# Needs r-base-core and r-cran-forecast (written against forecast 8.20). tests/test_anchors.cpp
-# compares the engine's anchors with the fixture this writes.
+# Needs r-base-core and r-cran-forecast (written against forecast 8.20). anchorsAgreeWithR in
+# tests/test_real_series.cpp compares the engine's anchors with the fixture this writes.
 #
 # Protocol (the one forecast.h states, the one the app's models are held to): each method is
 # fitted on the train part y[1:train_end] only; its parameters (and model form) are then fixed
@@ -16,11 +16,15 @@
 # train_end = (L*70) %/% 100, validation_end = train_end + (L*15) %/% 100; validation origins
 # o = train_end-1 .. validation_end-2, test origins o = validation_end-1 .. L-2 (0-based).
 # MSE is in z units: mean((forecast - actual)^2) / population variance of y[0, train_end).
+# fit_seconds, the last column: R's elapsed seconds (system.time) for the method's fit on the
+# train part alone, not its one-step forecasts over the series.
 
 suppressPackageStartupMessages(library(forecast))
 
-# The app's detected seasonal periods (a C++ test asserts the app detects the same ones).
-series_periods <- c(airpassengers = 12, lakehuron = 1, lynx = 10, nottem = 12, treering = 1,
+# The app's seasonal periods: the calendar's, from the step of each file's time column
+# (core/io/calendar.h: YYYY-MM monthly 12, YYYY-Qn quarterly 4, YYYY-01-01 yearly 1). A C++ test
+# asserts the app uses the same ones.
+series_periods <- c(airpassengers = 12, lakehuron = 1, lynx = 1, nottem = 12, treering = 1,
                     ukgas = 4)
 
 root <- "."
@@ -151,24 +155,28 @@ for (name in names(series_periods)) {
   test <- (validation_end + 1):L
   score <- function(fc, idx) mean((fc[idx] - y[idx])^2) / scale
 
+  # Elapsed seconds of one fit on the train part.
+  fit_time <- function(expr) unname(system.time(expr)[["elapsed"]])
+
   forecasts <- list()
-  fit <- ets(ts(train, frequency = m))
+  seconds <- fit_time(fit <- ets(ts(train, frequency = m)))
   refit <- ets(ts(y, frequency = m), model = fit, use.initial.values = TRUE)
-  forecasts$ets <- list(fc = as.numeric(fitted(refit)), model = fit$method)
+  forecasts$ets <- list(fc = as.numeric(fitted(refit)), model = fit$method, seconds = seconds)
 
-  fit <- auto.arima(ts(train, frequency = m))
+  seconds <- fit_time(fit <- auto.arima(ts(train, frequency = m)))
   refit <- Arima(ts(y, frequency = m), model = fit)
-  forecasts$auto_arima <- list(fc = as.numeric(fitted(refit)), model = as.character(fit))
+  forecasts$auto_arima <- list(fc = as.numeric(fitted(refit)), model = as.character(fit),
+                               seconds = seconds)
 
-  th <- theta_fit(train, m)
+  seconds <- fit_time(th <- theta_fit(train, m))
   fc <- theta_one_step(th, y)
   check_theta(th, train, fc)
-  forecasts$theta <- list(fc = fc, model = th$model)
+  forecasts$theta <- list(fc = fc, model = th$model, seconds = seconds)
   cat(sprintf("%-13s theta: seasonal %s alpha %.8g l0 %.8g b %.8g\n", name, th$seasonal,
               th$alpha, th$l0, th$b))
 
-  ar <- ar_fit(train)
-  forecasts$ar_aicc <- list(fc = ar_one_step(ar, y), model = ar$model)
+  seconds <- fit_time(ar <- ar_fit(train))
+  forecasts$ar_aicc <- list(fc = ar_one_step(ar, y), model = ar$model, seconds = seconds)
   cat(sprintf("%-13s ar: %s aicc %.8g coef %s\n", name, ar$model, ar$aicc,
               paste(sprintf("%.6g", ar$coef), collapse = " ")))
 
@@ -178,7 +186,8 @@ for (name in names(series_periods)) {
       series = name, rows = L, period = m, train_end = train_end,
       validation_end = validation_end, horizon = 1, method = method, model = f$model,
       validation_mse = sprintf("%.12g", score(f$fc, val)),
-      test_mse = sprintf("%.12g", score(f$fc, test)))
+      test_mse = sprintf("%.12g", score(f$fc, test)),
+      fit_seconds = sprintf("%.3f", f$seconds))
   }
 }
 table <- do.call(rbind, rows)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Real series: rolling-origin windows that fit short series, honest N, per-window
 // normalisation, baselines on the same targets, the bundled series.
+#include <QElapsedTimer>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <algorithm>
@@ -8,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <random>
 #include <set>
 #include <sstream>
@@ -18,6 +20,7 @@
 #include "core/forecast/baselines.h"
 #include "core/forecast/ets_model.h"
 #include "core/forecast/stl.h"
+#include "core/io/calendar.h"
 #include "core/io/resources.h"
 #include "core/registry/task_registry.h"
 #include "engine/sweep/sweep.h"
@@ -348,7 +351,7 @@ class TestRealSeries : public QObject {
     // seasonal naive P = 2: z6 = 8 → 9, z7 = 7 → 10
     QCOMPARE(ref("seasonal_naive").test_loss, 5.0);
     QCOMPARE(ref("seasonal_naive").validation_loss, 5.0);
-    QCOMPARE(b.period, int64_t{2});
+    QCOMPARE(b.season.period, int64_t{2});
     // AR(2) by hand (exact normal equations on the 4 windows): β = (53, 4, 11) / 21
     const auto w = fitArLeastSquares(in, 0, 1);
     QVERIFY(std::abs(w[0] - 53.0 / 21) < 1e-5 && std::abs(w[1] - 4.0 / 21) < 1e-6 &&
@@ -406,6 +409,10 @@ class TestRealSeries : public QObject {
     const auto names = bundledSeriesNames();
     QCOMPARE(names, (std::vector<std::string>{"airpassengers", "lynx", "lakehuron", "nottem",
                                               "ukgas", "treering"}));
+    // The calendar's periods: monthly 12, yearly 1 (lynx, LakeHuron, treering), quarterly 4.
+    const std::map<std::string, int64_t> periods = {{"airpassengers", 12}, {"lynx", 1},
+                                                    {"lakehuron", 1},      {"nottem", 12},
+                                                    {"ukgas", 4},          {"treering", 1}};
     for (const auto& name : names) {
       RunConfig c = realSeriesDefaults(defaultRunConfig());
       c.task.name = name;
@@ -415,12 +422,53 @@ class TestRealSeries : public QObject {
       QCOMPARE(data.references.size(), size_t{7});  // 4 baselines and the 3 anchors
       for (const auto& r : data.references)
         QVERIFY2(std::isfinite(r.test_loss) && std::isfinite(r.validation_loss), name.c_str());
+      QCOMPARE(data.season.period, periods.at(name));
+      QVERIFY2(contains(data.season.rule, "from the time column 'time' ("), name.c_str());
     }
-    // AirPassengers: the yearly season is found.
     TaskOptions o;
     o.name = "airpassengers";
     o.length = 0;
-    QVERIFY(anyNote(makeTask(o, 64, 0), "P = 12 (detected"));
+    QVERIFY(anyNote(makeTask(o, 64, 0),
+                    "seasonal naive: P = 12 from the time column 'time' (monthly steps)"));
+    o.name = "lynx";
+    QVERIFY(anyNote(makeTask(o, 64, 0),
+                    "seasonal naive: P = 1 from the time column 'time' "
+                    "(yearly steps: no season"));
+  }
+
+  // The order of the rules: --period, the calendar (two seasons in the train part), detection.
+  void periodRuleOrder() {
+    CalendarPeriod monthly;
+    monthly.column = "time";
+    monthly.period = 12;
+    monthly.step = "monthly";
+    QCOMPARE(choosePeriod(7, monthly, 100).note(), std::string("P = 7 given by --period"));
+    QCOMPARE(choosePeriod(0, monthly, 100).note(),
+             std::string("P = 12 from the time column 'time' (monthly steps)"));
+    const auto few = choosePeriod(0, monthly, 23);
+    QCOMPARE(few.period, int64_t{1});
+    QVERIFY2(contains(few.rule, "fewer than two seasons of 12"), few.rule.c_str());
+    auto detect = choosePeriod(0, CalendarPeriod{}, 100);
+    QCOMPARE(detect.period, int64_t{0});
+    QCOMPARE(detect.rule, std::string("no time column"));
+    CalendarPeriod uneven;
+    uneven.column = "date";
+    uneven.problem = "the time column 'date' has uneven steps: …";
+    QCOMPARE(choosePeriod(0, uneven, 100).rule, uneven.problem);
+    // Detection completes the rule with what it found.
+    SeriesBaselineInput in;
+    for (int t = 0; t < 200; ++t) in.values.push_back(std::sin(2 * M_PI * t / 12) + 0.01 * t);
+    in.train_end = 140;
+    in.length = 24;
+    in.period_rule = detect.rule;
+    auto b = computeSeriesBaselines(in);
+    QCOMPARE(b.season.period, int64_t{12});
+    QVERIFY2(
+        contains(b.season.note(), "P = 12 detected from the autocorrelation (no time column): "),
+        b.season.note().c_str());
+    in.period = 4;
+    in.period_rule = "given by --period";
+    QCOMPARE(computeSeriesBaselines(in).season.note(), std::string("P = 4 given by --period"));
   }
 
   void perHorizonLossAndTargetColumn() {
@@ -481,8 +529,8 @@ class TestRealSeries : public QObject {
   }
 
   // The anchors inside the app against R's forecast package on the six bundled series
-  // (tests/data/anchors_r.csv, written by scripts/anchors-r.R): the app's own split, its detected
-  // period, parameters fitted on the train part and fixed, one-step forecasts from every
+  // (tests/data/anchors_r.csv, written by scripts/anchors-r.R): the app's own split, its period
+  // (the calendar's), parameters fitted on the train part and fixed, one-step forecasts from every
   // validation and test origin. ETS and Theta within 5 %, ARIMA within 10 % of R's test MSE on at
   // least 5 of the 6 series; every series is printed with our fit time (and R's, when the fixture
   // has a fit_seconds column), and where our chosen form differs from R's the line says why.
@@ -533,11 +581,19 @@ class TestRealSeries : public QObject {
     std::map<std::string, int> agree, total;
     std::ostringstream table;
     std::map<std::string, TaskData> tasks;
+    std::map<std::string, double> r_fit_seconds;
+    for (const auto& r : rows) r_fit_seconds[r.series] += r.seconds;
     for (const auto& r : rows) {
       if (!tasks.count(r.series)) {
         auto o = realSeriesDefaults(defaultRunConfig()).task;
         o.name = r.series;
+        QElapsedTimer clock;
+        clock.start();
         tasks[r.series] = makeTask(o, 1024, 0);
+        table << r.series << ": P = " << tasks[r.series].season.period << "; R's four fits took "
+              << r_fit_seconds[r.series] << " s, the app built the task with its baselines and "
+              << "anchors (fits and every forecast) in " << 1e-9 * double(clock.nsecsElapsed())
+              << " s\n";
       }
       const TaskData& d = tasks[r.series];
       // The fixture's split and period are the app's.
@@ -548,7 +604,8 @@ class TestRealSeries : public QObject {
                (r.series + ": " + seasonal->label).c_str());
       if (!tolerance.count(r.method)) {  // ar_aicc: R's AR on all train rows; ours on windows
         const auto* ar = findReference(d.references, "ar_lsq");
-        table << r.series << " AR: R " << r.model << " test " << r.test << ", ours "
+        table << r.series << " AR: R " << r.model << " test " << r.test << " (fit " << r.seconds
+              << " s), ours "
               << (ar ? ar->label + " test " + std::to_string(ar->test_loss) : "absent")
               << " (printed, not checked)\n";
         continue;

@@ -2,10 +2,12 @@
 // Series tasks: synthetic seasonal/AR series (layout without leakage, windows equal to slices of
 // the normalised series, recurrence recovered from autocorrelations, ground truth), the
 // linear-recurrence teacher against a literal double loop over s < t, and the CSV task
-// (time-ordered disjoint splits, train-only normalisation, train_size cap).
+// (time-ordered disjoint splits, train-only normalisation, train_size cap, the seasonal period from
+// the time column).
 #include <QTemporaryDir>
 #include <cmath>
 #include <fstream>
+#include <functional>
 
 #include "engine/tasks/csv_series.h"
 #include "engine/tasks/synthetic_series.h"
@@ -66,6 +68,27 @@ std::vector<int64_t> coveredRows(const DataSplit& split, const SeriesLayout& lay
   add(split.x.select(2, 0));
   for (int64_t h = 0; h < H; ++h) add(split.y.select(2, h * C));
   return rows;
+}
+
+std::string twoDigits(int v) { return (v < 10 ? "0" : "") + std::to_string(v); }
+
+// 72 rows of a wave of period 5 (the period the autocorrelation finds) under `header`, each row
+// "time(k),value" (no time column when `time` is empty).
+std::string wave72(const std::string& header, const std::function<std::string(int)>& time) {
+  std::string s = header + "\n";
+  for (int k = 0; k < 72; ++k) {
+    const double v = std::sin(2 * M_PI * k / 5.0) + 0.02 * k;
+    s += (time ? time(k) + "," : "") + std::to_string(v) + "\n";
+  }
+  return s;
+}
+
+std::string monthDate(int k) { return std::to_string(1974 + k / 12) + "-" + twoDigits(k % 12 + 1); }
+
+std::string seasonalNote(const TaskData& data) {
+  for (const auto& n : data.notes)
+    if (n.rfind("seasonal naive: ", 0) == 0) return n;
+  return "(no seasonal naive note)";
 }
 
 }  // namespace
@@ -391,6 +414,85 @@ class TestSeriesTasks : public QObject {
     const auto msg =
         errorOf<std::invalid_argument>([&] { makeCsvTaskFromTable(table, o, 5, "s.csv"); });
     QVERIFY2(contains(msg, "length + horizon = 281") && contains(msg, "train part"), msg.c_str());
+  }
+
+  // The period comes from the time column's calendar step, not from the autocorrelation (which
+  // finds the wave's 5 in these 72 rows): fractional years, dates and date-times.
+  void csvPeriodFromTheTimeColumn() {
+    auto o = seriesOptions("csv");
+    auto build = [&](const std::string& text) {
+      return makeCsvTaskFromTable(parseCsv(text, "s.csv"), o, 64, "s.csv");
+    };
+    const auto plain = build(wave72("v", nullptr));
+    QCOMPARE(plain.season.period, int64_t{5});
+    QVERIFY2(contains(seasonalNote(plain),
+                      "seasonal naive: P = 5 detected from the autocorrelation (no time column)"),
+             seasonalNote(plain).c_str());
+    const auto years = build(wave72("time,v", [](int k) {
+      return std::to_string(std::round((1974 + k / 12.0) * 1e4) / 1e4);  // 1974.083300, …
+    }));
+    QCOMPARE(years.season.period, int64_t{12});
+    QCOMPARE(seasonalNote(years),
+             std::string("seasonal naive: P = 12 from the time column 'time' (monthly steps)"));
+    QCOMPARE(years.season.rule, std::string("from the time column 'time' (monthly steps)"));
+    const auto* seasonal = findReference(years.references, "seasonal_naive");
+    QVERIFY(seasonal && contains(seasonal->label, "(P = 12)"));
+    const auto dates = build(wave72("date,v", [](int k) { return monthDate(k) + "-01"; }));
+    QCOMPARE(dates.season.period, int64_t{12});
+    QCOMPARE(dates.season.note(),
+             std::string("P = 12 from the time column 'date' (monthly steps)"));
+    const auto hours = build(wave72("date,v", [](int k) {
+      return "2016-07-0" + std::to_string(1 + k / 24) + " " + twoDigits(k % 24) + ":00:00";
+    }));
+    QCOMPARE(hours.season.period, int64_t{24});
+    QCOMPARE(hours.season.note(), std::string("P = 24 from the time column 'date' (hourly steps)"));
+    const auto quarters = build(wave72("time,v", [](int k) {
+      return std::to_string(1960 + k / 4) + "-Q" + std::to_string(k % 4 + 1);
+    }));
+    QCOMPARE(quarters.season.period, int64_t{4});
+    const auto annual = build(wave72("year,v", [](int k) { return std::to_string(1871 + k); }));
+    QCOMPARE(annual.season.period, int64_t{1});
+    QVERIFY2(contains(annual.season.note(), "P = 1 from the time column 'year' (yearly steps"),
+             annual.season.note().c_str());
+  }
+
+  // A time column that does not parse or steps unevenly is reported, and P is detected instead;
+  // --period overrides the calendar; fewer than two seasons in the train part give P = 1.
+  void csvPeriodFallbacksAndOverride() {
+    auto o = seriesOptions("csv");
+    auto build = [&](const std::string& text) {
+      return makeCsvTaskFromTable(parseCsv(text, "s.csv"), o, 64, "s.csv");
+    };
+    const auto uneven = build(wave72("date,v", [](int k) { return monthDate(k == 40 ? 41 : k); }));
+    QCOMPARE(uneven.season.period, int64_t{5});
+    QVERIFY2(contains(seasonalNote(uneven),
+                      "P = 5 detected from the autocorrelation (the time column 'date' has "
+                      "uneven steps: 1 month between most rows"),
+             seasonalNote(uneven).c_str());
+    const auto bad = build(
+        wave72("date,v", [](int k) { return k == 3 ? std::string("1974-13") : monthDate(k); }));
+    QCOMPARE(bad.season.period, int64_t{5});
+    QVERIFY2(contains(seasonalNote(bad),
+                      "detected from the autocorrelation (the time column "
+                      "'date' does not parse: '1974-13' (data row 4)"),
+             seasonalNote(bad).c_str());
+    o.seasonal_period = 7;
+    const auto given = build(wave72("date,v", [](int k) { return monthDate(k); }));
+    QCOMPARE(given.season.period, int64_t{7});
+    QCOMPARE(seasonalNote(given), std::string("seasonal naive: P = 7 given by --period"));
+    QVERIFY(contains(findReference(given.references, "seasonal_naive")->label, "(P = 7)"));
+    o.seasonal_period = 0;
+    o.length = 8;
+    std::string short_hours = "date,v\n";  // 30 hourly rows: 21 train rows, under two days
+    for (int k = 0; k < 30; ++k)
+      short_hours += "2016-07-0" + std::to_string(1 + k / 24) + " " + twoDigits(k % 24) +
+                     ":00:00," + std::to_string(std::sin(k * 0.3)) + "\n";
+    const auto few = build(short_hours);
+    QCOMPARE(few.season.period, int64_t{1});
+    QVERIFY2(contains(few.season.note(),
+                      "hourly steps, but the 21 train rows hold fewer than "
+                      "two seasons of 24"),
+             few.season.note().c_str());
   }
 
   void csvTaskReadsTheFile() {

@@ -11,6 +11,8 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include "core/io/calendar.h"
+
 namespace rsalab {
 
 CsvImportDialog::CsvImportDialog(const QString& path, const CsvTable& table, int length,
@@ -22,8 +24,18 @@ CsvImportDialog::CsvImportDialog(const QString& path, const CsvTable& table, int
       table.separator == '\t' ? "tab" : QString("'%1'").arg(QChar(table.separator));
   QStringList skipped;
   for (const auto& s : table.skipped_columns) skipped << QString::fromStdString(s);
+  // The seasonal period the time column's calendar gives (the task's notes say the P it uses).
+  const auto calendar = calendarPeriod(table);
+  const QString season =
+      calendar.period > 0 ? QString("; seasonal period P = %1 %2")
+                                .arg(calendar.period)
+                                .arg(QString::fromStdString(calendar.rule()))
+      : calendar.column.empty()
+          ? QString("; no time column: the seasonal period is detected from the data")
+          : QString("; %1: the seasonal period is detected from the data")
+                .arg(QString::fromStdString(calendar.problem));
   summary_ = new QLabel(
-      QString("%1 numeric column(s), %2 row(s); header %3; separator %4%5%6")
+      QString("%1 numeric column(s), %2 row(s); header %3; separator %4%5%6%7")
           .arg(table.columns.size())
           .arg(table.rows)
           .arg(table.has_header ? "detected" : "not detected (columns named by position)")
@@ -32,7 +44,8 @@ CsvImportDialog::CsvImportDialog(const QString& path, const CsvTable& table, int
                    ? QString()
                    : QString("; date/time column(s) skipped: %1").arg(skipped.join(", ")))
           .arg(table.filled ? QString("; %1 missing value(s) filled forward").arg(table.filled)
-                            : QString()),
+                            : QString())
+          .arg(season),
       this);
   summary_->setWordWrap(true);
   layout->addWidget(summary_);

@@ -54,8 +54,9 @@ struct TaskOptions {
   // CSV and bundled series: comma-separated names (or 1-based numbers) of the columns to
   // forecast; empty = every column.
   std::string target;
-  // The seasonal-naive baseline's period P; 0 = the synthetic task's first season, or detected
-  // from the train part's autocorrelation (real series).
+  // The seasonal-naive baseline's (and the anchors') period P; 0 = the synthetic task's first
+  // season, or for real series the time column's calendar step (core/io/calendar.h), else
+  // detected from the train part's autocorrelation (core/forecast/baselines.h, choosePeriod).
   int64_t seasonal_period = 0;
   // Real series: which forecasting anchors are fitted (AnchorMode in core/io/enums.h): all | fast
   // | none.

@@ -7,6 +7,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "core/io/calendar.h"
+
 namespace rsalab {
 namespace {
 
@@ -130,6 +132,19 @@ void checkRows(const std::vector<int64_t>& rows, int64_t lo, int64_t hi, const c
 
 }  // namespace
 
+SeasonalPeriod choosePeriod(int64_t given, const CalendarPeriod& calendar, int64_t train_rows) {
+  if (given > 0) return {given, "given by --period"};
+  if (calendar.period < 1)
+    return {0, calendar.column.empty() ? "no time column" : calendar.problem};
+  if (calendar.period > 1 && train_rows < 2 * calendar.period) {
+    return {1, "from the time column '" + calendar.column + "' (" + calendar.step +
+                   " steps, but the " + std::to_string(train_rows) +
+                   " train rows hold fewer than two seasons of " + std::to_string(calendar.period) +
+                   "; seasonal naive = persistence)"};
+  }
+  return {calendar.period, calendar.rule()};
+}
+
 PeriodEstimate detectSeasonalPeriod(const std::vector<double>& values, int64_t columns,
                                     int64_t rows) {
   PeriodEstimate best;
@@ -198,23 +213,23 @@ SeriesBaselines computeSeriesBaselines(const SeriesBaselineInput& in) {
 
   SeriesBaselines out;
   if (in.period > 0) {
-    out.period = in.period;
-    out.period_note = "P = " + std::to_string(in.period) + " (given)";
+    out.season = {in.period, in.period_rule.empty() ? "given" : in.period_rule};
   } else {
     const auto e = detectSeasonalPeriod(in.values, C, in.train_end);
-    out.period = e.period;
     std::ostringstream s;
     s.precision(2);
+    s << "detected from the autocorrelation"
+      << (in.period_rule.empty() ? "" : " (" + in.period_rule + ")") << ": ";
     if (e.period > 1) {
-      s << "P = " << e.period << " (detected: autocorrelation " << e.autocorrelation
-        << " of the train part's differences)";
+      s << e.autocorrelation << " at lag " << e.period << " of the train part's differences";
     } else {
-      s << "P = 1 (no season detected in the train part: seasonal naive = persistence)";
+      s << "no season in the train part's differences (no peak above 0.2); seasonal naive = "
+           "persistence";
     }
-    out.period_note = s.str();
+    out.season = {e.period, s.str()};
   }
   const auto order = in.train_starts.empty() ? ArOrder{} : arOrder(in);
-  const int64_t P = out.period, p = order.p;
+  const int64_t P = out.season.period, p = order.p;
 
   std::vector<double> mean(static_cast<size_t>(C), 0.0);
   for (int64_t c = 0; c < C; ++c) {

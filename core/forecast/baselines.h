@@ -14,8 +14,14 @@
 //                   inputs and the targets after them. A tiny ridge (1e−8 of the mean diagonal)
 //                   keeps it defined when N < p + 1.
 // Rows before 0 (a lag reaching past the series start) are read as row 0.
-// Nothing is fitted on validation or test rows: the mean and the period come from the train part,
-// the AR weights from the training windows, whose rows all lie in the train part.
+// Nothing is fitted on validation or test rows: the mean and a detected period come from the train
+// part, the AR weights from the training windows, whose rows all lie in the train part.
+//
+// The period P, in this order: given (--period); from the time column's calendar step
+// (core/io/calendar.h: monthly 12, quarterly 4, hourly 24, yearly 1, …), when the train part holds
+// at least two seasons; else detected from the train part's autocorrelation (detectSeasonalPeriod),
+// which is the rule only for a series without a usable time column. SeasonalPeriod keeps P with
+// the rule that gave it.
 #pragma once
 
 #include <cstdint>
@@ -26,6 +32,23 @@
 
 namespace rsalab {
 
+struct CalendarPeriod;  // core/io/calendar.h
+
+// A series' seasonal period and the rule that gave it, for notes, summaries, the CLI and the GUI.
+struct SeasonalPeriod {
+  int64_t period = 0;  // 0: not chosen yet (detect from the train part)
+  // How P was chosen: "given by --period", "from the time column 'time' (monthly steps)",
+  // "detected from the autocorrelation (no time column): …". Before detection (period 0): why P is
+  // detected ("no time column", or the time column's problem).
+  std::string rule;
+  std::string note() const { return "P = " + std::to_string(period) + " " + rule; }
+};
+
+// P before the baselines: `given` > 0 (--period); else the calendar's period when the first
+// `train_rows` rows hold at least two of its seasons (else P = 1, and the rule says why); else
+// period 0 (detect), its rule saying why.
+SeasonalPeriod choosePeriod(int64_t given, const CalendarPeriod& calendar, int64_t train_rows);
+
 struct SeriesBaselineInput {
   std::vector<double> values;  // (L, C) row-major, in the units of the model's loss
   int64_t columns = 1;
@@ -34,6 +57,7 @@ struct SeriesBaselineInput {
   int64_t horizon = 1;                      // H
   int64_t ar_order = 0;                     // p; 0 = chosen by AICc
   int64_t period = 0;                       // seasonal naive's P; 0 = detect from the train part
+  std::string period_rule;                  // SeasonalPeriod::rule of period ("" = "given")
   std::vector<int64_t> train_starts;        // the N training windows [s, s + T + H)
   std::vector<int64_t> validation_origins;  // forecast origins whose targets are validation rows
   std::vector<int64_t> test_origins;        // ... test rows
@@ -41,8 +65,7 @@ struct SeriesBaselineInput {
 
 struct SeriesBaselines {
   std::vector<ReferenceScore> scores;  // mean, persistence, seasonal_naive, ar_lsq
-  int64_t period = 1;                  // the seasonal naive's P
-  std::string period_note;             // how P was chosen, for summaries and the CLI
+  SeasonalPeriod season;               // the seasonal naive's P and how it was chosen
 };
 
 // Throws std::invalid_argument on inconsistent input (an origin or window outside the series).

@@ -114,12 +114,7 @@ char detectSeparator(std::string_view text) {
   return ',';
 }
 
-bool isMissing(const std::string& s) {
-  if (s.empty()) return true;
-  std::string l;
-  for (unsigned char c : s) l += static_cast<char>(std::tolower(c));
-  return l == "na" || l == "n/a" || l == "nan" || l == "null" || l == "none" || l == "#n/a";
-}
+bool isMissing(const std::string& s) { return isMissingCell(s); }
 
 bool parseNumber(std::string s, char sep, double& out) {
   if (s.empty()) return false;
@@ -232,6 +227,14 @@ std::vector<size_t> setAsideTimeColumns(const std::vector<size_t>& keep,
 
 }  // namespace
 
+bool isMissingCell(const std::string& s) {
+  if (s.empty()) return true;
+  if (s.size() > 4) return false;
+  std::string l;
+  for (unsigned char c : s) l += static_cast<char>(std::tolower(c));
+  return l == "na" || l == "n/a" || l == "nan" || l == "null" || l == "none" || l == "#n/a";
+}
+
 int64_t fillMissing(std::vector<double>& v) {
   int64_t filled = 0;
   double last = std::numeric_limits<double>::quiet_NaN();
@@ -302,6 +305,7 @@ CsvTable parseCsv(const std::string& input, const std::string& source, const Csv
 
   std::vector<ColumnKind> kinds(static_cast<size_t>(ncols), ColumnKind::Unknown);
   std::vector<std::vector<double>> cols(static_cast<size_t>(ncols));
+  std::vector<std::vector<std::string>> texts(static_cast<size_t>(ncols));  // date columns' cells
   const double kNaN = std::numeric_limits<double>::quiet_NaN();
   int64_t rows = 0;
   auto addRow = [&](const Record& rec) {
@@ -315,8 +319,11 @@ CsvTable parseCsv(const std::string& input, const std::string& source, const Csv
                                " data rows; the limit is " + std::to_string(limits.max_rows));
     }
     for (size_t c = 0; c < static_cast<size_t>(ncols); ++c) {
-      if (kinds[c] == ColumnKind::Date) continue;
       const std::string& cell = rec.fields[c];
+      if (kinds[c] == ColumnKind::Date) {
+        texts[c].push_back(cell);
+        continue;
+      }
       double v = kNaN;
       if (isMissing(cell)) {
         cols[c].push_back(kNaN);
@@ -326,6 +333,8 @@ CsvTable parseCsv(const std::string& input, const std::string& source, const Csv
       } else if (kinds[c] == ColumnKind::Unknown && looksLikeDate(cell)) {
         kinds[c] = ColumnKind::Date;
         cols[c].clear();
+        texts[c].assign(static_cast<size_t>(rows - 1), std::string());  // missing until here
+        texts[c].push_back(cell);
       } else {
         throw std::runtime_error(source + ": line " + std::to_string(rec.line) + ", column '" +
                                  shortCell(names[c]) + "' (" + std::to_string(c + 1) + "): '" +
@@ -347,6 +356,8 @@ CsvTable parseCsv(const std::string& input, const std::string& source, const Csv
   for (size_t c = 0; c < static_cast<size_t>(ncols); ++c) {
     if (kinds[c] == ColumnKind::Date) {
       table.skipped_columns.push_back(names[c]);
+      table.date_columns.push_back(names[c]);
+      table.date_cells.push_back(std::move(texts[c]));
     } else if (kinds[c] == ColumnKind::Numeric) {
       keep.push_back(c);
     } else if (named[c]) {

@@ -12,8 +12,9 @@
 //   marker nor date-like), or is date-like where the second row has a number. Column names come
 //   from it ("column K", K 1-based, when there is no header or the name is empty).
 // - Date/time column: a column whose first non-missing cell is not a number but looks like a
-//   date or time (a digit and one of - : /, e.g. 2024-01-31, 12:30, 31/01/2024). Its cells are
-//   not read. Any other non-numeric cell is an error naming the line and the column.
+//   date or time (a digit and one of - : /, e.g. 2024-01-31, 12:30, 31/01/2024). It is not a
+//   series: its cells are kept as text (date_cells) for the calendar (core/io/calendar.h), which
+//   reads them. Any other non-numeric cell is an error naming the line and the column.
 // - Numeric time column: a numeric column named time, date, year, month, week, day, ds, index or
 //   timestamp (any case), or strictly increasing in equal steps (1871, 1872, …), is the time
 //   index, not a series: it is set aside too (skipped_columns, time_columns), its values kept so
@@ -45,7 +46,9 @@ struct CsvTable {
   std::vector<int64_t> source_columns;       // their 1-based column index in the file
   std::vector<std::string> skipped_columns;  // date/time columns left out, numeric ones included
   std::vector<std::string> time_columns;     // the numeric time columns among them
-  std::vector<std::vector<double>> time_values;  // their values (possibly missing: NaN)
+  std::vector<std::vector<double>> time_values;      // their values (possibly missing: NaN)
+  std::vector<std::string> date_columns;             // the date/time (text) columns, in file order
+  std::vector<std::vector<std::string>> date_cells;  // their cells, one per row, as in the file
   std::vector<double> values;  // rows × columns, row-major, no missing values left
   int64_t rows = 0;
   bool has_header = false;
@@ -55,6 +58,9 @@ struct CsvTable {
     return values[static_cast<size_t>(row * static_cast<int64_t>(columns.size()) + column)];
   }
 };
+
+// A missing cell as parseCsv reads it: empty, NA, N/A, NaN, null, None or #N/A (any case).
+bool isMissingCell(const std::string& cell);
 
 // Fills missing values (NaN) as parseCsv does: each with the previous value, a leading gap with
 // the first value; returns how many were filled (an all-missing column stays NaN).

@@ -6,6 +6,8 @@
 #include <stdexcept>
 
 #include "core/forecast/anchors.h"
+#include "core/forecast/baselines.h"
+#include "core/io/calendar.h"
 #include "core/io/text.h"
 #include "core/registry/task_registry.h"
 #include "engine/tasks/task_support.h"
@@ -169,12 +171,13 @@ TaskData makeCsvTaskFromTable(const CsvTable& table, const TaskOptions& o, int64
   data.length = T;
   data.horizon = H;
   data.requested_train_size = train_size;
-  std::string period_note;
+  // P: --period, else the time column's calendar step, else detected from the train part.
+  const auto period = choosePeriod(o.seasonal_period, calendarPeriod(table), layout.train_end);
   forecast::AnchorInput anchors;
-  data.references = seriesReferences(layout, T, H, o.seasonal_period, &period_note, &anchors);
+  data.references = seriesReferences(layout, T, H, period, &data.season, &anchors);
   anchors.mode = parseAnchorMode(o.anchors).value_or(AnchorMode::All);
   anchors.column_names = table.columns;
-  anchors.period_rule = period_note;
+  anchors.period_rule = data.season.rule;
   if (build.defer_anchors) {
     data.pending_anchors = std::make_shared<const forecast::AnchorInput>(std::move(anchors));
   } else {
@@ -197,7 +200,7 @@ TaskData makeCsvTaskFromTable(const CsvTable& table, const TaskOptions& o, int64
                          std::to_string(kAutoLengthMin) + ".." + std::to_string(kAutoLengthMax) +
                          ")");
   }
-  data.notes.push_back("seasonal naive: " + period_note);
+  data.notes.push_back("seasonal naive: " + data.season.note());
   const std::string names = joined(table.columns);
   data.summary =
       source + ", " + std::to_string(C) + " column(s) (" + names + "), " +

@@ -78,7 +78,7 @@ DataSplit cutOriginWindows(const SeriesLayout& layout, const std::vector<int64_t
 }
 
 std::vector<ReferenceScore> seriesReferences(const SeriesLayout& layout, int64_t T, int64_t H,
-                                             int64_t period, std::string* note,
+                                             const SeasonalPeriod& period, SeasonalPeriod* chosen,
                                              forecast::AnchorInput* anchors) {
   SeriesBaselineInput in;
   const int64_t C = layout.columns();
@@ -90,7 +90,8 @@ std::vector<ReferenceScore> seriesReferences(const SeriesLayout& layout, int64_t
   in.train_end = layout.train_end;
   in.length = T;
   in.horizon = H;
-  in.period = period;
+  in.period = period.period;
+  in.period_rule = period.rule;
   in.train_starts = layout.train_starts;
   if (!layout.validation_origins.empty() || !layout.test_origins.empty()) {
     in.validation_origins = layout.validation_origins;
@@ -102,7 +103,7 @@ std::vector<ReferenceScore> seriesReferences(const SeriesLayout& layout, int64_t
       for (int64_t t = 0; t < T; ++t) in.test_origins.push_back(s + t);
   }
   auto out = computeSeriesBaselines(in);
-  if (note) *note = out.period_note;
+  if (chosen) *chosen = out.season;
   if (!anchors) return out.scores;
 
   forecast::AnchorInput& a = *anchors;
@@ -112,7 +113,7 @@ std::vector<ReferenceScore> seriesReferences(const SeriesLayout& layout, int64_t
   a.scale = layout.stddev;
   a.train_end = layout.train_end;
   a.horizon = H;
-  a.period = out.period;
+  a.period = out.season.period;
   a.validation_origins = in.validation_origins;
   a.test_origins = in.test_origins;
   return out.scores;

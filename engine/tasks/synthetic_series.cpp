@@ -195,11 +195,13 @@ TaskData makeSyntheticSeriesTask(const TaskOptions& o, int64_t train_size, uint6
   data.horizon = o.horizon;
   data.requested_train_size = train_size;
   // The seasonal naive uses the task's own first season unless a period is given.
-  const int64_t period = o.seasonal_period > 0 ? o.seasonal_period
-                         : o.name == "seasonal" && !o.periods.empty()
-                             ? std::max<int64_t>(1, std::llround(o.periods.front()))
-                             : 1;
-  data.references = seriesReferences(layout, o.length, o.horizon, period);
+  SeasonalPeriod period{1, "(the synthetic series has no season)"};
+  if (o.seasonal_period > 0)
+    period = {o.seasonal_period, "given by --period"};
+  else if (o.name == "seasonal" && !o.periods.empty())
+    period = {std::max<int64_t>(1, std::llround(o.periods.front())),
+              "from the synthetic series' first season"};
+  data.references = seriesReferences(layout, o.length, o.horizon, period, &data.season);
   data.summary = o.name + ": " + std::to_string(data.train.size()) + "/" +
                  std::to_string(data.validation.size()) + "/" + std::to_string(data.test.size()) +
                  " train/validation/test windows, T=" + std::to_string(o.length) + ", horizon " +

@@ -12,6 +12,7 @@
 
 #include "core/config/model_options.h"
 #include "core/config/task_options.h"
+#include "core/forecast/baselines.h"  // SeasonalPeriod
 #include "core/forecast/metrics.h"
 #include "core/registry/ground_truth.h"
 #include "core/registry/task_registry.h"
@@ -60,6 +61,7 @@ struct TaskData {
   int64_t horizon = 1;
   // Baselines on the same validation and test targets (and, where a task knows it, floors).
   std::vector<ReferenceScore> references;
+  SeasonalPeriod season;  // series tasks: the seasonal naive's (and the anchors') P, and its rule
   int64_t requested_train_size = 0;  // N asked for; train.size() is the N the run uses
   // What a user must be told: N capped, T chosen, the seasonal period. The CLI prints them as
   // warnings / notes; the GUI shows them in its log.
