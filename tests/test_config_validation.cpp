@@ -14,6 +14,7 @@
 #include "core/registry/model_registry.h"
 #include "core/registry/task_registry.h"
 #include "core/session/session_bundle.h"
+#include "core/verdicts/first_minute_table.h"
 #include "support/test_support.h"
 #include "support/throws.h"
 
@@ -33,6 +34,19 @@ struct BadValue {
 class TestConfigValidation : public QObject {
   Q_OBJECT
  private slots:
+  // The first-minute table belongs to the default launch it was measured on: a config key added
+  // since, at its default, is the same launch; a changed value is not.
+  void firstMinuteLaunchReadsNewKeysAsDefaults() {
+    auto table = firstMinuteTableForLaunch(1, 10);
+    QVERIFY(firstMinuteTableMatchesLaunch(table));
+    auto config = nlohmann::json::parse(table.config);
+    config["task"].erase("anchors");  // measured before the key existed
+    table.config = config.dump();
+    QVERIFY(firstMinuteTableMatchesLaunch(table));
+    config["task"]["length"] = config["task"]["length"].get<int64_t>() + 1;
+    table.config = config.dump();
+    QVERIFY(!firstMinuteTableMatchesLaunch(table));
+  }
   void defaultsAreValid() {
     QCOMPARE(QString::fromStdString(errorOf([] { validate(RunConfig{}); })), QString());
   }
