@@ -18,6 +18,7 @@
 #include <QCommandLineParser>
 #include <QPushButton>
 #include <QTabWidget>
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -27,6 +28,7 @@
 #include "gui/screenshot_script.h"
 #include "gui/sweep_dialog.h"
 #include "gui/sweep_panel.h"
+#include "gui/window_settings.h"
 #include "widgets/run_setup_panel.h"
 
 namespace {
@@ -95,6 +97,8 @@ int main(int argc, char** argv) {
   QCommandLineOption shots(
       "shots", "Screenshots TAB:MODEL,... (tabs: attention, rem, gates, linear-rnn).", "list");
   QCommandLineOption task("task", "Task of the run setup.", "name");
+  QCommandLineOption csv("csv", "A CSV series as the task (as File > Import CSV does).", "path");
+  QCommandLineOption horizon("horizon", "Forecast horizon H of --csv.", "n", "1");
   QCommandLineOption models("models", "Models, comma separated.", "list");
   QCommandLineOption heads("heads", "Attention heads.", "n");
   QCommandLineOption length("length", "Sequence length T.", "n");
@@ -109,8 +113,8 @@ int main(int argc, char** argv) {
   QCommandLineOption sweep_dir(
       "sweep-dir", "Watch a sweep folder (plan.json + cells/) fill in, e.g. from a Slurm job.",
       "dir");
-  parser.addOptions({screenshot, after, shots, task, models, heads, length, steps, teacher, session,
-                     sweep_results, sweep, sweep_dir, preset});
+  parser.addOptions({screenshot, after, shots, task, csv, horizon, models, heads, length, steps,
+                     teacher, session, sweep_results, sweep, sweep_dir, preset});
   parser.process(app);
 
   rsalab::MainWindow window;
@@ -123,6 +127,11 @@ int main(int argc, char** argv) {
     setup_panel->setSetup(setup);
     window.applyTaskKindDefaults(parser.value(task));
     setup = setup_panel->setup();
+  }
+  if (parser.isSet(csv)) {  // the imported series' defaults, as a drop of the file gives them
+    window.csv()->setTask(parser.value(csv), std::max(1, parser.value(horizon).toInt()), true);
+    setup = setup_panel->setup();
+    setup.config.task.name = "csv";
   }
   if (parser.isSet(models)) setup.models = parser.value(models).split(',', Qt::SkipEmptyParts);
   if (parser.isSet(heads)) setup.config.model.heads = parser.value(heads).toInt();

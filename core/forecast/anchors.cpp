@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include "core/io/text.h"
+
 namespace rsalab::forecast {
 
 void checkProblem(const UnivariateProblem& p) {
@@ -230,7 +232,8 @@ AnchorScores computeAnchors(const AnchorInput& in) {
   for (size_t r = 0; r < table.size(); ++r) {
     const auto& row = table[r];
     double validation = 0, test = 0;
-    std::string forms, failure;
+    std::string failure;
+    std::vector<std::string> forms;  // the distinct chosen forms, in column order
     bool complete = true;
     for (const auto& f : fits) {
       if (f.row != r) continue;
@@ -245,10 +248,7 @@ AnchorScores computeAnchors(const AnchorInput& in) {
       }
       validation += f.validation;
       test += f.test;
-      if (forms.empty())
-        forms = f.model;
-      else if (forms.find(f.model) == std::string::npos)
-        forms += ", " + f.model;
+      if (std::find(forms.begin(), forms.end(), f.model) == forms.end()) forms.push_back(f.model);
     }
     if (!complete) {
       out.cancelled = true;
@@ -264,7 +264,14 @@ AnchorScores computeAnchors(const AnchorInput& in) {
       out.notes.push_back(std::string(row.label) + " left out: a non-finite forecast");
       continue;
     }
-    out.scores.push_back({row.name, forms.empty() ? row.label : forms, validation, test});
+    // The label names the chosen forms; with more than two (one fit per column of a wide series)
+    // it counts them instead, and the progress lines name each.
+    std::string label = forms.size() > 2
+                            ? std::string(row.label) + " (" + std::to_string(C) + " column fits, " +
+                                  std::to_string(forms.size()) + " forms)"
+                            : joined(forms);
+    if (label.empty()) label = row.label;
+    out.scores.push_back({row.name, label, validation, test});
   }
   return out;
 }
