@@ -117,6 +117,35 @@ Stats benchViews(int repeats) {
   return stats(ms);
 }
 
+// Event-loop lateness: a precise single-shot timer re-armed from its own callback, lateness =
+// fire time − (arm time + 5 ms), so one late tick does not make the next look early.
+class LatenessProbe {
+ public:
+  LatenessProbe() {
+    timer_.setTimerType(Qt::PreciseTimer);
+    timer_.setSingleShot(true);
+    QObject::connect(&timer_, &QTimer::timeout, [this] {
+      const double now = clock_.nsecsElapsed() / 1e6;
+      late_.push_back(now - due_);
+      due_ = now + 5;
+      timer_.start(5);
+    });
+  }
+  void start() {
+    clock_.start();
+    due_ = 5;
+    timer_.start(5);
+  }
+  void stop() { timer_.stop(); }
+  Stats lateness() const { return stats(late_); }
+
+ private:
+  QTimer timer_;
+  QElapsedTimer clock_;
+  double due_ = 5;
+  std::vector<double> late_;
+};
+
 struct Latency {
   Stats late;
   int runs = 0;
@@ -174,22 +203,8 @@ Latency benchLatency(double seconds, int parallel) {
   warm.exec();
   poll.stop();
   const qint64 steps_before = total();
-  // A precise single-shot timer re-armed from its own callback: lateness = fire time − (arm time
-  // + 5 ms), so one late tick does not make the next look early.
-  std::vector<double> late;
-  QElapsedTimer clock;
-  clock.start();
-  double due = 5;
-  QTimer probe;
-  probe.setTimerType(Qt::PreciseTimer);
-  probe.setSingleShot(true);
-  QObject::connect(&probe, &QTimer::timeout, [&] {
-    const double now = clock.nsecsElapsed() / 1e6;
-    late.push_back(now - due);
-    due = now + 5;
-    probe.start(5);
-  });
-  probe.start(5);
+  LatenessProbe probe;
+  probe.start();
   redraw.start(40);
   QElapsedTimer probed;
   probed.start();
@@ -200,7 +215,7 @@ Latency benchLatency(double seconds, int parallel) {
   redraw.stop();
   controller.stop();
   out.seconds = probed.nsecsElapsed() / 1e9;
-  out.late = stats(late);
+  out.late = probe.lateness();
   out.steps = total() - steps_before;  // steps taken while probing
   return out;
 }
@@ -243,25 +258,15 @@ AnchorLatency benchAnchorLatency(const QString& csv, int horizon, double max_sec
                      if (out.anchors_s < 0) out.anchors_s = clock.nsecsElapsed() / 1e9;
                      loop.quit();
                    });
-  std::vector<double> late;
-  double due = 5;
-  QTimer probe;
-  probe.setTimerType(Qt::PreciseTimer);
-  probe.setSingleShot(true);
-  QObject::connect(&probe, &QTimer::timeout, [&] {
-    const double now = clock.nsecsElapsed() / 1e6;
-    late.push_back(now - due);
-    due = now + 5;
-    probe.start(5);
-  });
+  LatenessProbe probe;
   clock.start();
   controller.start(c, models, 1);
-  probe.start(5);
+  probe.start();
   QTimer::singleShot(static_cast<int>(max_seconds * 1000), &loop, &QEventLoop::quit);
   loop.exec();
   probe.stop();
   controller.stop();
-  out.late = stats(late);
+  out.late = probe.lateness();
   return out;
 }
 
