@@ -78,11 +78,22 @@ QString takeSessionArgument(int& argc, char** argv) {
   return dir;
 }
 
+// --help, --help-all and --version only print: without a display (no X server, no
+// QT_QPA_PLATFORM) they must not need one, so they run on the offscreen platform.
+bool printsOnly(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i)
+    for (const char* flag : {"-h", "--help", "--help-all", "-v", "--version"})
+      if (std::strcmp(argv[i], flag) == 0) return true;
+  return false;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   rsalab::initRuntime();
   const QString session_dir = takeSessionArgument(argc, argv);
+  if (printsOnly(argc, argv) && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+    qputenv("QT_QPA_PLATFORM", "offscreen");
   QApplication app(argc, argv);
   QApplication::setApplicationName("RSA Lab");
   QApplication::setOrganizationName("RSA Lab");
