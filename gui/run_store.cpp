@@ -85,9 +85,14 @@ RunRow RunStore::row(const RunDescriptor& d, const RunStatus& s) {
 RunStore::Progress RunStore::progress() const {
   Progress p;
   for (const auto& s : statuses_) {
+    const bool ended = s.state == RunState::Finished || s.state == RunState::Stopped ||
+                       s.state == RunState::Failed || s.state == RunState::Interrupted;
     p.done += s.step;
-    p.total += s.max_steps;
-    if (s.state == RunState::Running) p.steps_per_second += s.steps_per_second;
+    p.total += ended ? s.step : s.max_steps;
+    if (s.state == RunState::Running) {
+      p.steps_per_second += s.steps_per_second;
+      p.running = true;
+    }
   }
   return p;
 }

@@ -33,9 +33,12 @@ class RunStore {
   static RunRow newRow(const RunDescriptor& run);
   static InspectedRunInfo inspectedRunInfo(const RunDescriptor& run);
 
+  // A run that has ended (finished, stopped early, failed, interrupted) counts as complete: its
+  // steps done are its total, so the bar reaches 100 % when every run has ended, however early.
   struct Progress {
     qint64 done = 0, total = 0;   // steps over every run
     double steps_per_second = 0;  // of the running runs together
+    bool running = false;         // a run is still stepping
   };
   Progress progress() const;
 

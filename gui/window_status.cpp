@@ -45,9 +45,12 @@ void WindowStatus::setProgress(const RunStore::Progress& p) {
   progress_->setMaximum(static_cast<int>(std::min<qint64>(p.total, 1 << 30)));
   progress_->setValue(static_cast<int>(std::min<qint64>(p.done, 1 << 30)));
   const double speed = p.steps_per_second;
-  speed_label_->setText(QString("%1 steps/s").arg(speed, 0, 'f', 1));
-  eta_label_->setText(speed > 0 ? QString("ETA %1 s").arg(std::ceil((p.total - p.done) / speed))
-                                : "ETA –");
+  speed_label_->setText(p.running ? QString("%1 steps/s").arg(speed, 0, 'f', 1) : QString());
+  if (p.running)
+    eta_label_->setText(speed > 0 ? QString("ETA %1 s").arg(std::ceil((p.total - p.done) / speed))
+                                  : "ETA –");
+  else
+    eta_label_->setText(p.total > 0 && p.done >= p.total ? "done" : QString());
 }
 
 }  // namespace rsalab

@@ -14,6 +14,7 @@
 #include <memory>
 
 #include "engine/runtime.h"
+#include "gui/run_store.h"
 #include "gui/training_controller.h"
 #include "gui/training_worker.h"
 
@@ -190,6 +191,31 @@ class TestTrainingWorker : public QObject {
     }
     QTRY_VERIFY_WITH_TIMEOUT(last.count(1) && last[1].step > 5, 60000);  // still training
     controller.stop();
+  }
+
+  // The progress bar reaches 100 % when every run has ended, early stops included.
+  void progressCountsRunsThatStoppedEarlyAsComplete() {
+    RunStore store;
+    RunStatus early;
+    early.run = 0;
+    early.state = RunState::Finished;
+    early.step = 440;
+    early.max_steps = 1000;
+    store.setStatus(early);
+    RunStatus running = early;
+    running.run = 1;
+    running.state = RunState::Running;
+    running.steps_per_second = 20;
+    store.setStatus(running);
+    auto p = store.progress();
+    QCOMPARE(p.done, qint64{880});
+    QCOMPARE(p.total, qint64{1440});  // the early stop's 440, the running run's 1000
+    QVERIFY(p.running);
+    running.state = RunState::Stopped;
+    store.setStatus(running);
+    p = store.progress();
+    QCOMPARE(p.done, p.total);
+    QVERIFY(!p.running);
   }
 
   void destroyingTheControllerDuringTrainingStopsPromptly() {
