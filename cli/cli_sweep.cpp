@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli/cli_sweep.h"
 
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -8,6 +9,7 @@
 #include <iomanip>
 #include <iostream>
 #include <optional>
+#include <set>
 #include <sstream>
 
 #include "cli/cli_commands.h"
@@ -36,7 +38,21 @@ std::string format(double v, int precision = 4) {
   return s.str();
 }
 
+// The trained runs of a sweep (its reference rows, the baselines of a series task, are not runs).
+int64_t trainedRuns(const SweepResult& result) {
+  return std::count_if(result.rows.begin(), result.rows.end(),
+                       [](const SweepRow& r) { return !r.reference; });
+}
+
 void printFits(const SweepResult& result) {
+  std::set<int64_t> sizes;  // the distinct N the trained runs used
+  for (const auto& r : result.rows)
+    if (!r.reference) sizes.insert(r.size);
+  if (sizes.size() < 3) {  // two points fit a line exactly: no interval, no test of the exponent
+    std::cout << "power-law fits (loss ~ a N^-b) need 3 training-set sizes or more; this sweep has "
+              << sizes.size() << "\n";
+    return;
+  }
   const bool axis = !result.axis.empty();
   std::cout << std::left << std::setw(13) << "model";
   if (axis) std::cout << std::setw(12) << result.axis.name;
@@ -109,7 +125,7 @@ int mergeSweepFolder(const SweepPlan& plan, const SweepMergeCommand& command) {
   writeFileAtomically((out / "sweep.csv").string(), sweepCsv(result));
   writeFileAtomically((out / "sweep.json").string(), sweepJson(result));
   if (!command.session_dir.empty()) writeSession(plan, result, command.session_dir);
-  std::cout << "sweep: " << result.rows.size() << " of " << plan.cellCount() << " runs in "
+  std::cout << "sweep: " << trainedRuns(result) << " of " << plan.cellCount() << " runs in "
             << format(result.wall_seconds, 4) << " s (" << result.parallel << " concurrent runs x "
             << result.threads_per_run << " thread(s))\n";
   printFits(result);
