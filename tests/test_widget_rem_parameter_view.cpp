@@ -60,6 +60,21 @@ void saveShot(QWidget* w, const QString& name) {
 class TestRemParameterView : public QObject {
   Q_OBJECT
  private slots:
+  // A task without REM truth (a real series) hides the recovery plot inside its splitter; grabbing
+  // the view (as the app's screenshots do) must not replot it into an empty paint buffer.
+  void hiddenRecoveryPlotGrabsWithoutPainterWarnings() {
+    static QStringList warnings;
+    warnings.clear();
+    const auto previous = qInstallMessageHandler(
+        [](QtMsgType, const QMessageLogContext&, const QString& text) { warnings << text; });
+    RemParameterView view;
+    view.resize(900, 600);
+    view.setGroundTruth(GroundTruth{});
+    const QPixmap shot = view.grab();
+    qInstallMessageHandler(previous);
+    QVERIFY(!shot.isNull());
+    for (const auto& w : warnings) QVERIFY2(!w.contains("QPainter::begin"), qPrintable(w));
+  }
   void threeSnapshotsGiveThreePoints() {
     SnapshotHistory history;
     const qint64 steps[] = {1, 100, 200};

@@ -19,6 +19,9 @@ constexpr double kFloor = 1e-6;  // |Δ| below this is drawn on the axis floor
 RemRecoveryPlot::RemRecoveryPlot(QWidget* parent) : QWidget(parent) {
   plot_ = new QCustomPlot(this);
   plot_->setObjectName("RemRecoveryPlot");
+  // Never laid out at zero height (hidden in its splitter when the task has no REM truth): a
+  // QCustomPlot resized to an empty rect replots into an empty paint buffer, and Qt warns.
+  plot_->setMinimumSize(80, 60);
   PlotExport::attach(plot_);
   plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
   plot_->xAxis->setLabel(tr("step"));
