@@ -28,17 +28,18 @@ run() {  # label, horizon, mode, task args...
   local label="$1" h="$2" mode="$3"
   shift 3
   local log="$out/log" start end
-  start=$(date +%s.%N)
+  start=$(date +%s%N)
   "$cli" train --model rsa "$@" --horizon "$h" --steps 1 --anchors "$mode" --out "$out/run" \
     >"$log" 2>&1 || { echo "| $label | $h | $mode | failed: $(tail -1 "$log") |"; return; }
-  end=$(date +%s.%N)
+  end=$(date +%s%N)
   local fits secs forms
   fits=$(grep -c '^anchors: \[' "$log" || true)
   secs=$(sed -n 's/^anchors: [0-9]* fitted in \([0-9.e+-]*\) s$/\1/p' "$log" | tail -1)
   forms=$(sed -n 's/^anchors: \[[0-9/]*\] \(.*\) on [^:]*: \(.*\), [0-9.e+-]* s$/\1: \2/p' "$log" |
     sort -u | head -6 | paste -sd ';' | sed 's/;/; /g')
-  printf '| %s | %s | %s | %s | %s | %.1f | %s |\n' "$label" "$h" "$mode" "$fits" "${secs:-–}" \
-    "$(echo "$end - $start" | bc)" "$forms"
+  local ms=$(((end - start) / 1000000))
+  printf '| %s | %s | %s | %s | %s | %d.%d | %s |\n' "$label" "$h" "$mode" "$fits" "${secs:-–}" \
+    $((ms / 1000)) $((ms % 1000 / 100)) "$forms"
 }
 IFS=',' read -ra mode_list <<<"$modes"
 for s in airpassengers lakehuron lynx nottem treering ukgas; do

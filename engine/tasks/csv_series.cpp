@@ -178,14 +178,8 @@ TaskData makeCsvTaskFromTable(const CsvTable& table, const TaskOptions& o, int64
   anchors.mode = parseAnchorMode(o.anchors).value_or(AnchorMode::All);
   anchors.column_names = table.columns;
   anchors.period_rule = data.season.rule;
-  if (build.defer_anchors) {
-    data.pending_anchors = std::make_shared<const forecast::AnchorInput>(std::move(anchors));
-  } else {
-    anchors.progress = build.anchor_progress;
-    const auto fitted = forecast::computeAnchors(anchors);
-    addAnchors(data.references, fitted);
-    data.notes.insert(data.notes.end(), fitted.notes.begin(), fitted.notes.end());
-  }
+  data.pending_anchors = std::make_shared<const forecast::AnchorInput>(std::move(anchors));
+  if (!build.defer_anchors) fitAnchors(data, build.anchor_progress);  // now, in the task's notes
 
   const int64_t N = data.train.size();
   if (N < train_size) {
