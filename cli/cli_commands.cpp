@@ -95,6 +95,8 @@ int runTrain(const TrainCommand& command) {
   const std::string model = trainer.config().model.model;
   recorder.start(trainer.config(), {model}, 1);
   recorder.addRun(0, model, trainer.config().trainer.seed, trainer.parameterCount());
+  recorder.setReferences(trainer.data().references, trainer.data().horizon,
+                         trainer.data().season.period);
   double last_loss = 0;
   int64_t steps_done = 0;
   ProgressLine progress("train", trainer.config().trainer.max_steps);
@@ -153,7 +155,7 @@ int runTrain(const TrainCommand& command) {
   std::cout << "stopped: " << stopReasonName(reason) << " after " << trainer.stepsDone()
             << " steps\n"
             << metricsLine(test) << "\n"
-            << referenceLines(test.loss, trainer.data())
+            << referenceLines(test, trainer.data())
             << remTruthLines(matches, trainer.data(), test.loss) << "wrote " << dir.string()
             << "/{config.json,metrics.csv,checkpoint.pt,result.json}\n";
   if (command.rule) {
@@ -202,7 +204,7 @@ int runEval(const std::string& run_dir) {
   auto test = trainer->evaluate("test");
   std::cout << "run " << run_dir << " at step " << trainer->stepsDone() << "\n"
             << metricsLine(test) << "\n"
-            << referenceLines(test.loss, trainer->data());
+            << referenceLines(test, trainer->data());
   return 0;
 }
 

@@ -2,9 +2,11 @@
 // rsalab-cli report: the real-series report. Trains the default models (the GUI's default launch,
 // defaultModelNames())
 // on bundled series with the real-series defaults (realSeriesDefaults(defaultRunConfig())) and
-// several seeds, and prints one Markdown table: per series and model the test MSE (mean ± sd over
-// seeds) and its skill against persistence and against AR(p) (mean [min, max] over seeds), with
-// the baselines' own rows beside them. docs/REAL_SERIES.md holds a measured copy.
+// several seeds, and prints one Markdown table: per series and model the validation and test MSE,
+// MASE, and the skill against the best anchor with each run's and each seed ensemble's paired
+// bootstrap interval and word (beats / ties / loses), beside the references' own rows.
+// docs/REAL_SERIES.md holds a measured copy. --validation-only prints only what defaults are
+// chosen by.
 #pragma once
 
 #include <cstdint>
@@ -21,6 +23,13 @@ struct ReportCommand {
   int64_t steps = 0;     // > 0: overrides the defaults' step budget (smoke runs)
   int64_t parallel = 0;  // concurrent runs; 0 = one per core
   std::string markdown;  // non-empty: also write the table to this file
+  std::string json;      // non-empty: also write every number as JSON to this file
+  // Overrides of realSeriesDefaults for choosing them (-1 / empty: the defaults').
+  int64_t skip_lags = -1;
+  int64_t patience = -1;
+  std::string norm;
+  // Validation losses only: the table and summary a default is chosen by, with no test column.
+  bool validation_only = false;
 };
 
 // Returns the exit code (0 ok, 1 a run failed, 130 interrupted).

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "core/forecast/skill_interval.h"
 #include "core/io/enums.h"
 #include "core/registry/model_registry.h"
 #include "engine/training/trainer.h"
@@ -15,6 +16,12 @@ namespace {
 
 // NaN and infinities as null (JSON has no NaN).
 nlohmann::json number(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(); }
+
+nlohmann::json numbers(const std::vector<double>& v) {
+  nlohmann::json out = nlohmann::json::array();
+  for (double x : v) out.push_back(number(x));
+  return out;
+}
 
 std::string signedSkill(double skill) {
   if (!std::isfinite(skill)) return "n/a";
@@ -78,17 +85,30 @@ std::string resultJson(const EvalMetrics& m, const Trainer& trainer,
       refs.push_back({{"name", r.name},
                       {"label", r.label},
                       {"validation_loss", number(r.validation_loss)},
-                      {"test_loss", number(r.test_loss)}});
+                      {"test_loss", number(r.test_loss)},
+                      {"test_mase", number(r.test_mase)},
+                      {"test_errors", numbers(r.test_errors)}});
       skill[r.name] = number(skillVersus(m.loss, data.references, r.name));
     }
     j["references"] = refs;
     j["skill"] = skill;
-    // The headline: skill against the best anchor, the reference best on validation.
+    // The headline: skill against the best anchor, the reference best on validation, with its
+    // paired bootstrap interval and the Diebold–Mariano p-value (core/forecast/skill_interval.h).
     if (const auto* best = bestAnchor(data.references)) {
       j["best_anchor"] = best->name;
       j["best_anchor_label"] = best->label;
       j["skill_vs_best_anchor"] = number(skillVersusBest(m.loss, data.references));
+      const auto ci = skillIntervalVersusBest(m.target_errors, data.references, data.horizon,
+                                              data.season.period);
+      j["skill_vs_best_anchor_ci95"] = {number(ci.low), number(ci.high)};
+      j["skill_vs_best_anchor_dm_p"] = number(ci.dm_p);
+      j["skill_vs_best_anchor_verdict"] = ci.valid() ? skillVerdictName(ci.verdict()) : nullptr;
+      j["skill_interval"] = {{"method", "paired moving-block bootstrap, 95 % percentile"},
+                             {"block", ci.block},
+                             {"resamples", ci.resamples},
+                             {"dm_statistic_hln", number(ci.dm_statistic)}};
     }
+    j["test_errors"] = numbers(m.target_errors);
   }
   const GroundTruth& truth = data.truth;
   if (truth.hasFloor()) {
@@ -124,8 +144,9 @@ std::string resultJson(const EvalMetrics& m, const Trainer& trainer,
   return j.dump(2) + "\n";
 }
 
-std::string referenceLines(double test_loss, const TaskData& data) {
+std::string referenceLines(const EvalMetrics& test, const TaskData& data) {
   if (data.references.empty()) return "";
+  const double test_loss = test.loss;
   std::ostringstream s;
   s << "baselines on the same " << data.test.size() << " test targets (normalised units):\n";
   size_t width = 0;
@@ -134,13 +155,19 @@ std::string referenceLines(double test_loss, const TaskData& data) {
   for (const auto& r : data.references) {
     s << "  " << std::left << std::setw(static_cast<int>(width)) << r.label << "  val "
       << std::setprecision(4) << std::setw(8) << r.validation_loss << "  test " << std::setw(8)
-      << r.test_loss << "  model skill "
+      << r.test_loss << "  MASE " << std::setw(6) << r.test_mase << "  model skill "
       << signedSkill(skillVersus(test_loss, data.references, r.name))
       << (&r == best ? "   <- best anchor (lowest validation loss)" : "") << "\n";
   }
-  if (best)
+  if (best) {
+    const auto ci = skillIntervalVersusBest(test.target_errors, data.references, data.horizon,
+                                            data.season.period);
     s << "skill vs the best anchor, " << best->label << ": "
-      << signedSkill(skillVersusBest(test_loss, data.references));
+      << (ci.valid() ? ci.text() : signedSkill(skillVersusBest(test_loss, data.references)));
+    if (ci.valid())
+      s << " (95 % paired block bootstrap, block " << ci.block << ", " << ci.resamples
+        << " resamples)";
+  }
   s << (best ? "; " : "") << "vs persistence "
     << signedSkill(skillVersus(test_loss, data.references, baselineName(Baseline::Persistence)))
     << " (1 - MSE_model / MSE_baseline on test; > 0: the model is better)\n";

@@ -197,6 +197,9 @@ void MainWindow::onRunsCreated(const QVector<RunDescriptor>& runs) {
   }
   runs_table_->setRuns(rows);
   inspector_->setInspectedRun(runs_.firstToInspect());
+  if (!runs.isEmpty())  // the runs share one task: its references go to the bundle once
+    sessions_->recorder().setReferences(runs.front().references, runs.front().horizon,
+                                        runs.front().season);
 }
 
 void MainWindow::onRunsUpdated(const QVector<RunDescriptor>& runs) {
@@ -208,6 +211,9 @@ void MainWindow::onRunsUpdated(const QVector<RunDescriptor>& runs) {
     runs_table_->updateRun(status == runs_.statuses().end() ? RunStore::newRow(r)
                                                             : RunStore::row(r, *status));
   }
+  if (!runs.isEmpty())  // with the anchors fitted since
+    sessions_->recorder().setReferences(runs.front().references, runs.front().horizon,
+                                        runs.front().season);
 }
 
 void MainWindow::inspectRun(int run) {
@@ -230,6 +236,7 @@ void MainWindow::onMetrics(const MetricsBatch& batch) {
 void MainWindow::onStatus(const RunStatus& s) {
   runs_.setStatus(s);
   sessions_->recorder().setStatus(s.run, s.state, s.message.toStdString());
+  if (!s.test_errors.empty()) sessions_->recorder().setTestErrors(s.run, s.test_errors);
   const auto d = runs_.descriptor(s.run);
   runs_table_->updateRun(RunStore::row(d, s));
   if ((s.state == RunState::Failed || s.state == RunState::Diverged) && !s.message.isEmpty())

@@ -36,6 +36,9 @@ struct RunDescriptor {
   qint64 requested_train_size = 0;
   // Series tasks: baselines on the same validation and test targets (TaskData::references).
   std::vector<ReferenceScore> references;
+  // The task's horizon and season: the skill interval's block length (skill_interval.h).
+  qint64 horizon = 1;
+  qint64 season = 1;
 };
 
 struct MetricsBatch {  // points since the last batch, ~20 Hz
@@ -54,6 +57,7 @@ struct RunStatus {
   double train_loss = 0;
   double validation_loss = 0;                                   // NaN until the first evaluation
   double test_loss = std::numeric_limits<double>::quiet_NaN();  // finished, with references
+  std::vector<double> test_errors;  // per test target (EvalMetrics::target_errors), finished
   double steps_per_second = 0;
   QString message;  // error or stop reason
 };

@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "core/forecast/skill_interval.h"
 #include "core/registry/model_registry.h"
 #include "core/verdicts/first_minute_table.h"
 
@@ -75,6 +76,24 @@ RunRow RunStore::row(const RunDescriptor& d, const RunStatus& s) {
                         .arg(model, 0, 'g', 4)
                         .arg(test ? best->test_loss : best->validation_loss, 0, 'g', 4)
                         .arg(QString::fromStdString(best->label));
+  }
+  if (test) {
+    const auto ci = skillIntervalVersusBest(s.test_errors, d.references, d.horizon, d.season);
+    if (ci.valid()) {
+      row.skill_low = ci.low;
+      row.skill_high = ci.high;
+      row.skill_verdict = skillVerdictName(ci.verdict());
+      row.skill_tip += QString(
+                           "\n95 % paired block bootstrap over %1 test targets (block %2, %3 "
+                           "resamples): [%4, %5]; Diebold–Mariano (HLN) p = %6: %7")
+                           .arg(ci.targets)
+                           .arg(ci.block)
+                           .arg(ci.resamples)
+                           .arg(ci.low, 0, 'f', 3)
+                           .arg(ci.high, 0, 'f', 3)
+                           .arg(ci.dm_p, 0, 'g', 2)
+                           .arg(row.skill_verdict);
+    }
   }
   // Persistence's skill by the same rule: persistence as the only anchor.
   if (const auto* p = findReference(d.references, baselineName(Baseline::Persistence)))

@@ -241,6 +241,9 @@ void SessionController::showBundle(const SessionBundle& b) {
     d.seed = r.seed;
     d.parameters = r.parameters;
     d.train_size = r.train_size;
+    d.references = b.references;  // the skill, its interval and the reference lines
+    d.horizon = b.horizon;
+    d.season = b.season;
     w_->runs_.add(d);
     w_->inspector_->setRunInfo(id, RunStore::inspectedRunInfo(d));
     // Sweeps vary N per run: say which N a curve is.
@@ -270,6 +273,12 @@ void SessionController::showBundle(const SessionBundle& b) {
       const int64_t samples = e.samples_seen > 0 || at == seen.end() ? e.samples_seen : at->second;
       w_->curves_->appendValidation(id, double(e.step), double(samples), e.loss);
       st.validation_loss = e.loss;
+    }
+    if (!r.test_errors.empty()) {  // tested: its skill on test, with the interval
+      double sum = 0;
+      for (double e : r.test_errors) sum += e;
+      st.test_loss = sum / static_cast<double>(r.test_errors.size());
+      st.test_errors = r.test_errors;
     }
     w_->runs_.setStatus(st);
     for (const auto& [step, record] : r.snapshots) w_->inspector_->addRecord(id, step, record);

@@ -118,6 +118,8 @@ void TrainingWorker::start(const RunConfig& base, const QStringList& models, int
         run->descriptor.length =
             data->validation.size() > 0 ? data->validation.x.size(1) : data->train.x.size(1);
         run->descriptor.references = data->references;
+        run->descriptor.horizon = data->horizon;
+        run->descriptor.season = std::max<int64_t>(1, data->season.period);
         run->descriptor.train_size = data->train.size();
         run->descriptor.requested_train_size = data->requested_train_size;
         run->state = RunState::Running;
@@ -295,7 +297,9 @@ bool TrainingWorker::stepRun(Run& r) {
       r.message = QString::fromStdString(stopReasonName(reason));
       if (!r.descriptor.references.empty()) {  // the skill on the test targets (cheap)
         try {
-          r.test_loss = r.trainer->evaluate(splitName(Split::Test)).loss;
+          auto test = r.trainer->evaluate(splitName(Split::Test));
+          r.test_loss = test.loss;
+          r.test_errors = std::move(test.target_errors);
         } catch (const std::exception& e) {
           emit log(QString("%1 seed %2: test evaluation failed: %3")
                        .arg(r.descriptor.model)

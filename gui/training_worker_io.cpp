@@ -93,6 +93,7 @@ void TrainingWorker::emitStatus(const Run& r) {
   s.train_loss = r.last_train;
   s.validation_loss = r.last_validation;
   s.test_loss = r.test_loss;
+  s.test_errors = r.test_errors;
   s.steps_per_second = r.steps_per_second;
   s.message = r.message;
   emit status(s);

@@ -18,8 +18,9 @@ struct TrainingWorker::Run {
   RunState state = RunState::Idle;
   MetricsBatch pending;
   double last_train = NAN, last_validation = NAN;
-  double test_loss = NAN;  // series tasks with references, once finished
-  QElapsedTimer clock;     // for steps/s
+  double test_loss = NAN;           // series tasks with references, once finished
+  std::vector<double> test_errors;  // per test target, with test_loss
+  QElapsedTimer clock;              // for steps/s
   int64_t steps_at_clock = 0;
   double steps_per_second = 0;
   QString message;

@@ -252,11 +252,17 @@ class TestRealSeries : public QObject {
     QCOMPARE(references, 2 * 7);  // every reference and anchor at each N
     const auto csv = sweepCsv(result);
     QVERIFY(contains(csv, "requested_size,reference"));
-    QVERIFY(contains(csv, ",best_anchor,skill_vs_best_anchor\n"));
+    QVERIFY(contains(csv,
+                     ",best_anchor,skill_vs_best_anchor,skill_ci95_low,skill_ci95_high,skill_dm_p,"
+                     "skill_verdict\n"));
     QVERIFY(contains(csv, "\nar_lsq,53,"));
     const auto back = sweepResultFromJson(sweepJson(result));
     QCOMPARE(back.rows.size(), result.rows.size());
     QVERIFY(back.rows.back().reference);
+    // Every model row has its interval and word; the per-target errors survive sweep.json.
+    QVERIFY(contains(csv, ",beats\n") || contains(csv, ",ties\n") || contains(csv, ",loses\n"));
+    QVERIFY(!result.rows.back().test_errors.empty());
+    QCOMPARE(back.rows.back().test_errors, result.rows.back().test_errors);
   }
 
   void noTestTargetInAnyTrainingWindow() {

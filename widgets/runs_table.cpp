@@ -100,9 +100,18 @@ void RunsTable::fill(int row, const RunRow& r) {
   if (std::isfinite(r.bayes_floor))
     excess->setToolTip(QString("Bayes floor %1").arg(r.bayes_floor, 0, 'g', 4));
   setItem(row, kExcess, excess);
-  auto* skill = readOnly(std::isfinite(r.skill) ? QString::asprintf("%+.3f", r.skill) : "–");
+  QString skill_text = std::isfinite(r.skill) ? QString::asprintf("%+.3f", r.skill) : "–";
+  if (std::isfinite(r.skill_low) && std::isfinite(r.skill_high))
+    skill_text += QString::asprintf(" [%+.2f, %+.2f]", r.skill_low, r.skill_high);
+  auto* skill = readOnly(skill_text);
   skill->setToolTip(r.skill_tip);
-  if (std::isfinite(r.skill))
+  // Green only when the interval lies above 0 (beats), red below (loses), grey when it covers
+  // 0 (ties); without an interval yet (training, on validation), by the sign.
+  if (!r.skill_verdict.isEmpty())
+    skill->setForeground(r.skill_verdict == "beats"   ? QColor(20, 120, 40)
+                         : r.skill_verdict == "loses" ? QColor(190, 40, 30)
+                                                      : QColor(110, 110, 110));
+  else if (std::isfinite(r.skill))
     skill->setForeground(r.skill > 0 ? QColor(20, 120, 40) : QColor(190, 40, 30));
   setItem(row, kSkill, skill);
   setItem(

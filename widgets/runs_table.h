@@ -31,6 +31,10 @@ struct RunRow {
   // it has finished. skill_tip says which, with both losses. skill_persistence: the same vs
   // persistence ("tomorrow = today").
   double skill = qQNaN();
+  // On test: the 95 % paired block-bootstrap interval of the skill (core/forecast/
+  // skill_interval.h) and its word, beats | ties | loses (empty: no interval).
+  double skill_low = qQNaN(), skill_high = qQNaN();
+  QString skill_verdict;
   QString skill_tip;
   double skill_persistence = qQNaN();
 };

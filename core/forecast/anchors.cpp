@@ -76,6 +76,8 @@ struct Fit {
   bool done = false;
   std::string model, error;
   double validation = 0, test = 0;  // sums of e² / scale² over origins and steps
+  // Per test origin, over its steps: the sum of e² / scale² and of |e| / scale / MASE scale.
+  std::vector<double> test_squared, test_scaled;
   double seconds = 0;
 };
 
@@ -179,20 +181,28 @@ AnchorScores computeAnchors(const AnchorInput& in) {
     try {
       const auto f = row.forecast(p);
       const double s2 = in.scale[static_cast<size_t>(c)] * in.scale[static_cast<size_t>(c)];
-      auto sum = [&](const std::vector<int64_t>& part) {
+      const double s1 = in.scale[static_cast<size_t>(c)];
+      const double mase = in.mase_scale.size() == static_cast<size_t>(C)
+                              ? in.mase_scale[static_cast<size_t>(c)]
+                              : std::nan("");
+      auto sum = [&](const std::vector<int64_t>& part, bool per_target) {
         double total = 0;
         for (int64_t o : part) {
           const size_t k = position(o);
+          double sq = 0, ab = 0;
           for (int64_t h = 1; h <= H; ++h) {
             const double e = f.mean[k * static_cast<size_t>(H) + static_cast<size_t>(h - 1)] -
                              in.values[static_cast<size_t>((o + h) * C + c)];
-            total += e * e / s2;
+            sq += e * e / (s1 * s1);
+            ab += std::fabs(e) / s1 / mase;
           }
+          total += sq;
+          if (per_target) fit.test_squared.push_back(sq), fit.test_scaled.push_back(ab);
         }
         return total;
       };
-      fit.validation = sum(in.validation_origins);
-      fit.test = sum(in.test_origins);
+      fit.validation = sum(in.validation_origins, false);
+      fit.test = sum(in.test_origins, true);
       fit.model = f.model;
     } catch (const std::exception& e) {
       fit.error = e.what();
@@ -232,6 +242,8 @@ AnchorScores computeAnchors(const AnchorInput& in) {
   for (size_t r = 0; r < table.size(); ++r) {
     const auto& row = table[r];
     double validation = 0, test = 0;
+    const size_t targets = in.test_origins.size();
+    std::vector<double> squared(targets, 0.0), scaled(targets, 0.0);
     std::string failure;
     std::vector<std::string> forms;  // the distinct chosen forms, in column order
     bool complete = true;
@@ -248,6 +260,8 @@ AnchorScores computeAnchors(const AnchorInput& in) {
       }
       validation += f.validation;
       test += f.test;
+      for (size_t t = 0; t < targets && t < f.test_squared.size(); ++t)
+        squared[t] += f.test_squared[t], scaled[t] += f.test_scaled[t];
       if (std::find(forms.begin(), forms.end(), f.model) == forms.end()) forms.push_back(f.model);
     }
     if (!complete) {
@@ -271,7 +285,16 @@ AnchorScores computeAnchors(const AnchorInput& in) {
                                   std::to_string(forms.size()) + " forms)"
                             : joined(forms);
     if (label.empty()) label = row.label;
-    out.scores.push_back({row.name, label, validation, test});
+    ReferenceScore score{row.name, label, validation, test};
+    const double per = static_cast<double>(H * C);
+    double mase = 0;
+    for (size_t t = 0; t < targets; ++t) {
+      squared[t] /= per;
+      mase += (scaled[t] /= per);
+    }
+    score.test_mase = targets > 0 ? mase / static_cast<double>(targets) : std::nan("");
+    score.test_errors = std::move(squared);
+    out.scores.push_back(std::move(score));
   }
   return out;
 }

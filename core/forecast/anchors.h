@@ -57,7 +57,10 @@ struct AnchorInput {
   std::vector<double> values;  // (L, C) row-major, in the series' own units
   int64_t columns = 1;
   std::vector<double> scale;  // per column: the losses are MSE / scale² (the train part's std)
-  int64_t train_end = 0;      // the anchors are fitted on rows [0, train_end) only
+  // Per column, MASE's denominator in the units of values / scale (SeriesBaselines::mase_scale);
+  // empty: no MASE (NaN).
+  std::vector<double> mase_scale;
+  int64_t train_end = 0;  // the anchors are fitted on rows [0, train_end) only
   int64_t horizon = 1;
   int64_t period = 1;  // the seasonal period the task detected (or was given)
   std::vector<int64_t> validation_origins, test_origins;

@@ -7,6 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "core/forecast/skill_interval.h"
 #include "core/io/calendar.h"
 
 namespace rsalab {
@@ -241,45 +242,63 @@ SeriesBaselines computeSeriesBaselines(const SeriesBaselineInput& in) {
     for (int64_t c = 0; c < C; ++c) ar[static_cast<size_t>(c)] = fitAr(in, c, p, H);
   }
 
+  out.mase_scale = maseScales(in.values, C, in.train_end, P);
   enum { kMean, kPersistence, kSeasonal, kAr, kCount };  // Baseline's order
-  auto mse = [&](const std::vector<int64_t>& origins, int which) {
-    if (origins.empty()) return std::nan("");
-    double sum = 0;
-    for (int64_t o : origins) {
-      for (int64_t c = 0; c < C; ++c) {
-        for (int64_t h = 1; h <= H; ++h) {
-          double f = 0;
-          switch (which) {
-            case kMean:
-              f = mean[static_cast<size_t>(c)];
-              break;
-            case kPersistence:
-              f = z.at(o, c);
-              break;
-            case kSeasonal:
-              f = z.at(o + h - P * ((h + P - 1) / P), c);
-              break;
-            default: {
-              const auto& w = ar[static_cast<size_t>(c)];
-              f = w[static_cast<size_t>(h - 1)];  // intercept
-              for (int64_t i = 1; i <= p; ++i)
-                f += w[static_cast<size_t>(i * H + h - 1)] * z.at(o + 1 - i, c);
-            }
-          }
-          const double e = f - z.at(o + h, c);
-          sum += e * e;
-        }
+  auto forecast = [&](int64_t o, int64_t c, int64_t h, int which) {
+    switch (which) {
+      case kMean:
+        return mean[static_cast<size_t>(c)];
+      case kPersistence:
+        return z.at(o, c);
+      case kSeasonal:
+        return z.at(o + h - P * ((h + P - 1) / P), c);
+      default: {
+        const auto& w = ar[static_cast<size_t>(c)];
+        double f = w[static_cast<size_t>(h - 1)];  // intercept
+        for (int64_t i = 1; i <= p; ++i)
+          f += w[static_cast<size_t>(i * H + h - 1)] * z.at(o + 1 - i, c);
+        return f;
       }
     }
-    return sum / static_cast<double>(origins.size() * static_cast<size_t>(C * H));
+  };
+  // Per origin: the mean of e² and of |e| / MASE scale over its steps and columns.
+  struct PerTarget {
+    std::vector<double> squared, scaled;
+  };
+  auto score = [&](const std::vector<int64_t>& origins, int which) {
+    PerTarget t;
+    const auto per = static_cast<double>(C * H);
+    for (int64_t o : origins) {
+      double sq = 0, ab = 0;
+      for (int64_t c = 0; c < C; ++c) {
+        for (int64_t h = 1; h <= H; ++h) {
+          const double e = forecast(o, c, h, which) - z.at(o + h, c);
+          sq += e * e;
+          ab += std::fabs(e) / out.mase_scale[static_cast<size_t>(c)];
+        }
+      }
+      t.squared.push_back(sq / per);
+      t.scaled.push_back(ab / per);
+    }
+    return t;
+  };
+  auto mean_of = [](const std::vector<double>& v) {
+    if (v.empty()) return std::nan("");
+    double sum = 0;
+    for (double x : v) sum += x;
+    return sum / static_cast<double>(v.size());
   };
   const std::string labels[kCount] = {
       "train mean", "persistence", "seasonal naive (P = " + std::to_string(P) + ")",
       "AR(" + std::to_string(p) + ") least squares, p " + order.how};
   for (int k = 0; k < kCount; ++k) {
     if (k == kAr && in.train_starts.empty()) continue;
-    out.scores.push_back({baselineName(static_cast<Baseline>(k)), labels[k],
-                          mse(in.validation_origins, k), mse(in.test_origins, k)});
+    const auto validation = score(in.validation_origins, k), test = score(in.test_origins, k);
+    ReferenceScore r{baselineName(static_cast<Baseline>(k)), labels[k], mean_of(validation.squared),
+                     mean_of(test.squared)};
+    r.test_mase = mean_of(test.scaled);
+    r.test_errors = test.squared;
+    out.scores.push_back(std::move(r));
   }
   return out;
 }

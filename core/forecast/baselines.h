@@ -66,6 +66,8 @@ struct SeriesBaselineInput {
 struct SeriesBaselines {
   std::vector<ReferenceScore> scores;  // mean, persistence, seasonal_naive, ar_lsq
   SeasonalPeriod season;               // the seasonal naive's P and how it was chosen
+  // Per column, MASE's denominator: the train part's in-sample seasonal-naive MAE at that P.
+  std::vector<double> mase_scale;
 };
 
 // Throws std::invalid_argument on inconsistent input (an origin or window outside the series).

@@ -3,9 +3,11 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/io/enums.h"
@@ -26,7 +28,10 @@ struct EvalMetrics {
   int64_t samples_seen = 0;              // sequences consumed by training when evaluated
   Split split = Split::Validation;       // written as splitName(): validation | test
   double loss = 0;                       // the objective's loss (MSE, cross-entropy)
-  std::map<std::string, double> values;  // mse, mae | accuracy, cross_entropy | bits_per_char
+  std::map<std::string, double> values;  // mse, mae, mase | accuracy, cross_entropy | bits_per_char
+  // Regression: per sample of the split (a series' forecast origin), the mean of e² over its
+  // scored positions and outputs; their mean is `mse`. Empty for other objectives.
+  std::vector<double> target_errors;
 };
 
 // A loss to read a model's loss against, computed on the same validation and test targets in the
@@ -35,11 +40,23 @@ struct EvalMetrics {
 // Carried by the task (TaskData::references), written to result.json ("references"), drawn as
 // labelled horizontal lines in the loss view and as grey rows/curves in sweeps.
 struct ReferenceScore {
+  ReferenceScore(std::string name_ = {}, std::string label_ = {}, double validation = 0,
+                 double test = 0)
+      : name(std::move(name_)),
+        label(std::move(label_)),
+        validation_loss(validation),
+        test_loss(test) {}
   // stable key: mean | persistence | seasonal_naive | ar_lsq | ets | auto_arima | theta
   std::string name;
   std::string label;  // for legends and closing lines, e.g. "seasonal naive (P = 12)"
   double validation_loss = 0;
   double test_loss = 0;
+  // MASE on test (core/forecast/skill_interval.h: maseScales); NaN where not computed.
+  double test_mase = std::numeric_limits<double>::quiet_NaN();
+  // Per test target (origin), the mean of e² over its steps and columns, in test order: the
+  // paired bootstrap interval of a skill against this reference (skill_interval.h) resamples
+  // them. Empty where the reference has no per-target errors (a floor, an old bundle).
+  std::vector<double> test_errors;
 };
 // The simple baselines of every series task (core/forecast/baselines.h), by the one name table
 // their ReferenceScore::name carries: mean | persistence | seasonal_naive | ar_lsq.

@@ -4,6 +4,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -147,6 +148,79 @@ json manifestJson(const SessionBundle& b) {
                          {"snapshots", r.snapshots.size()}});
   }
   return j;
+}
+
+// errors.json: the references and every run's per-target test errors (see the header).
+std::string errorsJson(const SessionBundle& b) {
+  auto numbers = [](const std::vector<double>& v) {
+    json out = json::array();
+    for (double x : v) out.push_back(std::isfinite(x) ? json(x) : json());
+    return out;
+  };
+  json j{{"horizon", b.horizon},
+         {"season", b.season},
+         {"references", json::array()},
+         {"runs", json::array()}};
+  for (const auto& r : b.references) {
+    j["references"].push_back(
+        {{"name", r.name},
+         {"label", r.label},
+         {"validation_loss", std::isfinite(r.validation_loss) ? json(r.validation_loss) : json()},
+         {"test_loss", std::isfinite(r.test_loss) ? json(r.test_loss) : json()},
+         {"test_mase", std::isfinite(r.test_mase) ? json(r.test_mase) : json()},
+         {"test_errors", numbers(r.test_errors)}});
+  }
+  for (const auto& run : b.runs)
+    if (!run.test_errors.empty())
+      j["runs"].push_back({{"id", run.id}, {"test_errors", numbers(run.test_errors)}});
+  return j.dump();
+}
+
+void parseErrorsJson(const std::string& text, SessionBundle& b) {
+  const std::string file = "errors.json";
+  const json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded() || !j.is_object()) fail(file, "not a JSON object");
+  auto number = [&](const json& v, const std::string& key) {
+    if (v.is_null()) return std::nan("");
+    if (!v.is_number()) fail(file, "key \"" + key + "\" must be a number or null");
+    return v.get<double>();
+  };
+  auto numbers = [&](const json& o, const std::string& path) {
+    const json& v = need(o, "test_errors", file, path);
+    if (!v.is_array()) fail(file, "key \"" + path + "test_errors\" must be an array");
+    std::vector<double> out;
+    for (size_t k = 0; k < v.size(); ++k)
+      out.push_back(number(v[k], path + "test_errors[" + std::to_string(k) + "]"));
+    return out;
+  };
+  b.horizon = std::max<int64_t>(1, needInt(j, "horizon", file));
+  b.season = std::max<int64_t>(1, needInt(j, "season", file));
+  const json& refs = need(j, "references", file);
+  if (!refs.is_array()) fail(file, "key \"references\" must be an array");
+  for (size_t i = 0; i < refs.size(); ++i) {
+    const std::string path = "references[" + std::to_string(i) + "].";
+    if (!refs[i].is_object()) fail(file, "key \"" + path + "\" must be an object");
+    ReferenceScore r(needString(refs[i], "name", file, path),
+                     needString(refs[i], "label", file, path),
+                     number(need(refs[i], "validation_loss", file, path), path + "validation_loss"),
+                     number(need(refs[i], "test_loss", file, path), path + "test_loss"));
+    if (refs[i].contains("test_mase"))
+      r.test_mase = number(refs[i]["test_mase"], path + "test_mase");
+    r.test_errors = numbers(refs[i], path);
+    b.references.push_back(std::move(r));
+  }
+  const json& runs = need(j, "runs", file);
+  if (!runs.is_array()) fail(file, "key \"runs\" must be an array");
+  for (size_t i = 0; i < runs.size(); ++i) {
+    const std::string path = "runs[" + std::to_string(i) + "].";
+    if (!runs[i].is_object()) fail(file, "key \"" + path + "\" must be an object");
+    const int64_t id = needInt(runs[i], "id", file, path);
+    auto run =
+        std::find_if(b.runs.begin(), b.runs.end(), [&](const SessionRun& r) { return r.id == id; });
+    if (run == b.runs.end())
+      fail(file, "key \"" + path + "id\": run " + std::to_string(id) + " is not in the manifest");
+    run->test_errors = numbers(runs[i], path);
+  }
 }
 
 std::string readBounded(const fs::path& root, const std::string& relative, size_t limit) {
@@ -442,6 +516,8 @@ SessionBundle loadSession(const std::string& dir_in) {
       fail("sweep.json", "missing key \"fits\" (an array)");
     parseSessionSweepRows(b.sweep_json);  // every row readable, or an error naming the key
   }
+  if (fs::exists(root / "errors.json"))
+    parseErrorsJson(readBounded(root, "errors.json", kMaxSweepBytes), b);
   if (fs::exists(root / "layout.bin")) b.layout = readBounded(root, "layout.bin", kMaxLayoutBytes);
   return b;
 }
@@ -506,6 +582,10 @@ std::string saveSession(SessionBundle b, const std::string& dir, const SessionSa
       }
     }
     if (!b.sweep_json.empty()) write("sweep.json", b.sweep_json);
+    const bool errors =
+        !b.references.empty() || std::any_of(b.runs.begin(), b.runs.end(),
+                                             [](const auto& r) { return !r.test_errors.empty(); });
+    if (errors) write("errors.json", errorsJson(b));
     if (!b.layout.empty()) write("layout.bin", b.layout);
     write("manifest.json",
           manifestJson(b).dump(2) + "\n");  // last: a bundle without one is incomplete

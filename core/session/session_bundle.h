@@ -10,6 +10,10 @@
 //   checkpoints/run-<id>.pt   the Trainer's checkpoint (optional: written through a callback)
 //   inspection/run-<id>.json  inspection snapshots by step (matrices as base64 float32)
 //   sweep.json                only for sweeps: sweepJson() of core/sweep/sweep_io.h
+//   errors.json               series tasks: the references (baselines, anchors) with their
+//                             per-target test errors, the horizon and season, and each run's
+//                             per-target test errors: the skill intervals (skill_interval.h).
+//                             Optional: bundles written before 2026-11-27 have none
 //   layout.bin                the window's saveState (written by the app; opaque here)
 //
 // Why a folder and not one archive: checkpoints are written by LibTorch's own serializer to a
@@ -28,7 +32,7 @@
 // Reader limits (hostile files get an error naming the file and key, never a crash):
 //   manifest.json ≤ 4 MiB, ≤ 4096 runs; metrics CSV ≤ 256 MiB and ≤ 10 M rows per run;
 //   inspection JSON ≤ 512 MiB per run, ≤ 100 000 snapshots, matrices ≤ 65 536 per side and
-//   ≤ 16 M values; sweep.json ≤ 64 MiB; layout.bin ≤ 4 MiB.
+//   ≤ 16 M values; sweep.json ≤ 64 MiB; errors.json ≤ 64 MiB; layout.bin ≤ 4 MiB.
 // No LibTorch in this header: the app and widget-side code read bundles as plain data.
 #pragma once
 
@@ -69,6 +73,9 @@ struct SessionRun {
   // On load: the checkpoint file inside the bundle, empty when there is none. On save, a file
   // here is copied into the new bundle unless a write_checkpoint hook writes the run's checkpoint.
   std::string checkpoint_file;
+  // Series tasks, once tested: per test target, the mean e² over its steps and columns
+  // (EvalMetrics::target_errors), in errors.json. Empty otherwise.
+  std::vector<double> test_errors;
 };
 
 struct SessionBundle {
@@ -80,7 +87,11 @@ struct SessionBundle {
   std::string created,
       updated;  // ISO 8601 UTC; saveSession sets `updated` (and `created` if empty)
   std::vector<SessionRun> runs;
-  std::string sweep_json;   // empty: not a sweep
+  std::string sweep_json;  // empty: not a sweep
+  // Series tasks: the task's references with their per-target test errors, and the horizon
+  // and season that set the skill interval's block (errors.json). Empty: none.
+  std::vector<ReferenceScore> references;
+  int64_t horizon = 1, season = 1;
   std::string layout;       // bytes of QMainWindow::saveState; empty: none
   std::string loaded_from;  // on load: the folder actually read (a .bak-XXXX after a crash)
 };

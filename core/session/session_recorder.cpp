@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/session/session_recorder.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -15,6 +16,8 @@ void SessionRecorder::start(const RunConfig& config, std::vector<std::string> mo
   seeds_ = seeds;
   runs_.clear();
   sweep_json_.clear();
+  references_.clear();
+  horizon_ = season_ = 1;
 }
 
 void SessionRecorder::addRun(int64_t id, const std::string& model, uint64_t seed,
@@ -40,7 +43,26 @@ void SessionRecorder::recordSteps(int64_t id, const StepMetrics* steps, size_t c
 void SessionRecorder::recordEvals(int64_t id, const EvalMetrics* evals, size_t count) {
   const auto it = runs_.find(id);
   if (it == runs_.end()) return;
-  it->second.evals.insert(it->second.evals.end(), evals, evals + count);
+  for (size_t k = 0; k < count; ++k) {
+    EvalMetrics e = evals[k];
+    // A test evaluation's per-target errors go to errors.json, not to every metric row.
+    if (e.split == Split::Test && !e.target_errors.empty())
+      it->second.test_errors = std::move(e.target_errors);
+    e.target_errors.clear();
+    it->second.evals.push_back(std::move(e));
+  }
+}
+
+void SessionRecorder::setReferences(std::vector<ReferenceScore> references, int64_t horizon,
+                                    int64_t season) {
+  references_ = std::move(references);
+  horizon_ = std::max<int64_t>(1, horizon);
+  season_ = std::max<int64_t>(1, season);
+}
+
+void SessionRecorder::setTestErrors(int64_t id, std::vector<double> errors) {
+  const auto it = runs_.find(id);
+  if (it != runs_.end()) it->second.test_errors = std::move(errors);
 }
 
 void SessionRecorder::setStatus(int64_t id, RunState status, const std::string& message) {
@@ -75,6 +97,9 @@ void SessionRecorder::load(const SessionBundle& bundle) {
   created_ = bundle.created;
   sweep_json_ = bundle.sweep_json;
   layout_ = bundle.layout;
+  references_ = bundle.references;
+  horizon_ = bundle.horizon;
+  season_ = bundle.season;
   runs_.clear();
   for (const auto& run : bundle.runs) runs_[run.id] = run;
 }
@@ -98,6 +123,9 @@ SessionBundle SessionRecorder::bundle() const {
   b.created = created_;
   b.sweep_json = sweep_json_;
   b.layout = layout_;
+  b.references = references_;
+  b.horizon = horizon_;
+  b.season = season_;
   for (const auto& [id, run] : runs_) b.runs.push_back(run);
   return b;
 }

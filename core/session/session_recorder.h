@@ -37,6 +37,11 @@ class SessionRecorder {
   void setSnapshots(int64_t id, std::vector<std::pair<int64_t, InspectionRecord>> snapshots);
   void setCheckpointFile(int64_t id, const std::string& file);
   void setSweepJson(std::string json) { sweep_json_ = std::move(json); }
+  // Series tasks: the references with their per-target test errors and what sets the skill
+  // interval's block (SessionBundle::references, horizon, season).
+  void setReferences(std::vector<ReferenceScore> references, int64_t horizon, int64_t season);
+  // A run's per-target test errors (recordEval keeps those of a test evaluation itself).
+  void setTestErrors(int64_t id, std::vector<double> errors);
   void setCreated(std::string created) { created_ = std::move(created); }
   void setLayout(std::string layout) { layout_ = std::move(layout); }
 
@@ -64,6 +69,8 @@ class SessionRecorder {
   int64_t seeds_ = 1;
   std::string created_, sweep_json_, layout_;
   std::map<int64_t, SessionRun> runs_;
+  std::vector<ReferenceScore> references_;
+  int64_t horizon_ = 1, season_ = 1;
 };
 
 // The snapshot steps a bundle keeps of a run: the newest and an even thinning of the rest, at

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/sweep/sweep_io.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <set>
@@ -8,6 +9,7 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "core/forecast/skill_interval.h"
 #include "core/sweep/sweep_row_json.h"
 
 namespace rsalab {
@@ -109,6 +111,15 @@ SweepRow rowFromJson(const json& r, int64_t index, const std::string& path) {
   // "reference", "" (no training) and texts of older writers read as None
   row.stop_reason = parseStopReason(string(r, "stop_reason", path, "")).value_or(StopReason::None);
   row.error = string(r, "error", path, "");
+  // Written since the skill intervals (2026-11-27); older files have none.
+  row.horizon = std::max<int64_t>(1, integer(r, "horizon", path, 1));
+  row.season = std::max<int64_t>(1, integer(r, "season", path, 1));
+  if (const json* errors = find(r, "test_errors")) {
+    if (!errors->is_array()) wrongType(path + "test_errors", "an array", *errors);
+    for (size_t k = 0; k < errors->size(); ++k)
+      row.test_errors.push_back(
+          toNumber((*errors)[k], path + "test_errors[" + std::to_string(k) + "]"));
+  }
   return row;
 }
 
@@ -148,16 +159,21 @@ std::string sweepCsv(const SweepResult& result) {
   s << ",best_validation,steps,parameters,seconds,requested_size,reference,stop_reason,error";
   // The headline beside every row: skill vs the best anchor of its (task value, N, seed), the
   // reference row with the lowest validation loss. Empty for tasks without references.
-  s << ",best_anchor,skill_vs_best_anchor\n";
+  s << ",best_anchor,skill_vs_best_anchor";
+  // Its paired block-bootstrap interval, the Diebold–Mariano p-value and the word it earns
+  // (core/forecast/skill_interval.h); empty without per-target errors.
+  s << ",skill_ci95_low,skill_ci95_high,skill_dm_p,skill_verdict\n";
   // A run's references: the reference rows of its (task value, N, seed), as ReferenceScores, so
   // that the best anchor and the skill are metrics.h's rule (bestAnchor, skillVersusBest).
   std::map<std::tuple<double, int64_t, uint64_t>, std::vector<ReferenceScore>> references;
   auto key = [](const SweepRow& r) {
     return std::make_tuple(std::isnan(r.axis_value) ? 0.0 : r.axis_value, r.size, r.seed);
   };
-  for (const auto& r : result.rows)
-    if (r.reference)
-      references[key(r)].push_back({r.model, r.model, r.best_validation, r.test_loss});
+  for (const auto& r : result.rows) {
+    if (!r.reference) continue;
+    references[key(r)].emplace_back(r.model, r.model, r.best_validation, r.test_loss);
+    references[key(r)].back().test_errors = r.test_errors;
+  }
   for (const auto& r : result.rows) {
     if (r.model.empty()) continue;  // not run (stopped)
     s << r.model << "," << r.size << "," << r.seed << ",";
@@ -180,6 +196,14 @@ std::string sweepCsv(const SweepResult& result) {
     s << (best ? best->name : "") << ",";
     const double skill = best && r.error.empty() ? skillVersusBest(r.test_loss, refs->second) : NAN;
     if (std::isfinite(skill)) s << skill;
+    const auto ci = best && r.error.empty() && !r.reference
+                        ? skillIntervalVersusBest(r.test_errors, refs->second, r.horizon, r.season)
+                        : SkillInterval{};
+    if (ci.valid())
+      s << "," << ci.low << "," << ci.high << "," << ci.dm_p << ","
+        << skillVerdictName(ci.verdict());
+    else
+      s << ",,,,";
     s << "\n";
   }
   return s.str();
@@ -236,7 +260,10 @@ nlohmann::json sweepRowToJson(const SweepRow& r) {
           {"seconds", r.seconds},
           {"stop_reason", sweepStopReasonText(r)},
           {"run", r.run},
-          {"error", r.error}};
+          {"error", r.error},
+          {"horizon", r.horizon},
+          {"season", r.season},
+          {"test_errors", r.test_errors}};
 }
 
 namespace {

@@ -59,6 +59,11 @@ struct SweepRow {
   // task does not know it. excess() = test_loss − floor.
   double bayes_floor = std::numeric_limits<double>::quiet_NaN();
   std::map<std::string, double> test_metrics;
+  // Series tasks: per test target, the mean e² over its steps and columns (EvalMetrics::
+  // target_errors, ReferenceScore::test_errors), and the horizon and season that set the
+  // interval's block (core/forecast/skill_interval.h). Empty for other tasks.
+  std::vector<double> test_errors;
+  int64_t horizon = 1, season = 1;
   double best_validation = 0;
   int64_t steps = 0;
   double seconds = 0;

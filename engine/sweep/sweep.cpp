@@ -42,6 +42,9 @@ SweepRow trainCell(const SweepPlan& plan, const SweepCell& cell,
   row.test_loss = test.loss;
   row.bayes_floor = data->truth.bayes_floor;
   row.test_metrics = test.values;
+  row.test_errors = test.target_errors;
+  row.horizon = data->horizon;
+  row.season = std::max<int64_t>(1, data->season.period);
   row.best_validation = trainer.bestValidationLoss();
   row.steps = trainer.stepsDone();
   row.stop_reason = trainer.stopReason();

@@ -65,6 +65,10 @@ void appendReferenceRows(const SweepOptions& options, const SweepDatasets& datas
       row.test_loss = r.test_loss;
       row.bayes_floor = data->truth.bayes_floor;  // the same floor: excess loss for baselines too
       row.best_validation = r.validation_loss;
+      row.test_errors = r.test_errors;
+      if (std::isfinite(r.test_mase)) row.test_metrics["mase"] = r.test_mase;
+      row.horizon = data->horizon;
+      row.season = std::max<int64_t>(1, data->season.period);
       result.rows.push_back(row);
     }
   }

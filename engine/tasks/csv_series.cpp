@@ -174,7 +174,10 @@ TaskData makeCsvTaskFromTable(const CsvTable& table, const TaskOptions& o, int64
   // P: --period, else the time column's calendar step, else detected from the train part.
   const auto period = choosePeriod(o.seasonal_period, calendarPeriod(table), layout.train_end);
   forecast::AnchorInput anchors;
-  data.references = seriesReferences(layout, T, H, period, &data.season, &anchors);
+  auto references = seriesReferences(layout, T, H, period, &anchors);
+  data.references = std::move(references.scores);
+  data.season = references.season;
+  data.mase_scale = std::move(references.mase_scale);
   anchors.mode = parseAnchorMode(o.anchors).value_or(AnchorMode::All);
   anchors.column_names = table.columns;
   anchors.period_rule = data.season.rule;

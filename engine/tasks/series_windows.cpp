@@ -77,9 +77,8 @@ DataSplit cutOriginWindows(const SeriesLayout& layout, const std::vector<int64_t
   return split;  // y[n, 0, h·C + c] = row o+1+h, column c
 }
 
-std::vector<ReferenceScore> seriesReferences(const SeriesLayout& layout, int64_t T, int64_t H,
-                                             const SeasonalPeriod& period, SeasonalPeriod* chosen,
-                                             forecast::AnchorInput* anchors) {
+SeriesBaselines seriesReferences(const SeriesLayout& layout, int64_t T, int64_t H,
+                                 const SeasonalPeriod& period, forecast::AnchorInput* anchors) {
   SeriesBaselineInput in;
   const int64_t C = layout.columns();
   auto f64 = torch::TensorOptions().dtype(torch::kFloat64);
@@ -103,8 +102,7 @@ std::vector<ReferenceScore> seriesReferences(const SeriesLayout& layout, int64_t
       for (int64_t t = 0; t < T; ++t) in.test_origins.push_back(s + t);
   }
   auto out = computeSeriesBaselines(in);
-  if (chosen) *chosen = out.season;
-  if (!anchors) return out.scores;
+  if (!anchors) return out;
 
   forecast::AnchorInput& a = *anchors;
   const auto raw = layout.values.contiguous();  // (L, C) float64
@@ -114,9 +112,10 @@ std::vector<ReferenceScore> seriesReferences(const SeriesLayout& layout, int64_t
   a.train_end = layout.train_end;
   a.horizon = H;
   a.period = out.season.period;
+  a.mase_scale = out.mase_scale;
   a.validation_origins = in.validation_origins;
   a.test_origins = in.test_origins;
-  return out.scores;
+  return out;
 }
 
 std::vector<int64_t> evenlySpacedStarts(int64_t first, int64_t last, int64_t count) {

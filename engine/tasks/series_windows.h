@@ -52,16 +52,16 @@ DataSplit cutOriginWindows(const SeriesLayout& layout, const std::vector<int64_t
 // The baselines (core/forecast/baselines.h) on the layout's validation and test targets, in
 // normalised units: the origins of the real series, or every position of every synthetic window.
 // AR(p) is fitted on the training windows. `period`: P with its rule, or period 0 = detect from
-// the train part (its rule says why); `chosen` gets the P used and how it was chosen (the anchors
-// use the same P). With `anchors` (the real series), it is filled with what the anchors
-// (core/forecast/anchors.h: ETS, auto ARIMA, Theta, fitted on the train part) need: the raw
-// series, the origins and the period; they are fitted by computeAnchors, at once or in the
-// background (TaskBuild). The synthetic tasks go without them: they know their Bayes floor, and a
-// stepwise ARIMA search per seed and sweep cell would dominate their set-up.
-std::vector<ReferenceScore> seriesReferences(const SeriesLayout& layout, int64_t T, int64_t H,
-                                             const SeasonalPeriod& period,
-                                             SeasonalPeriod* chosen = nullptr,
-                                             forecast::AnchorInput* anchors = nullptr);
+// the train part (its rule says why). The result holds the scores, the P used and how it was
+// chosen (the anchors use the same P), and MASE's denominators. With `anchors` (the real series),
+// it is filled with what the anchors (core/forecast/anchors.h: ETS, auto ARIMA, Theta, fitted on
+// the train part) need: the raw series, the origins and the period; they are fitted by
+// computeAnchors, at once or in the background (TaskBuild). The synthetic tasks go without them:
+// they know their Bayes floor, and a stepwise ARIMA search per seed and sweep cell would dominate
+// their set-up.
+SeriesBaselines seriesReferences(const SeriesLayout& layout, int64_t T, int64_t H,
+                                 const SeasonalPeriod& period,
+                                 forecast::AnchorInput* anchors = nullptr);
 
 // `count` start rows spread evenly over [first, last] (both included when count ≥ 2, ascending);
 // all of them when the range holds no more than `count`.

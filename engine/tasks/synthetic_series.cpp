@@ -201,7 +201,10 @@ TaskData makeSyntheticSeriesTask(const TaskOptions& o, int64_t train_size, uint6
   else if (o.name == "seasonal" && !o.periods.empty())
     period = {std::max<int64_t>(1, std::llround(o.periods.front())),
               "from the synthetic series' first season"};
-  data.references = seriesReferences(layout, o.length, o.horizon, period, &data.season);
+  auto references = seriesReferences(layout, o.length, o.horizon, period);
+  data.references = std::move(references.scores);
+  data.season = references.season;
+  data.mase_scale = std::move(references.mase_scale);
   data.summary = o.name + ": " + std::to_string(data.train.size()) + "/" +
                  std::to_string(data.validation.size()) + "/" + std::to_string(data.test.size()) +
                  " train/validation/test windows, T=" + std::to_string(o.length) + ", horizon " +

@@ -62,6 +62,9 @@ struct TaskData {
   // Baselines on the same validation and test targets (and, where a task knows it, floors).
   std::vector<ReferenceScore> references;
   SeasonalPeriod season;  // series tasks: the seasonal naive's (and the anchors') P, and its rule
+  // Series tasks: per column, MASE's denominator in z units (SeriesBaselines::mase_scale); the
+  // trainer's evaluations then report "mase". Empty for other tasks.
+  std::vector<double> mase_scale;
   int64_t requested_train_size = 0;  // N asked for; train.size() is the N the run uses
   // What a user must be told: N capped, T chosen, the seasonal period. The CLI prints them as
   // warnings / notes; the GUI shows them in its log.
