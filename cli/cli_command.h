@@ -26,5 +26,6 @@ CliCommand addReportCommand(CLI::App& app);          // cli/cli_report.cpp
 CliCommand addFirstMinuteCliCommand(CLI::App& app);  // cli/cli_first_minute.cpp
 CliCommand addEvalCommand(CLI::App& app);            // cli/cmd_inspect.cpp
 CliCommand addInspectCommand(CLI::App& app);         // cli/cmd_inspect.cpp
+CliCommand addExportCommand(CLI::App& app);          // cli/cmd_inspect.cpp
 
 }  // namespace rsalab

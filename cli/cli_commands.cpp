@@ -16,6 +16,7 @@
 #include "core/io/atomic_file.h"
 #include "core/io/enums.h"
 #include "core/io/inspection_io.h"
+#include "core/io/safetensors.h"
 #include "core/registry/ground_truth.h"
 #include "core/registry/model_registry.h"
 #include "core/session/session_bundle.h"
@@ -25,6 +26,7 @@
 #include "engine/sweep/sweep.h"
 #include "engine/sweep/sweep_references.h"
 #include "engine/training/generation_probe.h"
+#include "engine/training/model_export.h"
 #include "engine/training/trainer.h"
 
 namespace rsalab {
@@ -231,6 +233,36 @@ int runInspect(const std::string& run_dir, int64_t sample, const std::string& ou
       std::cout << "  layer " << l << ": alpha " << format(record.layers[l].alpha) << " residual "
                 << format(record.layers[l].residual) << "\n";
     }
+  }
+  return 0;
+}
+
+int runExport(const std::string& run_dir, const std::string& format, std::string out, bool sample) {
+  if (format != "safetensors")
+    throw std::invalid_argument("export --format " + format + ": the one format is safetensors");
+  if (out.empty()) out = (std::filesystem::path(run_dir) / "model.safetensors").string();
+  auto trainer = restoreTrainer(run_dir);
+  const auto exported = exportModel(*trainer);
+  writeSafetensors(out, exported.weights);
+  int64_t values = 0;
+  for (const auto& t : exported.weights.tensors)
+    values += static_cast<int64_t>(t.bytes.size()) / safetensorsDtypeSize(t.dtype);
+  const auto& meta = exported.weights.metadata;
+  std::cout << "export: " << trainer->config().model.model << " at step " << trainer->stepsDone()
+            << ", " << exported.weights.tensors.size() << " tensors, " << values
+            << " values: wrote " << out << "\n"
+            << "  names: "
+            << (meta.at("tensor_names") == "peer" ? std::string("bench/peer/models.py's state_dict")
+                                                  : "LibTorch's (" + meta.at("peer") + ")")
+            << "\n";
+  if (sample && !exported.sample.tensors.empty()) {
+    std::string stem = out;
+    const std::string suffix = ".safetensors";
+    if (stem.size() > suffix.size() &&
+        stem.compare(stem.size() - suffix.size(), suffix.size(), suffix) == 0)
+      stem.resize(stem.size() - suffix.size());
+    writeSafetensors(stem + ".sample.safetensors", exported.sample);
+    std::cout << "  sample batch and outputs: wrote " << stem << ".sample.safetensors\n";
   }
   return 0;
 }

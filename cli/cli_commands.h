@@ -36,6 +36,10 @@ int runEval(const std::string& run_dir);
 // the table as it is measured, then the verdicts.
 int runGenerationProbe(const RunConfig& config, const std::string& claim);
 int runInspect(const std::string& run_dir, int64_t sample, const std::string& out_dir);
+// The run's weights as a .safetensors file (engine/training/model_export.h), `out` or
+// RUN/model.safetensors; with `sample`, also OUT-without-.safetensors.sample.safetensors (a batch
+// and the model's outputs on it, for bench/peer/check_export.py).
+int runExport(const std::string& run_dir, const std::string& format, std::string out, bool sample);
 int listTasks();
 
 }  // namespace rsalab

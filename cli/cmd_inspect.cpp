@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// rsalab-cli eval (test metrics of a run folder) and inspect (REMs, attention and gates of a run
-// folder as CSV + JSON).
+// rsalab-cli eval (test metrics of a run folder), inspect (REMs, attention and gates of a run
+// folder as CSV + JSON) and export (its weights for PyTorch).
 #include <memory>
 #include <string>
 
@@ -28,6 +28,26 @@ CliCommand addInspectCommand(CLI::App& app) {
   inspect->add_option("--sample", flags->sample, "validation sample index")->capture_default_str();
   inspect->add_option("--out", flags->out, "output folder")->capture_default_str();
   return {inspect, [flags] { return runInspect(flags->run_dir, flags->sample, flags->out); }};
+}
+
+CliCommand addExportCommand(CLI::App& app) {
+  struct Flags {
+    std::string run_dir, format = "safetensors", out;
+    bool sample = false;
+  };
+  auto flags = std::make_shared<Flags>();
+  auto* cmd = app.add_subcommand(
+      "export", "The weights of a run for PyTorch (names of bench/peer/models.py's models)");
+  cmd->add_option("--run", flags->run_dir, "run folder")->required();
+  cmd->add_option("--format", flags->format, "file format: safetensors")
+      ->check(CLI::IsMember({"safetensors"}))
+      ->capture_default_str();
+  cmd->add_option("--out", flags->out, "output file (default: RUN/model.safetensors)");
+  cmd->add_flag("--sample", flags->sample,
+                "also write OUT.sample.safetensors: 4 inputs and the model's outputs on them "
+                "(bench/peer/check_export.py)");
+  return {cmd,
+          [flags] { return runExport(flags->run_dir, flags->format, flags->out, flags->sample); }};
 }
 
 }  // namespace rsalab

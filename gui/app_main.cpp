@@ -8,7 +8,8 @@
 // instead (PATH-TAB-MODEL.png), TAB one of attention, rem, gates, linear-rnn, after inspecting the
 // first run of MODEL.
 // --session DIR opens a saved session (a .rsalab folder, e.g. from `rsalab-cli sweep --session
-// DIR`) at start.
+// DIR`) at start; so does `rsalab DIR` (the desktop entry's Exec=rsalab %f), and `rsalab FILE` for
+// a file inside such a folder (its manifest.json, say) opens the folder.
 // --sweep-results FILE opens a sweep.json from rsalab-cli in the Sample efficiency tab; --sweep
 // MODELS:SIZES:SEEDS:STEPS starts a sweep there (with either, --screenshot shows that tab and does
 // not start a training session).
@@ -16,6 +17,7 @@
 // `--plan`) in the Sample efficiency tab and keeps adding cells as they are written.
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QFileInfo>
 #include <QPushButton>
 #include <QTabWidget>
 #include <algorithm>
@@ -78,6 +80,13 @@ QString takeSessionArgument(int& argc, char** argv) {
   return dir;
 }
 
+// `rsalab PATH`: PATH itself when it is a folder, else the folder of the file (a file manager or
+// the desktop entry may hand over a file inside NAME.rsalab/).
+QString sessionFolderOf(const QString& path) {
+  const QFileInfo info(path);
+  return info.isFile() ? info.absolutePath() : path;
+}
+
 // --help, --help-all and --version only print: without a display (no X server, no
 // QT_QPA_PLATFORM) they must not need one, so they run on the offscreen platform.
 bool printsOnly(int argc, char** argv) {
@@ -91,7 +100,7 @@ bool printsOnly(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   rsalab::initRuntime();
-  const QString session_dir = takeSessionArgument(argc, argv);
+  QString session_dir = takeSessionArgument(argc, argv);
   if (printsOnly(argc, argv) && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
     qputenv("QT_QPA_PLATFORM", "offscreen");
   QApplication app(argc, argv);
@@ -126,7 +135,15 @@ int main(int argc, char** argv) {
       "dir");
   parser.addOptions({screenshot, after, shots, task, csv, horizon, models, heads, length, steps,
                      teacher, session, sweep_results, sweep, sweep_dir, preset});
+  parser.addPositionalArgument(
+      "session", "A saved session (NAME.rsalab folder) to open, as --session.", "[session]");
   parser.process(app);
+  const QStringList positional = parser.positionalArguments();
+  if (positional.size() + (session_dir.isEmpty() ? 0 : 1) > 1) {
+    std::fprintf(stderr, "rsalab: one session at a time (a PATH or --session DIR)\n");
+    return 2;
+  }
+  if (!positional.isEmpty()) session_dir = sessionFolderOf(positional.first());
 
   rsalab::MainWindow window;
   auto* setup_panel = window.findChild<rsalab::RunSetupPanel*>("RunSetupPanel");

@@ -1,12 +1,21 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The trainer: bit-for-bit determinism, checkpoint resume, hot parameters, configs as JSON, and
-// "REM learns the truth" on the linear-recurrence teacher task.
+// The trainer: bit-for-bit determinism, checkpoint resume, hot parameters, configs as JSON, the
+// weights exported as safetensors, and "REM learns the truth" on the linear-recurrence teacher
+// task.
+#include <QTemporaryDir>
 #include <atomic>
 #include <cmath>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
 #include <thread>
 
 #include "core/config/run_config.h"
+#include "core/io/atomic_file.h"
+#include "core/io/safetensors.h"
 #include "engine/device.h"
+#include "engine/training/model_export.h"
 #include "engine/training/trainer.h"
 #include "support/test_support.h"
 
@@ -66,6 +75,39 @@ RunConfig teacherRun(const std::string& kind, double base, double theta) {
   c.trainer.cosine = true;
   c.trainer.seed = 1;
   return c;
+}
+
+// The state_dict names of bench/peer/models.py's make_model(model, d, h, L = 1): what `rsalab-cli
+// export` must call the engine's parameters (written out from models.py, not from the engine).
+std::vector<std::string> peerStateDictNames(const std::string& model) {
+  auto pair = [](const std::string& module) {
+    return std::vector<std::string>{module + ".weight", module + ".bias"};
+  };
+  std::vector<std::string> names = {"input_proj.weight", "input_proj.bias", "output.weight",
+                                    "output.bias"};
+  auto add = [&](const std::vector<std::string>& more) {
+    names.insert(names.end(), more.begin(), more.end());
+  };
+  if (model == "rnn" || model == "lstm" || model == "gru") {  // torch.nn.RNN/LSTM/GRU
+    add({model + ".weight_ih_l0", model + ".weight_hh_l0", model + ".bias_ih_l0",
+         model + ".bias_hh_l0"});
+  } else if (model == "starsaber") {  // StarSaberLayer: W, U, Q (no bias), V, alpha
+    add({"layer0.W.weight", "layer0.U.weight", "layer0.Q.weight", "layer0.V.weight",
+         "layer0.V.bias", "layer0.alpha"});
+  } else {  // Transformer: block0 (ln1, attention, ffn), ln_f
+    add(pair("block0.ln1"));
+    add(pair("block0.attention.qkv"));
+    add(pair("block0.attention.out"));
+    if (model == "rsa")
+      add({"block0.attention.rems.eta", "block0.attention.rems.nu", "block0.attention.rems.theta",
+           "block0.attention.mu"});
+    add(pair("block0.ffn.ln"));
+    add(pair("block0.ffn.fc1"));
+    add(pair("block0.ffn.fc2"));
+    add(pair("ln_f"));
+  }
+  std::sort(names.begin(), names.end());
+  return names;
 }
 
 HeadInspection remHead(Trainer& trainer) {
@@ -349,6 +391,78 @@ class TestTrainer : public QObject {
     Trainer t(c);
     t.step();
     QVERIFY(t.evaluate("test").values.count("exact_match"));
+  }
+  // rsalab-cli export: each peer model's weights written as safetensors and read back, file
+  // layout, names (the peer's), shapes, values and metadata checked; the sample's outputs are the
+  // model's on its inputs. A model the peer cannot build keeps LibTorch's names and says why.
+  void exportedWeightsReadBackUnderThePeersNames() {
+    QTemporaryDir dir;
+    for (const std::string model :
+         {"rnn", "lstm", "gru", "transformer", "rsa", "linear", "starsaber"}) {
+      Trainer trainer(smallRun(model, 3));
+      losses(trainer, 2);  // trained weights, not the initialisation
+      const auto exported = exportModel(trainer);
+      const std::string path =
+          dir.filePath(QString::fromStdString(model + ".safetensors")).toStdString();
+      writeSafetensors(path, exported.weights);
+
+      const std::string bytes = readTextFile(path, size_t{1} << 30);
+      uint64_t n = 0;
+      for (int i = 0; i < 8; ++i) n |= uint64_t{static_cast<unsigned char>(bytes[i])} << (8 * i);
+      QCOMPARE(n % 8, uint64_t{0});  // the data start 8-byte aligned
+      const auto header = nlohmann::json::parse(bytes.substr(8, n));
+      QCOMPARE(header.at("__metadata__").at("tensor_names").get<std::string>(),
+               std::string("peer"));
+
+      const auto back = readSafetensors(path);
+      std::vector<std::string> names;
+      for (const auto& t : back.tensors) names.push_back(t.name);
+      std::sort(names.begin(), names.end());
+      QCOMPARE(names, peerStateDictNames(model));
+      std::map<std::string, torch::Tensor> params;
+      for (const auto& [name, value] : trainer.namedParameters()) params[name] = value;
+      size_t data = 0;
+      for (const auto& t : back.tensors) {
+        const auto& p = params.at(t.name);
+        QCOMPARE(t.dtype, std::string("F32"));
+        QCOMPARE(t.shape, std::vector<int64_t>(p.sizes().begin(), p.sizes().end()));
+        QCOMPARE(t.bytes.size(), static_cast<size_t>(p.numel()) * sizeof(float));
+        QVERIFY(std::memcmp(t.bytes.data(), p.contiguous().data_ptr<float>(), t.bytes.size()) == 0);
+        QCOMPARE(header.at(t.name).at("data_offsets").at(0).get<size_t>(), data);
+        data += t.bytes.size();
+      }
+      QCOMPARE(bytes.size(), 8 + n + data);
+      QCOMPARE(back.metadata.at("model"), model);
+      QCOMPARE(back.metadata.at("peer"), std::string("yes"));
+      QCOMPARE(runConfigFromJson(back.metadata.at("config")).model.d_model, int64_t{16});
+
+      const auto& sample = exported.sample.tensors;
+      QCOMPARE(sample.size(), size_t{2});
+      QCOMPARE(sample[0].shape, (std::vector<int64_t>{4, 32, 1}));
+      const auto x = torch::from_blob(const_cast<char*>(sample[0].bytes.data()), {4, 32, 1});
+      const auto y = trainer.forwardModel(x.clone());
+      QCOMPARE(sample[1].shape, std::vector<int64_t>(y.sizes().begin(), y.sizes().end()));
+      QVERIFY(std::memcmp(sample[1].bytes.data(), y.contiguous().data_ptr<float>(),
+                          sample[1].bytes.size()) == 0);
+    }
+    // Not the peer's: a linear skip path beside the model.
+    RunConfig skip = smallRun("transformer", 3);
+    skip.model.skip_lags = 4;
+    Trainer trainer(skip);
+    const auto back =
+        parseSafetensors(safetensorsBytes(exportModel(trainer).weights), "the skip export");
+    QCOMPARE(back.metadata.at("tensor_names"), std::string("libtorch"));
+    QVERIFY(back.metadata.at("peer").find("skip") != std::string::npos);
+    QVERIFY(std::any_of(back.tensors.begin(), back.tensors.end(),
+                        [](const auto& t) { return t.name == "linear_skip.weight"; }));
+    // A truncated file names itself and what is wrong.
+    const std::string bytes = safetensorsBytes(exportModel(trainer).weights);
+    try {
+      parseSafetensors(bytes.substr(0, bytes.size() - 4), "cut.safetensors");
+      QFAIL("a truncated file was read");
+    } catch (const std::runtime_error& e) {
+      QVERIFY2(std::string(e.what()).find("cut.safetensors") != std::string::npos, e.what());
+    }
   }
   void remLearnsTheTrueLambda() {
     Trainer t(teacherRun("regular", 0.8, 0.0));

@@ -3,8 +3,8 @@
 // (StarSaber's masked-LM pretraining objective on the same windows).
 //
 // The text is options.text_path, else the bundled public-domain text
-// resources/text/us_founding_documents.txt, looked up under $RSALAB_RESOURCES first and then
-// under the source tree's resources/ (compiled in as RSALAB_RESOURCE_DIR).
+// resources/text/us_founding_documents.txt, found by resourcePath (core/io/resources.h:
+// $RSALAB_RESOURCES, the installed share/rsalab, then the source tree's resources/).
 // Vocabulary: the distinct bytes of the whole text, sorted; token id = rank. The text is cut into
 // contiguous parts — first 80% train, next 10% validation, last 10% test — and every window lies
 // inside one part, at an offset drawn uniformly with the split's own random stream.

@@ -106,6 +106,21 @@ int64_t Trainer::parameterCount() const {
   return n;
 }
 
+std::vector<std::pair<std::string, torch::Tensor>> Trainer::namedParameters() const {
+  std::vector<std::pair<std::string, torch::Tensor>> out;
+  for (const auto& item : state_->module().named_parameters(/*recurse=*/true))
+    out.emplace_back(item.key(), item.value().detach());
+  return out;
+}
+
+torch::Tensor Trainer::forwardModel(const torch::Tensor& x) {
+  if (!state_->sequence)
+    throw std::invalid_argument("forwardModel: a seq2seq model takes a source and a target");
+  torch::NoGradGuard no_grad;
+  state_->module().eval();
+  return state_->sequence->forward(x.to(state_->device)).to(torch::kCPU);
+}
+
 void Trainer::applyHot(const HotParameters& hot) {
   TrainerOptions probe = withHot(config_.trainer, hot);
   validate(probe);

@@ -12,6 +12,8 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "core/config/run_config.h"
 #include "core/forecast/metrics.h"
@@ -98,6 +100,13 @@ class Trainer {
   std::function<void(const StepMetrics&)> onStep;
   std::function<void(const EvalMetrics&)> onEval;
   std::function<void(int64_t step, const InspectionRecord&)> onSnapshot;
+
+  // The model's parameters under their LibTorch names ("block0.attention.qkv.weight"), in
+  // registration order; and its forward on a batch x as the module sees it (no normalisation of
+  // a series task mapped in or out), in eval mode without gradients, on the CPU. For the export
+  // (engine/training/model_export.h); forwardModel throws std::invalid_argument for seq2seq.
+  std::vector<std::pair<std::string, torch::Tensor>> namedParameters() const;
+  torch::Tensor forwardModel(const torch::Tensor& x);
 
   const RunConfig& config() const { return config_; }
   const TaskData& data() const { return *data_; }
