@@ -88,6 +88,7 @@ std::vector<TrainResult> benchTrain(const Options& o, double peak_flops,
       r.tokens = c.B * c.T;
       StepShape shape{c.B, c.T, c.d, c.h, c.L};
       shape.rem_heads = remHeads(tc->model, c.h);
+      shape.lookback = tc->net->options().lookback;
       r.flops = trainStepFlops(tc->model, shape);
       r.seconds = summarize(tc->times);
       if (static_cast<int>(tc->times.size()) < plan.min_reps) {

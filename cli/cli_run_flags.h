@@ -78,6 +78,8 @@ class RunFlags {
     bind(cmd, "--skip-lags", &RunConfig::model, &ModelOptions::skip_lags,
          "linear skip path over the last K inputs beside the model (series; 0 = off; real series "
          "default 24)");
+    bind(cmd, "--lookback", &RunConfig::model, &ModelOptions::lookback,
+         "lookback window L of the linear forecasters (dlinear, nlinear): inputs t-L+1..t");
     auto* device = cmd->add_option("--device", device_, "cpu, cuda[:N] or auto");
     appliers_.push_back([this, device](RunConfig& c) {
       if (*device) c.device = device_;

@@ -17,6 +17,7 @@
 #include "cli/cli_progress.h"
 #include "core/io/atomic_file.h"
 #include "core/io/enums.h"
+#include "core/registry/model_registry.h"
 #include "core/session/session_bundle.h"
 #include "core/session/session_recorder.h"
 #include "core/sweep/sweep_io.h"
@@ -184,7 +185,15 @@ int runSweepCommand(const SweepCommand& command) {
   } else {
     SweepOptions options;
     options.base = command.config;
-    if (!command.models.empty()) options.models = command.models;
+    if (!command.models.empty()) {
+      options.models = command.models;
+    } else if (const TaskInfo* task = findTask(options.base.task.name)) {
+      // The default models: those that can train on the task (series-only models on series).
+      std::vector<std::string> fit;
+      for (const auto& m : options.models)
+        if (modelFitsObjective(modelInfo(m), task->objective)) fit.push_back(m);
+      options.models = fit;
+    }
     if (!command.sizes.empty()) options.sizes = command.sizes;
     std::vector<std::string> notes;  // honest N: sizes a real series cannot give run once
     options.sizes = honestSweepSizes(options, &notes);

@@ -25,7 +25,12 @@ void flatten(const nlohmann::json& j, const std::string& prefix, QMap<QString, Q
 bool appliesTo(const QString& key, const QString& model) {
   const ModelInfo* info = findModel(model.toStdString());
   if (!info) return true;
-  const bool attention = info->family != ModelFamily::Recurrent;
+  const bool attention = info->family == ModelFamily::Attention ||
+                         info->family == ModelFamily::FixedPoint ||
+                         info->family == ModelFamily::Seq2Seq;
+  const bool linear = info->family == ModelFamily::Linear;  // a map of the window: no width
+  if (key == "model.lookback") return linear;
+  if (key == "model.skip_lags" || key == "model.d_model" || key == "model.layers") return !linear;
   // REM settings: RSA, and the encoder-decoder whose encoder attention may be RSA.
   if (key.startsWith("model.rem") || key == "model.dilations")
     return info->has_rems || info->family == ModelFamily::Seq2Seq;

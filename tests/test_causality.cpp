@@ -1,5 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Causal masks leak nothing: changing x_t changes no output before t, exactly.
+#include <algorithm>
+#include <map>
+#include <vector>
+
+#include "engine/models/linear_forecasters.h"
 #include "engine/models/model_factory.h"
 #include "engine/training/series_norm.h"
 #include "support/test_support.h"
@@ -28,8 +33,8 @@ class TestCausality : public QObject {
   void futureInputsDoNotReachPastOutputs_data() {
     QTest::addColumn<QString>("model");
     QTest::addColumn<bool>("gated");
-    for (const char* m : {"rnn", "lstm", "gru", "transformer", "rsa", "linear", "starsaber"}) {
-      QTest::newRow(m) << QString(m) << false;
+    for (const auto& row : modelRegistry()) {  // every sequence model
+      if (row.family != ModelFamily::Seq2Seq) QTest::newRow(row.name) << QString(row.name) << false;
     }
     QTest::newRow("starsaber-gated") << QString("starsaber") << true;
   }
@@ -39,7 +44,10 @@ class TestCausality : public QObject {
     torch::manual_seed(11);
     auto o = smallOptions(model.toStdString());
     o.starsaber_gated = gated;
-    auto net = makeSequenceModel(o, ModelIO{3, 0, 2, false});
+    o.lookback = 7;  // the linear family: windows that start before 0 (t < 6) and inside
+    // Series-only models forecast H = 2 steps of the 3 columns.
+    const bool series = modelInfo(o.model).series_only;
+    auto net = makeSequenceModel(o, ModelIO{3, 0, series ? 6 : 2, false});
     QVERIFY(net->causal());
     torch::NoGradGuard no_grad;
     const int64_t T = 24;
@@ -60,9 +68,12 @@ class TestCausality : public QObject {
   void normalisedForwardIsCausal_data() {
     QTest::addColumn<QString>("model");
     QTest::addColumn<QString>("norm");
-    for (const char* m : {"rnn", "lstm", "gru", "transformer", "rsa", "linear", "starsaber"})
+    for (const auto& row : modelRegistry()) {
+      if (row.family == ModelFamily::Seq2Seq) continue;
+      const QString m = row.name;
       for (const char* n : {"global", "window", "none"})
-        QTest::newRow(qPrintable(QString("%1/%2").arg(m, n))) << QString(m) << QString(n);
+        QTest::newRow(qPrintable(QString("%1/%2").arg(m, n))) << m << QString(n);
+    }
   }
   void normalisedForwardIsCausal() {
     QFETCH(QString, model);
@@ -71,6 +82,7 @@ class TestCausality : public QObject {
     const int64_t C = 3, H = 2, T = 20;
     auto o = smallOptions(model.toStdString());
     o.skip_lags = 5;  // the real series' linear skip path too
+    o.lookback = 6;   // the linear family's window (it has no skip path)
     auto net = makeSequenceModel(o, ModelIO{C, 0, H * C, false});
     {  // a skip path that starts at zero would not show a leak: give it weights
       torch::NoGradGuard no_grad;
@@ -137,6 +149,71 @@ class TestCausality : public QObject {
       threw = QString(e.what()).contains("skip_lags");
     }
     QVERIFY(threw);
+  }
+  // DLinear and NLinear against plain loops in double over each position's window w
+  // (w_k = x[max(0, t − L + 1 + k)]): DLinear's trend_j = the mean of w_clamp(i) over i = j − 12..
+  // j + 12, y_h = Σ_j Wt[h, j] trend_j + Wr[h, j] (w_j − trend_j) + bt_h + br_h; NLinear's
+  // y_h = Σ_j W[h, j] (w_j − w_{L−1}) + b_h + w_{L−1}. L below and above the kernel's 25.
+  void linearForecastersMatchLiteralLoops_data() {
+    QTest::addColumn<QString>("model");
+    QTest::addColumn<int>("lookback");
+    for (const char* m : {"dlinear", "nlinear"})
+      for (int L : {1, 5, 30})
+        QTest::newRow(qPrintable(QString("%1/L%2").arg(m).arg(L))) << QString(m) << L;
+  }
+  void linearForecastersMatchLiteralLoops() {
+    QFETCH(QString, model);
+    QFETCH(int, lookback);
+    torch::manual_seed(15);
+    const int64_t C = 2, H = 3, T = 40, L = lookback, B = 2;
+    ModelOptions o;
+    o.model = model.toStdString();
+    o.lookback = L;
+    auto net = makeSequenceModel(o, ModelIO{C, 0, H * C, false});
+    net->to(torch::kFloat64);
+    torch::NoGradGuard no_grad;
+    std::map<std::string, torch::Tensor> p;
+    for (auto& item : net->named_parameters()) p[item.key()] = item.value();
+    const bool dlinear = model == "dlinear";
+    QCOMPARE(p.size(), size_t{dlinear ? 4u : 2u});
+    auto x = torch::randn({B, T, C}, torch::kFloat64);
+    const auto y = net->forward(x);
+    QVERIFY((y.sizes().vec() == std::vector<int64_t>{B, T, H * C}));
+    auto xa = x.accessor<double, 3>();
+    auto weight = [&](const std::string& name, int64_t h, int64_t j) {
+      return p.at(name + ".weight")[h][j].item<double>();
+    };
+    auto bias = [&](const std::string& name, int64_t h) {
+      return p.at(name + ".bias")[h].item<double>();
+    };
+    const int64_t half = (kDLinearKernel - 1) / 2;
+    double worst = 0;
+    for (int64_t n = 0; n < B; ++n)
+      for (int64_t t = 0; t < T; ++t)
+        for (int64_t c = 0; c < C; ++c) {
+          std::vector<double> w(static_cast<size_t>(L)), trend(static_cast<size_t>(L));
+          for (int64_t k = 0; k < L; ++k) w[k] = xa[n][std::max<int64_t>(0, t - L + 1 + k)][c];
+          for (int64_t j = 0; j < L; ++j) {
+            double sum = 0;
+            for (int64_t i = j - half; i <= j + half; ++i)
+              sum += w[std::clamp<int64_t>(i, 0, L - 1)];
+            trend[j] = sum / static_cast<double>(kDLinearKernel);
+          }
+          for (int64_t h = 0; h < H; ++h) {
+            double expect = 0;
+            if (dlinear) {
+              expect = bias("trend", h) + bias("remainder", h);
+              for (int64_t j = 0; j < L; ++j)
+                expect += weight("trend", h, j) * trend[j] +
+                          weight("remainder", h, j) * (w[j] - trend[j]);
+            } else {
+              expect = bias("map", h) + w[L - 1];
+              for (int64_t j = 0; j < L; ++j) expect += weight("map", h, j) * (w[j] - w[L - 1]);
+            }
+            worst = std::max(worst, std::abs(y[n][t][h * C + c].item<double>() - expect));
+          }
+        }
+    QVERIFY2(worst < 1e-12, qPrintable(QString("max |model − loop| = %1").arg(worst)));
   }
   void encoderDecoderTargetIsCausal() {
     torch::manual_seed(12);

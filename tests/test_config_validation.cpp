@@ -94,7 +94,9 @@ class TestConfigValidation : public QObject {
     const std::vector<BadValue> table = {
         {"model", [](RunConfig& c) { c.model.model = "mamba"; },
          "model 'mamba' is unknown: use rnn, lstm, gru, transformer, rsa, linear, starsaber, "
-         "encdec"},
+         "encdec, dlinear, nlinear"},
+        {"lookback", [](RunConfig& c) { c.model.lookback = 0; },
+         "lookback = 0 is out of range: 1..4096"},
         {"d_model 0", [](RunConfig& c) { c.model.d_model = 0; },
          "d_model = 0 is out of range: 1..8192"},
         {"d_model huge", [](RunConfig& c) { c.model.d_model = 100000; },
@@ -266,6 +268,41 @@ class TestConfigValidation : public QObject {
     rnn.model.model = "lstm";
     rnn.model.causal = false;
     QCOMPARE(QString::fromStdString(errorOf([&] { validate(rnn); })), QString());
+  }
+
+  // Series-only models (dlinear, nlinear) need a regression task; the config check refuses the
+  // others, naming the model and the task. Their lookback is saved and read back with the config.
+  void seriesOnlyModelsNeedARegressionTask() {
+    int checked = 0;
+    for (const auto& task : taskRegistry()) {
+      for (const auto& model : modelRegistry()) {
+        if (!model.series_only) continue;
+        RunConfig c;
+        c.task.name = task.name;
+        if (task.name == std::string("csv")) c.task.csv_path = "series.csv";
+        c.model.model = model.name;
+        const auto message = errorOf([&] { validate(c); });
+        const std::string expected =
+            task.objective == Objective::Regression
+                ? ""
+                : "model '" + std::string(model.name) + "' forecasts a real-valued series: task '" +
+                      task.name + "' is " + objectiveName(task.objective) +
+                      "; use a series task (seasonal, ar, csv or a bundled series)";
+        QVERIFY2(message == expected,
+                 (std::string(task.name) + " / " + model.name + ": '" + message + "'").c_str());
+        ++checked;
+      }
+    }
+    QVERIFY(checked >= 2 * 10);
+    RunConfig c;
+    c.model.model = "dlinear";
+    c.model.lookback = 336;
+    const RunConfig back = runConfigFromJson(toJson(c));
+    QCOMPARE(back.model.lookback, int64_t{336});
+    QCOMPARE(back.model.model, std::string("dlinear"));
+    QCOMPARE(mergeRunConfigJson(RunConfig{}, R"({"model": {"lookback": 48}})").model.lookback,
+             int64_t{48});
+    QCOMPARE(RunConfig{}.model.lookback, int64_t{24});
   }
 
   void hostileConfigFilesAreRejectedWithAClearError() {

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Finite-difference gradient check (float64) of the custom RSA pieces: η, ν, θ and µ.
+// Finite-difference gradient check (float64) of the custom RSA pieces: η, ν, θ and µ; and of the
+// linear forecasters (their window gathering and DLinear's folded maps).
+#include "engine/models/model_factory.h"
 #include "engine/models/rsa_attention.h"
 #include "support/test_support.h"
 
@@ -49,6 +51,58 @@ class TestGradients : public QObject {
         const double down = loss().item<double>();
         p[i] = v;
         numeric[i] = (up - down) / (2 * h);
+      }
+      const double scale = std::max(1.0, numeric.abs().max().item<double>());
+      QVERIFY2(test::checkClose(analytic, numeric, 1e-6 * scale, "d loss / d " + name),
+               name.c_str());
+      QVERIFY2(analytic.abs().sum().item<double>() > 0, (name + " gets no gradient").c_str());
+    }
+  }
+
+  // Every parameter of DLinear and NLinear, and the input (the windows' gather: an input feeds
+  // every window that holds it, and the padding's repeats of the first value).
+  void linearForecastersMatchFiniteDifferences_data() {
+    QTest::addColumn<QString>("model");
+    QTest::addColumn<int>("lookback");
+    for (const char* m : {"dlinear", "nlinear"})
+      for (int L : {4, 28})  // below and above DLinear's kernel
+        QTest::newRow(qPrintable(QString("%1/L%2").arg(m).arg(L))) << QString(m) << L;
+  }
+  void linearForecastersMatchFiniteDifferences() {
+    QFETCH(QString, model);
+    QFETCH(int, lookback);
+    torch::manual_seed(22);
+    ModelOptions o;
+    o.model = model.toStdString();
+    o.lookback = lookback;
+    const int64_t C = 2, H = 3, T = 9;
+    auto net = makeSequenceModel(o, ModelIO{C, 0, H * C, false});
+    net->to(torch::kFloat64);
+    const auto f64 = torch::TensorOptions().dtype(torch::kFloat64);
+    auto x = torch::randn({2, T, C}, f64).requires_grad_(true);
+    auto weights = torch::randn({2, T, H * C}, f64);
+    auto loss = [&] { return (net->forward(x) * weights).sum(); };
+
+    std::vector<std::pair<std::string, torch::Tensor>> params;
+    for (auto& p : net->named_parameters()) params.emplace_back(p.key(), p.value());
+    params.emplace_back("x", x);
+    net->zero_grad();
+    loss().backward();
+    const double h = 1e-6;
+    for (auto& [name, p] : params) {
+      QVERIFY2(p.grad().defined(), name.c_str());
+      auto analytic = p.grad().clone();
+      auto numeric = torch::zeros_like(p);
+      torch::NoGradGuard no_grad;
+      auto flat = p.view({-1}), flat_numeric = numeric.view({-1});
+      for (int64_t i = 0; i < p.numel(); ++i) {
+        const double v = flat[i].item<double>();
+        flat[i] = v + h;
+        const double up = loss().item<double>();
+        flat[i] = v - h;
+        const double down = loss().item<double>();
+        flat[i] = v;
+        flat_numeric[i] = (up - down) / (2 * h);
       }
       const double scale = std::max(1.0, numeric.abs().max().item<double>());
       QVERIFY2(test::checkClose(analytic, numeric, 1e-6 * scale, "d loss / d " + name),

@@ -41,6 +41,13 @@ ModelIO smallIo() {
   return io;
 }
 
+// A series forecast: 2 steps of the 3 columns (what series-only models take).
+ModelIO seriesIo() {
+  ModelIO io = smallIo();
+  io.output_dim = 6;
+  return io;
+}
+
 // The error message of f(), empty when it does not throw.
 template <typename F>
 QString errorOf(F&& f) {
@@ -68,11 +75,49 @@ class TestModelRegistry : public QObject {
         QVERIFY(makeEncoderDecoder(o, 8, 8)->parameterCount() > 0);
         continue;
       }
-      SequenceModel model = makeSequenceModel(o, smallIo());
+      SequenceModel model = makeSequenceModel(o, row.series_only ? seriesIo() : smallIo());
       QVERIFY2(model->parameterCount() > 0, row.name);
       auto y = model->forward(torch::randn({2, 5, 3}));
       QCOMPARE(y.size(0), int64_t{2});
+      // With a record: nothing breaks for models without attention or gates.
+      InspectionRecord record;
+      model->forward(torch::randn({2, 5, 3}), &record);
+      QCOMPARE(record.model, std::string(row.name));
     }
+  }
+
+  // Series-only models (the linear family) forecast real-valued series: the factory refuses
+  // token inputs, pooled outputs and outputs that are no H steps × the input's columns, naming
+  // the model; the registry says which objectives every row trains on.
+  void seriesOnlyModelsRefuseOtherTasks() {
+    int series_only = 0;
+    for (const auto& row : modelRegistry()) {
+      QCOMPARE(row.series_only, row.family == ModelFamily::Linear);
+      QVERIFY2(!row.series_only || !row.default_selected, row.name);
+      for (Objective objective : {Objective::Regression, Objective::Classification,
+                                  Objective::LanguageModel, Objective::Seq2Seq}) {
+        const bool seq2seq = objective == Objective::Seq2Seq;
+        const bool fits =
+            row.family == ModelFamily::Seq2Seq
+                ? seq2seq
+                : !seq2seq && (!row.series_only || objective == Objective::Regression);
+        QVERIFY2(modelFitsObjective(row, objective) == fits,
+                 qPrintable(QString(row.name) + " / " +
+                            QString::fromStdString(objectiveName(objective))));
+      }
+      if (!row.series_only) continue;
+      ++series_only;
+      ModelIO tokens = seriesIo(), pooled = seriesIo();
+      tokens.vocab = 10;
+      pooled.pooled = true;
+      for (const ModelIO& io : {smallIo(), tokens, pooled}) {
+        const QString message = errorOf([&] { makeSequenceModel(smallOptions(row.name), io); });
+        QVERIFY2(message.startsWith(QString(row.name) + " needs real inputs") &&
+                     message.contains("(a series task)"),
+                 qPrintable(message));
+      }
+    }
+    QCOMPARE(series_only, 2);
   }
 
   // The attention family's transformer uses the attention kind of its registry row.
@@ -193,6 +238,15 @@ class TestModelRegistry : public QObject {
     ModelIO io = smallIo();
     double rnn = 0, lstm = 0;
     for (const auto& row : modelRegistry()) {
+      if (row.family == ModelFamily::Linear) {
+        // 2·K·F_out per position; DLinear adds its fold of the two maps, 2·K²·H per forward.
+        ModelOptions o = smallOptions(row.name);
+        o.lookback = 10;
+        const double f = forwardFlopsPerToken(o, seriesIo(), 16);
+        const double fold = row.name == std::string("dlinear") ? 2.0 * 10 * 10 * 2 / 16 : 0.0;
+        QCOMPARE(f, 2.0 * 10 * 6 + fold);
+        continue;
+      }
       const double f = forwardFlopsPerToken(smallOptions(row.name), io, 16);
       if (row.family == ModelFamily::Seq2Seq) {
         QCOMPARE(f, 0.0);

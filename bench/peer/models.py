@@ -15,6 +15,8 @@ LINEAR_EPS = 1e-6  # kLinearAttentionEps
 LINEAR_CHUNK = 64  # kLinearAttentionChunk
 ATTENTION = {"transformer": "softmax", "rsa": "rsa", "linear": "linear"}
 RECURRENT = {"rnn": nn.RNN, "lstm": nn.LSTM, "gru": nn.GRU}
+LOOKBACK = 24  # ModelOptions::lookback
+DLINEAR_KERNEL = 25  # kDLinearKernel
 
 
 def rem_kinds(heads):
@@ -256,6 +258,56 @@ class StarSaber(nn.Module):
         return self.output(h)
 
 
+def lookback_windows(x, L):
+    """lookbackWindows: (B, T, C) -> (B, T, C, L), [b, t, c, k] = x[b, t − L + 1 + k, c], the
+    positions before 0 read as position 0 (the window of t holds inputs ≤ t only)."""
+    B, _, C = x.shape
+    padded = torch.cat([x[:, :1].expand(B, L - 1, C), x], 1)  # (B, T + L − 1, C)
+    return padded.unfold(1, L, 1)
+
+
+def steps_by_column(y):
+    """stepsByColumn: (B, T, C, H) -> (B, T, H·C), step h of column c at h·C + c."""
+    B, T, C, H = y.shape
+    return y.transpose(2, 3).reshape(B, T, H * C)
+
+
+class DLinear(nn.Module):
+    """DLinear (Zeng et al. 2023) on each position's window w: trend = the moving average of
+    kernel 25 over w padded with repeats of its end values, y = W_t·trend + W_r·(w − trend) + b.
+    Written as the paper's decomposition (the engine folds the two maps into one)."""
+
+    def __init__(self, lookback=LOOKBACK, features=1, outputs=1):
+        super().__init__()
+        self.lookback = lookback
+        self.trend = nn.Linear(lookback, outputs // features)  # the engine's order
+        self.remainder = nn.Linear(lookback, outputs // features)
+
+    def forward(self, x):
+        w = lookback_windows(x, self.lookback)  # (B, T, C, L)
+        p = (DLINEAR_KERNEL - 1) // 2
+        padded = torch.cat([w[..., :1].expand(*w.shape[:-1], p), w,
+                            w[..., -1:].expand(*w.shape[:-1], p)], -1)  # (B, T, C, L + 2p)
+        trend = padded.unfold(-1, DLINEAR_KERNEL, 1).mean(-1)  # (B, T, C, L)
+        return steps_by_column(self.trend(trend) + self.remainder(w - trend))
+
+
+class NLinear(nn.Module):
+    """NLinear (Zeng et al. 2023): y = W·(w − w_L) + b + w_L on each position's window w."""
+
+    def __init__(self, lookback=LOOKBACK, features=1, outputs=1):
+        super().__init__()
+        self.lookback = lookback
+        self.map = nn.Linear(lookback, outputs // features)
+
+    def forward(self, x):
+        last = x.unsqueeze(-1)  # (B, T, C, 1): the window's last value x_t
+        return steps_by_column(self.map(lookback_windows(x, self.lookback) - last) + last)
+
+
+LINEAR_FORECASTERS = {"dlinear": DLinear, "nlinear": NLinear}
+
+
 def make_model(model, d, h, L):
     """The peer of makeSequenceModel(modelOptions(model, d, h, L), F = 1, O = 1)."""
     if model in RECURRENT:
@@ -264,7 +316,9 @@ def make_model(model, d, h, L):
         return Transformer(ATTENTION[model], d, h, L)
     if model == "starsaber":
         return StarSaber(d, h, L)
-    names = [*ATTENTION, "starsaber", *RECURRENT]
+    if model in LINEAR_FORECASTERS:  # no width, heads or layers: ModelOptions' lookback
+        return LINEAR_FORECASTERS[model]()
+    names = [*ATTENTION, "starsaber", *RECURRENT, *LINEAR_FORECASTERS]
     raise ValueError(f"the peer has no model {model!r}: use {', '.join(names)}")
 
 

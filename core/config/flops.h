@@ -24,9 +24,15 @@
 //                                               T × T products, which would count 6BT²D)
 //                                               (gated: + 4·N·D² for W_z, V_z)
 //   recurrent     L·4·G·N·D²                    x·W_ihᵀ and h·W_hhᵀ, each 2·N·D·G·D
+//   nlinear       2·N·K·F_out                   the (K → H) map of each column's window; no io
+//                                               (K = lookback, F_out = H·C)
+//   dlinear       2·N·K·F_out + 2·K²·F_out/F_in as nlinear after folding the trend and remainder
+//                                               maps through the moving average A (K × K),
+//                                               W_r + (W_t − W_r)·A, once per forward
 // clang-format on
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -40,7 +46,8 @@ struct StepShape {
   int64_t ff_mult = 4;
   int64_t rem_heads = 0;  // RSA: R
   int64_t in_features = 1, out_features = 1;
-  bool gated = false;  // StarSaber gated variant
+  bool gated = false;     // StarSaber gated variant
+  int64_t lookback = 24;  // the linear family's window K (ModelOptions::lookback)
 };
 
 // `model` is a registry name; the count follows its row: family, attention kind, gate blocks.
@@ -64,6 +71,12 @@ inline double forwardFlops(const std::string& model, const StepShape& s) {
       return io + L * ((s.gated ? 12 : 8) * N * D * D + attention);
     case ModelFamily::Recurrent:
       return io + L * 4 * static_cast<double>(info.gate_blocks) * N * D * D;
+    case ModelFamily::Linear: {
+      const double K = static_cast<double>(s.lookback), out = static_cast<double>(s.out_features);
+      const double in = static_cast<double>(std::max<int64_t>(1, s.in_features));
+      const double windows = 2 * N * K * out;  // every position's (K → H) map, per column
+      return std::string(info.name) == "dlinear" ? windows + 2 * K * K * out / in : windows;
+    }
     case ModelFamily::Seq2Seq:
       break;
   }
@@ -90,6 +103,7 @@ inline double forwardFlopsPerToken(const ModelOptions& options, const ModelIO& i
   s.in_features = io.vocab > 0 ? 0 : io.input_dim;
   s.out_features = io.output_dim;
   s.gated = options.starsaber_gated;
+  s.lookback = options.lookback;
   return forwardFlops(options.model, s) / static_cast<double>(T);
 }
 

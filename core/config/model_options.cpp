@@ -47,6 +47,7 @@ void validate(const ModelOptions& o) {
   }
   require(o.layers >= 1 && o.layers <= 64, "layers", "1..64", o.layers);
   require(o.skip_lags >= 0 && o.skip_lags <= 4096, "skip_lags", "0..4096", o.skip_lags);
+  require(o.lookback >= 1 && o.lookback <= 4096, "lookback", "1..4096", o.lookback);
   require(o.ff_mult >= 1 && o.ff_mult <= 16, "ff_mult", "1..16", o.ff_mult);
   require(o.decoder_layers >= 0 && o.decoder_layers <= 64, "decoder_layers", "0..64",
           o.decoder_layers);

@@ -68,6 +68,12 @@ struct ModelOptions {
   // inputs (earlier than the window's first: its first value). Causal; W starts at zero, so the
   // model starts as without it. Real inputs with per-position outputs of H·C values only.
   int64_t skip_lags = 0;
+  // The linear family's (dlinear, nlinear) lookback window L: output t maps x_{t−L+1..t}
+  // (earlier than the series' first value: its first value). 24 is two years of monthly data,
+  // the real-series protocol's; the paper's long-horizon tables use 336. The linear family is
+  // itself a linear map of the window: it has no skip path and ignores skip_lags, as every other
+  // model ignores lookback.
+  int64_t lookback = 24;
 };
 
 // What goes in and comes out: real-valued features or tokens; per position or pooled.

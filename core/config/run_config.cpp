@@ -92,7 +92,7 @@ void rejectUnknown(const json& object, const char* section,
 #define RSALAB_FIELDS_MODEL(X)                                                              \
   X(model) X(d_model) X(heads) X(layers) X(ff_mult) X(causal) X(dilations)                  \
   X(starsaber_gated) X(encoder_attention) X(decoder_layers) X(linear_cumulative)             \
-  X(linear_value_path) X(skip_lags)
+  X(linear_value_path) X(skip_lags) X(lookback)
 #define RSALAB_FIELDS_REM(X) \
   X(regular) X(cos) X(sin) X(dilated_regular) X(dilated_cos) X(dilated_sin)
 #define RSALAB_FIELDS_REM_INIT(X) \
@@ -179,6 +179,14 @@ void validate(const RunConfig& c) {
     throw std::invalid_argument("task '" + c.task.name +
                                 "' predicts the next value: a bidirectional model would see it; "
                                 "use a causal model");
+  }
+  // A series-only model (the linear family) forecasts real values at every position; other
+  // objectives have token inputs or pooled outputs (the factory refuses such an IO as well).
+  if (task && model && model->series_only && task->objective != Objective::Regression) {
+    throw std::invalid_argument("model '" + c.model.model +
+                                "' forecasts a real-valued series: task '" + c.task.name + "' is " +
+                                objectiveName(task->objective) +
+                                "; use a series task (seasonal, ar, csv or a bundled series)");
   }
   const auto& d = c.device;
   const bool cuda_index = d.size() > 5 && d.size() <= 8 && d.rfind("cuda:", 0) == 0 &&

@@ -11,7 +11,8 @@ namespace {
 const EnumName<ModelFamily> kModelFamilies[] = {{ModelFamily::Recurrent, "recurrent"},
                                                 {ModelFamily::Attention, "attention"},
                                                 {ModelFamily::FixedPoint, "fixed-point"},
-                                                {ModelFamily::Seq2Seq, "seq2seq"}};
+                                                {ModelFamily::Seq2Seq, "seq2seq"},
+                                                {ModelFamily::Linear, "linear"}};
 }  // namespace
 
 const char* modelFamilyName(ModelFamily family) { return nameOf(kModelFamilies, family); }
@@ -22,7 +23,7 @@ const std::vector<ModelInfo>& modelRegistry() {
   // clang-format off
   static const std::vector<ModelInfo> rows = {
     // name, title, equation, family, causal, bidirectional, REMs, gates, attention, gate blocks,
-    // default launch
+    // default launch[, series only]
     {"rnn", "RNN (tanh)", "h_t = tanh(W_ih x_t + W_hh h_{t-1} + b)",
      F::Recurrent, true, false, false, false, std::nullopt, 1, true},
     {"lstm", "LSTM", "c_t = f*c_{t-1} + i*g, h_t = o*tanh(c_t)",
@@ -41,6 +42,13 @@ const std::vector<ModelInfo>& modelRegistry() {
      F::FixedPoint, true, true, false, true, std::nullopt, 0, false},
     {"encdec", "Encoder-decoder", "bidirectional encoder; causal decoder + cross-attention",
      F::Seq2Seq, true, false, false, false, std::nullopt, 0, false},
+    // The linear forecasters reported beside forecasting transformers (Zeng et al., "Are
+    // Transformers Effective for Time Series Forecasting?", arXiv 2205.13504), on the lookback
+    // window x_{t-L+1..t} of each position: engine/models/linear_forecasters.h.
+    {"dlinear", "DLinear (trend + remainder maps)", "y = W_t MA25(w) + W_r (w - MA25(w)) + b",
+     F::Linear, true, false, false, false, std::nullopt, 0, false, true},
+    {"nlinear", "NLinear (last value subtracted)", "y = W (w - w_L) + b + w_L",
+     F::Linear, true, false, false, false, std::nullopt, 0, false, true},
   };
   // clang-format on
   return rows;
@@ -56,6 +64,11 @@ const ModelInfo* findModel(const std::string& name) {
 const ModelInfo& modelInfo(const std::string& name) {
   if (const auto* row = findModel(name)) return *row;
   throw std::invalid_argument("model '" + name + "' is unknown: use " + modelNameList());
+}
+
+bool modelFitsObjective(const ModelInfo& model, Objective objective) {
+  if ((model.family == ModelFamily::Seq2Seq) != (objective == Objective::Seq2Seq)) return false;
+  return !model.series_only || objective == Objective::Regression;
 }
 
 std::vector<std::string> modelNames(bool sequence_only) {

@@ -10,11 +10,14 @@
 #include <vector>
 
 #include "core/io/enums.h"
+#include "core/registry/task_registry.h"
 
 namespace rsalab {
 
-enum class ModelFamily { Recurrent, Attention, FixedPoint, Seq2Seq };
-const char* modelFamilyName(ModelFamily family);  // recurrent | attention | fixed-point | seq2seq
+// Linear: linear forecasters of the lookback window (DLinear, NLinear), series tasks only.
+enum class ModelFamily { Recurrent, Attention, FixedPoint, Seq2Seq, Linear };
+// recurrent | attention | fixed-point | seq2seq | linear
+const char* modelFamilyName(ModelFamily family);
 
 struct ModelInfo {
   const char* name;      // as given to --model, saved in configs and bundles
@@ -31,6 +34,9 @@ struct ModelInfo {
   int gate_blocks;
   // In the GUI's default launch and the bench's default comparison.
   bool default_selected;
+  // Forecasts a real-valued series only: real inputs and per-position outputs of H steps × the
+  // input's C columns (a regression task); token inputs, pooled outputs and seq2seq are refused.
+  bool series_only = false;
 };
 
 // Every model, in display order (colours are assigned by this order).
@@ -39,6 +45,9 @@ const std::vector<ModelInfo>& modelRegistry();
 const ModelInfo* findModel(const std::string& name);
 // Throws std::invalid_argument naming the unknown model and the known ones.
 const ModelInfo& modelInfo(const std::string& name);
+// Whether `model` can train on a task of `objective`: the seq2seq family on seq2seq tasks only,
+// series-only models on regression tasks only, every other model on every other task.
+bool modelFitsObjective(const ModelInfo& model, Objective objective);
 // Every name, in registry order; `sequence_only` leaves out the seq2seq family.
 std::vector<std::string> modelNames(bool sequence_only = false);
 // Names of the default launch (GUI) in registry order.

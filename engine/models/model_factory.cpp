@@ -3,6 +3,7 @@
 
 #include <stdexcept>
 
+#include "engine/models/linear_forecasters.h"
 #include "engine/models/recurrent_model.h"
 #include "engine/models/starsaber.h"
 #include "engine/models/transformer.h"
@@ -17,6 +18,8 @@ SequenceModel makeSequenceModel(const ModelOptions& options, const ModelIO& io) 
       return std::make_shared<TransformerModelImpl>(options, io);
     case ModelFamily::FixedPoint:
       return std::make_shared<StarSaberModelImpl>(options, io);
+    case ModelFamily::Linear:
+      return makeLinearForecaster(options, io);
     case ModelFamily::Seq2Seq:
       break;
   }
@@ -40,6 +43,10 @@ std::vector<ModelDescription> describeModels(const ModelOptions& base, const Mod
     if (row.family == ModelFamily::Seq2Seq) {
       const int64_t vocab = io.vocab > 0 ? io.vocab : 16;
       d.parameters = makeEncoderDecoder(o, vocab, vocab)->parameterCount();
+    } else if (row.series_only &&
+               (io.vocab > 0 || io.pooled || io.output_dim % io.input_dim != 0)) {
+      // A series-only model on an IO it refuses: counted for a one-step forecast of the columns.
+      d.parameters = makeSequenceModel(o, ModelIO{io.input_dim, 0, io.input_dim})->parameterCount();
     } else {
       d.parameters = makeSequenceModel(o, io)->parameterCount();
     }

@@ -27,7 +27,8 @@ SequenceModel makeSequenceModel(const ModelOptions& options, const ModelIO& io);
 EncoderDecoder makeEncoderDecoder(const ModelOptions& options, int64_t source_vocab,
                                   int64_t target_vocab);
 // One line per registry row, in its order, with its parameter count for `base` (model field
-// replaced per row); the seq2seq family uses io.vocab (or 16) for both vocabularies.
+// replaced per row); the seq2seq family uses io.vocab (or 16) for both vocabularies, and a
+// series-only row, given an IO it refuses, a one-step forecast of io.input_dim columns.
 std::vector<ModelDescription> describeModels(const ModelOptions& base, const ModelIO& io);
 
 }  // namespace rsalab

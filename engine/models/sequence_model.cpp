@@ -21,14 +21,8 @@ void SequenceModelImpl::registerIoLayers(int64_t width) {
   }
   output_ = register_module("output", torch::nn::Linear(width, io_.output_dim));
   if (options_.skip_lags > 0) {
-    if (io_.vocab > 0 || io_.pooled || io_.output_dim % io_.input_dim != 0) {
-      throw std::invalid_argument(
-          "skip_lags needs real inputs and per-position outputs of H steps × the input's " +
-          std::to_string(io_.input_dim) + " columns (a series task)");
-    }
-    skip_ = register_module(
-        "linear_skip",
-        torch::nn::Linear(options_.skip_lags, io_.output_dim / io_.input_dim));  // (K → H)
+    const int64_t H = seriesHorizon(io_, "skip_lags");
+    skip_ = register_module("linear_skip", torch::nn::Linear(options_.skip_lags, H));  // (K → H)
     torch::NoGradGuard no_grad;
     skip_->weight.zero_();
     skip_->bias.zero_();
@@ -36,12 +30,27 @@ void SequenceModelImpl::registerIoLayers(int64_t width) {
 }
 
 torch::Tensor SequenceModelImpl::linearSkip(const torch::Tensor& x) {
-  const int64_t B = x.size(0), T = x.size(1), C = x.size(2), K = options_.skip_lags;
-  const int64_t H = io_.output_dim / C;
+  return stepsByColumn(skip_->forward(lookbackWindows(x, options_.skip_lags)));  // (B, T, H·C)
+}
+
+int64_t seriesHorizon(const ModelIO& io, const std::string& what) {
+  if (io.vocab > 0 || io.pooled || io.output_dim % io.input_dim != 0) {
+    throw std::invalid_argument(
+        what + " needs real inputs and per-position outputs of H steps × the input's " +
+        std::to_string(io.input_dim) + " columns (a series task)");
+  }
+  return io.output_dim / io.input_dim;
+}
+
+torch::Tensor lookbackWindows(const torch::Tensor& x, int64_t K) {
+  const int64_t B = x.size(0), C = x.size(2);
   auto padded = torch::cat({x.narrow(1, 0, 1).expand({B, K - 1, C}), x}, 1);  // (B, T+K−1, C)
-  auto windows = padded.unfold(1, K, 1);  // (B, T, C, K): [b, t, c, k] = x_{t−K+1+k, c}
-  auto out = skip_->forward(windows);     // (B, T, C, H)
-  return out.transpose(2, 3).reshape({B, T, H * C});  // column c of step h at h·C + c
+  return padded.unfold(1, K, 1);  // (B, T, C, K): [b, t, c, k] = x_{t−K+1+k, c}
+}
+
+torch::Tensor stepsByColumn(const torch::Tensor& y) {
+  const int64_t B = y.size(0), T = y.size(1), C = y.size(2), H = y.size(3);
+  return y.transpose(2, 3).reshape({B, T, H * C});  // (B, T, H·C): step h, column c at h·C + c
 }
 
 torch::Tensor SequenceModelImpl::embed(const torch::Tensor& x) {

@@ -46,6 +46,17 @@ class SequenceModelImpl : public torch::nn::Module {
 
 using SequenceModel = std::shared_ptr<SequenceModelImpl>;
 
+// The series helpers of the linear paths (the skip path above, the linear family's models):
+// The horizon H of a series IO: real inputs, per-position outputs of H steps × the input's C
+// columns. Otherwise throws std::invalid_argument starting with `what` (an option or a model).
+int64_t seriesHorizon(const ModelIO& io, const std::string& what);
+// Each position's lookback window of K inputs, positions before 0 read as position 0 (causal:
+// window t holds inputs ≤ t only). (B, T, C) -> (B, T, C, K): [b, t, c, k] = x[b, t−K+1+k, c].
+torch::Tensor lookbackWindows(const torch::Tensor& x, int64_t K);
+// Per-column forecasts in the series targets' layout: (B, T, C, H) -> (B, T, H·C), column c of
+// step h at h·C + c.
+torch::Tensor stepsByColumn(const torch::Tensor& y);
+
 // Sinusoidal positional encoding rows for positions offset..offset+T−1: (T, D).
 torch::Tensor sinusoidalEncoding(int64_t T, int64_t D, int64_t offset,
                                  const torch::TensorOptions& options);
