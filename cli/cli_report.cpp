@@ -166,7 +166,15 @@ int runReport(const ReportCommand& command, std::ostream& out) {
     SweepOptions options;
     options.base = base;
     options.base.task.name = name;
-    options.models = command.models.empty() ? defaultModelNames() : command.models;
+    // Default: every sequence model that trains on a series, the networks and the linear
+    // forecasters (dlinear, nlinear) that the field reports beside them.
+    options.models.clear();
+    if (command.models.empty()) {
+      for (const auto& m : modelNames(/*sequence_only=*/true))
+        if (modelFitsObjective(modelInfo(m), Objective::Regression)) options.models.push_back(m);
+    } else {
+      options.models = command.models;
+    }
     options.sizes = {options.base.train_size};
     options.seeds = command.seeds;
     options.parallel = command.parallel;
@@ -418,8 +426,9 @@ CliCommand addReportCommand(CLI::App& app) {
       ->delimiter(',')
       ->capture_default_str();
   report
-      ->add_option("--models", report_command.models,
-                   "comma-separated models (default: the default launch's)")
+      ->add_option(
+          "--models", report_command.models,
+          "comma-separated models (default: every sequence model, dlinear and nlinear included)")
       ->delimiter(',');
   report->add_option("--seeds", report_command.seeds, "seeds per (series, model)")
       ->check(CLI::Range(1, 100))

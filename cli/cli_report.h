@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// rsalab-cli report: the real-series report. Trains the default models (the GUI's default launch,
-// defaultModelNames())
-// on bundled series with the real-series defaults (realSeriesDefaults(defaultRunConfig())) and
-// several seeds, and prints one Markdown table: per series and model the validation and test MSE,
-// MASE, and the skill against the best anchor with each run's and each seed ensemble's paired
-// bootstrap interval and word (beats / ties / loses), beside the references' own rows.
-// docs/REAL_SERIES.md holds a measured copy. --validation-only prints only what defaults are
-// chosen by.
+// rsalab-cli report: the real-series report. Trains every sequence model that fits a series (the
+// networks and the linear forecasters dlinear and nlinear) on bundled series with the real-series
+// defaults (realSeriesDefaults(defaultRunConfig())) and several seeds, and prints one Markdown
+// table: per series and model the validation and test MSE, MASE, and the skill against the best
+// anchor with each run's and each seed ensemble's paired bootstrap interval and word (beats / ties
+// / loses), beside the references' own rows. docs/REAL_SERIES.md holds a measured copy.
+// --validation-only prints only what defaults are chosen by.
 #pragma once
 
 #include <cstdint>
@@ -18,7 +17,7 @@ namespace rsalab {
 
 struct ReportCommand {
   std::vector<std::string> series = {"all"};  // bundled series names, or "all"
-  std::vector<std::string> models;            // empty: defaultModelNames()
+  std::vector<std::string> models;            // empty: every sequence model that fits a series
   int64_t seeds = 3;
   int64_t steps = 0;     // > 0: overrides the defaults' step budget (smoke runs)
   int64_t parallel = 0;  // concurrent runs; 0 = one per core

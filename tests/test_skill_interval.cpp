@@ -79,9 +79,10 @@ class TestSkillInterval : public QObject {
     int positive_ties = 0;
     const int long_series = coverage(300, 12, &positive_ties);
     const int short_series = coverage(36, 12, &positive_ties);
-    qInfo("equal forecasters, 50 draws: the interval covers 0 in %d (300 targets) and %d "
-          "(36 targets, blocks of 12)",
-          long_series, short_series);
+    qInfo(
+        "equal forecasters, 50 draws: the interval covers 0 in %d (300 targets) and %d "
+        "(36 targets, blocks of 12)",
+        long_series, short_series);
     QVERIFY(long_series >= 40);
     QVERIFY(short_series >= 30);
     QVERIFY(positive_ties > 0);  // a point skill above 0, and still "ties"

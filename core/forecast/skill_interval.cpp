@@ -109,7 +109,8 @@ SkillInterval pairedSkillInterval(const std::vector<double>& model_errors,
   out.resamples = resamples;
   // Prefix sums: a block's sum in O(1).
   std::vector<double> pm(n + 1, 0.0), pa(n + 1, 0.0);
-  for (size_t t = 0; t < n; ++t) pm[t + 1] = pm[t] + model_errors[t], pa[t + 1] = pa[t] + anchor_errors[t];
+  for (size_t t = 0; t < n; ++t)
+    pm[t + 1] = pm[t] + model_errors[t], pa[t + 1] = pa[t] + anchor_errors[t];
   std::mt19937_64 rng(seed);
   const uint64_t starts = n - b + 1;
   std::vector<double> skills;

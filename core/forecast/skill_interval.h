@@ -40,10 +40,10 @@ std::optional<SkillVerdict> parseSkillVerdict(const std::string& name);
 
 struct SkillInterval {
   static constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-  double skill = kNaN;         // 1 − MSE_model / MSE_anchor on all targets
+  double skill = kNaN;             // 1 − MSE_model / MSE_anchor on all targets
   double low = kNaN, high = kNaN;  // the 95 % bootstrap interval of the skill
-  double dm_statistic = kNaN;  // HLN-corrected; < 0: the model's errors are smaller
-  double dm_p = kNaN;          // two-sided
+  double dm_statistic = kNaN;      // HLN-corrected; < 0: the model's errors are smaller
+  double dm_p = kNaN;              // two-sided
   int64_t targets = 0, block = 0, resamples = 0;
   bool valid() const { return targets > 1 && low == low && high == high; }
   // beats (low > 0) | loses (high < 0) | ties; Ties when not valid.
