@@ -59,8 +59,8 @@ class TestSkillInterval : public QObject {
   // and the word is then "ties" even where the point skill is above 0 (what a mean over seeds
   // called a win). On 300 targets it covers about as often as it says (≥ 80 % asked); on 36
   // targets in blocks of 12 (a monthly series' test part) the percentile interval of these
-  // heavy-tailed squared errors is too narrow — about 73 % in a 300-draw simulation — which the
-  // docs say: there a "beats" is weaker evidence than its 95 % suggests.
+  // heavy-tailed squared errors is too narrow — 78 % in a 300-draw simulation — which the docs
+  // say: there a "beats" is weaker evidence than its 95 % suggests.
   void equalModelsCoverZero() {
     auto coverage = [](size_t n, int64_t block, int* positive_ties) {
       int covered = 0;

@@ -107,12 +107,15 @@ SkillInterval pairedSkillInterval(const std::vector<double>& model_errors,
   const auto b = static_cast<size_t>(std::clamp<int64_t>(block, 1, static_cast<int64_t>(n)));
   out.block = static_cast<int64_t>(b);
   out.resamples = resamples;
-  // Prefix sums: a block's sum in O(1).
-  std::vector<double> pm(n + 1, 0.0), pa(n + 1, 0.0);
-  for (size_t t = 0; t < n; ++t)
-    pm[t + 1] = pm[t] + model_errors[t], pa[t + 1] = pa[t] + anchor_errors[t];
+  // Prefix sums over the targets followed by their first b again (a block wraps around the
+  // end): a block's sum in O(1).
+  std::vector<double> pm(n + b + 1, 0.0), pa(n + b + 1, 0.0);
+  for (size_t t = 0; t < n + b; ++t) {
+    pm[t + 1] = pm[t] + model_errors[t % n];
+    pa[t + 1] = pa[t] + anchor_errors[t % n];
+  }
   std::mt19937_64 rng(seed);
-  const uint64_t starts = n - b + 1;
+  const uint64_t starts = n;
   std::vector<double> skills;
   skills.reserve(static_cast<size_t>(resamples));
   for (int r = 0; r < resamples; ++r) {

@@ -163,49 +163,57 @@ double signTestPValue(int wins, int n) {
 ClaimVerdict sampleEfficiencyVerdict(const std::vector<SweepRow>& rows, const std::string& better,
                                      const std::string& than) {
   ClaimVerdict v;
-  v.claim = better + " is more sample-efficient than " + than +
-            ": its excess test loss is lower than " + than +
-            "'s on the same (N, seed), beyond the seeds' spread (a sign test).";
-  std::map<std::pair<int64_t, uint64_t>, std::map<std::string, double>> pairs;  // (N, seed)
+  v.claim = better + " is more sample-efficient than " + than + ": over independent seeds, its " +
+            "test loss across the N axis is lower than " + than +
+            "'s (each seed's mean log-loss difference; an exact sign test over the seeds).";
+  // seed → N → model → test loss
+  std::map<uint64_t, std::map<int64_t, std::map<std::string, double>>> by_seed;
   for (const auto& r : rows) {
     if (r.reference || !r.ok() || (r.model != better && r.model != than)) continue;
-    const double y = std::isfinite(r.bayes_floor) ? r.excess() : r.test_loss;
-    if (std::isfinite(y)) pairs[{r.size, r.seed}][r.model] = y;
+    if (std::isfinite(r.test_loss) && r.test_loss > 0)
+      by_seed[r.seed][r.size][r.model] = r.test_loss;
   }
+  // One summary per seed: the mean over the N where both ran of log(loss_better / loss_than).
+  // Within a seed the N share the test set and the initialisation, and a smaller N's training
+  // data is part of a larger N's: the seed, not the (N, seed) pair, is the independent unit.
+  std::vector<double> summaries;
   int wins = 0, losses = 0, ties = 0;
-  std::map<int64_t, std::pair<int, int>> per_n;  // N → (wins, pairs)
-  std::vector<double> differences;
-  for (const auto& [key, models] : pairs) {
-    if (models.size() < 2) continue;
-    const double d = models.at(better) - models.at(than);
-    differences.push_back(d);
-    auto& slot = per_n[key.first];
-    slot.second += 1;
-    if (d < 0) ++wins, ++slot.first;
+  std::string per_seed;
+  for (const auto& [seed, sizes] : by_seed) {
+    double sum = 0;
+    int count = 0;
+    for (const auto& [size, models] : sizes) {
+      if (models.size() < 2) continue;
+      sum += std::log(models.at(better) / models.at(than));
+      ++count;
+    }
+    if (count == 0) continue;
+    const double d = sum / count;
+    summaries.push_back(d);
+    if (d < 0) ++wins;
     if (d > 0) ++losses;
     if (d == 0) ++ties;
+    per_seed += (per_seed.empty() ? "" : ", ") + number(d);
   }
   const int n = wins + losses;
   const double p = signTestPValue(wins, n);
-  std::sort(differences.begin(), differences.end());
-  const PairedDifference mean = meanWithInterval(differences);
-  std::string by_n;
-  for (const auto& [size, c] : per_n)
-    by_n += (by_n.empty() ? "" : ", ") + std::to_string(c.first) + "/" + std::to_string(c.second) +
-            " at N = " + std::to_string(size);
+  std::vector<double> sorted = summaries;
+  std::sort(sorted.begin(), sorted.end());
+  const PairedDifference mean = meanWithInterval(sorted);
   v.decided = n > 0 && p < kClaimAlpha;
   v.holds = v.decided && wins > losses;
   v.inconclusive = n > 0 && !v.decided;
   v.detail =
-      better + " lower in " + std::to_string(wins) + " of " + std::to_string(n) +
-      " pairs (N, seed)" + (ties ? " (" + std::to_string(ties) + " exact ties left out)" : "") +
+      better + " lower on " + std::to_string(wins) + " of " + std::to_string(n) + " seeds" +
+      (ties ? " (" + std::to_string(ties) + " exact ties left out)" : "") +
       ", sign test p = " + number(p, 2) +
-      (differences.empty()
-           ? std::string()
-           : ", median difference " + number(differences[differences.size() / 2]) + ", mean " +
-                 number(mean.mean) + " (" + regimeIntervalText(mean, "pairs (N, seed)") + ")") +
-      (by_n.empty() ? std::string() : "; " + by_n);
-  if (n == 0) v.detail = "no (N, seed) with both " + better + " and " + than;
+      (summaries.empty() ? std::string()
+                         : "; mean log-loss difference per seed " + per_seed + ", mean " +
+                               number(mean.mean) + " (" + regimeIntervalText(mean, "seeds") + ")");
+  if (n > 0 && n < kSignTestMinSeeds)
+    v.detail += "; " + std::to_string(n) + " seeds cannot reach p < " + number(kClaimAlpha, 2) +
+                " (the sign test needs " + std::to_string(kSignTestMinSeeds) + " agreeing)";
+  if (n == 0) v.detail = "no seed with both " + better + " and " + than + " at some N";
   return v;
 }
 
@@ -357,9 +365,9 @@ const std::vector<ClaimRuleInfo>& claimRules() {
        "see linearAttentionRnnVerdicts (core/verdicts/generation_claim.h)",
        "see linearAttentionRnnVerdicts", "see linearAttentionRnnVerdicts", judgeLinearAttention},
       {ClaimRule::SampleEfficiency, "rsa>transformer", ClaimInput::SweepRows,
-       "rsa lower in most pairs (N, seed), sign test p < kClaimAlpha",
-       "the transformer lower in most pairs, p < kClaimAlpha", "pairs, but p >= kClaimAlpha",
-       judgeSampleEfficiency},
+       "rsa's mean log test loss over N lower on most seeds, sign test over seeds p < kClaimAlpha",
+       "the transformer lower on most seeds, p < kClaimAlpha",
+       "seeds, but p >= kClaimAlpha (fewer than 6 seeds cannot decide)", judgeSampleEfficiency},
       {ClaimRule::Figure1, "figure1", ClaimInput::SweepRows,
        "a claim's model wins its share of its region outright",
        "its wins plus every tie it is in would not reach the share", "the ties decide it",

@@ -39,14 +39,16 @@ struct ClaimVerdict {
 // does not hold when the wins plus every tie its model is in would not reach it, and is
 // inconclusive in between.
 std::vector<ClaimVerdict> figure1Verdicts(const RegimeMap& map);
-// "RSA is more sample-efficient than the Transformer", as a paired comparison: every (N, seed)
-// where both ran gives d = `better`'s excess loss (test loss where the task has no floor) −
-// `than`'s on the same data. An exact two-sided sign test over the pairs (exact ties left out):
-// holds when `better` is lower in most pairs with p < kClaimAlpha, does not hold when `than` is,
-// and is inconclusive otherwise (a mean lower at most N, with no account of the seeds' spread, once
-// passed on noise).
+// "RSA is more sample-efficient than the Transformer", over independent seeds: each seed gives
+// one summary, the mean over the N where both ran of log(test loss of `better` / of `than`)
+// (the (N, seed) pairs of a seed share its test set and initialisation, and a smaller N's data is
+// part of a larger N's, so they are not independent). An exact two-sided sign test over the
+// seeds' summaries (exact ties left out): holds when `better` is lower on most seeds with
+// p < kClaimAlpha, does not hold when `than` is, inconclusive otherwise. The fewest seeds that can
+// decide at 0.05 is kSignTestMinSeeds, all agreeing (p = 2/64).
 ClaimVerdict sampleEfficiencyVerdict(const std::vector<SweepRow>& rows, const std::string& better,
                                      const std::string& than);
+constexpr int kSignTestMinSeeds = 6;
 constexpr double kClaimAlpha = 0.05;
 // P(|wins − n/2| ≥ |k − n/2|) for k wins of n fair coin flips: the exact two-sided sign test.
 double signTestPValue(int wins, int n);
