@@ -102,7 +102,8 @@ std::string resultJson(const EvalMetrics& m, const Trainer& trainer,
                                               data.season.period);
       j["skill_vs_best_anchor_ci95"] = {number(ci.low), number(ci.high)};
       j["skill_vs_best_anchor_dm_p"] = number(ci.dm_p);
-      j["skill_vs_best_anchor_verdict"] = ci.valid() ? skillVerdictName(ci.verdict()) : nullptr;
+      j["skill_vs_best_anchor_verdict"] =
+          ci.valid() ? nlohmann::json(skillVerdictName(ci.verdict())) : nlohmann::json();
       j["skill_interval"] = {{"method", "paired moving-block bootstrap, 95 % percentile"},
                              {"block", ci.block},
                              {"resamples", ci.resamples},

@@ -12,6 +12,7 @@ packages=(
   libgsl-dev libeigen3-dev  # forecasting anchors (ETS, ARIMA, Theta): GSL's optimiser, Eigen's least squares
   xvfb xauth clang-format
   ccache  # optional: run.sh and test.sh use it when installed, so a second build takes minutes
+  dpkg-dev file  # cpack -G DEB: dpkg-shlibdeps computes Depends, CPackDeb needs file(1) for it
   munge slurm-wlm  # sweeps on Slurm: scripts/slurm-local.sh runs a one-node cluster for the tests
 )
 missing=()

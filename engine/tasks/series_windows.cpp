@@ -102,6 +102,19 @@ SeriesBaselines seriesReferences(const SeriesLayout& layout, int64_t T, int64_t 
       for (int64_t t = 0; t < T; ++t) in.test_origins.push_back(s + t);
   }
   auto out = computeSeriesBaselines(in);
+  if (layout.validation_origins.empty() && layout.test_origins.empty()) {
+    // Windows scored at every position: a model's per-target error is its window's mean over
+    // the T positions (EvalMetrics::target_errors), so the references' are too.
+    for (auto& r : out.scores) {
+      std::vector<double> windows;
+      for (size_t k = 0; k + static_cast<size_t>(T) <= r.test_errors.size(); k += T) {
+        double sum = 0;
+        for (int64_t t = 0; t < T; ++t) sum += r.test_errors[k + static_cast<size_t>(t)];
+        windows.push_back(sum / static_cast<double>(T));
+      }
+      r.test_errors = std::move(windows);
+    }
+  }
   if (!anchors) return out;
 
   forecast::AnchorInput& a = *anchors;
