@@ -23,6 +23,7 @@ struct ReportCommand {
   int64_t parallel = 0;  // concurrent runs; 0 = one per core
   std::string markdown;  // non-empty: also write the table to this file
   std::string json;      // non-empty: also write every number as JSON to this file
+  std::string docs;      // non-empty: replace this Markdown file's real-series-report block
   // Overrides of realSeriesDefaults for choosing them (-1 / empty: the defaults').
   int64_t skip_lags = -1;
   int64_t patience = -1;

@@ -11,7 +11,10 @@
 
 #include "core/config/run_config.h"
 #include "core/forecast/skill_interval.h"
+#include "core/io/atomic_file.h"
+#include "core/io/marked_block.h"
 #include "core/session/session_bundle.h"
+#include "core/verdicts/real_series_report.h"
 #include "support/test_registry.h"
 
 using namespace rsalab;
@@ -183,6 +186,23 @@ class TestSkillInterval : public QObject {
     const auto old = loadSession(path);
     QVERIFY(old.references.empty());
     QVERIFY(old.runs[0].test_errors.empty());
+  }
+
+  // Docs from data: the report's block in docs/REAL_SERIES.md is what the renderer makes of
+  // docs/data/real_series_report.json (the run's own JSON); an edited number fails here.
+  void docsReportBlockMatchesItsData() {
+    const std::string root = RSALAB_SOURCE_ROOT;
+    const std::string json = readTextFile(root + "/docs/data/real_series_report.json", 16 << 20);
+    const std::string doc = readTextFile(root + "/docs/REAL_SERIES.md", 16 << 20);
+    const std::string block =
+        markedBlockIn(doc, kReportBlockBegin, kReportBlockEnd, "docs/REAL_SERIES.md");
+    QCOMPARE(QString::fromStdString(block), QString::fromStdString(realSeriesReportBlock(json)));
+    // The check can fail: one changed digit in the data, and the block no longer matches.
+    std::string edited = json;
+    const auto at = edited.find("\"test\": 0.");
+    QVERIFY(at != std::string::npos);
+    edited[at + 10] = edited[at + 10] == '9' ? '8' : '9';
+    QVERIFY(realSeriesReportBlock(edited) != block);
   }
 };
 

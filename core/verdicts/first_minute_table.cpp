@@ -10,6 +10,7 @@
 
 #include "core/config/run_config.h"
 #include "core/io/atomic_file.h"
+#include "core/io/marked_block.h"
 #include "core/io/resources.h"
 #include "core/io/text.h"
 #include "core/registry/model_registry.h"
@@ -235,19 +236,12 @@ std::string firstMinuteSummary(const FirstMinuteTable& t) {
 }
 
 std::string firstMinuteBlockIn(const std::string& markdown, const std::string& what) {
-  const size_t b = markdown.find(kBegin), e = markdown.find(kEnd);
-  if (b == std::string::npos || e == std::string::npos || e < b)
-    throw std::runtime_error(what + ": no first-minute block (the lines " + kBegin + " … " + kEnd +
-                             ")");
-  const size_t end = std::min(markdown.size(), e + std::string(kEnd).size() + 1);  // its newline
-  return markdown.substr(b, end - b);
+  return markedBlockIn(markdown, kBegin, kEnd, what);
 }
 
 std::string replaceFirstMinuteBlock(const std::string& markdown, const std::string& block,
                                     const std::string& what) {
-  const std::string old = firstMinuteBlockIn(markdown, what);
-  const size_t b = markdown.find(old);
-  return markdown.substr(0, b) + block + markdown.substr(b + old.size());
+  return replaceMarkedBlock(markdown, block, kBegin, kEnd, what);
 }
 
 }  // namespace rsalab
