@@ -25,7 +25,8 @@ using nlohmann::json;
 double num(const json& o, const char* key) {
   const auto it = o.find(key);
   if (it == o.end() || it->is_null()) return NAN;
-  if (!it->is_number()) throw std::runtime_error(std::string("report: key \"") + key + "\" is not a number");
+  if (!it->is_number())
+    throw std::runtime_error(std::string("report: key \"") + key + "\" is not a number");
   return it->get<double>();
 }
 
@@ -107,9 +108,9 @@ std::string realSeriesReportMarkdown(const std::string& text) {
     table << "| series | T | N | model | validation MSE (mean over seeds) | ÷ best anchor's "
              "validation MSE |\n|---|---|---|---|---|---|\n";
   }
-  std::vector<std::string> order;                         // models, first-seen order
+  std::vector<std::string> order;                           // models, first-seen order
   std::map<std::string, std::map<std::string, int>> words;  // model → word → series
-  std::map<std::string, std::vector<double>> ratios;       // model → per-series validation ratio
+  std::map<std::string, std::vector<double>> ratios;        // model → per-series validation ratio
   std::vector<std::string> chosen_beats, chosen_ties, chosen_loses;
   for (const auto& s : array(report, "series")) {
     const std::string name = str(s, "series");
@@ -169,9 +170,8 @@ std::string realSeriesReportMarkdown(const std::string& text) {
             << fixed(num(ref, "test_mase"), 3) << " | "
             << (is_best ? std::string("0 (best anchor)") : ci.text(2)) << " | "
             << (is_best ? std::string() : str(ref, "verdict")) << " | "
-            << (str(ref, "name") == "persistence"
-                    ? std::string("0")
-                    : meanRange({num(ref, "skill_vs_persistence")}))
+            << (str(ref, "name") == "persistence" ? std::string("0")
+                                                  : meanRange({num(ref, "skill_vs_persistence")}))
             << " |\n";
     }
     if (const auto it = s.find("chosen_on_validation"); test && it != s.end() && it->is_object()) {
@@ -179,7 +179,10 @@ std::string realSeriesReportMarkdown(const std::string& text) {
       const std::string line =
           name + " (" + str(*it, "model") + " " + ci.text(2) + " vs " + best + ")";
       const std::string word = str(*it, "verdict");
-      (word == "beats" ? chosen_beats : word == "loses" ? chosen_loses : chosen_ties).push_back(line);
+      (word == "beats"   ? chosen_beats
+       : word == "loses" ? chosen_loses
+                         : chosen_ties)
+          .push_back(line);
     }
   }
   auto list = [](const std::vector<std::string>& v) {
@@ -207,8 +210,8 @@ std::string realSeriesReportMarkdown(const std::string& text) {
         const auto it = words[model].find(k);
         return it == words[model].end() ? 0 : it->second;
       };
-      summary << "- " << model << ": " << at("beats") << " / " << at("ties") << " / "
-              << at("loses") << "\n";
+      summary << "- " << model << ": " << at("beats") << " / " << at("ties") << " / " << at("loses")
+              << "\n";
     }
     summary << "\nWith the model chosen on validation (lowest mean validation MSE over the seeds, "
                "or an ensemble's):\n"
@@ -224,7 +227,9 @@ std::string realSeriesReportMarkdown(const std::string& text) {
       std::vector<double> v = r;
       std::sort(v.begin(), v.end());
       const double median =
-          v.empty() ? NAN : (v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2);
+          v.empty()
+              ? NAN
+              : (v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2);
       summary << "- " << model << ": " << fixed(median, 3) << "\n";
     }
   }
