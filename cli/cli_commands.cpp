@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli/cli_commands.h"
 
+#include <algorithm>
 #include <atomic>
 #include <filesystem>
 #include <iomanip>
@@ -113,8 +114,14 @@ int runTrain(const TrainCommand& command) {
   trainer.faults.throw_at_step = command.fault_throw_at_step;
   trainer.faults.throw_kind = command.fault_kind;
   // A run preset's control: the untrained model with the same initialisation, on the same sample.
+  // The fixed-point rule averages over several validation samples: the control's are taken here.
   std::optional<InspectionRecord> untrained;
-  if (command.rule) untrained = trainer.inspect(0);
+  std::vector<InspectionRecord> untrained_samples;
+  const int64_t samples = std::min<int64_t>(kClaimSamples, trainer.data().validation.size());
+  if (command.rule) {
+    untrained = trainer.inspect(0);
+    for (int64_t k = 0; k < samples; ++k) untrained_samples.push_back(trainer.inspect(k));
+  }
   TrainingControl control;
   StopReason reason;
   {
@@ -165,6 +172,12 @@ int runTrain(const TrainCommand& command) {
     ClaimEvidence evidence;
     evidence.record = &last;
     evidence.control = untrained ? &*untrained : nullptr;
+    std::vector<InspectionRecord> trained_samples;
+    for (int64_t k = 0; k < samples; ++k) trained_samples.push_back(trainer.inspect(k));
+    for (size_t k = 0; k < trained_samples.size() && k < untrained_samples.size(); ++k) {
+      evidence.records.push_back(&trained_samples[k]);
+      evidence.controls.push_back(&untrained_samples[k]);
+    }
     evidence.truth = &trainer.data().truth;
     evidence.length = trainer.config().task.length;
     for (const auto& v : judgeClaim(*command.rule, evidence)) std::cout << verdictLine(v) << "\n";

@@ -323,40 +323,55 @@ class TestRegimeMap : public QObject {
     QVERIFY(rsa.detail.find("beaten in 2") != std::string::npos);
   }
 
-  // The fixed-point claim on made-up layer updates: the untrained pattern of the issue (relative
-  // residuals fall, absolute updates do not) never holds; each outcome appears.
+  // The fixed-point claim on made-up layer records: the equation's relative residual per layer
+  // decides, α never. Each outcome appears, and the case the former rule (on update sizes) called
+  // "holds": updates that shrink with depth because α does, while the residual does not fall.
   void fixedPointVerdictHasEveryOutcome() {
-    auto record = [](std::vector<double> updates) {
+    auto record = [](std::vector<double> residuals, std::vector<double> updates = {}) {
       InspectionRecord r;
-      for (double u : updates) {
-        LayerInspection l;
-        l.update = u;
-        r.layers.push_back(l);
+      for (size_t l = 0; l < residuals.size(); ++l) {
+        LayerInspection layer;
+        layer.has_alpha = true;
+        layer.equation_residual = residuals[l];
+        layer.update = l < updates.size() ? updates[l] : 1.0;
+        r.layers.push_back(layer);
       }
       return r;
     };
-    const InspectionRecord untrained = record({21.2, 21.6, 22.1, 21.1});
+    const InspectionRecord untrained = record({0.9, 0.92, 0.95, 0.97});
+    // The untrained model against itself: never holds.
     auto v = fixedPointVerdict(untrained, &untrained);
     QVERIFY2(v.decided && !v.holds, v.detail.c_str());
-    v = fixedPointVerdict(record({10, 5, 2.5, 1.25}), &untrained);
+    // A constructed contraction: the residual halves at each layer, far below the control's.
+    v = fixedPointVerdict(record({0.8, 0.4, 0.2, 0.1}), &untrained);
     QVERIFY2(v.decided && v.holds, v.detail.c_str());
     QVERIFY(verdictLine(v).rfind("holds: ", 0) == 0);
-    // Contracts (ratio 0.9), but the control already contracts at 0.95: within the 10 % margin.
-    const InspectionRecord gentle = record({1, 0.95, 0.9025, 0.857375});
-    v = fixedPointVerdict(record({1, 0.9, 0.81, 0.729}), &gentle);
+    // α shrinking with depth: updates 10, 5, 2.5, 1.25 (the former rule: holds), the residual
+    // flat at the control's level: does not hold.
+    v = fixedPointVerdict(record({0.9, 0.9, 0.91, 0.92}, {10, 5, 2.5, 1.25}), &untrained);
+    QVERIFY2(v.decided && !v.holds, v.detail.c_str());
+    QVERIFY(v.detail.find("does not fall") != std::string::npos);
+    // Falls, but ends only 5 % below the control's last residual: within the margin.
+    const InspectionRecord rising = record({0.9, 0.92, 0.95, 0.97});
+    v = fixedPointVerdict(record({0.95, 0.94, 0.93, 0.92}), &rising);
     QVERIFY2(v.inconclusive && !v.decided, v.detail.c_str());
-    // Every ratio 0.95 against the untrained 0.999 (geometric mean): within 10 %, inconclusive.
-    v = fixedPointVerdict(gentle, &untrained);
-    QVERIFY2(v.inconclusive, v.detail.c_str());
-    v = fixedPointVerdict(gentle, nullptr);  // no control: undecided
+    // Falls, but the control ends lower still: training did not bring it closer.
+    const InspectionRecord steep = record({0.5, 0.3, 0.2, 0.1});
+    v = fixedPointVerdict(record({0.8, 0.6, 0.5, 0.4}), &steep);
+    QVERIFY2(v.decided && !v.holds, v.detail.c_str());
+    QVERIFY(v.detail.find("did not bring the last layer closer") != std::string::npos);
+    // Over several samples: the geometric mean per layer decides.
+    const auto a = record({0.8, 0.4, 0.2, 0.1}), b = record({0.6, 0.3, 0.15, 0.05});
+    v = fixedPointVerdict({&a, &b}, {&untrained, &untrained});
+    QVERIFY2(v.decided && v.holds, v.detail.c_str());
+    QVERIFY(v.detail.find("over 2 samples") != std::string::npos);
+    v = fixedPointVerdict(record({0.8, 0.4}), nullptr);  // no control: undecided
     QVERIFY2(!v.decided && !v.inconclusive, v.detail.c_str());
     QVERIFY(verdictLine(v).rfind("undecided: ", 0) == 0);
-    // Contracts, but less than the control: training did not make it contract more.
-    const InspectionRecord strong = record({1, 0.5, 0.25, 0.125});
-    v = fixedPointVerdict(record({1, 0.9, 0.81, 0.729}), &strong);
-    QVERIFY2(v.decided && !v.holds, v.detail.c_str());
-    QVERIFY(v.detail.find("did not make the layers contract more") != std::string::npos);
-    v = fixedPointVerdict(record({1}), &strong);
+    v = fixedPointVerdict(record({0.8}), &untrained);  // one layer
+    QVERIFY(!v.decided && !v.inconclusive);
+    // Records without residuals (written before they existed): undecided, never a verdict.
+    v = fixedPointVerdict(record({0, 0, 0, 0}), &untrained);
     QVERIFY(!v.decided && !v.inconclusive);
   }
 

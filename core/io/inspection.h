@@ -39,7 +39,11 @@ struct LayerInspection {
   bool has_alpha = false;               // StarSaber
   double alpha = 0;                     // StarSaber α_l
   double residual = 0;                  // StarSaber ‖h^{l+1} − h^l‖ / ‖h^l‖
-  double update = 0;                    // StarSaber ‖h^{l+1} − h^l‖ (the fixed-point claim's)
+  double update = 0;                    // StarSaber ‖h^{l+1} − h^l‖
+  // StarSaber: ‖h^l − tanh(A^l(h^l) + V^l x)‖ / ‖h^l‖, the relative residual of the fixed-point
+  // equation h = tanh(A(h) + V x) at the layer's input, with the layer's own weights; α does not
+  // enter (the fixed-point claim's quantity). 0: not recorded (records written before 2026-11-27).
+  double equation_residual = 0;
 };
 
 // LSTM i, f, g, o or GRU r, z, n activations of one layer: T × units.

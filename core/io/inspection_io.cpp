@@ -115,6 +115,7 @@ json layerJson(const LayerInspection& layer, bool compact = false) {
   if (layer.has_alpha || layer.update > 0) {  // StarSaber (gated or not)
     j["residual"] = layer.residual;
     j["update"] = layer.update;
+    j["equation_residual"] = layer.equation_residual;
   }
   return j;
 }
@@ -247,6 +248,7 @@ LayerInspection readLayer(const json& j, const std::string& where, const std::st
   }
   layer.residual = number(j, "residual", where, path, 0);
   layer.update = number(j, "update", where, path, 0);
+  layer.equation_residual = number(j, "equation_residual", where, path, 0);
   return layer;
 }
 

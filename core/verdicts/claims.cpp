@@ -219,22 +219,24 @@ ClaimVerdict sampleEfficiencyVerdict(const std::vector<SweepRow>& rows, const st
 
 namespace {
 
-// u_{l+1} / u_l for the layers' absolute updates u_l = ‖h^{l+1} − h^l‖ (empty when a layer has
-// none).
-std::vector<double> contractionRatios(const InspectionRecord& record) {
-  std::vector<double> ratios;
-  for (size_t l = 1; l < record.layers.size(); ++l) {
-    const double before = record.layers[l - 1].update, after = record.layers[l].update;
-    if (!(before > 0) || !std::isfinite(after)) return {};
-    ratios.push_back(after / before);
+// The layers' fixed-point residuals r_l (LayerInspection::equation_residual); empty when a layer
+// has none.
+std::vector<double> equationResiduals(const InspectionRecord& record) {
+  std::vector<double> r;
+  for (const auto& layer : record.layers) {
+    if (!(layer.equation_residual > 0) || !std::isfinite(layer.equation_residual)) return {};
+    r.push_back(layer.equation_residual);
   }
-  return ratios;
+  return r;
 }
 
-double geometricMean(const std::vector<double>& v) {
-  double log_sum = 0;
-  for (double x : v) log_sum += std::log(std::max(x, 1e-300));
-  return std::exp(log_sum / static_cast<double>(v.size()));
+// Per layer, the geometric mean over the samples.
+std::vector<double> layerMeans(const std::vector<std::vector<double>>& samples) {
+  std::vector<double> out(samples.front().size(), 0.0);
+  for (const auto& s : samples)
+    for (size_t l = 0; l < out.size(); ++l) out[l] += std::log(s[l]);
+  for (auto& x : out) x = std::exp(x / static_cast<double>(samples.size()));
+  return out;
 }
 
 std::string ratioList(const std::vector<double>& v) {
@@ -245,41 +247,55 @@ std::string ratioList(const std::vector<double>& v) {
 
 }  // namespace
 
-ClaimVerdict fixedPointVerdict(const InspectionRecord& trained, const InspectionRecord* control) {
+ClaimVerdict fixedPointVerdict(const std::vector<const InspectionRecord*>& trained,
+                               const std::vector<const InspectionRecord*>& control) {
   ClaimVerdict v;
   v.claim =
-      "StarSaber's layers approach a fixed point: each layer's update ‖h^{l+1} − h^l‖ is smaller "
-      "than the one before (ratio < 1), and contracts by more than " +
+      "StarSaber's layers approach the fixed point of h = tanh(A(h) + V x): the relative residual "
+      "‖h^l − tanh(A^l(h^l) + V^l x)‖ / ‖h^l‖ falls from the first layer to the last, and ends "
+      "more than " +
       number(100 * (1 - kFixedPointMargin), 2) +
-      " % beyond the untrained model with the same "
-      "initialisation.";
-  const auto ratios = contractionRatios(trained);
-  if (ratios.empty()) {
-    v.detail = "needs 2+ StarSaber layers with their updates recorded";
+      " % below the untrained model's with the same initialisation (α does not enter).";
+  std::vector<std::vector<double>> t, c;
+  for (const auto* r : trained)
+    if (r && equationResiduals(*r).size() >= 2) t.push_back(equationResiduals(*r));
+  for (const auto* r : control)
+    if (r && equationResiduals(*r).size() >= 2) c.push_back(equationResiduals(*r));
+  if (t.empty()) {
+    v.detail = "needs 2+ StarSaber layers with their fixed-point residuals recorded";
     return v;
   }
-  const auto base = control ? contractionRatios(*control) : std::vector<double>{};
-  if (base.size() != ratios.size()) {
-    v.detail = "no untrained control with the same layers (ratios " + ratioList(ratios) + ")";
+  if (c.empty() || c.front().size() != t.front().size()) {
+    v.detail =
+        "no untrained control with the same layers (residuals " + ratioList(layerMeans(t)) + ")";
     return v;
   }
-  const double mean = geometricMean(ratios), base_mean = geometricMean(base);
-  const bool contracts = std::all_of(ratios.begin(), ratios.end(), [](double r) { return r < 1; });
-  v.detail = "update ratios per layer " + ratioList(ratios) + " (geometric mean " + number(mean) +
-             "); untrained control " + ratioList(base) + " (" + number(base_mean) + ")";
-  if (!contracts || mean >= base_mean) {
+  const auto trained_means = layerMeans(t), control_means = layerMeans(c);
+  const double fall = trained_means.back() / trained_means.front();
+  const double control_fall = control_means.back() / control_means.front();
+  const double closer = trained_means.back() / control_means.back();
+  v.detail = "residual per layer " + ratioList(trained_means) + " (geometric mean over " +
+             std::to_string(t.size()) + " samples), last / first " + number(fall) +
+             "; untrained control " + ratioList(control_means) + ", last / first " +
+             number(control_fall) + "; last layer against the control's " + number(closer);
+  if (fall >= 1 || closer >= 1) {
     v.decided = true;
     v.holds = false;
-    v.detail += !contracts ? ": an update grows from one layer to the next"
-                           : ": training did not make the layers contract more";
-  } else if (mean <= kFixedPointMargin * base_mean) {
+    v.detail += fall >= 1 ? ": the residual does not fall through the layers"
+                          : ": training did not bring the last layer closer to the fixed point";
+  } else if (closer <= kFixedPointMargin) {
     v.decided = v.holds = true;
   } else {
     v.inconclusive = true;
-    v.detail += ": contracts, but within " + number(100 * (1 - kFixedPointMargin), 2) +
-                " % of the untrained model";
+    v.detail += ": falls, but ends within " + number(100 * (1 - kFixedPointMargin), 2) +
+                " % of the untrained model's";
   }
   return v;
+}
+
+ClaimVerdict fixedPointVerdict(const InspectionRecord& trained, const InspectionRecord* control) {
+  return fixedPointVerdict({&trained}, control ? std::vector<const InspectionRecord*>{control}
+                                               : std::vector<const InspectionRecord*>{});
 }
 
 ClaimVerdict linearRnnVerdict(double max_error, int64_t values, double tolerance) {
@@ -325,6 +341,7 @@ std::vector<ClaimVerdict> judgeRecover(const ClaimEvidence& e) {
 }
 
 std::vector<ClaimVerdict> judgeFixedPoint(const ClaimEvidence& e) {
+  if (!e.records.empty()) return {fixedPointVerdict(e.records, e.controls)};
   if (!e.record) return {};
   return {fixedPointVerdict(*e.record, e.control)};
 }
@@ -355,9 +372,10 @@ const std::vector<ClaimRuleInfo>& claimRules() {
        "a REM head matches no true component within the tolerance", "never (no spread to weigh)",
        judgeRecover},
       {ClaimRule::FixedPoint, "fixed-point", ClaimInput::RunRecord,
-       "every update ratio < 1 and their geometric mean <= kFixedPointMargin x the control's",
-       "an update grows, or the geometric mean is not below the untrained control's",
-       "every ratio < 1 and below the control's, but within the margin", judgeFixedPoint},
+       "the fixed-point residual falls through the layers and ends <= kFixedPointMargin x the "
+       "untrained control's",
+       "it does not fall, or it ends not below the untrained control's",
+       "the residual falls and ends below the control's, but within the margin", judgeFixedPoint},
       {ClaimRule::LinearRnn, "linear-rnn", ClaimInput::Computed,
        "the recurrence and its REM sum agree to 1e-9", "they differ by more than 1e-9",
        "never (computed exactly)", judgeLinearRnn},

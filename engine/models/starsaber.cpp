@@ -76,6 +76,8 @@ torch::Tensor StarSaberLayerImpl::forward(const torch::Tensor& h, const torch::T
     auto before = h[sample].detach();
     record->update = (next[sample].detach() - before).norm().item<double>();
     record->residual = record->update / (before.norm().item<double>() + 1e-12);
+    record->equation_residual = (before - update[sample].detach()).norm().item<double>() /
+                                (before.norm().item<double>() + 1e-12);
   }
   return next;
 }
