@@ -29,8 +29,8 @@ struct EvalMetrics {
   Split split = Split::Validation;       // written as splitName(): validation | test
   double loss = 0;                       // the objective's loss (MSE, cross-entropy)
   std::map<std::string, double> values;  // mse, mae, mase | accuracy, cross_entropy | bits_per_char
-  // Regression: per sample of the split (a series' forecast origin), the mean of e² over its
-  // scored positions and outputs; their mean is `mse`. Empty for other objectives.
+  // Regression, test evaluations only: per sample (a series' forecast origin), the mean of e²
+  // over its scored positions and outputs; their mean is `mse`. Empty otherwise.
   std::vector<double> target_errors;
 };
 

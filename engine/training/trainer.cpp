@@ -176,11 +176,15 @@ double Trainer::lossOn(const DataSplit& split, const torch::Tensor& index, EvalM
         metrics->values["mse"] += loss.item<double>() * index.size(0);
         metrics->values["mae"] += torch::l1_loss(out, y).item<double>() * index.size(0);
         const int64_t H = data_->horizon, O = out.size(2);
-        // Per sample (a series' origin): the mean of e² over its positions and outputs.
-        const auto per_target =
-            (out - y).pow(2).mean({1, 2}).to(torch::kCPU, torch::kFloat64).contiguous();
-        metrics->target_errors.insert(metrics->target_errors.end(), per_target.data_ptr<double>(),
-                                      per_target.data_ptr<double>() + per_target.numel());
+        // Per sample (a series' origin): the mean of e² over its positions and outputs. The test
+        // only (the skill interval); validation evaluations skip the work.
+        if (&split == &data_->test) {
+          const auto per_target =
+              (out - y).pow(2).mean({1, 2}).to(torch::kCPU, torch::kFloat64).contiguous();
+          metrics->target_errors.insert(metrics->target_errors.end(),
+                                        per_target.data_ptr<double>(),
+                                        per_target.data_ptr<double>() + per_target.numel());
+        }
         const auto C = static_cast<int64_t>(data_->mase_scale.size());
         if (C > 0 && O % C == 0) {  // outputs are h·C + c: column k % C
           auto scale = torch::tensor(data_->mase_scale, torch::kFloat64)
@@ -340,9 +344,6 @@ EvalMetrics Trainer::evaluate(const std::string& which) {
     lossOn(split, index, &m, /*training=*/false);
   }
   for (auto& [key, value] : m.values) value /= static_cast<double>(N);
-  // Per-target errors are kept for the test only (the skill interval); a validation curve of
-  // hundreds of evaluations would otherwise hold them all.
-  if (m.split != Split::Test) m.target_errors.clear();
   m.loss = data_->objective == Objective::Regression ? m.values["mse"] : m.values["cross_entropy"];
   if (data_->objective == Objective::Seq2Seq) {
     auto decoded =
