@@ -181,8 +181,7 @@ double Trainer::lossOn(const DataSplit& split, const torch::Tensor& index, EvalM
         if (&split == &data_->test) {
           const auto per_target =
               (out - y).pow(2).mean({1, 2}).to(torch::kCPU, torch::kFloat64).contiguous();
-          metrics->target_errors.insert(metrics->target_errors.end(),
-                                        per_target.data_ptr<double>(),
+          metrics->target_errors.insert(metrics->target_errors.end(), per_target.data_ptr<double>(),
                                         per_target.data_ptr<double>() + per_target.numel());
         }
         const auto C = static_cast<int64_t>(data_->mase_scale.size());
