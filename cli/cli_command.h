@@ -27,5 +27,6 @@ CliCommand addFirstMinuteCliCommand(CLI::App& app);  // cli/cli_first_minute.cpp
 CliCommand addEvalCommand(CLI::App& app);            // cli/cmd_inspect.cpp
 CliCommand addInspectCommand(CLI::App& app);         // cli/cmd_inspect.cpp
 CliCommand addExportCommand(CLI::App& app);          // cli/cmd_inspect.cpp
+CliCommand addPresetDocsCommand(CLI::App& app);      // cli/cmd_preset_docs.cpp
 
 }  // namespace rsalab

@@ -164,10 +164,8 @@ QString runsHeadline(const QVector<RunDescriptor>& runs, const RunConfig& c,
                 .arg(truth.bayes_floor, 0, 'g', 3)
                 .arg(QString::fromStdString(truth.floor_note));
   if (c.trainer.patience > 0)
-    text +=
-        QString("; each run stops after %1 evaluations without improvement (not before step %2)")
-            .arg(c.trainer.patience)
-            .arg(earliestEarlyStop(c.trainer));
+    text += QString("; each run stops after %1 evaluations without improvement")
+                .arg(c.trainer.patience);
   if (!preset.isEmpty()) text = preset + " — " + text;
   text += ".";
   // The default launch: what it shows over five seeds, measured (never a canned story).

@@ -47,6 +47,29 @@ class TestConfigValidation : public QObject {
     table.config = config.dump();
     QVERIFY(!firstMinuteTableMatchesLaunch(table));
   }
+  // The first minute compares RSA with the others on the test loss, not on the validation loss
+  // that chose when each run stopped: here RSA is lower on validation for every seed and higher on
+  // test, so it loses; the block shows both numbers, and a record without test losses reads back
+  // with none (no comparison) instead of failing.
+  void firstMinuteComparesOnTheTestLoss() {
+    auto table = firstMinuteTableForLaunch(6, 10);
+    table.models = {"transformer", "rsa"};
+    for (uint64_t seed = 0; seed < 6; ++seed) {
+      const double noise = 0.001 * static_cast<double>(seed);
+      table.runs.push_back({"transformer", seed, 10, "", 0.20 + noise, 0.20, 0.10 + noise});
+      table.runs.push_back({"rsa", seed, 10, "", 0.10 + noise, 0.10, 0.30 + noise});
+    }
+    const std::string block = firstMinuteBlock(table);
+    QVERIFY2(block.find("RSA loses to transformer (lower on 0 of 6 seeds") != std::string::npos,
+             block.c_str());
+    QVERIFY2(block.find("| rsa | 0.1 / 0.3 |") != std::string::npos, block.c_str());
+    QVERIFY(firstMinuteSummary(table).find("test loss: transformer 0.10") != std::string::npos);
+    auto json = nlohmann::json::parse(firstMinuteTableJson(table));
+    for (auto& run : json["runs"]) run.erase("test");
+    const auto old = firstMinuteTableFromJson(json.dump(), "old record");
+    QVERIFY(!std::isfinite(old.runs.front().test));
+    QVERIFY(firstMinuteBlock(old).find("RSA ") == std::string::npos);
+  }
   void defaultsAreValid() {
     QCOMPARE(QString::fromStdString(errorOf([] { validate(RunConfig{}); })), QString());
   }

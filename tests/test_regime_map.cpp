@@ -5,10 +5,12 @@
 #include <QtTest>
 #include <cmath>
 #include <functional>
+#include <nlohmann/json.hpp>
 
 #include "core/sweep/sweep_io.h"
 #include "core/sweep/sweep_plan.h"
 #include "core/verdicts/claims.h"
+#include "core/verdicts/preset_record.h"
 #include "core/verdicts/preset_runner.h"
 #include "core/verdicts/presets.h"
 #include "core/verdicts/regime_map.h"
@@ -171,6 +173,69 @@ class TestRegimeMap : public QObject {
     const auto points = regimePoints(back.rows);
     QCOMPARE(points.size(), size_t{6});
     QVERIFY(std::abs(points[0].excess - 2 * std::pow(16, -0.5)) < 1e-6);
+  }
+
+  // A preset's docs block is rendered from its record alone: the regime table with its winner
+  // marked, RSA's ratio to each cell's best other model at the smallest N, the preset's verdicts;
+  // the record reads back to the same block, a changed loss changes it, and a record of an unknown
+  // preset is refused with its name.
+  void presetRecordRendersItsDocsBlock() {
+    PresetRecord record;
+    record.preset = "figure1";
+    record.measured = "2026-11-27 on 2 cores";
+    record.command = "rsalab-cli sweep --preset figure1 --out runs/figure1";
+    record.sweep.axis = {"mix_share", {0, 1}};
+    record.sweep.wall_seconds = 195;
+    int64_t run = 0;
+    for (double a : {0.0, 1.0})
+      for (int64_t n : {16, 64})
+        for (uint64_t seed = 0; seed < 3; ++seed)
+          for (const char* model : {"rnn", "rsa"}) {
+            SweepRow row;
+            row.run = run++;
+            row.model = model;
+            row.size = n;
+            row.seed = seed;
+            row.axis_value = a;
+            row.steps = 10;
+            row.bayes_floor = 0;
+            // rsa 4.9x the rnn's excess at a = 1, N = 16, and 0.01 below it elsewhere (+ seed
+            // jitter)
+            const double rnn = a == 1 && n == 16 ? 0.04 : 0.21;
+            row.test_loss = (std::string(model) == "rsa" ? 0.2 : rnn) + 0.001 * seed;
+            record.sweep.rows.push_back(row);
+          }
+    const std::string block = presetRecordBlock(record);
+    QVERIFY2(block.find("in 3 min 15 s") != std::string::npos, block.c_str());
+    QVERIFY2(block.find("| 16 | 0.211 | **0.041** | **0.201** | 0.201 |") != std::string::npos,
+             block.c_str());
+    QVERIFY2(block.find("| 16 | 0.95× (rnn) | 4.9× (rnn) |") != std::string::npos, block.c_str());
+    QVERIFY2(block.find("rnn wins outright in 1, rsa wins outright in 3; 0 are ties") !=
+                 std::string::npos,
+             block.c_str());
+    QVERIFY2(block.find("\n- holds: ") != std::string::npos ||
+                 block.find("\n- inconclusive: ") != std::string::npos ||
+                 block.find("\n- undecided: ") != std::string::npos ||
+                 block.find("\n- does not hold here: ") != std::string::npos,
+             block.c_str());
+    const PresetRecord back = presetRecordFromJson(presetRecordJson(record), "record");
+    QCOMPARE(presetRecordBlock(back), block);
+    const std::string docs = "intro\n" + block + "outro\n";
+    QCOMPARE(presetBlockIn(docs, "figure1", "docs"), block);
+    PresetRecord changed = back;
+    changed.sweep.rows[1].test_loss += 0.1;
+    QVERIFY(presetRecordBlock(changed) != block);
+    QCOMPARE(replacePresetBlock(docs, changed, "docs"),
+             "intro\n" + presetRecordBlock(changed) + "outro\n");
+    auto json = nlohmann::json::parse(presetRecordJson(record));
+    json["preset"] = "no-such-preset";
+    bool refused = false;
+    try {
+      presetRecordFromJson(json.dump(), "bad record");
+    } catch (const std::runtime_error& e) {
+      refused = std::string(e.what()).find("bad record: ") == 0;
+    }
+    QVERIFY(refused);
   }
 
   // The sample-efficiency claim is a sign test over independent seeds, each summarised by its

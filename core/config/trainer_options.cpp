@@ -27,7 +27,7 @@ const std::vector<HyperParameterInfo>& trainerHyperParameters() {
        "--warmup", "linear warm-up steps"},
       {"eval_every", "Evaluate every", "steps", 1, 1e6, false, false, &T::eval_every,
        "--eval-every", "steps between validation evaluations"},
-      {"patience", "Early-stop patience (0 = off; never in the first quarter of max steps)",
+      {"patience", "Early-stop patience (0 = off)",
        "evaluations", 0, 1e4, false, false, &T::patience,
        "--patience", "early stop after this many evaluations without improvement"},
       {"max_seconds", "Wall-time budget (0 = none)", "s", 0, 1e7, false, false, &T::max_seconds,

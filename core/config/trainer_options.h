@@ -21,9 +21,9 @@ struct TrainerOptions {
   int64_t warmup_steps = 0;  // linear warm-up from 0
   bool cosine = false;       // cosine decay to 10% after warm-up
   int64_t eval_every = 50;   // steps between validation evaluations
-  // Early stop after this many evaluations without improvement, but never in the first quarter
-  // of max_steps (earliestEarlyStop): a plateau early in a run is not the end of its learning
-  // (the default launch's RSA sat on the RNN's plateau at step 650 and would have left it later).
+  // Early stop after this many validation evaluations without improvement (0 = never). Patience
+  // alone decides: there is no minimum step before it may end a run. Each protocol chooses its
+  // patience on validation (the default launch, the real-series defaults: core/config/run_config).
   int64_t patience = 0;
   // When training ends (any reason but a divergence or a stop request), put back the weights of
   // the best validation evaluation, so the test evaluation and the checkpoint use them.
@@ -75,13 +75,6 @@ TrainerOptions withHot(TrainerOptions base, const HotParameters& hot);
 // Sets hot parameter `name` to `value` in `hot` and returns the value it had; nullopt (and no
 // change) when `name` is not a hot row.
 std::optional<double> applyHotEdit(HotParameters& hot, const std::string& name, double value);
-
-// The first step at which patience may end a run: a quarter of max_steps. A run is given that much
-// of its budget to leave a plateau before "no better validation loss" counts against it.
-constexpr int64_t kEarlyStopBudgetDivisor = 4;
-inline int64_t earliestEarlyStop(const TrainerOptions& o) {
-  return o.max_steps / kEarlyStopBudgetDivisor;
-}
 
 // Throws std::invalid_argument naming the field and its allowed range.
 void validate(const TrainerOptions& options);

@@ -19,6 +19,9 @@ struct FirstMinuteRun {
   std::string stop;       // "" while still training at the step limit, else the stop reason
   double validation = 0;  // the last validation evaluation (what the runs table shows)
   double best_validation = 0;
+  // The test loss at the run's last weights (those of its last validation evaluation); NaN in a
+  // record measured before it was kept.
+  double test = std::numeric_limits<double>::quiet_NaN();
   double bayes_floor = std::numeric_limits<double>::quiet_NaN();  // NaN: the task has none
 };
 
@@ -40,11 +43,13 @@ FirstMinuteTable firstMinuteTableFromJson(const std::string& text, const std::st
 // resources/first_minute.json when it is there and matches today's launch; else none (false).
 bool readLaunchFirstMinuteTable(FirstMinuteTable* table);
 
-// The README's block, markers included: a row per model (a column per seed, mean ± sd), then how
-// RSA compares with each other model seed by seed.
+// The README's block, markers included: a row per model (a column per seed with the validation
+// and test loss, then the mean ± sd of each), then how RSA compares with each other model on the
+// test loss, seed by seed.
 std::string firstMinuteBlock(const FirstMinuteTable& table);
-// One line for the window's headline: "Over 5 seeds (README, measured headless): rnn 0.222 ±
-// 0.0048, transformer 0.0192 ± 0.0059, rsa 0.0185 ± 0.0031; RSA beats rnn, ties transformer."
+// One line for the window's headline: "Over 5 seeds (README, measured headless), test loss: rnn
+// 0.222 ± 0.0048, transformer 0.0192 ± 0.0059, rsa 0.0185 ± 0.0031; RSA beats rnn, ties
+// transformer."
 std::string firstMinuteSummary(const FirstMinuteTable& table);
 // `markdown` with its block replaced by `block`; std::runtime_error naming `what` when it has none.
 std::string replaceFirstMinuteBlock(const std::string& markdown, const std::string& block,

@@ -52,6 +52,7 @@ std::vector<FirstMinuteRun> runFirstMinute(const RunConfig& config,
         r.stop = trainer.done() ? stopReasonName(trainer.stopReason()) : "";
         r.validation = last;
         r.best_validation = trainer.bestValidationLoss();
+        r.test = trainer.evaluate("test").loss;  // at the weights the last evaluation saw
         r.bayes_floor = trainer.data().truth.bayes_floor;
       } catch (const std::exception& e) {
         std::lock_guard<std::mutex> lock(mutex);

@@ -393,8 +393,7 @@ StepMetrics Trainer::advance() {
         state_->best_weights = bytes.str();
         best_step_ = step_;
       }
-    } else if (t.patience > 0 && ++evals_without_improvement_ >= t.patience && !done() &&
-               step_ >= earliestEarlyStop(t)) {
+    } else if (t.patience > 0 && ++evals_without_improvement_ >= t.patience && !done()) {
       stop_reason_ = StopReason::EarlyStop;
     }
   }

@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/verdicts/preset_record.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+#include "core/io/marked_block.h"
+#include "core/io/text.h"
+#include "core/sweep/sweep_io.h"
+#include "core/verdicts/claims.h"
+#include "core/verdicts/presets.h"
+#include "core/verdicts/regime_map.h"
+
+namespace rsalab {
+
+namespace {
+
+using nlohmann::json;
+
+const char* const kFormat = "rsalab-preset-record";
+
+std::string beginMarker(const std::string& preset) {
+  return "<!-- preset " + preset + ": begin (rsalab-cli preset-docs writes this) -->";
+}
+std::string endMarker(const std::string& preset) { return "<!-- preset " + preset + ": end -->"; }
+
+std::string number(double v, int digits = 3) {
+  return std::isfinite(v) ? formatNumber(v, digits) : "–";
+}
+
+std::string minutesSeconds(double seconds) {
+  const auto s = static_cast<int64_t>(std::llround(seconds));
+  return s >= 60 ? std::to_string(s / 60) + " min " + std::to_string(s % 60) + " s"
+                 : std::to_string(s) + " s";
+}
+
+// The regime table: a row per N (largest first), a column per model × axis value; **bold** the
+// cell's outright winner, *italic* the best mean of a tie.
+std::string regimeTable(const RegimeMap& map) {
+  std::string out = "| N \\ " + std::string("a") + " |";
+  for (const auto& model : map.models)
+    for (size_t k = 0; k < map.axis_values.size(); ++k)
+      out += " " + (k == 0 ? model + " " : std::string()) + number(map.axis_values[k]) + " |";
+  out += "\n|---|";
+  for (size_t k = 0; k < map.models.size() * map.axis_values.size(); ++k) out += "---|";
+  out += "\n";
+  for (auto n = map.sizes.rbegin(); n != map.sizes.rend(); ++n) {
+    out += "| " + std::to_string(*n) + " |";
+    for (const auto& model : map.models) {
+      for (double a : map.axis_values) {
+        const RegimeCell* cell = map.cell(model, a, *n);
+        const RegimeWinner* winner = map.winner(a, *n);
+        std::string text = cell ? number(cell->mean) : "–";
+        if (cell && winner && winner->best == model)
+          text = winner->verdict == RegimeVerdict::Winner ? "**" + text + "**"
+                 : winner->verdict == RegimeVerdict::Tie  ? "*" + text + "*"
+                                                          : text;
+        out += " " + text + " |";
+      }
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+// RSA's mean excess loss over the best other model's at the two smallest N, per axis value: the
+// ratios the text cites ("RSA is 5.7× the RNN's at N = 16, a = 1").
+std::string rsaRatios(const RegimeMap& map) {
+  if (std::find(map.models.begin(), map.models.end(), "rsa") == map.models.end() ||
+      map.models.size() < 2)
+    return "";
+  std::string out =
+      "RSA's mean excess loss over the best other model's (which model, in brackets) at the two "
+      "smallest N; above 1: RSA is worse by that factor.\n\n| N \\ a |";
+  for (double a : map.axis_values) out += " " + number(a) + " |";
+  out += "\n|---|";
+  for (size_t k = 0; k < map.axis_values.size(); ++k) out += "---|";
+  out += "\n";
+  const size_t smallest = std::min<size_t>(2, map.sizes.size());
+  for (size_t i = 0; i < smallest; ++i) {
+    const int64_t n = map.sizes[i];
+    out += "| " + std::to_string(n) + " |";
+    for (double a : map.axis_values) {
+      const RegimeCell* rsa = map.cell("rsa", a, n);
+      const RegimeCell* best = nullptr;
+      for (const auto& model : map.models) {
+        const RegimeCell* c = model == "rsa" ? nullptr : map.cell(model, a, n);
+        if (c && std::isfinite(c->mean) && (!best || c->mean < best->mean)) best = c;
+      }
+      out += rsa && best && best->mean > 0
+                 ? " " + number(rsa->mean / best->mean, 2) + "× (" + best->model + ") |"
+                 : " – |";
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+// The cells' outcome in words: "RSA wins outright in 7 of 25 cells, is beaten in 4, ties in 14".
+std::string winnerCounts(const RegimeMap& map) {
+  std::map<std::string, int> wins;
+  int ties = 0, judged = 0;
+  for (const auto& w : map.winners) {
+    if (w.verdict == RegimeVerdict::Pending) continue;
+    ++judged;
+    if (w.verdict == RegimeVerdict::Winner)
+      ++wins[w.best];
+    else
+      ++ties;
+  }
+  std::vector<std::string> parts;
+  for (const auto& model : map.models)
+    parts.push_back(model + " wins outright in " + std::to_string(wins[model]));
+  return "Of " + std::to_string(judged) + " cells: " + joined(parts) + "; " + std::to_string(ties) +
+         " are ties.";
+}
+
+// Without a task axis: the mean test loss ± sd over seeds per model and N, and each model's
+// power-law exponent b (test loss ≈ a·N^(−b)) with its 95 % interval.
+std::string lossTable(const SweepResult& sweep) {
+  std::vector<std::string> models;
+  std::vector<int64_t> sizes;
+  std::map<std::pair<std::string, int64_t>, std::vector<double>> losses;
+  for (const auto& r : sweep.rows) {
+    if (r.reference || !r.ok()) continue;
+    if (std::find(models.begin(), models.end(), r.model) == models.end()) models.push_back(r.model);
+    if (std::find(sizes.begin(), sizes.end(), r.size) == sizes.end()) sizes.push_back(r.size);
+    losses[{r.model, r.size}].push_back(r.test_loss);
+  }
+  std::sort(sizes.begin(), sizes.end());
+  std::string out = "Mean test loss ± sd over seeds:\n\n| model |";
+  for (int64_t n : sizes) out += " N = " + std::to_string(n) + " |";
+  out += " exponent b (loss ≈ a·N^−b) |\n|---|";
+  for (size_t k = 0; k <= sizes.size(); ++k) out += "---|";
+  out += "\n";
+  for (const auto& model : models) {
+    out += "| " + model + " |";
+    for (int64_t n : sizes) {
+      const MeanSd s = meanSd(losses[{model, n}]);
+      out += s.n ? " " + number(s.mean) + " ± " + number(s.sd, 2) + " |" : " – |";
+    }
+    std::string fit = "–";
+    for (const auto& f : sweep.fits)
+      if (f.model == model && f.points >= 2)
+        fit = number(f.b, 2) + " [" + number(f.b_low, 2) + ", " + number(f.b_high, 2) + "]";
+    out += " " + fit + " |\n";
+  }
+  return out;
+}
+
+}  // namespace
+
+PresetRecord presetRecordFromJson(const std::string& text, const std::string& what) {
+  try {
+    const json j = json::parse(text);
+    if (!j.is_object() || j.value("format", "") != kFormat)
+      throw std::runtime_error(std::string("not a preset record (format ") + kFormat + ")");
+    PresetRecord r;
+    r.preset = j.at("preset").get<std::string>();
+    if (!presetOrThrow(r.preset).isSweep())
+      throw std::runtime_error("preset '" + r.preset + "' is not a sweep");
+    r.measured = j.at("measured").get<std::string>();
+    r.command = j.at("command").get<std::string>();
+    r.sweep = sweepResultFromJson(j.at("sweep").dump());
+    return r;
+  } catch (const std::exception& e) {
+    throw std::runtime_error(what + ": " + e.what());
+  }
+}
+
+std::string presetRecordJson(const PresetRecord& record) {
+  SweepResult sweep = record.sweep;
+  for (auto& row : sweep.rows) row.test_errors.clear();  // per target: the run folder keeps them
+  json j;
+  j["format"] = kFormat;
+  j["preset"] = record.preset;
+  j["measured"] = record.measured;
+  j["command"] = record.command;
+  j["sweep"] = json::parse(sweepJson(sweep));
+  return j.dump(1) + "\n";
+}
+
+std::string presetRecordBlock(const PresetRecord& record) {
+  const Preset& preset = presetOrThrow(record.preset);
+  const SweepResult& sweep = record.sweep;
+  int64_t runs = 0;
+  for (const auto& r : sweep.rows) runs += !r.reference;
+  std::string out = beginMarker(record.preset) + "\n";
+  out += "Measured " + record.measured + ": " + std::to_string(runs) + " runs in " +
+         minutesSeconds(sweep.wall_seconds) + " (" + std::to_string(sweep.parallel) +
+         " at a time, " + std::to_string(sweep.threads_per_run) + " thread(s) each), by `" +
+         record.command + "`. Rendered from docs/data/" + record.preset +
+         ".json; a test fails when this block and that record disagree.\n\n";
+  const RegimeMap map = buildRegimeMap(regimePoints(sweep.rows));
+  if (!map.cells.empty()) {
+    out +=
+        "Mean excess test loss over seeds (lower is better); **bold**: the cell's outright "
+        "winner (its paired 95 % interval to the runner-up above 0), *italic*: the best mean "
+        "of a tie.\n\n" +
+        regimeTable(map) + "\n" + winnerCounts(map) + "\n\n";
+    const std::string ratios = rsaRatios(map);
+    if (!ratios.empty()) out += ratios + "\n";
+  } else {
+    out += lossTable(sweep) + "\n";
+  }
+  ClaimEvidence evidence;
+  evidence.rows = &sweep.rows;
+  out += "Verdicts:\n";
+  for (const auto& v : judgeClaim(preset.rule, evidence)) out += "- " + verdictLine(v) + "\n";
+  return out + endMarker(record.preset) + "\n";
+}
+
+std::string replacePresetBlock(const std::string& markdown, const PresetRecord& record,
+                               const std::string& what) {
+  return replaceMarkedBlock(markdown, presetRecordBlock(record), beginMarker(record.preset),
+                            endMarker(record.preset), what);
+}
+
+std::string presetBlockIn(const std::string& markdown, const std::string& preset,
+                          const std::string& what) {
+  return markedBlockIn(markdown, beginMarker(preset), endMarker(preset), what);
+}
+
+}  // namespace rsalab
