@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
@@ -24,6 +25,7 @@
 #include "core/session/session_recorder.h"
 #include "core/verdicts/claims.h"
 #include "core/verdicts/generation_claim.h"
+#include "core/verdicts/preset_record.h"
 #include "engine/sweep/sweep.h"
 #include "engine/sweep/sweep_references.h"
 #include "engine/training/generation_probe.h"
@@ -84,7 +86,24 @@ std::shared_ptr<const TaskData> taskWithAnchorLines(const RunConfig& config) {
 
 }  // namespace
 
+namespace {
+
+double secondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// A preset run's verdicts, kept beside its result for `rsalab-cli preset-docs --runs`.
+void writeVerdicts(const std::filesystem::path& dir, const PresetRunVerdicts& verdicts) {
+  if (verdicts.preset.empty()) return;
+  const auto path = (dir / kPresetVerdictsFile).string();
+  writeFileAtomically(path, presetRunVerdictsJson(verdicts));
+  std::cout << "wrote " << path << "\n";
+}
+
+}  // namespace
+
 int runTrain(const TrainCommand& command) {
+  const auto started = std::chrono::steady_clock::now();
   std::filesystem::create_directories(command.out_dir);
   const std::filesystem::path dir(command.out_dir);
   Trainer trainer(command.config, taskWithAnchorLines(command.config));
@@ -180,12 +199,23 @@ int runTrain(const TrainCommand& command) {
     }
     evidence.truth = &trainer.data().truth;
     evidence.length = trainer.config().task.length;
-    for (const auto& v : judgeClaim(*command.rule, evidence)) std::cout << verdictLine(v) << "\n";
+    PresetRunVerdicts kept{command.preset,
+                           trainer.config().trainer.seed,
+                           trainer.stepsDone(),
+                           secondsSince(started),
+                           {}};
+    for (const auto& v : judgeClaim(*command.rule, evidence)) {
+      std::cout << verdictLine(v) << "\n";
+      kept.lines.push_back(verdictLine(v));
+    }
+    writeVerdicts(dir, kept);
   }
   return 0;
 }
 
-int runGenerationProbe(const RunConfig& config, const std::string& claim) {
+int runGenerationProbe(const RunConfig& config, const Preset& preset, const std::string& out_dir) {
+  const auto started = std::chrono::steady_clock::now();
+  const std::string& claim = preset.claim;
   GenerationProbeOptions o;
   o.model = config.model;
   o.max_position = config.task.length;
@@ -210,8 +240,15 @@ int runGenerationProbe(const RunConfig& config, const std::string& claim) {
       },
       &stop);
   std::cout << "model " << probe.model << "\n";
-  for (const auto& v : linearAttentionRnnVerdicts(probe)) std::cout << verdictLine(v) << "\n";
-  return stop ? kExitInterrupted : 0;
+  PresetRunVerdicts kept{preset.name, o.seed, 0, secondsSince(started), {}};
+  for (const auto& v : linearAttentionRnnVerdicts(probe)) {
+    std::cout << verdictLine(v) << "\n";
+    kept.lines.push_back(verdictLine(v));
+  }
+  if (stop) return kExitInterrupted;
+  std::filesystem::create_directories(out_dir);
+  writeVerdicts(out_dir, kept);
+  return 0;
 }
 
 int runEval(const std::string& run_dir) {

@@ -17,7 +17,8 @@ struct TrainCommand {
   std::string out_dir = "runs/latest";
   std::string session_dir;  // non-empty: also write a session bundle the app opens
   std::optional<ClaimRule>
-      rule;  // a train preset's claim rule (core/verdicts/claims.h), judged last
+      rule;            // a train preset's claim rule (core/verdicts/claims.h), judged last
+  std::string preset;  // that preset's name: its verdicts go to OUT/verdicts.json
   // Test hooks (hidden flags --fault-nan-at-step, --fault-throw-at-step, --fault-kind): see
   // TrainingFaults in engine/training/trainer.h.
   int64_t fault_nan_at_step = 0;
@@ -33,8 +34,8 @@ int runTrain(const TrainCommand& command);
 int runEval(const std::string& run_dir);
 // The linear-attention preset: nothing is trained; config.model's width, heads and layers,
 // generation timed up to T = config.task.length (engine/training/generation_probe.h); prints
-// the table as it is measured, then the verdicts.
-int runGenerationProbe(const RunConfig& config, const std::string& claim);
+// the table as it is measured, then the verdicts (also to OUT_DIR/verdicts.json).
+int runGenerationProbe(const RunConfig& config, const Preset& preset, const std::string& out_dir);
 int runInspect(const std::string& run_dir, int64_t sample, const std::string& out_dir);
 // The run's weights as a .safetensors file (engine/training/model_export.h), `out` or
 // RUN/model.safetensors; with `sample`, also OUT-without-.safetensors.sample.safetensors (a batch

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// rsalab-cli preset-docs: a finished preset sweep's sweep.json kept as a record under docs/data/
-// and rendered into its docs block (core/verdicts/preset_record.h); --check renders the record
-// again and fails when the block differs. Trains nothing.
+// rsalab-cli preset-docs: a finished preset sweep's sweep.json (or a single-run preset's runs'
+// verdicts.json) kept as a record under docs/data/ and rendered into its docs block
+// (core/verdicts/preset_record.h); --check renders the record again and fails when the block
+// differs. Trains nothing.
 #include <ctime>
 #include <iostream>
 #include <memory>
 #include <stdexcept>
 #include <thread>
+#include <vector>
 
 #include "cli/cli_command.h"
 #include "core/io/atomic_file.h"
@@ -21,6 +23,7 @@ constexpr size_t kMaxBytes = size_t{256} << 20;
 
 struct PresetDocsCommand {
   std::string preset, sweep_dir, json_path, docs_path, measured;
+  std::vector<std::string> run_dirs;
   bool check = false;
 };
 
@@ -86,6 +89,10 @@ CliCommand addPresetDocsCommand(CLI::App& app) {
   cmd->add_option("--preset", c->preset, "the sweep preset that ran (with --sweep)");
   cmd->add_option("--sweep", c->sweep_dir,
                   "the finished sweep's folder (its sweep.json): make a new record");
+  cmd->add_option("--runs", c->run_dirs,
+                  "a single-run preset's run folders (their verdicts.json), one per seed: make a "
+                  "new record")
+      ->delimiter(',');
   cmd->add_option("--measured", c->measured,
                   "when and where it was measured (default: today on this machine's cores)");
   cmd->add_option("--json", c->json_path, "the record (written with --sweep, else read)")

@@ -28,6 +28,7 @@ class TrainPresetRunner : public PresetRunner {
  protected:
   int train(const Preset& p) override {
     t_.command.rule = p.rule;
+    t_.command.preset = p.name;
     t_.command.config = t_.flags.resolve(defaultRunConfig());
     return runTrain(t_.command);
   }
@@ -36,7 +37,7 @@ class TrainPresetRunner : public PresetRunner {
                                 "' is a sweep: use `rsalab-cli sweep --preset " + p.name + "`");
   }
   int probe(const Preset& p) override {  // no training: generation, measured here
-    return runGenerationProbe(t_.flags.resolve(defaultRunConfig()), p.claim);
+    return runGenerationProbe(t_.flags.resolve(defaultRunConfig()), p, t_.command.out_dir);
   }
   int computed(const Preset& p, const std::vector<ClaimVerdict>& verdicts) override {
     std::cout << p.claim << "\n";

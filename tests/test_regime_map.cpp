@@ -238,6 +238,37 @@ class TestRegimeMap : public QObject {
     QVERIFY(refused);
   }
 
+  // A single-run preset's record: its runs' verdicts by seed, counted per outcome; the runs' files
+  // read back, and a run record of a sweep preset (or a sweep record of a run preset) is refused.
+  void presetRecordOfRunsCountsOutcomes() {
+    PresetRecord record;
+    record.preset = "fixed-point";
+    record.measured = "2026-11-27 on 2 cores";
+    record.command = "rsalab-cli train --preset fixed-point --seed S";
+    for (uint64_t seed = 0; seed < 3; ++seed) {
+      PresetRunVerdicts run{"fixed-point", seed, 600, 15.5, {}};
+      run.lines.push_back(seed == 1 ? "inconclusive: the claim — a | b" : "holds: the claim — c");
+      record.runs.push_back(presetRunVerdictsFromJson(presetRunVerdictsJson(run), "run"));
+    }
+    const std::string block = presetRecordBlock(record);
+    QVERIFY2(
+        block.find("| 1 | 600 | 15.5 | inconclusive: the claim — a \\| b |") != std::string::npos,
+        block.c_str());
+    QVERIFY2(
+        block.find("holds for 2 of 3 seeds, inconclusive for 1 of 3 seeds.") != std::string::npos,
+        block.c_str());
+    QCOMPARE(presetRecordBlock(presetRecordFromJson(presetRecordJson(record), "r")), block);
+    auto json = nlohmann::json::parse(presetRecordJson(record));
+    json["preset"] = "figure1";  // a sweep preset: needs "sweep", not "runs"
+    bool refused = false;
+    try {
+      presetRecordFromJson(json.dump(), "r");
+    } catch (const std::runtime_error& e) {
+      refused = std::string(e.what()).find("is a sweep") != std::string::npos;
+    }
+    QVERIFY(refused);
+  }
+
   // The sample-efficiency claim is a sign test over independent seeds, each summarised by its
   // mean log-loss difference across N: each outcome from made-up rows, the case the old rule
   // (a sign test over the 15 (N, seed) pairs) called "holds" with 3 seeds, and the seed as unit.

@@ -151,7 +151,80 @@ std::string lossTable(const SweepResult& sweep) {
   return out;
 }
 
+json runJson(const PresetRunVerdicts& run) {
+  return {{"preset", run.preset},
+          {"seed", run.seed},
+          {"steps", run.steps},
+          {"seconds", run.seconds},
+          {"verdicts", run.lines}};
+}
+
+PresetRunVerdicts runFromJson(const json& j) {
+  PresetRunVerdicts run;
+  run.preset = j.at("preset").get<std::string>();
+  run.seed = j.at("seed").get<uint64_t>();
+  run.steps = j.at("steps").get<int64_t>();
+  run.seconds = j.at("seconds").get<double>();
+  run.lines = j.at("verdicts").get<std::vector<std::string>>();
+  return run;
+}
+
+// "holds", "does not hold here", "inconclusive" or "undecided": the words verdictLine begins with.
+std::string outcomeOf(const std::string& line) {
+  for (const char* word : {"does not hold here", "holds", "inconclusive", "undecided"})
+    if (line.rfind(std::string(word) + ": ", 0) == 0) return word;
+  return "other";
+}
+
+// A table cell: Markdown's column separator escaped.
+std::string cell(const std::string& text) {
+  std::string out;
+  for (char c : text) out += c == '|' ? std::string("\\|") : std::string(1, c);
+  return out;
+}
+
+// Each run's verdicts by seed, then per verdict (the rule's order) how many seeds had each outcome.
+std::string runsTable(const std::vector<PresetRunVerdicts>& runs) {
+  std::string out = "| seed | steps | seconds | verdict |\n|---|---|---|---|\n";
+  size_t verdicts = 0;
+  for (const auto& run : runs) {
+    verdicts = std::max(verdicts, run.lines.size());
+    for (const auto& line : run.lines)
+      out += "| " + std::to_string(run.seed) + " | " + std::to_string(run.steps) + " | " +
+             number(run.seconds, 3) + " | " + cell(line) + " |\n";
+  }
+  for (size_t k = 0; k < verdicts; ++k) {
+    std::map<std::string, int> counts;
+    for (const auto& run : runs)
+      if (k < run.lines.size()) ++counts[outcomeOf(run.lines[k])];
+    std::vector<std::string> parts;
+    for (const auto& [outcome, n] : counts)
+      parts.push_back(outcome + " for " + std::to_string(n) + " of " + std::to_string(runs.size()) +
+                      " seeds");
+    out += std::string(k == 0 ? "\n" : "") +
+           (verdicts > 1 ? "Verdict " + std::to_string(k + 1) + ": " : "") + joined(parts) + ".\n";
+  }
+  return out;
+}
+
 }  // namespace
+
+std::string presetRunVerdictsJson(const PresetRunVerdicts& run) {
+  json j = runJson(run);
+  j["format"] = "rsalab-preset-verdicts";
+  return j.dump(1) + "\n";
+}
+
+PresetRunVerdicts presetRunVerdictsFromJson(const std::string& text, const std::string& what) {
+  try {
+    const json j = json::parse(text);
+    if (!j.is_object() || j.value("format", "") != "rsalab-preset-verdicts")
+      throw std::runtime_error("not a preset run's verdicts (format rsalab-preset-verdicts)");
+    return runFromJson(j);
+  } catch (const std::exception& e) {
+    throw std::runtime_error(what + ": " + e.what());
+  }
+}
 
 PresetRecord presetRecordFromJson(const std::string& text, const std::string& what) {
   try {
@@ -160,11 +233,17 @@ PresetRecord presetRecordFromJson(const std::string& text, const std::string& wh
       throw std::runtime_error(std::string("not a preset record (format ") + kFormat + ")");
     PresetRecord r;
     r.preset = j.at("preset").get<std::string>();
-    if (!presetOrThrow(r.preset).isSweep())
-      throw std::runtime_error("preset '" + r.preset + "' is not a sweep");
+    const bool sweep = presetOrThrow(r.preset).isSweep();
+    if (sweep != j.contains("sweep"))
+      throw std::runtime_error("preset '" + r.preset + "' " +
+                               (sweep ? "is a sweep: the record needs its \"sweep\""
+                                      : "is not a sweep: the record needs its \"runs\""));
     r.measured = j.at("measured").get<std::string>();
     r.command = j.at("command").get<std::string>();
-    r.sweep = sweepResultFromJson(j.at("sweep").dump());
+    if (sweep)
+      r.sweep = sweepResultFromJson(j.at("sweep").dump());
+    else
+      for (const auto& run : j.at("runs")) r.runs.push_back(runFromJson(run));
     return r;
   } catch (const std::exception& e) {
     throw std::runtime_error(what + ": " + e.what());
@@ -179,12 +258,23 @@ std::string presetRecordJson(const PresetRecord& record) {
   j["preset"] = record.preset;
   j["measured"] = record.measured;
   j["command"] = record.command;
-  j["sweep"] = json::parse(sweepJson(sweep));
+  if (presetOrThrow(record.preset).isSweep()) {
+    j["sweep"] = json::parse(sweepJson(sweep));
+  } else {
+    j["runs"] = json::array();
+    for (const auto& run : record.runs) j["runs"].push_back(runJson(run));
+  }
   return j.dump(1) + "\n";
 }
 
 std::string presetRecordBlock(const PresetRecord& record) {
   const Preset& preset = presetOrThrow(record.preset);
+  if (!preset.isSweep()) {
+    return beginMarker(record.preset) + "\nMeasured " + record.measured +
+           ": one run per seed, by `" + record.command + "`. Rendered from docs/data/" +
+           record.preset + ".json; a test fails when this block and that record disagree.\n\n" +
+           runsTable(record.runs) + endMarker(record.preset) + "\n";
+  }
   const SweepResult& sweep = record.sweep;
   int64_t runs = 0;
   for (const auto& r : sweep.rows) runs += !r.reference;

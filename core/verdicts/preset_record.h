@@ -7,27 +7,45 @@
 // "×" or "wins" in the docs is the run's, never a number typed by hand.
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/sweep/sweep_types.h"
 
 namespace rsalab {
 
+// A single-run preset's verdicts as its run wrote them (verdicts.json in the run folder, beside
+// result.json): one run per seed; `lines` are verdictLine's, in the rule's order.
+struct PresetRunVerdicts {
+  std::string preset;
+  uint64_t seed = 0;
+  int64_t steps = 0;
+  double seconds = 0;
+  std::vector<std::string> lines;
+};
+std::string presetRunVerdictsJson(const PresetRunVerdicts& run);
+// std::runtime_error naming `what` on malformed input.
+PresetRunVerdicts presetRunVerdictsFromJson(const std::string& text, const std::string& what);
+constexpr const char* kPresetVerdictsFile = "verdicts.json";
+
 struct PresetRecord {
-  std::string preset;    // a sweep preset's name (core/verdicts/presets.h)
+  std::string preset;    // the preset's name (core/verdicts/presets.h)
   std::string measured;  // "2026-11-27 on 2 cores"
-  std::string command;   // the command that ran the sweep
-  SweepResult sweep;     // its sweep.json, rows without test_errors
+  std::string command;   // the command that ran it (a sweep) or each of its runs ("… --seed S")
+  SweepResult sweep;     // a sweep preset: its sweep.json, rows without test_errors
+  std::vector<PresetRunVerdicts> runs;  // a single-run preset: its runs' verdicts, by seed
 };
 
-// std::runtime_error naming `what` on malformed input, an unknown preset or a preset that is not
-// a sweep.
+// std::runtime_error naming `what` on malformed input, an unknown preset, or a sweep record of a
+// preset that is not a sweep (and the other way round).
 PresetRecord presetRecordFromJson(const std::string& text, const std::string& what);
 std::string presetRecordJson(const PresetRecord& record);
 
 // The block, markers included: when and how it was measured, the regime table and RSA's ratios
 // to each cell's best model (a sweep with a task axis) or the mean test loss per model and N
-// with the power-law exponents (without one), then the preset's verdicts.
+// with the power-law exponents (without one), then the preset's verdicts; for a single-run preset,
+// each run's verdicts by seed and how many seeds each outcome had.
 std::string presetRecordBlock(const PresetRecord& record);
 // `markdown` with the preset's block replaced; std::runtime_error naming `what` when it has none.
 std::string replacePresetBlock(const std::string& markdown, const PresetRecord& record,
