@@ -52,15 +52,27 @@ int check(const PresetDocsCommand& c) {
 int run(const PresetDocsCommand& c) {
   if (c.check) return check(c);
   PresetRecord record;
-  if (!c.sweep_dir.empty()) {  // a new record from a finished sweep
-    if (c.preset.empty()) throw std::invalid_argument("preset-docs --sweep needs --preset");
+  if (!c.sweep_dir.empty() || !c.run_dirs.empty()) {  // a new record from finished runs
+    if (c.preset.empty()) throw std::invalid_argument("preset-docs --sweep/--runs needs --preset");
     record.preset = c.preset;
-    record.sweep = sweepResultFromJson(readTextFile(c.sweep_dir + "/sweep.json", kMaxBytes));
     record.measured =
         !c.measured.empty()
             ? c.measured
             : today() + " on " + std::to_string(std::thread::hardware_concurrency()) + " cores";
-    record.command = "rsalab-cli sweep --preset " + c.preset + " --out " + c.sweep_dir;
+    if (!c.sweep_dir.empty()) {
+      record.sweep = sweepResultFromJson(readTextFile(c.sweep_dir + "/sweep.json", kMaxBytes));
+      record.command = "rsalab-cli sweep --preset " + c.preset + " --out " + c.sweep_dir;
+    } else {
+      for (const auto& dir : c.run_dirs) {
+        const std::string path = dir + "/" + kPresetVerdictsFile;
+        auto run = presetRunVerdictsFromJson(readTextFile(path, kMaxBytes), path);
+        if (run.preset != c.preset)
+          throw std::invalid_argument(path + " is preset '" + run.preset + "', not '" + c.preset +
+                                      "'");
+        record.runs.push_back(std::move(run));
+      }
+      record.command = "rsalab-cli train --preset " + c.preset + " --seed S";
+    }
     // Read back through the record's own reader: what is written is what the check renders.
     record = presetRecordFromJson(presetRecordJson(record), "the new record");
     writeFileAtomically(c.json_path, presetRecordJson(record));

@@ -252,8 +252,9 @@ class TestRegimeMap : public QObject {
     }
     const std::string block = presetRecordBlock(record);
     QVERIFY2(
-        block.find("| 1 | 600 | 15.5 | inconclusive: the claim — a \\| b |") != std::string::npos,
+        block.find("| 1 | 600 | 15.5 | inconclusive | a \\| b |") != std::string::npos,
         block.c_str());
+    QVERIFY2(block.find("Claim: the claim\n") != std::string::npos, block.c_str());
     QVERIFY2(
         block.find("holds for 2 of 3 seeds, inconclusive for 1 of 3 seeds.") != std::string::npos,
         block.c_str());

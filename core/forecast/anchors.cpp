@@ -180,7 +180,6 @@ AnchorScores computeAnchors(const AnchorInput& in) {
     const auto start = std::chrono::steady_clock::now();
     try {
       const auto f = row.forecast(p);
-      const double s2 = in.scale[static_cast<size_t>(c)] * in.scale[static_cast<size_t>(c)];
       const double s1 = in.scale[static_cast<size_t>(c)];
       const double mase = in.mase_scale.size() == static_cast<size_t>(C)
                               ? in.mase_scale[static_cast<size_t>(c)]

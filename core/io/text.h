@@ -13,6 +13,12 @@ namespace rsalab {
 // "inf" / "-inf". Files that must round-trip a double use significant = 17.
 std::string formatNumber(double v, int significant = 3);
 
+// A table cell's number: formatNumber, or "–" where `v` is not finite (a run without that number).
+std::string cellNumber(double v, int significant = 3);
+
+// A wall time as people read it: "42 s", "3 min 15 s" (rounded to the second).
+std::string minutesSeconds(double seconds);
+
 // The items with `separator` between them ("a, b, c"); empty for no items.
 std::string joined(const std::vector<std::string>& items, const std::string& separator = ", ");
 

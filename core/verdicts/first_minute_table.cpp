@@ -26,11 +26,6 @@ const char* const kBegin = "<!-- first-minute: begin (rsalab-cli first-minute wr
 const char* const kEnd = "<!-- first-minute: end -->";
 const char* const kFormat = "rsalab-first-minute";
 
-// A table cell: a dash where a run has no finite loss.
-std::string number(double v, int digits = 3) {
-  return std::isfinite(v) ? formatNumber(v, digits) : "–";
-}
-
 // model → seed → run
 using ByModel = std::map<std::string, std::map<uint64_t, const FirstMinuteRun*>>;
 
@@ -98,7 +93,7 @@ std::string rsaComparison(const FirstMinuteTable& t, const ByModel& runs) {
     const PairedDifference& d = v.difference;
     out += std::string(out.empty() ? "" : "; ") + "RSA " + v.verdict() + v.model + " (lower on " +
            std::to_string(v.lower) + " of " + std::to_string(d.pairs) + " seeds; " + v.model +
-           " − RSA = " + number(d.mean) + ", " + regimeIntervalText(d) +
+           " − RSA = " + cellNumber(d.mean) + ", " + regimeIntervalText(d) +
            (d.above0() || d.below0() ? ")" : ", covering 0)");
   }
   return out.empty() ? out : "On the test loss, " + out + ".";
@@ -196,7 +191,7 @@ std::string firstMinuteBlock(const FirstMinuteTable& t) {
       "itself \"(stop N)\" or at step " +
       std::to_string(t.steps) +
       " (the most a run reached in the window in 60 s on 2 cores), the default launch over " +
-      std::to_string(seeds.size()) + " seeds; Bayes floor " + number(floor) +
+      std::to_string(seeds.size()) + " seeds; Bayes floor " + cellNumber(floor) +
       ". Written by `rsalab-cli first-minute --seeds " + std::to_string(t.seeds) + " --steps " +
       std::to_string(t.steps) +
       " --json resources/first_minute.json --readme README.md`.\n\n| model |";
@@ -214,12 +209,12 @@ std::string firstMinuteBlock(const FirstMinuteTable& t) {
         continue;
       }
       const FirstMinuteRun& r = *it->second;
-      out += " " + number(r.validation) + " / " + number(r.test) +
+      out += " " + cellNumber(r.validation) + " / " + cellNumber(r.test) +
              (r.stop.empty() ? "" : " (stop " + std::to_string(r.steps) + ")") + " |";
     }
     for (double FirstMinuteRun::*field : {&FirstMinuteRun::validation, &FirstMinuteRun::test}) {
       const MeanSd s = meanSd(losses(runs, model, field));
-      out += s.n ? " " + number(s.mean) + " ± " + number(s.sd, 2) + " |" : " – |";
+      out += s.n ? " " + cellNumber(s.mean) + " ± " + cellNumber(s.sd, 2) + " |" : " – |";
     }
     out += "\n";
   }
@@ -238,7 +233,7 @@ std::string firstMinuteSummary(const FirstMinuteTable& t) {
   for (const auto& model : t.models) {
     const MeanSd s = meanSd(losses(runs, model, &FirstMinuteRun::test));
     if (s.n == 0) continue;
-    out += std::string(first ? " " : ", ") + model + " " + number(s.mean) + " ± " + number(s.sd, 2);
+    out += std::string(first ? " " : ", ") + model + " " + cellNumber(s.mean) + " ± " + cellNumber(s.sd, 2);
     first = false;
   }
   // The verdicts only ("RSA beats rnn, ties transformer"); the README has the intervals.

@@ -27,23 +27,13 @@ std::string beginMarker(const std::string& preset) {
 }
 std::string endMarker(const std::string& preset) { return "<!-- preset " + preset + ": end -->"; }
 
-std::string number(double v, int digits = 3) {
-  return std::isfinite(v) ? formatNumber(v, digits) : "–";
-}
-
-std::string minutesSeconds(double seconds) {
-  const auto s = static_cast<int64_t>(std::llround(seconds));
-  return s >= 60 ? std::to_string(s / 60) + " min " + std::to_string(s % 60) + " s"
-                 : std::to_string(s) + " s";
-}
-
 // The regime table: a row per N (largest first), a column per model × axis value; **bold** the
 // cell's outright winner, *italic* the best mean of a tie.
 std::string regimeTable(const RegimeMap& map) {
   std::string out = "| N \\ " + std::string("a") + " |";
   for (const auto& model : map.models)
     for (size_t k = 0; k < map.axis_values.size(); ++k)
-      out += " " + (k == 0 ? model + " " : std::string()) + number(map.axis_values[k]) + " |";
+      out += " " + (k == 0 ? model + " " : std::string()) + cellNumber(map.axis_values[k]) + " |";
   out += "\n|---|";
   for (size_t k = 0; k < map.models.size() * map.axis_values.size(); ++k) out += "---|";
   out += "\n";
@@ -53,7 +43,7 @@ std::string regimeTable(const RegimeMap& map) {
       for (double a : map.axis_values) {
         const RegimeCell* cell = map.cell(model, a, *n);
         const RegimeWinner* winner = map.winner(a, *n);
-        std::string text = cell ? number(cell->mean) : "–";
+        std::string text = cell ? cellNumber(cell->mean) : "–";
         if (cell && winner && winner->best == model)
           text = winner->verdict == RegimeVerdict::Winner ? "**" + text + "**"
                  : winner->verdict == RegimeVerdict::Tie  ? "*" + text + "*"
@@ -75,7 +65,7 @@ std::string rsaRatios(const RegimeMap& map) {
   std::string out =
       "RSA's mean excess loss over the best other model's (which model, in brackets) at the two "
       "smallest N; above 1: RSA is worse by that factor.\n\n| N \\ a |";
-  for (double a : map.axis_values) out += " " + number(a) + " |";
+  for (double a : map.axis_values) out += " " + cellNumber(a) + " |";
   out += "\n|---|";
   for (size_t k = 0; k < map.axis_values.size(); ++k) out += "---|";
   out += "\n";
@@ -91,7 +81,7 @@ std::string rsaRatios(const RegimeMap& map) {
         if (c && std::isfinite(c->mean) && (!best || c->mean < best->mean)) best = c;
       }
       out += rsa && best && best->mean > 0
-                 ? " " + number(rsa->mean / best->mean, 2) + "× (" + best->model + ") |"
+                 ? " " + cellNumber(rsa->mean / best->mean, 2) + "× (" + best->model + ") |"
                  : " – |";
     }
     out += "\n";
@@ -140,12 +130,12 @@ std::string lossTable(const SweepResult& sweep) {
     out += "| " + model + " |";
     for (int64_t n : sizes) {
       const MeanSd s = meanSd(losses[{model, n}]);
-      out += s.n ? " " + number(s.mean) + " ± " + number(s.sd, 2) + " |" : " – |";
+      out += s.n ? " " + cellNumber(s.mean) + " ± " + cellNumber(s.sd, 2) + " |" : " – |";
     }
     std::string fit = "–";
     for (const auto& f : sweep.fits)
       if (f.model == model && f.points >= 2)
-        fit = number(f.b, 2) + " [" + number(f.b_low, 2) + ", " + number(f.b_high, 2) + "]";
+        fit = cellNumber(f.b, 2) + " [" + cellNumber(f.b_low, 2) + ", " + cellNumber(f.b_high, 2) + "]";
     out += " " + fit + " |\n";
   }
   return out;
@@ -183,26 +173,46 @@ std::string cell(const std::string& text) {
   return out;
 }
 
-// Each run's verdicts by seed, then per verdict (the rule's order) how many seeds had each outcome.
+// A verdict line's parts: "OUTCOME: CLAIM — DETAIL".
+struct LineParts {
+  std::string outcome, claim, detail;
+};
+LineParts partsOf(const std::string& line) {
+  LineParts p;
+  p.outcome = outcomeOf(line);
+  const size_t start = p.outcome == "other" ? 0 : p.outcome.size() + 2;
+  const std::string dash = " — ";
+  const size_t split = line.find(dash, start);
+  p.claim = line.substr(start, split == std::string::npos ? std::string::npos : split - start);
+  if (split != std::string::npos) p.detail = line.substr(split + dash.size());
+  return p;
+}
+
+// Per verdict of the rule (in its order): the claim once, each seed's outcome and detail, and
+// how many seeds had each outcome.
 std::string runsTable(const std::vector<PresetRunVerdicts>& runs) {
-  std::string out = "| seed | steps | seconds | verdict |\n|---|---|---|---|\n";
   size_t verdicts = 0;
-  for (const auto& run : runs) {
-    verdicts = std::max(verdicts, run.lines.size());
-    for (const auto& line : run.lines)
-      out += "| " + std::to_string(run.seed) + " | " + std::to_string(run.steps) + " | " +
-             number(run.seconds, 3) + " | " + cell(line) + " |\n";
-  }
+  for (const auto& run : runs) verdicts = std::max(verdicts, run.lines.size());
+  std::string out;
   for (size_t k = 0; k < verdicts; ++k) {
+    std::string claim;
     std::map<std::string, int> counts;
-    for (const auto& run : runs)
-      if (k < run.lines.size()) ++counts[outcomeOf(run.lines[k])];
+    std::string rows;
+    for (const auto& run : runs) {
+      if (k >= run.lines.size()) continue;
+      const LineParts p = partsOf(run.lines[k]);
+      claim = p.claim;
+      ++counts[p.outcome];
+      rows += "| " + std::to_string(run.seed) + " | " + std::to_string(run.steps) + " | " +
+              cellNumber(run.seconds, 3) + " | " + p.outcome + " | " + cell(p.detail) + " |\n";
+    }
     std::vector<std::string> parts;
     for (const auto& [outcome, n] : counts)
-      parts.push_back(outcome + " for " + std::to_string(n) + " of " + std::to_string(runs.size()) +
-                      " seeds");
-    out += std::string(k == 0 ? "\n" : "") +
-           (verdicts > 1 ? "Verdict " + std::to_string(k + 1) + ": " : "") + joined(parts) + ".\n";
+      parts.push_back(outcome + " for " + std::to_string(n) + " of " +
+                      std::to_string(runs.size()) + " seeds");
+    out += (k ? "\n" : "") + std::string("Claim: ") + claim + "\n\n" +
+           "| seed | steps | seconds | verdict | measured |\n|---|---|---|---|---|\n" + rows +
+           "\n" + joined(parts) + ".\n";
   }
   return out;
 }
