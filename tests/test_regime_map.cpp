@@ -251,9 +251,8 @@ class TestRegimeMap : public QObject {
       record.runs.push_back(presetRunVerdictsFromJson(presetRunVerdictsJson(run), "run"));
     }
     const std::string block = presetRecordBlock(record);
-    QVERIFY2(
-        block.find("| 1 | 600 | 15.5 | inconclusive | a \\| b |") != std::string::npos,
-        block.c_str());
+    QVERIFY2(block.find("| 1 | 600 | 15.5 | inconclusive | a \\| b |") != std::string::npos,
+             block.c_str());
     QVERIFY2(block.find("Claim: the claim\n") != std::string::npos, block.c_str());
     QVERIFY2(
         block.find("holds for 2 of 3 seeds, inconclusive for 1 of 3 seeds.") != std::string::npos,

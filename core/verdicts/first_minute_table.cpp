@@ -233,7 +233,8 @@ std::string firstMinuteSummary(const FirstMinuteTable& t) {
   for (const auto& model : t.models) {
     const MeanSd s = meanSd(losses(runs, model, &FirstMinuteRun::test));
     if (s.n == 0) continue;
-    out += std::string(first ? " " : ", ") + model + " " + cellNumber(s.mean) + " ± " + cellNumber(s.sd, 2);
+    out += std::string(first ? " " : ", ") + model + " " + cellNumber(s.mean) + " ± " +
+           cellNumber(s.sd, 2);
     first = false;
   }
   // The verdicts only ("RSA beats rnn, ties transformer"); the README has the intervals.

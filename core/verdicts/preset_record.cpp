@@ -135,7 +135,8 @@ std::string lossTable(const SweepResult& sweep) {
     std::string fit = "–";
     for (const auto& f : sweep.fits)
       if (f.model == model && f.points >= 2)
-        fit = cellNumber(f.b, 2) + " [" + cellNumber(f.b_low, 2) + ", " + cellNumber(f.b_high, 2) + "]";
+        fit = cellNumber(f.b, 2) + " [" + cellNumber(f.b_low, 2) + ", " + cellNumber(f.b_high, 2) +
+              "]";
     out += " " + fit + " |\n";
   }
   return out;
@@ -208,8 +209,8 @@ std::string runsTable(const std::vector<PresetRunVerdicts>& runs) {
     }
     std::vector<std::string> parts;
     for (const auto& [outcome, n] : counts)
-      parts.push_back(outcome + " for " + std::to_string(n) + " of " +
-                      std::to_string(runs.size()) + " seeds");
+      parts.push_back(outcome + " for " + std::to_string(n) + " of " + std::to_string(runs.size()) +
+                      " seeds");
     out += (k ? "\n" : "") + std::string("Claim: ") + claim + "\n\n" +
            "| seed | steps | seconds | verdict | measured |\n|---|---|---|---|---|\n" + rows +
            "\n" + joined(parts) + ".\n";
