@@ -28,6 +28,7 @@ struct PaperTableCommand {
   PaperTableOptions options;
   std::vector<std::string> models;  // empty: the options' default; "all": every series model
   std::string protocol = "long-horizon";
+  std::string features = "M";
   bool efficiency = false;
   std::string out = "paper-table";
   std::string docs;
@@ -54,6 +55,7 @@ int runPaperTableCommand(PaperTableCommand& command) {
           o.models.push_back(n);
     }
   }
+  o.features = forecast::parseLongHorizonFeatures(command.features);
   if (command.efficiency) o.efficiency_fractions = {0.05, 0.10, 0.25, 0.50};
   std::string json;
   if (!command.from_json.empty()) {
@@ -128,6 +130,9 @@ CliCommand addPaperTableCommand(CLI::App& app) {
   sub->add_option("--protocol", c.protocol, "long-horizon (the papers' protocol)")
       ->capture_default_str();
   sub->add_option("--input-length", o.input_length, "input length L")->capture_default_str();
+  sub->add_option("--features", c.features,
+                  "M: every column to every column (with the univariate row), S: OT to OT")
+      ->capture_default_str();
   sub->add_option("--univariate-horizon", o.univariate_horizon,
                   "also run the models univariate (--features S: OT → OT) at this H (0: no)")
       ->capture_default_str();

@@ -58,6 +58,7 @@ MainWindow::MainWindow(QWidget* parent)
   settings_->buildMenus(file, view);
   buildSweepTab();
   presets_->buildGenerationTab();
+  presets_->buildPaperTableTab();
   presets_->buildMenu();
 
   auto* worker = controller_->worker();

@@ -18,6 +18,7 @@ namespace rsalab {
 class MainWindow;
 class BackgroundRunner;
 class GenerationTimeView;
+class PaperTableView;
 
 class PresetController : public QObject, public PresetRunner {
   Q_OBJECT
@@ -41,12 +42,19 @@ class PresetController : public QObject, public PresetRunner {
   GenerationTimeView* generationView() const { return generation_view_; }
   bool measureGeneration(const RunConfig& config);
   bool isMeasuringGeneration() const;
+  // The "RSA paper's table" tab: the paper-table preset runs its default table there (ETTh1,
+  // engine/sweep/paper_table_run.h) with a progress bar, then shows the figure, the table and
+  // the verdicts. False if a table or another background job is running.
+  void buildPaperTableTab();
+  PaperTableView* paperTableView() const { return paper_view_; }
+  bool isRunningPaperTable() const;
 
  protected:
   int train(const Preset& preset) override;
   int sweep(const Preset& preset) override;
   int probe(const Preset& preset) override;
   int computed(const Preset& preset, const std::vector<ClaimVerdict>& verdicts) override;
+  int paperTable(const Preset& preset) override;
 
  private:
   void showTab(PresetTab tab);
@@ -57,6 +65,8 @@ class PresetController : public QObject, public PresetRunner {
   QStringList last_verdicts_;
   GenerationTimeView* generation_view_ = nullptr;
   BackgroundRunner* generation_runner_ = nullptr;
+  PaperTableView* paper_view_ = nullptr;
+  BackgroundRunner* paper_runner_ = nullptr;
 };
 
 }  // namespace rsalab

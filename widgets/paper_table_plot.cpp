@@ -58,7 +58,11 @@ void drawPaperTablePlot(QCustomPlot* plot, const std::vector<PaperCurve>& curves
   }
   plot->xAxis->setRange(0, x_max * 1.08);
   plot->yAxis->setRange(0, std::max(0.1, y_max * 1.1));
-  plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+  // The legend right of the axes, never over a line (persistence sits where an inset would).
+  if (plot->axisRect()->insetLayout()->take(plot->legend)) {
+    plot->plotLayout()->addElement(plot->plotLayout()->rowCount() - 1, 1, plot->legend);
+    plot->plotLayout()->setColumnStretchFactor(1, 0.001);
+  }
   plot->replot();
 }
 

@@ -67,10 +67,10 @@ const std::vector<std::pair<const char*, const char*>>& publishedSources() {
 namespace {
 
 std::vector<SweepRow> sweepRows(const std::vector<PaperRun>& runs, int64_t horizon,
-                                bool full_only) {
+                                bool full_only, const std::string& features = "M") {
   std::vector<SweepRow> rows;
   for (const auto& r : runs) {
-    if (r.features != "M" || r.horizon != horizon || (full_only && r.train_fraction != 1.0))
+    if (r.features != features || r.horizon != horizon || (full_only && r.train_fraction != 1.0))
       continue;
     SweepRow s;
     s.model = r.model;
@@ -86,10 +86,13 @@ std::vector<SweepRow> sweepRows(const std::vector<PaperRun>& runs, int64_t horiz
 }  // namespace
 
 ClaimVerdict horizonVerdict(const std::vector<PaperRun>& runs, const std::string& better,
-                            const std::string& than, int64_t horizon) {
-  ClaimVerdict v = sampleEfficiencyVerdict(sweepRows(runs, horizon, true), better, than);
+                            const std::string& than, int64_t horizon,
+                            const std::string& features) {
+  ClaimVerdict v =
+      sampleEfficiencyVerdict(sweepRows(runs, horizon, true, features), better, than);
   v.claim = better + "'s test MSE is below " + than + "'s at horizon " + std::to_string(horizon) +
-            " (multivariate; paired over seeds, an exact sign test over the seeds)";
+            (features == "M" ? " (multivariate" : " (univariate") +
+            "; paired over seeds, an exact sign test over the seeds)";
   return v;
 }
 
@@ -210,6 +213,7 @@ std::string paperTableMarkdown(const std::string& table_json) {
   const auto horizons = need(s, "horizons").get<std::vector<int64_t>>();
   const auto seeds = need(s, "seeds").get<int64_t>();
   const json& rows = need(j, "rows");
+  const std::string main = s.value("features", std::string("M"));
   std::ostringstream md;
   md << "**" << seriesLabel(series) << ", long-horizon protocol** (core/forecast/long_horizon.h): "
      << "train rows [0, 8640), validation [8640, 11520), test [11520, 14400); input length L = "
@@ -275,22 +279,27 @@ std::string paperTableMarkdown(const std::string& table_json) {
     }
   };
 
-  md << "Test MSE, multivariate (7 columns → 7 columns, every channel):\n\n";
+  const std::string main_text = main == "M" ? "multivariate" : "univariate";
+  md << "Test MSE, "
+     << (main == "M" ? "multivariate (7 columns → 7 columns, every channel)" : "univariate (OT → OT)")
+     << ":\n\n";
   header("model");
-  for (const auto& m : listed("model", "M")) line(m, lookup(m, "M", "mse"));
-  for (const auto& m : listed("reference", "M")) line(m + " (reference)", lookup(m, "M", "mse"));
-  publishedLines("M");
-  md << "\nTest MAE, multivariate:\n\n";
+  for (const auto& m : listed("model", main)) line(m, lookup(m, main, "mse"));
+  for (const auto& m : listed("reference", main)) line(m + " (reference)", lookup(m, main, "mse"));
+  publishedLines(main);
+  md << "\nTest MAE, " << main_text << ":\n\n";
   header("model");
-  for (const auto& m : listed("model", "M")) line(m, lookup(m, "M", "mae"));
-  for (const auto& m : listed("reference", "M")) line(m + " (reference)", lookup(m, "M", "mae"));
+  for (const auto& m : listed("model", main)) line(m, lookup(m, main, "mae"));
+  for (const auto& m : listed("reference", main)) line(m + " (reference)", lookup(m, main, "mae"));
 
   md << "\nThe target OT alone: test MSE of the OT channel (z units). The networks' rows are the OT "
         "column of their multivariate forecasts (M) and the univariate runs (S, OT → OT); the "
         "anchors are univariate on OT, fitted once on the train part and filtered forward with "
         "fixed parameters to every test window's last input row:\n\n";
   header("model");
-  for (const auto& m : listed("model", "M")) line(m + " (M, OT column)", lookup(m, "M", "ot_mse"));
+  if (main == "M")
+    for (const auto& m : listed("model", "M"))
+      line(m + " (M, OT column)", lookup(m, "M", "ot_mse"));
   for (const auto& m : listed("model", "S")) line(m + " (S)", lookup(m, "S", "ot_mse"));
   for (const auto& m : listed("reference", "S")) line(m + " (S)", lookup(m, "S", "ot_mse"));
   for (const auto& m : listed("anchor", "S")) line(m + " (anchor, S)", lookup(m, "S", "ot_mse"));
@@ -359,9 +368,10 @@ std::string paperTableMarkdown(const std::string& table_json) {
 std::vector<PaperCurve> paperTableCurves(const std::string& table_json) {
   const json j = json::parse(table_json);
   const std::string series = need(need(j, "settings"), "series").get<std::string>();
+  const std::string main = need(j, "settings").value("features", std::string("M"));
   std::vector<PaperCurve> out;
   for (const auto& r : need(j, "rows")) {
-    if (need(r, "features").get<std::string>() != "M" || number(need(r, "train_fraction")) != 1.0)
+    if (need(r, "features").get<std::string>() != main || number(need(r, "train_fraction")) != 1.0)
       continue;
     const auto model = need(r, "model").get<std::string>();
     auto at = std::find_if(out.begin(), out.end(), [&](const PaperCurve& c) {
@@ -377,8 +387,11 @@ std::vector<PaperCurve> paperTableCurves(const std::string& table_json) {
     at->low.push_back(number(need(mse, "low")));
     at->high.push_back(number(need(mse, "high")));
   }
-  for (const auto& p : publishedResults()) {
-    if (p.series != series || std::string(p.features) != "M") continue;
+  const auto horizons = need(need(j, "settings"), "horizons").get<std::vector<int64_t>>();
+  for (const auto& p : publishedResults()) {  // at the table's horizons
+    if (p.series != series || p.features != main ||
+        std::find(horizons.begin(), horizons.end(), p.horizon) == horizons.end())
+      continue;
     const std::string label = std::string(p.model) + " (published, " + p.source + ")";
     auto at = std::find_if(out.begin(), out.end(), [&](const PaperCurve& c) {
       return c.label == label;
@@ -398,7 +411,9 @@ std::vector<PaperCurve> paperTableCurves(const std::string& table_json) {
 std::string paperTableTitle(const std::string& table_json) {
   const json j = json::parse(table_json);
   const json& s = need(j, "settings");
-  return seriesLabel(need(s, "series").get<std::string>()) + ", multivariate, L = " +
+  const bool m = s.value("features", std::string("M")) == "M";
+  return seriesLabel(need(s, "series").get<std::string>()) +
+         (m ? ", multivariate, L = " : ", univariate (OT), L = ") +
          std::to_string(need(s, "input_length").get<int64_t>()) + ": test MSE against horizon (" +
          std::to_string(need(s, "seeds").get<int64_t>()) +
          " seeds, 95 % intervals; published points marked)";

@@ -60,9 +60,10 @@ struct PaperRun {
 
 // "better's test MSE is lower than than's at horizon H": the verdicts rule over seeds
 // (sampleEfficiencyVerdict: each seed one paired log-ratio, an exact sign test; holds needs at
-// least kSignTestMinSeeds agreeing seeds) on the multivariate runs at `horizon` and full data.
+// least kSignTestMinSeeds agreeing seeds) on the runs with `features` at `horizon` and full data.
 ClaimVerdict horizonVerdict(const std::vector<PaperRun>& runs, const std::string& better,
-                            const std::string& than, int64_t horizon);
+                            const std::string& than, int64_t horizon,
+                            const std::string& features = "M");
 // The sample-efficiency claim on the runs with features M at `horizon` over their train
 // fractions (N = the windows each run trained on).
 ClaimVerdict paperSampleEfficiencyVerdict(const std::vector<PaperRun>& runs,

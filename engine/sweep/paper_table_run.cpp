@@ -134,10 +134,12 @@ PaperTableResult runPaperTable(const PaperTableOptions& o,
   for (const auto& m : o.models) modelInfo(m);  // throws for an unknown name
   std::vector<Job> jobs;
   const auto M = LongHorizonFeatures::Multivariate, S = LongHorizonFeatures::Univariate;
+  const auto main = o.features;
+  const bool s_row = main == M && o.univariate_horizon > 0;
   for (int64_t h : o.horizons)
     for (const auto& m : o.models)
-      for (int64_t s = 0; s < o.seeds; ++s) jobs.push_back({m, M, h, 1.0, uint64_t(s)});
-  if (o.univariate_horizon > 0)
+      for (int64_t s = 0; s < o.seeds; ++s) jobs.push_back({m, main, h, 1.0, uint64_t(s)});
+  if (s_row)
     for (const auto& m : o.models)
       for (int64_t s = 0; s < o.seeds; ++s)
         jobs.push_back({m, S, o.univariate_horizon, 1.0, uint64_t(s)});
@@ -176,14 +178,14 @@ PaperTableResult runPaperTable(const PaperTableOptions& o,
   std::vector<PaperRun> runs;
   std::vector<std::string> anchor_names;
   std::vector<std::pair<LongHorizonFeatures, int64_t>> cells;
-  for (int64_t h : o.horizons) cells.push_back({M, h});
-  if (o.univariate_horizon > 0) cells.push_back({S, o.univariate_horizon});
+  for (int64_t h : o.horizons) cells.push_back({main, h});
+  if (s_row) cells.push_back({S, o.univariate_horizon});
   for (const auto& [f, h] : cells)
     runs.push_back(persistenceRun(*task(f, h, 1.0), forecast::longHorizonFeaturesName(f),
                                   o.input_length, h));
   if (o.anchors != "none") {
     std::vector<int64_t> horizons = o.horizons;
-    if (o.univariate_horizon > 0 &&
+    if (s_row &&
         std::find(horizons.begin(), horizons.end(), o.univariate_horizon) == horizons.end())
       horizons.push_back(o.univariate_horizon);
     for (int64_t h : horizons) {
@@ -282,7 +284,8 @@ PaperTableResult runPaperTable(const PaperTableOptions& o,
                     std::find(o.models.begin(), o.models.end(), "transformer") != o.models.end();
   if (pair) {
     for (int64_t h : o.horizons) {
-      const auto v = horizonVerdict(runs, "rsa", "transformer", h);
+      const auto v = horizonVerdict(runs, "rsa", "transformer", h,
+                                    forecast::longHorizonFeaturesName(main));
       verdicts.push_back(
           {{"horizon", h}, {"claim", v.claim}, {"verdict", verdictWord(v)}, {"detail", v.detail}});
     }
@@ -300,10 +303,11 @@ PaperTableResult runPaperTable(const PaperTableOptions& o,
   }
   nlohmann::ordered_json j;
   j["settings"] = {{"series", o.series},
+                   {"features", forecast::longHorizonFeaturesName(main)},
                    {"input_length", o.input_length},
                    {"horizons", o.horizons},
                    {"seeds", o.seeds},
-                   {"univariate_horizon", o.univariate_horizon},
+                   {"univariate_horizon", s_row ? o.univariate_horizon : 0},
                    {"models", o.models},
                    {"d_model", o.d_model},
                    {"heads", o.heads},
@@ -323,6 +327,7 @@ PaperTableResult runPaperTable(const PaperTableOptions& o,
   j["verdicts"] = verdicts;
   if (!efficiency.empty()) j["sample_efficiency_verdicts"] = efficiency;
   result.json = j.dump(2) + "\n";
+  result.runs = runs;
   return result;
 }
 

@@ -17,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "core/forecast/long_horizon.h"
+#include "core/verdicts/paper_table.h"
 #include "engine/training/trainer.h"
 
 namespace rsalab {
@@ -25,10 +27,12 @@ struct PaperTableOptions {
   std::string series = "etth1";
   std::vector<int64_t> horizons = {24, 48, 96};
   int64_t input_length = 96;  // L
+  // The table's runs: M (7 → 7) or S (OT → OT) at every horizon.
+  forecast::LongHorizonFeatures features = forecast::LongHorizonFeatures::Multivariate;
   int64_t seeds = 3;
   // Trained on M at every horizon; persistence is always added.
   std::vector<std::string> models = {"transformer", "rsa", "dlinear"};
-  // The univariate (S, OT → OT) runs of `models` at this horizon (0: none).
+  // With features M: also the univariate (S, OT → OT) runs of `models` at this horizon (0: none).
   int64_t univariate_horizon = 96;
   std::string anchors = "all";  // AnchorMode on OT: all | fast | none
   // Sample-efficiency curve at efficiency_horizon: the train part cut to these fractions of its
@@ -51,6 +55,7 @@ struct PaperTableProgress {
 
 struct PaperTableResult {
   std::string json;  // core/verdicts/paper_table.h's table JSON
+  std::vector<PaperRun> runs;  // every run and reference the JSON's rows summarise
   bool failed = false;
   std::vector<std::string> errors;
 };
