@@ -19,6 +19,10 @@ namespace rsalab {
 
 PresetController::PresetController(MainWindow* window) : QObject(window), w_(window) {}
 
+PresetController::~PresetController() {
+  if (paper_control_) paper_control_->stop = true;  // the runner (a child) then waits one step
+}
+
 void PresetController::buildMenu() {
   auto* menu = w_->menuBar()->addMenu("&Presets");
   menu->setToolTipsVisible(true);
@@ -278,6 +282,7 @@ int PresetController::paperTable(const Preset& p) {
                          .arg(o.epochs));
   BackgroundRunner* runner = paper_runner_;
   auto control = std::make_shared<TrainingControl>();
+  paper_control_ = control;
   const bool started = runner->start([this, runner, o, control]() -> BackgroundRunner::Done {
     const auto result = runPaperTable(
         o,

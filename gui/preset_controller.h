@@ -8,6 +8,7 @@
 
 #include <QObject>
 #include <QStringList>
+#include <memory>
 #include <vector>
 
 #include "core/config/run_config.h"
@@ -19,11 +20,13 @@ class MainWindow;
 class BackgroundRunner;
 class GenerationTimeView;
 class PaperTableView;
+struct TrainingControl;
 
 class PresetController : public QObject, public PresetRunner {
   Q_OBJECT
  public:
   explicit PresetController(MainWindow* window);
+  ~PresetController() override;  // stops a running paper table before its runner waits for it
   void buildMenu();           // Presets: one entry per row of presets()
   void buildGenerationTab();  // "Linear attention = RNN"
   // The preset `name`: false (logged) for an unknown name or when it did not start.
@@ -67,6 +70,7 @@ class PresetController : public QObject, public PresetRunner {
   BackgroundRunner* generation_runner_ = nullptr;
   PaperTableView* paper_view_ = nullptr;
   BackgroundRunner* paper_runner_ = nullptr;
+  std::shared_ptr<TrainingControl> paper_control_;  // the running table's stop, checked per step
 };
 
 }  // namespace rsalab

@@ -2,6 +2,7 @@
 #include "engine/sweep/paper_table_run.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <map>
@@ -50,7 +51,8 @@ int64_t stepsPerEpoch(int64_t windows, int64_t batch) { return (windows + batch 
 // The anchors on OT (univariate), fitted once on the train part and filtered forward with fixed
 // parameters to every window's last input row (core/forecast/forecast.h's protocol).
 std::vector<PaperRun> anchorRuns(const LongHorizonTask& task, int64_t L, int64_t H,
-                                 const std::string& mode, std::vector<std::string>& names) {
+                                 const std::string& mode, std::vector<std::string>& names,
+                                 const std::atomic<bool>* cancel) {
   forecast::AnchorInput in;
   in.values = task.raw_target;
   in.columns = 1;
@@ -61,6 +63,7 @@ std::vector<PaperRun> anchorRuns(const LongHorizonTask& task, int64_t L, int64_t
   in.period_rule = "hourly rows: the daily season";
   in.column_names = {kLongHorizonTarget};
   in.mode = parseAnchorMode(mode).value_or(AnchorMode::Fast);
+  in.cancel = cancel;  // a stop skips the fits not yet started
   for (int64_t s : task.windows.validation) in.validation_origins.push_back(s + L - 1);
   for (int64_t s : task.windows.test) in.test_origins.push_back(s + L - 1);
   const auto t0 = Clock::now();
@@ -189,7 +192,9 @@ PaperTableResult runPaperTable(const PaperTableOptions& o,
         std::find(horizons.begin(), horizons.end(), o.univariate_horizon) == horizons.end())
       horizons.push_back(o.univariate_horizon);
     for (int64_t h : horizons) {
-      const auto a = anchorRuns(*task(S, h, 1.0), o.input_length, h, o.anchors, anchor_names);
+      if (control && control->stop.load()) break;
+      const auto a = anchorRuns(*task(S, h, 1.0), o.input_length, h, o.anchors, anchor_names,
+                                control ? &control->stop : nullptr);
       runs.insert(runs.end(), a.begin(), a.end());
       if (progress) progress({0, static_cast<int64_t>(jobs.size()),
                               "anchors on OT at H = " + std::to_string(h) + ": " +
