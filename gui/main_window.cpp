@@ -176,6 +176,7 @@ void MainWindow::updateStateLabel() {
     state = QString("sweep %1/%2").arg(runner->done()).arg(runner->total());
   }
   if (!training_ && presets_->isMeasuringGeneration()) state = "measuring";
+  if (!training_ && presets_->isRunningPaperTable()) state = "paper table";
   status_->setState(state);
 }
 

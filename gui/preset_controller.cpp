@@ -290,11 +290,15 @@ int PresetController::paperTable(const Preset& p) {
           if (runner->stopFlag().load()) control->stop = true;
           const QString line = QString::fromStdString(progress.line);
           const int done = static_cast<int>(progress.done), total = static_cast<int>(progress.total);
-          runner->post([this, done, total, line] { paper_view_->setProgress(done, total, line); });
+          runner->post([this, done, total, line] {
+            paper_view_->setProgress(done, total, line);
+            w_->updateStateLabel();
+          });
         },
         control.get());
     const bool stopped = control->stop.load();
     return [this, result, stopped] {
+      w_->updateStateLabel();
       const bool judging = active_ && active_->action == PresetAction::PaperTable;
       if (stopped) {
         paper_view_->setMessage("Stopped; nothing judged.");
@@ -308,6 +312,7 @@ int PresetController::paperTable(const Preset& p) {
       if (judging) showVerdicts(judgeClaim(active_->rule, e));
     };
   });
+  w_->updateStateLabel();
   w_->showStatus(claim_line_ + " — running the table; the verdict follows it.");
   return started ? 0 : 1;
 }
