@@ -98,6 +98,18 @@ int runPaperTableCommand(PaperTableCommand& command) {
   } catch (const std::exception& e) {
     std::cerr << "warning: " << e.what() << "\n";
   }
+  const auto efficiency = paperEfficiencyRows(json);
+  if (!efficiency.empty()) {  // the curve in the sweeps' sample-efficiency figure
+    try {
+      FigureOptions f;
+      f.out_dir = command.out + "/sample_efficiency";
+      f.title = o.series + ", multivariate, test MSE against the train windows N";
+      for (const auto& path : writeSweepFigures(efficiency, f))
+        std::cerr << "paper-table: wrote " << path << "\n";
+    } catch (const std::exception& e) {
+      std::cerr << "warning: " << e.what() << "\n";
+    }
+  }
   if (!command.docs.empty()) {
     const std::string doc = readTextFile(command.docs, size_t{16} << 20);
     writeFileAtomically(command.docs, replaceMarkedBlock(doc, paperTableBlock(json),

@@ -185,6 +185,15 @@ class TestLongHorizon : public QObject {
     edited[at + 10] = edited[at + 10] == '9' ? '8' : '9';
     QVERIFY(paperTableBlock(edited) != block);
   }
+  // The six-seed run (H = 24 with the sample-efficiency curve) is committed as its JSON and the
+  // renderer's Markdown: they must agree.
+  void sixSeedTableMatchesItsData() {
+    const std::string root = RSALAB_SOURCE_ROOT;
+    const std::string json = readTextFile(root + "/docs/data/paper_table_seeds6.json", 16 << 20);
+    const std::string md = readTextFile(root + "/docs/data/paper_table_seeds6.md", 16 << 20);
+    QCOMPARE(QString::fromStdString(md), QString::fromStdString(paperTableMarkdown(json)));
+    QVERIFY(!paperEfficiencyRows(json).empty());
+  }
 };
 
 RSALAB_REGISTER_TEST(TestLongHorizon, QTEST_GUILESS_MAIN)

@@ -408,6 +408,30 @@ std::vector<PaperCurve> paperTableCurves(const std::string& table_json) {
   return out;
 }
 
+std::vector<SweepRow> paperEfficiencyRows(const std::string& table_json) {
+  const json j = json::parse(table_json);
+  const json& s = need(j, "settings");
+  std::vector<SweepRow> out;
+  if (!s.contains("efficiency_fractions") || s.at("efficiency_fractions").empty()) return out;
+  const auto h = need(s, "efficiency_horizon").get<int64_t>();
+  for (const auto& r : need(j, "rows")) {
+    if (need(r, "kind").get<std::string>() != "model" ||
+        need(r, "features").get<std::string>() != "M" || need(r, "horizon").get<int64_t>() != h)
+      continue;
+    for (const auto& run : need(r, "runs")) {
+      SweepRow row;
+      row.run = static_cast<int64_t>(out.size());
+      row.model = need(r, "model").get<std::string>();
+      row.size = need(r, "train_windows").get<int64_t>();
+      row.seed = need(run, "seed").get<uint64_t>();
+      row.test_loss = number(need(run, "mse"));
+      row.steps = std::max<int64_t>(1, need(run, "epochs").get<int64_t>());
+      out.push_back(std::move(row));
+    }
+  }
+  return out;
+}
+
 std::string paperTableTitle(const std::string& table_json) {
   const json j = json::parse(table_json);
   const json& s = need(j, "settings");

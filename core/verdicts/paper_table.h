@@ -87,6 +87,10 @@ struct PaperCurve {
   std::vector<double> horizon, mse, low, high;  // low / high NaN without an interval
 };
 std::vector<PaperCurve> paperTableCurves(const std::string& table_json);
+// The sample-efficiency curve's runs as sweep rows (model, N = train windows, seed, test MSE),
+// for the sweep's sample-efficiency figure (figures/sweep_figures.h): the trained models at the
+// table's efficiency_horizon, every fraction; empty when the table has no curve.
+std::vector<SweepRow> paperEfficiencyRows(const std::string& table_json);
 std::string paperTableTitle(const std::string& table_json);
 
 // The Markdown: caption, the MSE table (ours with intervals, the published rows beside them,
