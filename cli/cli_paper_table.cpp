@@ -112,9 +112,9 @@ int runPaperTableCommand(PaperTableCommand& command) {
   }
   if (!command.docs.empty()) {
     const std::string doc = readTextFile(command.docs, size_t{16} << 20);
-    writeFileAtomically(command.docs, replaceMarkedBlock(doc, paperTableBlock(json),
-                                                         kPaperTableBlockBegin,
-                                                         kPaperTableBlockEnd, command.docs));
+    writeFileAtomically(command.docs,
+                        replaceMarkedBlock(doc, paperTableBlock(json), kPaperTableBlockBegin,
+                                           kPaperTableBlockEnd, command.docs));
     std::cerr << "paper-table: wrote its block into " << command.docs << "\n";
   }
   return 0;
@@ -148,7 +148,8 @@ CliCommand addPaperTableCommand(CLI::App& app) {
   sub->add_option("--univariate-horizon", o.univariate_horizon,
                   "also run the models univariate (--features S: OT → OT) at this H (0: no)")
       ->capture_default_str();
-  sub->add_option("--anchors", o.anchors, "anchors on OT: all | fast | none")->capture_default_str();
+  sub->add_option("--anchors", o.anchors, "anchors on OT: all | fast | none")
+      ->capture_default_str();
   sub->add_option("--d-model", o.d_model, "width of every network")->capture_default_str();
   sub->add_option("--heads", o.heads, "heads")->capture_default_str();
   sub->add_option("--layers", o.layers, "layers")->capture_default_str();
@@ -166,7 +167,8 @@ CliCommand addPaperTableCommand(CLI::App& app) {
   sub->add_option("--machine", o.machine, "a line on the machine for the time statement");
   sub->add_option("--out", c.out, "output folder (table.md, table.json, mse_vs_horizon.png)")
       ->capture_default_str();
-  sub->add_option("--docs", c.docs, "replace the generated block of this file (docs/PAPER_TABLE.md)");
+  sub->add_option("--docs", c.docs,
+                  "replace the generated block of this file (docs/PAPER_TABLE.md)");
   sub->add_option("--from-json", c.from_json, "render an existing table.json (no training)");
   return {sub, [command] { return runPaperTableCommand(*command); }};
 }

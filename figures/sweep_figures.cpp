@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "figures/sweep_figures.h"
-#include "figures/paper_table_figure.h"
 
 #include <qcustomplot.h>
 
@@ -13,6 +12,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "figures/paper_table_figure.h"
 #include "widgets/paper_table_plot.h"
 #include "widgets/plot_export.h"
 #include "widgets/regime_map_view.h"

@@ -15,8 +15,9 @@ std::vector<std::string> writeSweepFigures(const std::vector<SweepRow>&, const F
 }
 
 std::vector<std::string> writePaperTableFigure(const std::string&, const FigureOptions&) {
-  throw std::runtime_error("the paper table's figure is unavailable: rsalab-cli was built with "
-                           "RSALAB_GUI=OFF (no Qt)");
+  throw std::runtime_error(
+      "the paper table's figure is unavailable: rsalab-cli was built with "
+      "RSALAB_GUI=OFF (no Qt)");
 }
 
 }  // namespace rsalab

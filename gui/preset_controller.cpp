@@ -289,7 +289,8 @@ int PresetController::paperTable(const Preset& p) {
         [this, runner, control](const PaperTableProgress& progress) {
           if (runner->stopFlag().load()) control->stop = true;
           const QString line = QString::fromStdString(progress.line);
-          const int done = static_cast<int>(progress.done), total = static_cast<int>(progress.total);
+          const int done = static_cast<int>(progress.done),
+                    total = static_cast<int>(progress.total);
           runner->post([this, done, total, line] {
             paper_view_->setProgress(done, total, line);
             w_->updateStateLabel();
@@ -306,7 +307,8 @@ int PresetController::paperTable(const Preset& p) {
         return;
       }
       paper_view_->setTable(result.json);
-      for (const auto& e : result.errors) w_->appendLog(QString::fromStdString("Paper table: " + e));
+      for (const auto& e : result.errors)
+        w_->appendLog(QString::fromStdString("Paper table: " + e));
       ClaimEvidence e;
       e.paper_runs = &result.runs;
       if (judging) showVerdicts(judgeClaim(active_->rule, e));

@@ -27,8 +27,8 @@ class PresetController : public QObject, public PresetRunner {
  public:
   explicit PresetController(MainWindow* window);
   ~PresetController() override;  // stops a running paper table before its runner waits for it
-  void buildMenu();           // Presets: one entry per row of presets()
-  void buildGenerationTab();  // "Linear attention = RNN"
+  void buildMenu();              // Presets: one entry per row of presets()
+  void buildGenerationTab();     // "Linear attention = RNN"
   // The preset `name`: false (logged) for an unknown name or when it did not start.
   bool apply(const QString& name);
   // The running preset's claim ("Preset "…": …"), first in the status bar; empty: none.

@@ -136,7 +136,8 @@ class TestLongHorizon : public QObject {
     QCOMPARE(find("ARIMA", "etth1", "S", 96), 0.058);
     for (const auto& p : publishedResults()) {
       bool listed = false;
-      for (const auto& [name, text] : publishedSources()) listed = listed || name == std::string(p.source);
+      for (const auto& [name, text] : publishedSources())
+        listed = listed || name == std::string(p.source);
       QVERIFY2(listed, p.model);
     }
   }

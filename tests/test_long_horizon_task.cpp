@@ -74,8 +74,8 @@ class TestLongHorizonTask : public QObject {
     // Persistence: the last input row repeated, scored over every window, step and column.
     double se = 0;
     for (int64_t n = 0; n < d.test.size(); ++n) {
-      auto last = d.test.x[n][95];                          // (C)
-      auto y = d.test.y[n][0].view({24, 7});                // (H, C)
+      auto last = d.test.x[n][95];            // (C)
+      auto y = d.test.y[n][0].view({24, 7});  // (H, C)
       se += (y - last.unsqueeze(0)).pow(2).sum().item<double>();
     }
     QVERIFY(std::fabs(d.references.front().test_loss - se / (d.test.size() * 24 * 7)) < 1e-6);

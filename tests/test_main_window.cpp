@@ -295,7 +295,7 @@ class TestMainWindow : public QObject {
     auto* bar = w->findChild<QProgressBar*>("PaperTableProgress");
     QVERIFY(bar);
     QVERIFY(!w->presets()->apply("paper-table"));  // one at a time
-    w.reset();                                       // stops it (the destructor waits)
+    w.reset();                                     // stops it (the destructor waits)
   }
   // A computed preset (linear-rnn) trains nothing: its verdict comes at once, on its tab.
   void computedPresetIsJudgedAtOnceOnItsTab() {

@@ -41,8 +41,10 @@ class TestPaperTableView : public QObject {
     int published = 0, lines = 0;
     for (int k = 0; k < view.plot()->graphCount(); ++k) {
       auto* g = view.plot()->graph(k);
-      if (g->lineStyle() == QCPGraph::lsNone) ++published;
-      else ++lines;
+      if (g->lineStyle() == QCPGraph::lsNone)
+        ++published;
+      else
+        ++lines;
     }
     QVERIFY(published >= 2);  // Informer and RSA-Informer (RSA paper), the LTSF rows
     QVERIFY(lines >= 3);      // transformer, rsa, dlinear, persistence

@@ -26,7 +26,7 @@ void drawPaperTablePlot(QCustomPlot* plot, const std::vector<PaperCurve>& curves
   int model = 0, marker = 0;
   const QCPScatterStyle::ScatterShape shapes[] = {
       QCPScatterStyle::ssDiamond, QCPScatterStyle::ssTriangle, QCPScatterStyle::ssSquare,
-      QCPScatterStyle::ssStar, QCPScatterStyle::ssCross, QCPScatterStyle::ssPlus};
+      QCPScatterStyle::ssStar,    QCPScatterStyle::ssCross,    QCPScatterStyle::ssPlus};
   for (const auto& c : curves) {
     QVector<double> x, y, err_lo, err_hi;
     for (size_t k = 0; k < c.horizon.size(); ++k) {

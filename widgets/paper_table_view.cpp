@@ -21,8 +21,8 @@ PaperTableView::PaperTableView(QWidget* parent) : QWidget(parent) {
   progress_->setFormat("%v of %m runs");
   progress_->setRange(0, 1);
   progress_->setValue(0);
-  status_ = new QLabel("Presets ▸ The RSA paper's table runs ETTh1 by the long-horizon protocol.",
-                       this);
+  status_ =
+      new QLabel("Presets ▸ The RSA paper's table runs ETTh1 by the long-horizon protocol.", this);
   status_->setWordWrap(true);
   plot_ = new QCustomPlot(this);
   plot_->setMinimumHeight(240);

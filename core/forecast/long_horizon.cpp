@@ -39,8 +39,8 @@ LongHorizonWindows longHorizonWindows(const LongHorizonSplit& split, int64_t row
   if (!(train_fraction > 0 && train_fraction <= 1))
     throw std::invalid_argument("train fraction " + std::to_string(train_fraction) +
                                 " is outside (0, 1]");
-  const int64_t shortest = std::min(split.validation_end - split.train_end,
-                                    split.test_end - split.validation_end);
+  const int64_t shortest =
+      std::min(split.validation_end - split.train_end, split.test_end - split.validation_end);
   if (split.train_end < L + H || shortest < H)
     throw std::invalid_argument("input length " + std::to_string(L) + " + horizon " +
                                 std::to_string(H) + " do not fit the split's parts");

@@ -98,8 +98,8 @@ struct ClaimEvidence {
   std::vector<const InspectionRecord*> records, controls;
   const GroundTruth* truth = nullptr;
   int64_t length = 0;
-  const std::vector<SweepRow>* rows = nullptr;     // a sweep's rows
-  const LinearAttentionRnnProbe* probe = nullptr;  // the generation probe's measurement
+  const std::vector<SweepRow>* rows = nullptr;        // a sweep's rows
+  const LinearAttentionRnnProbe* probe = nullptr;     // the generation probe's measurement
   const std::vector<PaperRun>* paper_runs = nullptr;  // the paper table's runs
 };
 

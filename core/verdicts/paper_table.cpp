@@ -66,8 +66,8 @@ const std::vector<std::pair<const char*, const char*>>& publishedSources() {
 
 namespace {
 
-std::vector<SweepRow> sweepRows(const std::vector<PaperRun>& runs, int64_t horizon,
-                                bool full_only, const std::string& features = "M") {
+std::vector<SweepRow> sweepRows(const std::vector<PaperRun>& runs, int64_t horizon, bool full_only,
+                                const std::string& features = "M") {
   std::vector<SweepRow> rows;
   for (const auto& r : runs) {
     if (r.features != features || r.horizon != horizon || (full_only && r.train_fraction != 1.0))
@@ -86,10 +86,8 @@ std::vector<SweepRow> sweepRows(const std::vector<PaperRun>& runs, int64_t horiz
 }  // namespace
 
 ClaimVerdict horizonVerdict(const std::vector<PaperRun>& runs, const std::string& better,
-                            const std::string& than, int64_t horizon,
-                            const std::string& features) {
-  ClaimVerdict v =
-      sampleEfficiencyVerdict(sweepRows(runs, horizon, true, features), better, than);
+                            const std::string& than, int64_t horizon, const std::string& features) {
+  ClaimVerdict v = sampleEfficiencyVerdict(sweepRows(runs, horizon, true, features), better, than);
   v.claim = better + "'s test MSE is below " + than + "'s at horizon " + std::to_string(horizon) +
             (features == "M" ? " (multivariate" : " (univariate") +
             "; paired over seeds, an exact sign test over the seeds)";
@@ -221,10 +219,10 @@ std::string paperTableMarkdown(const std::string& table_json) {
      << "forecasts; test MSE in z units, the mean over " << seeds
      << " seed(s) with its 95 % interval (Student t over seeds). Every network: d_model "
      << need(s, "d_model").get<int64_t>() << ", " << need(s, "heads").get<int64_t>() << " heads, "
-     << need(s, "layers").get<int64_t>() << " layers; at most "
-     << need(s, "epochs").get<int64_t>() << " epochs of batch " << need(s, "batch_size").get<int64_t>()
-     << " (AdamW, learning rate " << number(need(s, "learning_rate"))
-     << "), early stopping on validation after " << need(s, "patience").get<int64_t>()
+     << need(s, "layers").get<int64_t>() << " layers; at most " << need(s, "epochs").get<int64_t>()
+     << " epochs of batch " << need(s, "batch_size").get<int64_t>() << " (AdamW, learning rate "
+     << number(need(s, "learning_rate")) << "), early stopping on validation after "
+     << need(s, "patience").get<int64_t>()
      << " epochs without improvement, the best epoch's weights restored; dlinear and nlinear "
      << "with lookback L.\n\n";
 
@@ -281,7 +279,8 @@ std::string paperTableMarkdown(const std::string& table_json) {
 
   const std::string main_text = main == "M" ? "multivariate" : "univariate";
   md << "Test MSE, "
-     << (main == "M" ? "multivariate (7 columns → 7 columns, every channel)" : "univariate (OT → OT)")
+     << (main == "M" ? "multivariate (7 columns → 7 columns, every channel)"
+                     : "univariate (OT → OT)")
      << ":\n\n";
   header("model");
   for (const auto& m : listed("model", main)) line(m, lookup(m, main, "mse"));
@@ -292,7 +291,8 @@ std::string paperTableMarkdown(const std::string& table_json) {
   for (const auto& m : listed("model", main)) line(m, lookup(m, main, "mae"));
   for (const auto& m : listed("reference", main)) line(m + " (reference)", lookup(m, main, "mae"));
 
-  md << "\nThe target OT alone: test MSE of the OT channel (z units). The networks' rows are the OT "
+  md << "\nThe target OT alone: test MSE of the OT channel (z units). The networks' rows are the "
+        "OT "
         "column of their multivariate forecasts (M) and the univariate runs (S, OT → OT); the "
         "anchors are univariate on OT, fitted once on the train part and filtered forward with "
         "fixed parameters to every test window's last input row:\n\n";
@@ -341,9 +341,10 @@ std::string paperTableMarkdown(const std::string& table_json) {
         std::string c = "—";
         for (const auto& q : rows)
           if (need(q, "model").get<std::string>() == m && number(need(q, "train_fraction")) == f &&
-              need(q, "horizon").get<int64_t>() == h && need(q, "features").get<std::string>() == "M")
-            c = cell(need(q, "mse")) + " (N = " +
-                std::to_string(need(q, "train_windows").get<int64_t>()) + ")";
+              need(q, "horizon").get<int64_t>() == h &&
+              need(q, "features").get<std::string>() == "M")
+            c = cell(need(q, "mse")) +
+                " (N = " + std::to_string(need(q, "train_windows").get<int64_t>()) + ")";
         md << " " << c << " |";
       }
       md << "\n";
@@ -374,9 +375,8 @@ std::vector<PaperCurve> paperTableCurves(const std::string& table_json) {
     if (need(r, "features").get<std::string>() != main || number(need(r, "train_fraction")) != 1.0)
       continue;
     const auto model = need(r, "model").get<std::string>();
-    auto at = std::find_if(out.begin(), out.end(), [&](const PaperCurve& c) {
-      return c.label == model;
-    });
+    auto at =
+        std::find_if(out.begin(), out.end(), [&](const PaperCurve& c) { return c.label == model; });
     if (at == out.end()) {
       out.push_back({model, false, {}, {}, {}, {}});
       at = out.end() - 1;
@@ -393,9 +393,8 @@ std::vector<PaperCurve> paperTableCurves(const std::string& table_json) {
         std::find(horizons.begin(), horizons.end(), p.horizon) == horizons.end())
       continue;
     const std::string label = std::string(p.model) + " (published, " + p.source + ")";
-    auto at = std::find_if(out.begin(), out.end(), [&](const PaperCurve& c) {
-      return c.label == label;
-    });
+    auto at =
+        std::find_if(out.begin(), out.end(), [&](const PaperCurve& c) { return c.label == label; });
     if (at == out.end()) {
       out.push_back({label, true, {}, {}, {}, {}});
       at = out.end() - 1;

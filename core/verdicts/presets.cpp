@@ -211,11 +211,12 @@ const char* nameIn(const std::pair<E, const char*> (&table)[N], E value) {
   return "?";
 }
 
-const std::pair<PresetAction, const char*> kActionNames[] = {{PresetAction::Train, "train"},
-                                                             {PresetAction::Sweep, "sweep"},
-                                                             {PresetAction::Computed, "computed"},
-                                                             {PresetAction::Probe, "probe"},
-                                                             {PresetAction::PaperTable, "paper-table"}};
+const std::pair<PresetAction, const char*> kActionNames[] = {
+    {PresetAction::Train, "train"},
+    {PresetAction::Sweep, "sweep"},
+    {PresetAction::Computed, "computed"},
+    {PresetAction::Probe, "probe"},
+    {PresetAction::PaperTable, "paper-table"}};
 
 const std::pair<PresetTab, const char*> kTabNames[] = {
     {PresetTab::Unchanged, "unchanged"},   {PresetTab::Rem, "rem"},

@@ -20,7 +20,8 @@ namespace rsalab {
 // measurement (the generation probe, judged on what it measured), or the RSA paper's table
 // (engine/sweep/paper_table_run.h: its default table, judged on its runs per horizon).
 enum class PresetAction { Train, Sweep, Computed, Probe, PaperTable };
-const char* presetActionName(PresetAction action);  // train | sweep | computed | probe | paper-table
+// train | sweep | computed | probe | paper-table
+const char* presetActionName(PresetAction action);
 
 // The GUI tab a preset shows while it runs (Unchanged: the one shown stays).
 enum class PresetTab {

@@ -148,10 +148,9 @@ PaperTableResult runPaperTable(const PaperTableOptions& o,
         jobs.push_back({m, S, o.univariate_horizon, 1.0, uint64_t(s)});
   for (double f : o.efficiency_fractions) {
     for (const auto& m : o.efficiency_models) {
-      const bool full_done =
-          std::find(o.horizons.begin(), o.horizons.end(), o.efficiency_horizon) !=
-              o.horizons.end() &&
-          std::find(o.models.begin(), o.models.end(), m) != o.models.end();
+      const bool full_done = std::find(o.horizons.begin(), o.horizons.end(),
+                                       o.efficiency_horizon) != o.horizons.end() &&
+                             std::find(o.models.begin(), o.models.end(), m) != o.models.end();
       for (int64_t s = 0; s < o.seeds; ++s) {
         if (f < 1.0) jobs.push_back({m, M, o.efficiency_horizon, f, uint64_t(s)});
         if (f == o.efficiency_fractions.front() && !full_done)
@@ -184,8 +183,8 @@ PaperTableResult runPaperTable(const PaperTableOptions& o,
   for (int64_t h : o.horizons) cells.push_back({main, h});
   if (s_row) cells.push_back({S, o.univariate_horizon});
   for (const auto& [f, h] : cells)
-    runs.push_back(persistenceRun(*task(f, h, 1.0), forecast::longHorizonFeaturesName(f),
-                                  o.input_length, h));
+    runs.push_back(
+        persistenceRun(*task(f, h, 1.0), forecast::longHorizonFeaturesName(f), o.input_length, h));
   if (o.anchors != "none") {
     std::vector<int64_t> horizons = o.horizons;
     if (s_row &&
@@ -196,9 +195,10 @@ PaperTableResult runPaperTable(const PaperTableOptions& o,
       const auto a = anchorRuns(*task(S, h, 1.0), o.input_length, h, o.anchors, anchor_names,
                                 control ? &control->stop : nullptr);
       runs.insert(runs.end(), a.begin(), a.end());
-      if (progress) progress({0, static_cast<int64_t>(jobs.size()),
-                              "anchors on OT at H = " + std::to_string(h) + ": " +
-                                  std::to_string(a.size()) + " fitted"});
+      if (progress)
+        progress({0, static_cast<int64_t>(jobs.size()),
+                  "anchors on OT at H = " + std::to_string(h) + ": " + std::to_string(a.size()) +
+                      " fitted"});
     }
   }
 
@@ -277,8 +277,8 @@ PaperTableResult runPaperTable(const PaperTableOptions& o,
     at = std::find(o.efficiency_models.begin(), o.efficiency_models.end(), r.model);
     if (at != o.efficiency_models.end()) return 100 + (at - o.efficiency_models.begin());
     if (r.model == "persistence") return int64_t{200};
-    return 300 + (std::find(anchor_names.begin(), anchor_names.end(), r.model) -
-                  anchor_names.begin());
+    return 300 +
+           (std::find(anchor_names.begin(), anchor_names.end(), r.model) - anchor_names.begin());
   };
   std::stable_sort(runs.begin(), runs.end(), [&](const PaperRun& a, const PaperRun& b) {
     return std::make_tuple(a.features != "M", -a.train_fraction, rank(a), a.horizon, a.seed) <
@@ -289,8 +289,8 @@ PaperTableResult runPaperTable(const PaperTableOptions& o,
                     std::find(o.models.begin(), o.models.end(), "transformer") != o.models.end();
   if (pair) {
     for (int64_t h : o.horizons) {
-      const auto v = horizonVerdict(runs, "rsa", "transformer", h,
-                                    forecast::longHorizonFeaturesName(main));
+      const auto v =
+          horizonVerdict(runs, "rsa", "transformer", h, forecast::longHorizonFeaturesName(main));
       verdicts.push_back(
           {{"horizon", h}, {"claim", v.claim}, {"verdict", verdictWord(v)}, {"detail", v.detail}});
     }

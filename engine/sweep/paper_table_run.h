@@ -54,7 +54,7 @@ struct PaperTableProgress {
 };
 
 struct PaperTableResult {
-  std::string json;  // core/verdicts/paper_table.h's table JSON
+  std::string json;            // core/verdicts/paper_table.h's table JSON
   std::vector<PaperRun> runs;  // every run and reference the JSON's rows summarise
   bool failed = false;
   std::vector<std::string> errors;

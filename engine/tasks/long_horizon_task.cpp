@@ -40,8 +40,7 @@ LongHorizonTask makeLongHorizonTask(const LongHorizonTaskOptions& o) {
   std::string source;
   const CsvTable table = readSeriesTable(task, &source);
   const auto& split = forecast::kEttHourSplit;
-  const int64_t C = static_cast<int64_t>(table.columns.size()), L = o.input_length,
-                H = o.horizon;
+  const int64_t C = static_cast<int64_t>(table.columns.size()), L = o.input_length, H = o.horizon;
   LongHorizonTask out;
   out.windows = forecast::longHorizonWindows(split, table.rows, L, H, o.train_fraction);
   out.columns = table.columns;

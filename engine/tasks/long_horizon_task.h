@@ -33,8 +33,8 @@ struct LongHorizonTask {
   forecast::LongHorizonWindows windows;  // window start rows
   forecast::ColumnScaling scaling;       // of the train part, per column
   std::vector<std::string> columns;
-  int64_t target_column = 0;  // OT among `columns`
-  std::vector<double> z;      // rows [0, test_end) × C, row-major, z-scored
+  int64_t target_column = 0;       // OT among `columns`
+  std::vector<double> z;           // rows [0, test_end) × C, row-major, z-scored
   std::vector<double> raw_target;  // OT's raw values, rows [0, test_end) (for the anchors)
   std::vector<float> validation_targets, test_targets;  // (N, H, C) row-major, z units
 };
