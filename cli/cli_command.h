@@ -23,6 +23,7 @@ CliCommand addSweepCellCommand(CLI::App& app);       // cli/cmd_sweep_cells.cpp
 CliCommand addSweepMergeCommand(CLI::App& app);      // cli/cmd_sweep_cells.cpp
 CliCommand addSweepStatusCommand(CLI::App& app);     // cli/cmd_sweep_cells.cpp
 CliCommand addReportCommand(CLI::App& app);          // cli/cli_report.cpp
+CliCommand addPaperTableCommand(CLI::App& app);      // cli/cli_paper_table.cpp
 CliCommand addFirstMinuteCliCommand(CLI::App& app);  // cli/cli_first_minute.cpp
 CliCommand addEvalCommand(CLI::App& app);            // cli/cmd_inspect.cpp
 CliCommand addInspectCommand(CLI::App& app);         // cli/cmd_inspect.cpp

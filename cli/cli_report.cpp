@@ -18,6 +18,7 @@
 #include "core/io/marked_block.h"
 #include "core/registry/model_registry.h"
 #include "core/registry/task_registry.h"
+#include "core/verdicts/paper_table.h"
 #include "core/verdicts/real_series_report.h"
 #include "engine/sweep/sweep.h"
 
@@ -101,7 +102,13 @@ std::vector<std::string> seriesList(const std::vector<std::string>& asked) {
   std::vector<std::string> out;
   for (const auto& name : asked) {
     if (name == "all") {
-      for (const auto& n : bundledSeriesNames()) out.push_back(n);
+      // The classic series; the paper table's (ETTh1, ETTh2) have their own protocol and command
+      // (rsalab-cli paper-table) and are named to be included.
+      for (const auto& n : bundledSeriesNames()) {
+        bool paper = false;
+        for (const auto& p : publishedResults()) paper = paper || n == p.series;
+        if (!paper) out.push_back(n);
+      }
       continue;
     }
     const auto* row = findTask(name);

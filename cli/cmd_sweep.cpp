@@ -49,6 +49,10 @@ class SweepPresetRunner : public PresetRunner {
   int train(const Preset& p) override { return refuse(p); }
   int probe(const Preset& p) override { return refuse(p); }
   int computed(const Preset& p, const std::vector<ClaimVerdict>&) override { return refuse(p); }
+  int paperTable(const Preset& p) override {
+    throw std::invalid_argument("preset '" + p.name +
+                                "' is the RSA paper's table: use `rsalab-cli paper-table`");
+  }
 
  private:
   static int refuse(const Preset& p) {

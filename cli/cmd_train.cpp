@@ -39,6 +39,10 @@ class TrainPresetRunner : public PresetRunner {
   int probe(const Preset& p) override {  // no training: generation, measured here
     return runGenerationProbe(t_.flags.resolve(defaultRunConfig()), p, t_.command.out_dir);
   }
+  int paperTable(const Preset& p) override {
+    throw std::invalid_argument("preset '" + p.name +
+                                "' is the RSA paper's table: use `rsalab-cli paper-table`");
+  }
   int computed(const Preset& p, const std::vector<ClaimVerdict>& verdicts) override {
     std::cout << p.claim << "\n";
     for (const auto& v : verdicts) std::cout << verdictLine(v) << "\n";

@@ -12,6 +12,8 @@
 #include <memory>
 #include <stdexcept>
 
+#include "figures/paper_table_figure.h"
+#include "widgets/paper_table_plot.h"
 #include "widgets/plot_export.h"
 #include "widgets/regime_map_view.h"
 #include "widgets/sample_efficiency_view.h"
@@ -167,6 +169,23 @@ std::vector<std::string> writeSweepFigures(const std::vector<SweepRow>& rows,
       written.push_back(path.toStdString());
     }
   }
+  return written;
+}
+
+std::vector<std::string> writePaperTableFigure(const std::string& table_json,
+                                               const FigureOptions& options) {
+  std::unique_ptr<QApplication> owned;
+  ensureApplication(owned);
+  const QString dir = QString::fromStdString(options.out_dir);
+  if (!QDir().mkpath(dir))
+    throw std::runtime_error("cannot create the figures folder " + options.out_dir);
+  QCustomPlot plot;
+  plot.resize(options.width, options.height);
+  drawPaperTablePlot(&plot, paperTableCurves(table_json),
+                     QString::fromStdString(paperTableTitle(table_json)));
+  std::vector<std::string> written;
+  for (const char* suffix : {"png", "svg"})
+    save(&plot, QDir(dir).filePath(QString("mse_vs_horizon.") + suffix), options, written);
   return written;
 }
 

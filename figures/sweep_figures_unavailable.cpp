@@ -2,6 +2,7 @@
 // writeSweepFigures for builds without Qt widgets (RSALAB_GUI=OFF): says so.
 #include <stdexcept>
 
+#include "figures/paper_table_figure.h"
 #include "figures/sweep_figures.h"
 
 namespace rsalab {
@@ -11,6 +12,12 @@ bool sweepFiguresAvailable() { return false; }
 std::vector<std::string> writeSweepFigures(const std::vector<SweepRow>&, const FigureOptions&) {
   throw std::runtime_error(
       "--figures is unavailable: rsalab-cli was built with RSALAB_GUI=OFF (no Qt)");
+}
+
+std::vector<std::string> writePaperTableFigure(const std::string&, const FigureOptions&) {
+  throw std::runtime_error(
+      "the paper table's figure is unavailable: rsalab-cli was built with "
+      "RSALAB_GUI=OFF (no Qt)");
 }
 
 }  // namespace rsalab

@@ -58,6 +58,7 @@ MainWindow::MainWindow(QWidget* parent)
   settings_->buildMenus(file, view);
   buildSweepTab();
   presets_->buildGenerationTab();
+  presets_->buildPaperTableTab();
   presets_->buildMenu();
 
   auto* worker = controller_->worker();
@@ -175,6 +176,7 @@ void MainWindow::updateStateLabel() {
     state = QString("sweep %1/%2").arg(runner->done()).arg(runner->total());
   }
   if (!training_ && presets_->isMeasuringGeneration()) state = "measuring";
+  if (!training_ && presets_->isRunningPaperTable()) state = "paper table";
   status_->setState(state);
 }
 

@@ -3,6 +3,7 @@
 
 #include <QMenuBar>
 
+#include "engine/sweep/paper_table_run.h"
 #include "engine/training/generation_probe.h"
 #include "gui/background_runner.h"
 #include "gui/main_window.h"
@@ -10,12 +11,17 @@
 #include "gui/training_controller.h"
 #include "widgets/generation_time_view.h"
 #include "widgets/hyper_parameter_form.h"
+#include "widgets/paper_table_view.h"
 #include "widgets/regime_map_view.h"
 #include "widgets/run_setup_panel.h"
 
 namespace rsalab {
 
 PresetController::PresetController(MainWindow* window) : QObject(window), w_(window) {}
+
+PresetController::~PresetController() {
+  if (paper_control_) paper_control_->stop = true;  // the runner (a child) then waits one step
+}
 
 void PresetController::buildMenu() {
   auto* menu = w_->menuBar()->addMenu("&Presets");
@@ -113,6 +119,8 @@ void PresetController::showTab(PresetTab tab) {
       return w_->focus_->show(w_->sweep_panel_);
     case PresetTab::RegimeMap:
       return w_->focus_->show(w_->sweep_panel_->regimeView());
+    case PresetTab::PaperTable:
+      return w_->focus_->show(paper_view_);
   }
 }
 
@@ -232,6 +240,83 @@ bool PresetController::measureGeneration(const RunConfig& config) {
 
 bool PresetController::isMeasuringGeneration() const {
   return generation_runner_ && generation_runner_->isRunning();
+}
+
+// ---- The "RSA paper's table" tab: the paper-table preset's default table, run off the GUI
+// thread (engine/sweep/paper_table_run.h), its progress drawn as it goes.
+
+void PresetController::buildPaperTableTab() {
+  paper_view_ = new PaperTableView(w_->tabs_);
+  paper_view_->setObjectName("PaperTableView");
+  w_->tabs_->addTab(paper_view_, "RSA paper's table");
+  w_->focus_->addFigureTab(paper_view_);
+  paper_runner_ = new BackgroundRunner(this);
+  connect(paper_runner_, &BackgroundRunner::failed, this, [this](const QString& message) {
+    paper_view_->setMessage("The table failed: " + message);
+    w_->appendLog("RSA paper's table: failed: " + message);
+    if (active_ && active_->action == PresetAction::PaperTable) active_ = nullptr;
+  });
+}
+
+bool PresetController::isRunningPaperTable() const {
+  return paper_runner_ && paper_runner_->isRunning();
+}
+
+int PresetController::paperTable(const Preset& p) {
+  if (paper_runner_->isRunning()) {
+    w_->appendLog("RSA paper's table: one is already running.");
+    return 1;
+  }
+  if (w_->training_) w_->resetRuns();  // its runs take the cores
+  PaperTableOptions o;
+  o.series = p.config.task.name;
+  o.models = p.models;
+  showTab(p.tab);
+  paper_view_->begin(QString("%1: %2 models × %3 horizons × %4 seeds, the univariate row at H = "
+                             "%5, persistence and the anchors on OT; at most %6 epochs each")
+                         .arg(QString::fromStdString(o.series))
+                         .arg(o.models.size())
+                         .arg(o.horizons.size())
+                         .arg(o.seeds)
+                         .arg(o.univariate_horizon)
+                         .arg(o.epochs));
+  BackgroundRunner* runner = paper_runner_;
+  auto control = std::make_shared<TrainingControl>();
+  paper_control_ = control;
+  const bool started = runner->start([this, runner, o, control]() -> BackgroundRunner::Done {
+    const auto result = runPaperTable(
+        o,
+        [this, runner, control](const PaperTableProgress& progress) {
+          if (runner->stopFlag().load()) control->stop = true;
+          const QString line = QString::fromStdString(progress.line);
+          const int done = static_cast<int>(progress.done),
+                    total = static_cast<int>(progress.total);
+          runner->post([this, done, total, line] {
+            paper_view_->setProgress(done, total, line);
+            w_->updateStateLabel();
+          });
+        },
+        control.get());
+    const bool stopped = control->stop.load();
+    return [this, result, stopped] {
+      w_->updateStateLabel();
+      const bool judging = active_ && active_->action == PresetAction::PaperTable;
+      if (stopped) {
+        paper_view_->setMessage("Stopped; nothing judged.");
+        if (judging) active_ = nullptr;
+        return;
+      }
+      paper_view_->setTable(result.json);
+      for (const auto& e : result.errors)
+        w_->appendLog(QString::fromStdString("Paper table: " + e));
+      ClaimEvidence e;
+      e.paper_runs = &result.runs;
+      if (judging) showVerdicts(judgeClaim(active_->rule, e));
+    };
+  });
+  w_->updateStateLabel();
+  w_->showStatus(claim_line_ + " — running the table; the verdict follows it.");
+  return started ? 0 : 1;
 }
 
 }  // namespace rsalab

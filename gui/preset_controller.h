@@ -8,6 +8,7 @@
 
 #include <QObject>
 #include <QStringList>
+#include <memory>
 #include <vector>
 
 #include "core/config/run_config.h"
@@ -18,13 +19,16 @@ namespace rsalab {
 class MainWindow;
 class BackgroundRunner;
 class GenerationTimeView;
+class PaperTableView;
+struct TrainingControl;
 
 class PresetController : public QObject, public PresetRunner {
   Q_OBJECT
  public:
   explicit PresetController(MainWindow* window);
-  void buildMenu();           // Presets: one entry per row of presets()
-  void buildGenerationTab();  // "Linear attention = RNN"
+  ~PresetController() override;  // stops a running paper table before its runner waits for it
+  void buildMenu();              // Presets: one entry per row of presets()
+  void buildGenerationTab();     // "Linear attention = RNN"
   // The preset `name`: false (logged) for an unknown name or when it did not start.
   bool apply(const QString& name);
   // The running preset's claim ("Preset "…": …"), first in the status bar; empty: none.
@@ -41,12 +45,19 @@ class PresetController : public QObject, public PresetRunner {
   GenerationTimeView* generationView() const { return generation_view_; }
   bool measureGeneration(const RunConfig& config);
   bool isMeasuringGeneration() const;
+  // The "RSA paper's table" tab: the paper-table preset runs its default table there (ETTh1,
+  // engine/sweep/paper_table_run.h) with a progress bar, then shows the figure, the table and
+  // the verdicts. False if a table or another background job is running.
+  void buildPaperTableTab();
+  PaperTableView* paperTableView() const { return paper_view_; }
+  bool isRunningPaperTable() const;
 
  protected:
   int train(const Preset& preset) override;
   int sweep(const Preset& preset) override;
   int probe(const Preset& preset) override;
   int computed(const Preset& preset, const std::vector<ClaimVerdict>& verdicts) override;
+  int paperTable(const Preset& preset) override;
 
  private:
   void showTab(PresetTab tab);
@@ -57,6 +68,9 @@ class PresetController : public QObject, public PresetRunner {
   QStringList last_verdicts_;
   GenerationTimeView* generation_view_ = nullptr;
   BackgroundRunner* generation_runner_ = nullptr;
+  PaperTableView* paper_view_ = nullptr;
+  BackgroundRunner* paper_runner_ = nullptr;
+  std::shared_ptr<TrainingControl> paper_control_;  // the running table's stop, checked per step
 };
 
 }  // namespace rsalab

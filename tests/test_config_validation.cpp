@@ -264,9 +264,9 @@ class TestConfigValidation : public QObject {
     std::vector<std::string> next_step;
     for (const auto& t : taskRegistry())
       if (t.next_step) next_step.emplace_back(t.name);
-    QCOMPARE(next_step, (std::vector<std::string>{"seasonal", "ar", "teacher", "mix", "charlm",
-                                                  "csv", "airpassengers", "lynx", "lakehuron",
-                                                  "nottem", "ukgas", "treering"}));
+    QCOMPARE(next_step, (std::vector<std::string>{
+                            "seasonal", "ar", "teacher", "mix", "charlm", "csv", "airpassengers",
+                            "lynx", "lakehuron", "nottem", "ukgas", "treering", "etth1", "etth2"}));
     for (const auto& task : taskRegistry()) {
       for (const auto& model : modelRegistry()) {
         if (!model.supports_bidirectional) continue;

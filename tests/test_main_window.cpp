@@ -285,6 +285,18 @@ class TestMainWindow : public QObject {
       QVERIFY2(w.findChild<QDockWidget*>(name), name);
     }
   }
+  // The paper-table preset runs its table off the GUI thread with a progress bar on its own tab;
+  // closing the window stops it.
+  void paperTablePresetShowsItsProgress() {
+    auto w = std::make_unique<MainWindow>();
+    w->show();
+    QVERIFY(w->presets()->apply("paper-table"));
+    QVERIFY(w->presets()->isRunningPaperTable());
+    auto* bar = w->findChild<QProgressBar*>("PaperTableProgress");
+    QVERIFY(bar);
+    QVERIFY(!w->presets()->apply("paper-table"));  // one at a time
+    w.reset();                                     // stops it (the destructor waits)
+  }
   // A computed preset (linear-rnn) trains nothing: its verdict comes at once, on its tab.
   void computedPresetIsJudgedAtOnceOnItsTab() {
     MainWindow w;

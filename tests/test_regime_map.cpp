@@ -525,7 +525,8 @@ class TestRegimeMap : public QObject {
   // outcome tests and a name that parses back, and the PresetRunner switches on the action.
   void presetActionsMatchTheirClaimRules() {
     const ClaimInput input_of[] = {ClaimInput::RunRecord, ClaimInput::SweepRows,
-                                   ClaimInput::Computed, ClaimInput::Probe};  // by PresetAction
+                                   ClaimInput::Computed, ClaimInput::Probe,
+                                   ClaimInput::PaperRuns};  // by PresetAction
     for (const Preset& p : presets()) {
       const ClaimRuleInfo& rule = claimRuleInfo(p.rule);
       QVERIFY2(rule.input == input_of[static_cast<int>(p.action)], p.name.c_str());
@@ -534,7 +535,7 @@ class TestRegimeMap : public QObject {
       // Without evidence only a computed claim is judged.
       QCOMPARE(judgeClaim(p.rule, {}).empty(), p.action != PresetAction::Computed);
     }
-    QCOMPARE(claimRules().size(), size_t{6});
+    QCOMPARE(claimRules().size(), size_t{7});
     QVERIFY(!parseClaimRule("rsa"));
     struct Calls : PresetRunner {
       std::string seen;
@@ -545,10 +546,11 @@ class TestRegimeMap : public QObject {
         seen += v.size() == 1 && v.front().holds ? "computed(holds) " : "computed(?) ";
         return 0;
       }
+      int paperTable(const Preset&) override { return seen += "paper-table ", 0; }
     } calls;
-    for (const char* name : {"recover", "linear-rnn", "linear-attention", "figure1"})
+    for (const char* name : {"recover", "linear-rnn", "linear-attention", "figure1", "paper-table"})
       QCOMPARE(calls.run(presetOrThrow(name)), 0);
-    QCOMPARE(calls.seen, std::string("train computed(holds) probe sweep "));
+    QCOMPARE(calls.seen, std::string("train computed(holds) probe sweep paper-table "));
     QCOMPARE(presetTabName(presetOrThrow("linear-rnn").tab), "linear-rnn");
     QCOMPARE(presetActionName(presetOrThrow("figure1").action), "sweep");
   }

@@ -67,10 +67,10 @@ class TestTasks : public QObject {
 
   void namesAndDescriptions() {
     const std::vector<std::string> expected = {
-        "seasonal",      "ar",      "teacher",   "mix",     "parity",  "dyck1",
-        "tomita1",       "tomita2", "tomita3",   "tomita4", "tomita5", "tomita6",
-        "tomita7",       "charlm",  "copy",      "reverse", "mlm",     "csv",
-        "airpassengers", "lynx",    "lakehuron", "nottem",  "ukgas",   "treering"};
+        "seasonal", "ar",      "teacher",  "mix",     "parity",        "dyck1",   "tomita1",
+        "tomita2",  "tomita3", "tomita4",  "tomita5", "tomita6",       "tomita7", "charlm",
+        "copy",     "reverse", "mlm",      "csv",     "airpassengers", "lynx",    "lakehuron",
+        "nottem",   "ukgas",   "treering", "etth1",   "etth2"};
     QCOMPARE(taskNames(), expected);
     for (const auto& n : taskNames()) {
       const auto d = taskDescription(n);

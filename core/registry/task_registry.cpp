@@ -76,6 +76,12 @@ const std::vector<TaskInfo>& taskRegistry() {
      F::Csv, O::Regression, true, "ukgas.csv"},
     {"treering", "real series: yearly tree-ring width index, 7980 rows (R datasets)",
      F::Csv, O::Regression, true, "treering.csv"},
+    {"etth1", "real series: ETTh1, hourly electricity transformer loads and oil temperature OT, "
+     "7 columns, 17420 rows (ETDataset, CC BY-ND 4.0)", F::Csv, O::Regression, true,
+     "ett/ETTh1.csv"},
+    {"etth2", "real series: ETTh2, hourly electricity transformer loads and oil temperature OT, "
+     "7 columns, 17420 rows (ETDataset, CC BY-ND 4.0)", F::Csv, O::Regression, true,
+     "ett/ETTh2.csv"},
   };
   // clang-format on
   return rows;

@@ -10,6 +10,7 @@
 #include "core/sweep/sweep_io.h"
 #include "core/verdicts/generation_claim.h"
 #include "core/verdicts/linear_rnn_demo.h"
+#include "core/verdicts/paper_table.h"
 
 namespace rsalab {
 
@@ -358,6 +359,21 @@ std::vector<ClaimVerdict> judgeSampleEfficiency(const ClaimEvidence& e) {
   return {sampleEfficiencyVerdict(*e.rows, "rsa", "transformer")};
 }
 
+// RSA against the Transformer at every horizon the multivariate full-data runs have.
+std::vector<ClaimVerdict> judgePaperTable(const ClaimEvidence& e) {
+  if (!e.paper_runs) return {};
+  std::vector<int64_t> horizons;
+  for (const auto& r : *e.paper_runs)
+    if (r.features == "M" && r.train_fraction == 1.0 &&
+        std::find(horizons.begin(), horizons.end(), r.horizon) == horizons.end())
+      horizons.push_back(r.horizon);
+  std::sort(horizons.begin(), horizons.end());
+  std::vector<ClaimVerdict> out;
+  for (int64_t h : horizons) out.push_back(horizonVerdict(*e.paper_runs, "rsa", "transformer", h));
+  if (out.empty()) out.push_back(horizonVerdict(*e.paper_runs, "rsa", "transformer", 0));
+  return out;
+}
+
 std::vector<ClaimVerdict> judgeFigure1(const ClaimEvidence& e) {
   if (!e.rows) return {};
   return figure1Verdicts(buildRegimeMap(regimePoints(*e.rows)));
@@ -390,6 +406,11 @@ const std::vector<ClaimRuleInfo>& claimRules() {
        "a claim's model wins its share of its region outright",
        "its wins plus every tie it is in would not reach the share", "the ties decide it",
        judgeFigure1},
+      {ClaimRule::PaperTable, "paper-table", ClaimInput::PaperRuns,
+       "per horizon: rsa's test MSE below the transformer's on most seeds, sign test over seeds "
+       "p < kClaimAlpha",
+       "per horizon: the transformer's lower on most seeds, p < kClaimAlpha",
+       "seeds, but p >= kClaimAlpha (fewer than 6 seeds cannot decide)", judgePaperTable},
   };
   return table;
 }

@@ -85,6 +85,7 @@ ClaimVerdict linearRnnDemoVerdict(unsigned seed = 1);
 // ---- The claim rules: one row per ClaimRule (core/verdicts/presets.h), read by every preset.
 
 struct LinearAttentionRnnProbe;  // core/verdicts/generation_claim.h
+struct PaperRun;                 // core/verdicts/paper_table.h
 
 // What a claim is judged on; each rule reads its part and returns no verdict without it.
 struct ClaimEvidence {
@@ -97,12 +98,13 @@ struct ClaimEvidence {
   std::vector<const InspectionRecord*> records, controls;
   const GroundTruth* truth = nullptr;
   int64_t length = 0;
-  const std::vector<SweepRow>* rows = nullptr;     // a sweep's rows
-  const LinearAttentionRnnProbe* probe = nullptr;  // the generation probe's measurement
+  const std::vector<SweepRow>* rows = nullptr;        // a sweep's rows
+  const LinearAttentionRnnProbe* probe = nullptr;     // the generation probe's measurement
+  const std::vector<PaperRun>* paper_runs = nullptr;  // the paper table's runs
 };
 
 // What a rule reads (ClaimEvidence's part), matching its preset's PresetAction.
-enum class ClaimInput { RunRecord, SweepRows, Computed, Probe };
+enum class ClaimInput { RunRecord, SweepRows, Computed, Probe, PaperRuns };
 
 struct ClaimRuleInfo {
   ClaimRule rule;

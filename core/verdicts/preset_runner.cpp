@@ -13,6 +13,8 @@ int PresetRunner::run(const Preset& preset) {
       return probe(preset);
     case PresetAction::Computed:
       return computed(preset, judgeClaim(preset.rule, {}));
+    case PresetAction::PaperTable:
+      return paperTable(preset);
   }
   return 1;
 }

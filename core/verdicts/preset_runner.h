@@ -28,6 +28,8 @@ class PresetRunner {
   virtual int probe(const Preset& preset) = 0;
   // Nothing runs: the claim was judged now; `verdicts` are its rule's verdicts.
   virtual int computed(const Preset& preset, const std::vector<ClaimVerdict>& verdicts) = 0;
+  // Run the RSA paper's table (engine/sweep/paper_table_run.h); judge later on its runs.
+  virtual int paperTable(const Preset& preset) = 0;
 };
 
 }  // namespace rsalab

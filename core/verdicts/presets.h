@@ -17,17 +17,36 @@ namespace rsalab {
 
 // What a preset runs: train its models (its claim judged on the first run's last inspection
 // record), a sweep (judged on the rows), nothing but a computation (judged at once), or a
-// measurement (the generation probe, judged on what it measured).
-enum class PresetAction { Train, Sweep, Computed, Probe };
-const char* presetActionName(PresetAction action);  // train | sweep | computed | probe
+// measurement (the generation probe, judged on what it measured), or the RSA paper's table
+// (engine/sweep/paper_table_run.h: its default table, judged on its runs per horizon).
+enum class PresetAction { Train, Sweep, Computed, Probe, PaperTable };
+// train | sweep | computed | probe | paper-table
+const char* presetActionName(PresetAction action);
 
 // The GUI tab a preset shows while it runs (Unchanged: the one shown stays).
-enum class PresetTab { Unchanged, Rem, Gates, LinearRnn, Generation, SampleEfficiency, RegimeMap };
+enum class PresetTab {
+  Unchanged,
+  Rem,
+  Gates,
+  LinearRnn,
+  Generation,
+  SampleEfficiency,
+  RegimeMap,
+  PaperTable
+};
 const char* presetTabName(PresetTab tab);  // unchanged | rem | gates | linear-rnn | …
 
 // The rule that judges a preset's claim on what it ran: one row each in the claim rules
 // (core/verdicts/claims.h: claimRuleInfo, judgeClaim).
-enum class ClaimRule { Recover, FixedPoint, LinearRnn, LinearAttention, SampleEfficiency, Figure1 };
+enum class ClaimRule {
+  Recover,
+  FixedPoint,
+  LinearRnn,
+  LinearAttention,
+  SampleEfficiency,
+  Figure1,
+  PaperTable
+};
 
 struct Preset {
   std::string name;                 // --preset NAME

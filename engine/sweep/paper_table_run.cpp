@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/sweep/paper_table_run.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <map>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <thread>
+#include <tuple>
+
+#include "core/forecast/anchors.h"
+#include "core/io/enums.h"
+#include "core/registry/model_registry.h"
+#include "core/verdicts/paper_table.h"
+#include "engine/tasks/long_horizon_task.h"
+
+namespace rsalab {
+namespace {
+
+using forecast::LongHorizonFeatures;
+using Clock = std::chrono::steady_clock;
+
+struct Job {
+  std::string model;
+  LongHorizonFeatures features;
+  int64_t horizon;
+  double fraction;
+  uint64_t seed;
+};
+
+using TaskKey = std::tuple<int, int64_t, double>;  // features, horizon, fraction
+
+double secondsSince(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+std::string fixed(double v, int digits) {
+  std::ostringstream s;
+  s.setf(std::ios::fixed);
+  s.precision(digits);
+  s << v;
+  return s.str();
+}
+
+int64_t stepsPerEpoch(int64_t windows, int64_t batch) { return (windows + batch - 1) / batch; }
+
+// The anchors on OT (univariate), fitted once on the train part and filtered forward with fixed
+// parameters to every window's last input row (core/forecast/forecast.h's protocol).
+std::vector<PaperRun> anchorRuns(const LongHorizonTask& task, int64_t L, int64_t H,
+                                 const std::string& mode, std::vector<std::string>& names,
+                                 const std::atomic<bool>* cancel) {
+  forecast::AnchorInput in;
+  in.values = task.raw_target;
+  in.columns = 1;
+  in.scale = {task.scaling.stddev[static_cast<size_t>(task.target_column)]};
+  in.train_end = forecast::kEttHourSplit.train_end;
+  in.horizon = H;
+  in.period = 24;  // hourly data: the daily season
+  in.period_rule = "hourly rows: the daily season";
+  in.column_names = {kLongHorizonTarget};
+  in.mode = parseAnchorMode(mode).value_or(AnchorMode::Fast);
+  in.cancel = cancel;  // a stop skips the fits not yet started
+  for (int64_t s : task.windows.validation) in.validation_origins.push_back(s + L - 1);
+  for (int64_t s : task.windows.test) in.test_origins.push_back(s + L - 1);
+  const auto t0 = Clock::now();
+  const auto scores = forecast::computeAnchors(in);
+  std::vector<PaperRun> out;
+  for (const auto& r : scores.scores) {
+    PaperRun run;
+    run.model = r.name;
+    run.features = "S";
+    run.horizon = H;
+    run.train_windows = static_cast<int64_t>(task.windows.train.size());
+    run.mse = run.ot_mse = r.test_loss;
+    run.mae = NAN;
+    run.validation = r.validation_loss;
+    run.seconds = secondsSince(t0);
+    if (std::find(names.begin(), names.end(), r.name) == names.end()) names.push_back(r.name);
+    out.push_back(run);
+  }
+  return out;
+}
+
+PaperRun persistenceRun(const LongHorizonTask& task, const std::string& features, int64_t L,
+                        int64_t H) {
+  const auto C = static_cast<int64_t>(task.columns.size());
+  const auto f = forecast::persistenceForecasts(task.z, C, task.windows.test, L, H);
+  const auto s = forecast::scoreLongHorizon(f, task.test_targets, H, C, task.target_column);
+  PaperRun run;
+  run.model = "persistence";
+  run.features = features;
+  run.horizon = H;
+  run.train_windows = static_cast<int64_t>(task.windows.train.size());
+  run.mse = s.mse;
+  run.mae = s.mae;
+  run.ot_mse = s.column_mse[static_cast<size_t>(task.target_column)];
+  run.validation = task.data->references.front().validation_loss;
+  return run;
+}
+
+}  // namespace
+
+RunConfig paperRunConfig(const PaperTableOptions& o, const std::string& model, int64_t horizon,
+                         int64_t train_windows, uint64_t seed) {
+  RunConfig c = defaultRunConfig();
+  c.task.name = o.series;
+  c.task.length = o.input_length;
+  c.task.horizon = horizon;
+  c.task.norm = "global";
+  c.model.model = model;
+  c.model.d_model = o.d_model;
+  c.model.heads = o.heads;
+  c.model.layers = o.layers;
+  c.model.lookback = o.input_length;  // dlinear / nlinear see the whole input
+  c.model.skip_lags = 0;              // the models alone
+  const int64_t per_epoch = stepsPerEpoch(train_windows, o.batch_size);
+  c.trainer.batch_size = o.batch_size;
+  c.trainer.learning_rate = o.learning_rate;
+  c.trainer.max_steps = o.epochs * per_epoch;
+  c.trainer.eval_every = per_epoch;  // one validation evaluation per epoch
+  c.trainer.patience = o.patience;
+  c.trainer.restore_best = true;
+  c.trainer.snapshot_every = 0;
+  c.trainer.seed = seed;
+  c.train_size = train_windows;
+  return c;
+}
+
+PaperTableResult runPaperTable(const PaperTableOptions& o,
+                               const std::function<void(const PaperTableProgress&)>& progress,
+                               TrainingControl* control) {
+  const auto start = Clock::now();
+  for (const auto& m : o.models) modelInfo(m);  // throws for an unknown name
+  std::vector<Job> jobs;
+  const auto M = LongHorizonFeatures::Multivariate, S = LongHorizonFeatures::Univariate;
+  const auto main = o.features;
+  const bool s_row = main == M && o.univariate_horizon > 0;
+  for (int64_t h : o.horizons)
+    for (const auto& m : o.models)
+      for (int64_t s = 0; s < o.seeds; ++s) jobs.push_back({m, main, h, 1.0, uint64_t(s)});
+  if (s_row)
+    for (const auto& m : o.models)
+      for (int64_t s = 0; s < o.seeds; ++s)
+        jobs.push_back({m, S, o.univariate_horizon, 1.0, uint64_t(s)});
+  for (double f : o.efficiency_fractions) {
+    for (const auto& m : o.efficiency_models) {
+      const bool full_done = std::find(o.horizons.begin(), o.horizons.end(),
+                                       o.efficiency_horizon) != o.horizons.end() &&
+                             std::find(o.models.begin(), o.models.end(), m) != o.models.end();
+      for (int64_t s = 0; s < o.seeds; ++s) {
+        if (f < 1.0) jobs.push_back({m, M, o.efficiency_horizon, f, uint64_t(s)});
+        if (f == o.efficiency_fractions.front() && !full_done)
+          jobs.push_back({m, M, o.efficiency_horizon, 1.0, uint64_t(s)});
+      }
+    }
+  }
+
+  std::mutex mutex;  // guards everything below
+  std::map<TaskKey, std::shared_ptr<const LongHorizonTask>> tasks;
+  auto task = [&](LongHorizonFeatures f, int64_t h, double fraction) {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto& slot = tasks[{static_cast<int>(f), h, fraction}];
+    if (!slot) {
+      LongHorizonTaskOptions t;
+      t.series = o.series;
+      t.input_length = o.input_length;
+      t.horizon = h;
+      t.features = f;
+      t.train_fraction = fraction;
+      slot = std::make_shared<const LongHorizonTask>(makeLongHorizonTask(t));
+    }
+    return slot;
+  };
+
+  // The references first: persistence on every (features, horizon), the anchors on OT.
+  std::vector<PaperRun> runs;
+  std::vector<std::string> anchor_names;
+  std::vector<std::pair<LongHorizonFeatures, int64_t>> cells;
+  for (int64_t h : o.horizons) cells.push_back({main, h});
+  if (s_row) cells.push_back({S, o.univariate_horizon});
+  for (const auto& [f, h] : cells)
+    runs.push_back(
+        persistenceRun(*task(f, h, 1.0), forecast::longHorizonFeaturesName(f), o.input_length, h));
+  if (o.anchors != "none") {
+    std::vector<int64_t> horizons = o.horizons;
+    if (s_row &&
+        std::find(horizons.begin(), horizons.end(), o.univariate_horizon) == horizons.end())
+      horizons.push_back(o.univariate_horizon);
+    for (int64_t h : horizons) {
+      if (control && control->stop.load()) break;
+      const auto a = anchorRuns(*task(S, h, 1.0), o.input_length, h, o.anchors, anchor_names,
+                                control ? &control->stop : nullptr);
+      runs.insert(runs.end(), a.begin(), a.end());
+      if (progress)
+        progress({0, static_cast<int64_t>(jobs.size()),
+                  "anchors on OT at H = " + std::to_string(h) + ": " + std::to_string(a.size()) +
+                      " fitted"});
+    }
+  }
+
+  const int64_t cores = std::max<int64_t>(1, std::thread::hardware_concurrency());
+  const int64_t parallel = std::clamp<int64_t>(o.parallel > 0 ? o.parallel : cores, 1,
+                                               std::max<int64_t>(1, jobs.size()));
+  const int64_t threads = std::max<int64_t>(1, cores / parallel);
+  const int previous_threads = torch::get_num_threads();
+  torch::set_num_threads(static_cast<int>(threads));
+  PaperTableResult result;
+  size_t next = 0;
+  int64_t done = 0;
+  auto worker = [&] {
+    for (;;) {
+      size_t k;
+      {
+        std::lock_guard<std::mutex> lock(mutex);
+        if (next >= jobs.size() || (control && control->stop.load())) return;
+        k = next++;
+      }
+      const Job& job = jobs[k];
+      const auto t0 = Clock::now();
+      PaperRun run;
+      run.model = job.model;
+      run.features = forecast::longHorizonFeaturesName(job.features);
+      run.horizon = job.horizon;
+      run.train_fraction = job.fraction;
+      run.seed = job.seed;
+      std::string error;
+      try {
+        const auto t = task(job.features, job.horizon, job.fraction);
+        const int64_t N = t->data->train.size();
+        Trainer trainer(paperRunConfig(o, job.model, job.horizon, N, job.seed), t->data);
+        trainer.run(control);
+        const auto C = static_cast<int64_t>(t->columns.size());
+        const auto s = forecast::scoreLongHorizon(trainer.forecasts("test"), t->test_targets,
+                                                  job.horizon, C, t->target_column);
+        run.train_windows = N;
+        run.mse = s.mse;
+        run.mae = s.mae;
+        run.ot_mse = s.column_mse[static_cast<size_t>(t->target_column)];
+        run.validation = trainer.bestValidationLoss();
+        run.epochs = stepsPerEpoch(trainer.stepsDone(), stepsPerEpoch(N, o.batch_size));
+        if (control && control->stop.load()) error = "stopped";
+      } catch (const std::exception& e) {
+        error = e.what();
+      }
+      run.seconds = secondsSince(t0);
+      std::lock_guard<std::mutex> lock(mutex);
+      ++done;
+      std::string line = job.model + " " + run.features + " H=" + std::to_string(job.horizon) +
+                         (job.fraction < 1 ? " " + fixed(100 * job.fraction, 0) + "%" : "") +
+                         " seed " + std::to_string(job.seed) + ": ";
+      if (error.empty()) {
+        runs.push_back(run);
+        line += "MSE " + fixed(run.mse, 4) + " (" + std::to_string(run.epochs) + " epochs, " +
+                fixed(run.seconds, 0) + " s)";
+      } else {
+        result.failed = true;
+        result.errors.push_back(line + error);
+        line += "error: " + error;
+      }
+      if (progress) progress({done, static_cast<int64_t>(jobs.size()), line});
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int64_t w = 0; w < parallel; ++w) pool.emplace_back(worker);
+  for (auto& t : pool) t.join();
+  torch::set_num_threads(previous_threads);
+
+  // Rows in a fixed order whatever the completion order: the models as asked, persistence, the
+  // anchors; M before S; by horizon, fraction (full data first) and seed.
+  auto rank = [&](const PaperRun& r) {
+    auto at = std::find(o.models.begin(), o.models.end(), r.model);
+    if (at != o.models.end()) return static_cast<int64_t>(at - o.models.begin());
+    at = std::find(o.efficiency_models.begin(), o.efficiency_models.end(), r.model);
+    if (at != o.efficiency_models.end()) return 100 + (at - o.efficiency_models.begin());
+    if (r.model == "persistence") return int64_t{200};
+    return 300 +
+           (std::find(anchor_names.begin(), anchor_names.end(), r.model) - anchor_names.begin());
+  };
+  std::stable_sort(runs.begin(), runs.end(), [&](const PaperRun& a, const PaperRun& b) {
+    return std::make_tuple(a.features != "M", -a.train_fraction, rank(a), a.horizon, a.seed) <
+           std::make_tuple(b.features != "M", -b.train_fraction, rank(b), b.horizon, b.seed);
+  });
+  nlohmann::ordered_json verdicts = nlohmann::ordered_json::array();
+  const bool pair = std::find(o.models.begin(), o.models.end(), "rsa") != o.models.end() &&
+                    std::find(o.models.begin(), o.models.end(), "transformer") != o.models.end();
+  if (pair) {
+    for (int64_t h : o.horizons) {
+      const auto v =
+          horizonVerdict(runs, "rsa", "transformer", h, forecast::longHorizonFeaturesName(main));
+      verdicts.push_back(
+          {{"horizon", h}, {"claim", v.claim}, {"verdict", verdictWord(v)}, {"detail", v.detail}});
+    }
+  }
+  nlohmann::ordered_json efficiency = nlohmann::ordered_json::array();
+  if (!o.efficiency_fractions.empty()) {
+    for (const auto& than : o.efficiency_models) {
+      if (than == "rsa") continue;
+      const auto v = paperSampleEfficiencyVerdict(runs, "rsa", than, o.efficiency_horizon);
+      efficiency.push_back({{"horizon", o.efficiency_horizon},
+                            {"claim", v.claim},
+                            {"verdict", verdictWord(v)},
+                            {"detail", v.detail}});
+    }
+  }
+  nlohmann::ordered_json j;
+  j["settings"] = {{"series", o.series},
+                   {"features", forecast::longHorizonFeaturesName(main)},
+                   {"input_length", o.input_length},
+                   {"horizons", o.horizons},
+                   {"seeds", o.seeds},
+                   {"univariate_horizon", s_row ? o.univariate_horizon : 0},
+                   {"models", o.models},
+                   {"d_model", o.d_model},
+                   {"heads", o.heads},
+                   {"layers", o.layers},
+                   {"epochs", o.epochs},
+                   {"patience", o.patience},
+                   {"batch_size", o.batch_size},
+                   {"learning_rate", o.learning_rate},
+                   {"anchors", o.anchors},
+                   {"efficiency_fractions", o.efficiency_fractions},
+                   {"efficiency_horizon", o.efficiency_horizon},
+                   {"parallel", parallel},
+                   {"threads_per_run", threads},
+                   {"machine", o.machine.empty() ? std::to_string(cores) + " cores" : o.machine}};
+  j["seconds"] = secondsSince(start);
+  j["rows"] = nlohmann::ordered_json::parse(paperRowsJson(runs, anchor_names));
+  j["verdicts"] = verdicts;
+  if (!efficiency.empty()) j["sample_efficiency_verdicts"] = efficiency;
+  result.json = j.dump(2) + "\n";
+  result.runs = runs;
+  return result;
+}
+
+}  // namespace rsalab

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The RSA paper's table, measured: every model × horizon × seed on the long-horizon protocol
+// (engine/tasks/long_horizon_task.h), persistence, the anchors on OT, the univariate row, and
+// optionally the sample-efficiency curve; the result is the JSON that core/verdicts/paper_table.h
+// renders. Run by rsalab-cli paper-table and the GUI's paper-table preset.
+//
+// Budget, the same for every model: at most `epochs` passes over the train windows (batch
+// `batch_size`), a validation evaluation after each epoch, early stopping after `patience`
+// epochs without a better validation MSE, the best epoch's weights restored for the test. The
+// test set is evaluated once per run, after training; nothing is chosen on it.
+// Thread contract: runPaperTable trains `parallel` runs at a time on its own threads and calls
+// `progress` from them, one call at a time; `control->stop` ends it after the running steps.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/forecast/long_horizon.h"
+#include "core/verdicts/paper_table.h"
+#include "engine/training/trainer.h"
+
+namespace rsalab {
+
+struct PaperTableOptions {
+  std::string series = "etth1";
+  std::vector<int64_t> horizons = {24, 48, 96};
+  int64_t input_length = 96;  // L
+  // The table's runs: M (7 → 7) or S (OT → OT) at every horizon.
+  forecast::LongHorizonFeatures features = forecast::LongHorizonFeatures::Multivariate;
+  int64_t seeds = 3;
+  // Trained on M at every horizon; persistence is always added.
+  std::vector<std::string> models = {"transformer", "rsa", "dlinear"};
+  // With features M: also the univariate (S, OT → OT) runs of `models` at this horizon (0: none).
+  int64_t univariate_horizon = 96;
+  std::string anchors = "all";  // AnchorMode on OT: all | fast | none
+  // Sample-efficiency curve at efficiency_horizon: the train part cut to these fractions of its
+  // windows (the most recent kept); the full data's runs are the 100 % point. Empty: none.
+  std::vector<double> efficiency_fractions;
+  std::vector<std::string> efficiency_models = {"transformer", "rsa", "dlinear"};
+  int64_t efficiency_horizon = 96;
+  // The one size and budget of every network (stated in the table's caption).
+  int64_t d_model = 32, heads = 4, layers = 2;
+  int64_t epochs = 3, patience = 2, batch_size = 32;
+  double learning_rate = 1e-3;
+  int64_t parallel = 0;  // runs at a time; 0 = one per core
+  std::string machine;   // a line on the machine for the caption ("2 cores, shared with …")
+};
+
+struct PaperTableProgress {
+  int64_t done = 0, total = 0;
+  std::string line;  // the finished run: "rsa M H=24 seed 1: MSE 0.512 (6 epochs, 41 s)"
+};
+
+struct PaperTableResult {
+  std::string json;            // core/verdicts/paper_table.h's table JSON
+  std::vector<PaperRun> runs;  // every run and reference the JSON's rows summarise
+  bool failed = false;
+  std::vector<std::string> errors;
+};
+
+// Throws std::invalid_argument for an unknown model, series or horizon that does not fit.
+PaperTableResult runPaperTable(const PaperTableOptions& options,
+                               const std::function<void(const PaperTableProgress&)>& progress = {},
+                               TrainingControl* control = nullptr);
+
+// The run config of one model in the table (exposed for the tests).
+RunConfig paperRunConfig(const PaperTableOptions& options, const std::string& model,
+                         int64_t horizon, int64_t train_windows, uint64_t seed);
+
+}  // namespace rsalab

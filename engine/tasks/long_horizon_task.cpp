@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/tasks/long_horizon_task.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "core/forecast/metrics.h"
+#include "engine/tasks/csv_series.h"
+
+namespace rsalab {
+namespace {
+
+using forecast::LongHorizonFeatures;
+
+// x (N, L, C): z rows s .. s+L−1 of each window.
+torch::Tensor inputs(const std::vector<double>& z, int64_t C, const std::vector<int64_t>& starts,
+                     int64_t L) {
+  auto x = torch::empty({static_cast<int64_t>(starts.size()), L, C}, torch::kFloat32);
+  float* p = x.data_ptr<float>();
+  for (int64_t s : starts)
+    for (int64_t r = s; r < s + L; ++r)
+      for (int64_t c = 0; c < C; ++c) *p++ = static_cast<float>(z[static_cast<size_t>(r * C + c)]);
+  return x;
+}
+
+// y (N, 1, H·C) from (N, H, C) row-major targets (the same order).
+torch::Tensor targets(const std::vector<float>& t, int64_t N, int64_t H, int64_t C) {
+  return torch::tensor(t, torch::kFloat32).view({N, 1, H * C});
+}
+
+}  // namespace
+
+LongHorizonTask makeLongHorizonTask(const LongHorizonTaskOptions& o) {
+  const auto* row = findTask(o.series);
+  if (!row || !row->series_file)
+    throw std::invalid_argument("'" + o.series + "' is not a bundled series");
+  TaskOptions task;
+  task.name = o.series;
+  task.target = o.features == LongHorizonFeatures::Univariate ? kLongHorizonTarget : "";
+  std::string source;
+  const CsvTable table = readSeriesTable(task, &source);
+  const auto& split = forecast::kEttHourSplit;
+  const int64_t C = static_cast<int64_t>(table.columns.size()), L = o.input_length, H = o.horizon;
+  LongHorizonTask out;
+  out.windows = forecast::longHorizonWindows(split, table.rows, L, H, o.train_fraction);
+  out.columns = table.columns;
+  const auto ot = std::find(out.columns.begin(), out.columns.end(), kLongHorizonTarget);
+  if (ot == out.columns.end())
+    throw std::invalid_argument(source + " has no column " + kLongHorizonTarget);
+  out.target_column = ot - out.columns.begin();
+  out.scaling = forecast::fitTrainScaling(table.values, C, split.train_end);
+  out.z.resize(static_cast<size_t>(split.test_end * C));
+  for (int64_t r = 0; r < split.test_end; ++r) {
+    for (int64_t c = 0; c < C; ++c) {
+      const auto k = static_cast<size_t>(c);
+      out.z[static_cast<size_t>(r * C + c)] =
+          (table.at(r, c) - out.scaling.mean[k]) / out.scaling.stddev[k];
+    }
+    out.raw_target.push_back(table.at(r, out.target_column));
+  }
+  out.validation_targets = forecast::longHorizonTargets(out.z, C, out.windows.validation, L, H);
+  out.test_targets = forecast::longHorizonTargets(out.z, C, out.windows.test, L, H);
+  const auto train_targets = forecast::longHorizonTargets(out.z, C, out.windows.train, L, H);
+
+  TaskData data;
+  data.name = o.series;
+  data.objective = Objective::Regression;
+  data.io.input_dim = C;
+  data.io.output_dim = H * C;
+  data.columns = out.columns;
+  data.norm = "global";  // the tensors are the z values; the model sees them as they are
+  data.norm_mean = out.scaling.mean;
+  data.norm_std = out.scaling.stddev;
+  data.length = L;
+  data.horizon = H;
+  const auto n = [](const std::vector<int64_t>& v) { return static_cast<int64_t>(v.size()); };
+  data.train.x = inputs(out.z, C, out.windows.train, L);
+  data.train.y = targets(train_targets, n(out.windows.train), H, C);
+  data.validation.x = inputs(out.z, C, out.windows.validation, L);
+  data.validation.y = targets(out.validation_targets, n(out.windows.validation), H, C);
+  data.test.x = inputs(out.z, C, out.windows.test, L);
+  data.test.y = targets(out.test_targets, n(out.windows.test), H, C);
+  data.requested_train_size = data.train.size();
+  // Persistence (the last input row repeated), the one reference of the protocol.
+  const auto persistence = [&](const std::vector<int64_t>& starts, const std::vector<float>& t) {
+    return forecast::scoreLongHorizon(forecast::persistenceForecasts(out.z, C, starts, L, H), t, H,
+                                      C, out.target_column);
+  };
+  const auto v = persistence(out.windows.validation, out.validation_targets);
+  const auto t = persistence(out.windows.test, out.test_targets);
+  ReferenceScore ref(baselineName(Baseline::Persistence), "persistence", v.mse, t.mse);
+  ref.test_errors = t.window_mse;
+  data.references.push_back(std::move(ref));
+  data.summary = source + ", long-horizon protocol: features " +
+                 forecast::longHorizonFeaturesName(o.features) + " (" + std::to_string(C) +
+                 " column(s)), L = " + std::to_string(L) + ", H = " + std::to_string(H) +
+                 "; windows train " + std::to_string(data.train.size()) + ", validation " +
+                 std::to_string(data.validation.size()) + ", test " +
+                 std::to_string(data.test.size()) + " (rows 0/8640/11520/14400)";
+  out.data = std::make_shared<const TaskData>(std::move(data));
+  return out;
+}
+
+}  // namespace rsalab
