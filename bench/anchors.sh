@@ -5,10 +5,10 @@
 # timing the whole command (task, anchors, one step, the test evaluation: an upper bound on the
 # time to the first step) and printing the anchors' own time from the CLI's progress lines.
 #   bench/anchors.sh [--horizon H] [--modes all,fast] [CSV ...]
-# Uses build/cli/rsalab-cli (RSALAB_BUILD_DIR picks another build). Prints one markdown table.
+# Uses build/app/cli/rsalab-cli (RSALAB_BUILD_DIR picks another build). Prints one markdown table.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-cli="${RSALAB_BUILD_DIR:-$root/build}/cli/rsalab-cli"
+cli="${RSALAB_BUILD_DIR:-$root/build}/app/cli/rsalab-cli"
 horizon=24
 modes="all,fast"
 csvs=()

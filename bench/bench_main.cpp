@@ -10,7 +10,7 @@
 #include "bench/fixtures.h"
 #include "bench/report.h"
 #include "bench/sections.h"
-#include "core/registry/model_registry.h"
+#include "engine/core/registry/model_registry.h"
 #include "engine/runtime.h"
 
 namespace rsalab::bench {

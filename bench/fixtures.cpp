@@ -3,7 +3,7 @@
 
 #include <stdexcept>
 
-#include "core/registry/model_registry.h"
+#include "engine/core/registry/model_registry.h"
 #include "engine/models/model_factory.h"
 
 namespace rsalab::bench {

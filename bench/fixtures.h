@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "core/config/model_options.h"
+#include "engine/core/config/model_options.h"
 #include "engine/models/sequence_model.h"
 #include "engine/torch_api.h"
 #include "engine/training/flat_adam.h"

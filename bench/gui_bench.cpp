@@ -28,12 +28,12 @@
 #include <random>
 #include <vector>
 
-#include "core/config/model_options.h"
-#include "core/config/run_config.h"
-#include "core/registry/model_registry.h"
+#include "app/gui/training_controller.h"
+#include "app/gui/training_worker.h"
+#include "engine/core/config/model_options.h"
+#include "engine/core/config/run_config.h"
+#include "engine/core/registry/model_registry.h"
 #include "engine/runtime.h"
-#include "gui/training_controller.h"
-#include "gui/training_worker.h"
 #include "widgets/heat_map_grid.h"
 #include "widgets/heat_map_view.h"
 

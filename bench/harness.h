@@ -77,7 +77,7 @@ struct Options {
   std::vector<std::string> configs;
   std::vector<std::string> models;  // default: every sequence model of the registry
   bool with_sweep = false;
-  std::string cli = "build/cli/rsalab-cli";
+  std::string cli = "build/app/cli/rsalab-cli";
   double scale = 1;  // --quick: 0.3 of the repeats and budgets
 
   bool has(const std::string& section) const { return sections.count(section) > 0; }

@@ -64,7 +64,7 @@ echo "bench/run.sh: load average $load before the run (2 cores: above ~0.5 the n
 cd "$root"
 status=0
 if [ "$peer_only" = 0 ]; then
-  "$build/bench/rsalab-bench" --json "$json" --cli "$build/cli/rsalab-cli" ${args[@]+"${args[@]}"} ||
+  "$build/bench/rsalab-bench" --json "$json" --cli "$build/app/cli/rsalab-cli" ${args[@]+"${args[@]}"} ||
     status=$?
   if [ "$partial" = 0 ] && [ -x "$build/bench/rsalab-gui-bench" ]; then
     echo

@@ -6,7 +6,7 @@
 
 #include "bench/fixtures.h"
 #include "bench/sections.h"
-#include "core/registry/model_registry.h"
+#include "engine/core/registry/model_registry.h"
 #include "engine/models/rem_builder.h"
 #include "engine/models/transformer.h"
 

@@ -9,7 +9,7 @@
 
 #include "bench/fixtures.h"
 #include "bench/sections.h"
-#include "core/config/flops.h"
+#include "engine/core/config/flops.h"
 #include "engine/models/blocked_attention.h"
 
 namespace rsalab::bench {

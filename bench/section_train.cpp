@@ -6,8 +6,8 @@
 
 #include "bench/fixtures.h"
 #include "bench/sections.h"
-#include "core/config/flops.h"
-#include "core/registry/model_registry.h"
+#include "engine/core/config/flops.h"
+#include "engine/core/registry/model_registry.h"
 
 namespace rsalab::bench {
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Reference numbers for the forecasting anchors (core/forecast/forecast.h), computed with R's
+# Reference numbers for the forecasting anchors (engine/core/forecast/forecast.h), computed with R's
 # forecast package. Run by hand from the repository root (CI never runs R):
 #
 #   Rscript scripts/anchors-r.R        # writes tests/data/anchors_r.csv
@@ -22,7 +22,7 @@
 suppressPackageStartupMessages(library(forecast))
 
 # The app's seasonal periods: the calendar's, from the step of each file's time column
-# (core/io/calendar.h: YYYY-MM monthly 12, YYYY-Qn quarterly 4, YYYY-01-01 yearly 1). A C++ test
+# (engine/core/io/calendar.h: YYYY-MM monthly 12, YYYY-Qn quarterly 4, YYYY-01-01 yearly 1). A C++ test
 # asserts the app uses the same ones.
 series_periods <- c(airpassengers = 12, lakehuron = 1, lynx = 1, nottem = 12, treering = 1,
                     ukgas = 4)

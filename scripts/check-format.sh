@@ -19,6 +19,7 @@ if [ ${#missing[@]} -gt 0 ]; then
     "after any #! line" >&2
   exit 1
 fi
+scripts/check-layering.sh  # includes that run back up the layers fail here too
 mapfile -t files < <(git ls-files '*.cpp' '*.h')
 if [ "${1:-}" = "--fix" ]; then
   clang-format -i "${files[@]}"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# How the real-series defaults (realSeriesDefaults, core/config/run_config.cpp) were chosen: on the
+# How the real-series defaults (realSeriesDefaults, engine/core/config/run_config.cpp) were chosen: on the
 # bundled series' VALIDATION parts only. Each candidate runs `rsalab-cli report --validation-only`
 # (the seven networks, 3 seeds, the six bundled series), which prints no test number. A
 # candidate's score is the geometric mean over (series × model) of the model's best validation

@@ -19,9 +19,9 @@ targets=(rsalab-cli)
 if ninja -C "$build" -t query rsalab >/dev/null 2>&1; then targets=(rsalab rsalab-cli); fi
 echo "run.sh: [3/3] building ${targets[*]} ($(ninja -C "$build" -n "${targets[@]}" | grep -c '^\[') steps left; [step/total] below)" >&2
 cmake --build "$build" --target "${targets[@]}"
-if [ -x "$build/gui/rsalab" ] && { [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ] || [ "${QT_QPA_PLATFORM:-}" = offscreen ]; }; then
-  exec "$build/gui/rsalab" "$@"
+if [ -x "$build/app/gui/rsalab" ] && { [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ] || [ "${QT_QPA_PLATFORM:-}" = offscreen ]; }; then
+  exec "$build/app/gui/rsalab" "$@"
 fi
 echo "run.sh: no display (DISPLAY/WAYLAND_DISPLAY unset); running the command-line demo instead." >&2
-echo "run.sh: for the app without a screen: xvfb-run -a $build/gui/rsalab --screenshot shot.png" >&2
-exec "$build/cli/rsalab-cli" demo "$@"
+echo "run.sh: for the app without a screen: xvfb-run -a $build/app/gui/rsalab --screenshot shot.png" >&2
+exec "$build/app/cli/rsalab-cli" demo "$@"

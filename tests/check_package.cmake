@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # package_deb: the Debian package as a user gets it. Runs `cpack -G DEB` on the build folder (the
-# install rules of packaging/CMakeLists.txt; cpack installs what is built, it builds nothing and
+# install rules of app/packaging/CMakeLists.txt; cpack installs what is built, it builds nothing and
 # runs no tests), checks the file name, the file list (dpkg-deb -c) and Depends (dpkg-shlibdeps),
 # unpacks it into a scratch root (dpkg -x) and runs the unpacked rsalab-cli from there with the
 # source-tree fallback off (RSALAB_NO_SOURCE_FALLBACK=1, RSALAB_RESOURCES unset): --version and a

@@ -16,9 +16,9 @@
 #include <random>
 #include <sstream>
 
-#include "core/config/run_config.h"
-#include "core/io/atomic_file.h"
-#include "core/session/session_bundle.h"
+#include "engine/core/config/run_config.h"
+#include "engine/core/io/atomic_file.h"
+#include "engine/core/session/session_bundle.h"
 #include "engine/training/trainer.h"
 #include "support/test_support.h"
 

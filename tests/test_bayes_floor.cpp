@@ -5,7 +5,7 @@
 // per task.
 #include <cmath>
 
-#include "core/registry/ground_truth.h"
+#include "engine/core/registry/ground_truth.h"
 #include "engine/tasks/synthetic_series.h"
 #include "engine/tasks/task.h"
 #include "support/test_support.h"

@@ -8,13 +8,13 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "core/config/run_config.h"
-#include "core/io/csv_reader.h"
-#include "core/io/json_limits.h"
-#include "core/registry/model_registry.h"
-#include "core/registry/task_registry.h"
-#include "core/session/session_bundle.h"
-#include "core/verdicts/first_minute_table.h"
+#include "engine/core/config/run_config.h"
+#include "engine/core/io/csv_reader.h"
+#include "engine/core/io/json_limits.h"
+#include "engine/core/registry/model_registry.h"
+#include "engine/core/registry/task_registry.h"
+#include "engine/core/session/session_bundle.h"
+#include "engine/core/verdicts/first_minute_table.h"
 #include "support/test_support.h"
 #include "support/throws.h"
 

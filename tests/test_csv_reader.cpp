@@ -6,8 +6,8 @@
 #include <cstdio>
 #include <sstream>
 
-#include "core/io/calendar.h"
-#include "core/io/csv_reader.h"
+#include "engine/core/io/calendar.h"
+#include "engine/core/io/csv_reader.h"
 #include "support/test_support.h"
 #include "support/throws.h"
 

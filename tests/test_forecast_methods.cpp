@@ -13,12 +13,12 @@
 #include <stdexcept>
 #include <vector>
 
-#include "core/forecast/arima_model.h"
-#include "core/forecast/ets_model.h"
-#include "core/forecast/forecast.h"
-#include "core/forecast/minimise.h"
-#include "core/forecast/state_space.h"
-#include "core/forecast/theta.h"
+#include "engine/core/forecast/arima_model.h"
+#include "engine/core/forecast/ets_model.h"
+#include "engine/core/forecast/forecast.h"
+#include "engine/core/forecast/minimise.h"
+#include "engine/core/forecast/state_space.h"
+#include "engine/core/forecast/theta.h"
 #include "support/test_registry.h"
 
 using namespace rsalab::forecast;

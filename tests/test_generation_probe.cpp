@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// "Linear attention is an RNN" (core/verdicts/generation_claim.h,
+// "Linear attention is an RNN" (engine/core/verdicts/generation_claim.h,
 // engine/training/generation_probe.h): the positions, the state each method keeps (counted against
 // the formulas), the parallel == recurrent check, the order of the live points, stopping, and the
 // verdict rules on hand-made curves. No timed assertion: the timings themselves are only checked

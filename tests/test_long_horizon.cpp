@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The long-horizon protocol's arithmetic (core/forecast/long_horizon.h) against the numbers the
-// papers' code gives and against literal loops; the published rows and their sources; the verdict
-// rule over seeds; and docs/PAPER_TABLE.md's block against the JSON of the run that measured it.
+// The long-horizon protocol's arithmetic (engine/core/forecast/long_horizon.h) against the numbers
+// the papers' code gives and against literal loops; the published rows and their sources; the
+// verdict rule over seeds; and docs/PAPER_TABLE.md's block against the JSON of the run that
+// measured it.
 #include <QtTest>
 #include <cmath>
 #include <random>
 #include <vector>
 
-#include "core/forecast/long_horizon.h"
-#include "core/io/atomic_file.h"
-#include "core/io/marked_block.h"
-#include "core/verdicts/paper_table.h"
+#include "engine/core/forecast/long_horizon.h"
+#include "engine/core/io/atomic_file.h"
+#include "engine/core/io/marked_block.h"
+#include "engine/core/verdicts/paper_table.h"
 #include "support/test_registry.h"
 
 using namespace rsalab;

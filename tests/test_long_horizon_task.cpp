@@ -8,7 +8,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "core/verdicts/paper_table.h"
+#include "engine/core/verdicts/paper_table.h"
 #include "engine/sweep/paper_table_run.h"
 #include "engine/tasks/long_horizon_task.h"
 #include "engine/tasks/text_tasks.h"  // resourcePath

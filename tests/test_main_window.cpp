@@ -30,12 +30,12 @@
 #include <memory>
 #include <vector>
 
+#include "app/gui/main_window.h"
+#include "app/gui/sweep_dialog.h"
+#include "app/gui/sweep_panel.h"
+#include "app/gui/training_controller.h"
+#include "app/gui/training_worker.h"
 #include "engine/runtime.h"
-#include "gui/main_window.h"
-#include "gui/sweep_dialog.h"
-#include "gui/sweep_panel.h"
-#include "gui/training_controller.h"
-#include "gui/training_worker.h"
 #include "widgets/attention_view.h"
 #include "widgets/comparison_table.h"
 #include "widgets/csv_import_dialog.h"

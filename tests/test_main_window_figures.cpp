@@ -16,11 +16,11 @@
 #include <cmath>
 #include <fstream>
 
-#include "core/sweep/sweep_io.h"
-#include "core/verdicts/presets.h"
+#include "app/gui/main_window.h"
+#include "app/gui/sweep_panel.h"
+#include "engine/core/sweep/sweep_io.h"
+#include "engine/core/verdicts/presets.h"
 #include "engine/runtime.h"
-#include "gui/main_window.h"
-#include "gui/sweep_panel.h"
 #include "tests/support/widget_shots.h"
 #include "widgets/elided_label.h"
 #include "widgets/generation_time_view.h"

@@ -6,7 +6,7 @@
 // parts recomputed from the model's inputs alone); task parameters as sweep axes.
 #include <cmath>
 
-#include "core/config/run_config.h"
+#include "engine/core/config/run_config.h"
 #include "engine/tasks/mix_task.h"
 #include "engine/tasks/task.h"
 #include "support/test_support.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The model registry (core/registry/model_registry.h) is the one model table: the factory, the
-// option check, the sweep's defaults, the FLOP counts and `rsalab-cli models` all read it. Also
+// The model registry (engine/core/registry/model_registry.h) is the one model table: the factory,
+// the option check, the sweep's defaults, the FLOP counts and `rsalab-cli models` all read it. Also
 // the names of splits and stop reasons that the trainer and the sweep rows use.
 #include <cmath>
 #include <set>
@@ -8,10 +8,10 @@
 #include <utility>
 #include <vector>
 
-#include "core/config/flops.h"
-#include "core/io/enums.h"
-#include "core/registry/model_registry.h"
-#include "core/sweep/sweep_types.h"
+#include "engine/core/config/flops.h"
+#include "engine/core/io/enums.h"
+#include "engine/core/registry/model_registry.h"
+#include "engine/core/sweep/sweep_types.h"
 #include "engine/models/linear_attention.h"
 #include "engine/models/model_factory.h"
 #include "engine/models/rsa_attention.h"

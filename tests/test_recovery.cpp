@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// "Recover a recurrence" (core/verdicts/presets.h): the linear value path is linear in x, the
-// preset's RSA layer can represent its teacher exactly, and training it from the default seed
+// "Recover a recurrence" (engine/core/verdicts/presets.h): the linear value path is linear in x,
+// the preset's RSA layer can represent its teacher exactly, and training it from the default seed
 // recovers λ, γ and θ to within the tolerance, deterministically, with a smaller budget than the
 // GUI's (the 60 s criterion is measured outside CTest: no timed assertions here).
 #include <cmath>
 
-#include "core/registry/ground_truth.h"
-#include "core/verdicts/presets.h"
+#include "engine/core/registry/ground_truth.h"
+#include "engine/core/verdicts/presets.h"
 #include "engine/models/model_factory.h"
 #include "engine/tasks/teacher_task.h"
 #include "engine/training/trainer.h"

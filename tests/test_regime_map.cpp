@@ -7,13 +7,13 @@
 #include <functional>
 #include <nlohmann/json.hpp>
 
-#include "core/sweep/sweep_io.h"
-#include "core/sweep/sweep_plan.h"
-#include "core/verdicts/claims.h"
-#include "core/verdicts/preset_record.h"
-#include "core/verdicts/preset_runner.h"
-#include "core/verdicts/presets.h"
-#include "core/verdicts/regime_map.h"
+#include "engine/core/sweep/sweep_io.h"
+#include "engine/core/sweep/sweep_plan.h"
+#include "engine/core/verdicts/claims.h"
+#include "engine/core/verdicts/preset_record.h"
+#include "engine/core/verdicts/preset_runner.h"
+#include "engine/core/verdicts/presets.h"
+#include "engine/core/verdicts/regime_map.h"
 #include "support/test_registry.h"
 
 using namespace rsalab;

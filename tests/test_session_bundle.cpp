@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Session bundles (core/session/session_bundle): round trip, interrupted saves, hostile
+// Session bundles (engine/core/session/session_bundle): round trip, interrupted saves, hostile
 // manifests, and the inspection JSON reader.
 #include <QTemporaryDir>
 #include <QtTest>
@@ -8,11 +8,11 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "core/io/atomic_file.h"
-#include "core/io/enums.h"
-#include "core/io/inspection_io.h"
-#include "core/session/session_bundle.h"
-#include "core/sweep/sweep_io.h"
+#include "engine/core/io/atomic_file.h"
+#include "engine/core/io/enums.h"
+#include "engine/core/io/inspection_io.h"
+#include "engine/core/session/session_bundle.h"
+#include "engine/core/sweep/sweep_io.h"
 #include "engine/sweep/sweep.h"
 #include "support/test_registry.h"
 

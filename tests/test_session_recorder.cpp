@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "core/session/session_recorder.h"
+#include "engine/core/session/session_recorder.h"
 
 using namespace rsalab;
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The skill's interval and its words (core/forecast/skill_interval.h) on constructed errors, the
-// Diebold–Mariano statistic against the paired t statistic it equals at horizon 1, MASE's
+// The skill's interval and its words (engine/core/forecast/skill_interval.h) on constructed errors,
+// the Diebold–Mariano statistic against the paired t statistic it equals at horizon 1, MASE's
 // denominator against a literal loop, and errors.json in a session bundle (old bundles open).
 #include <QTemporaryDir>
 #include <QtTest>
@@ -9,12 +9,12 @@
 #include <random>
 #include <vector>
 
-#include "core/config/run_config.h"
-#include "core/forecast/skill_interval.h"
-#include "core/io/atomic_file.h"
-#include "core/io/marked_block.h"
-#include "core/session/session_bundle.h"
-#include "core/verdicts/real_series_report.h"
+#include "engine/core/config/run_config.h"
+#include "engine/core/forecast/skill_interval.h"
+#include "engine/core/io/atomic_file.h"
+#include "engine/core/io/marked_block.h"
+#include "engine/core/session/session_bundle.h"
+#include "engine/core/verdicts/real_series_report.h"
 #include "support/test_registry.h"
 
 using namespace rsalab;

@@ -9,11 +9,11 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "core/io/atomic_file.h"
-#include "core/sweep/sweep_cell.h"
-#include "gui/main_window.h"
-#include "gui/sweep_folder_watcher.h"
-#include "gui/sweep_panel.h"
+#include "app/gui/main_window.h"
+#include "app/gui/sweep_folder_watcher.h"
+#include "app/gui/sweep_panel.h"
+#include "engine/core/io/atomic_file.h"
+#include "engine/core/sweep/sweep_cell.h"
 #include "widgets/sample_efficiency_view.h"
 
 using namespace rsalab;

@@ -9,11 +9,11 @@
 #include <filesystem>
 #include <fstream>
 
-#include "core/io/atomic_file.h"
-#include "core/sweep/slurm.h"
-#include "core/sweep/sweep_cell.h"
-#include "core/sweep/sweep_plan.h"
-#include "core/sweep/sweep_status.h"
+#include "engine/core/io/atomic_file.h"
+#include "engine/core/sweep/slurm.h"
+#include "engine/core/sweep/sweep_cell.h"
+#include "engine/core/sweep/sweep_plan.h"
+#include "engine/core/sweep/sweep_status.h"
 #include "support/test_registry.h"
 #include "support/throws.h"
 

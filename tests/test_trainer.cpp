@@ -11,9 +11,9 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
-#include "core/config/run_config.h"
-#include "core/io/atomic_file.h"
-#include "core/io/safetensors.h"
+#include "engine/core/config/run_config.h"
+#include "engine/core/io/atomic_file.h"
+#include "engine/core/io/safetensors.h"
 #include "engine/device.h"
 #include "engine/training/model_export.h"
 #include "engine/training/trainer.h"

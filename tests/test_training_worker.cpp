@@ -13,10 +13,10 @@
 #include <map>
 #include <memory>
 
+#include "app/gui/run_store.h"
+#include "app/gui/training_controller.h"
+#include "app/gui/training_worker.h"
 #include "engine/runtime.h"
-#include "gui/run_store.h"
-#include "gui/training_controller.h"
-#include "gui/training_worker.h"
 
 using namespace rsalab;
 

@@ -9,7 +9,7 @@
 #include <QtTest>
 #include <cmath>
 
-#include "core/registry/model_registry.h"
+#include "engine/core/registry/model_registry.h"
 #include "support/test_registry.h"
 #include "tests/support/widget_shots.h"
 #include "widgets/hyper_parameter_form.h"
@@ -19,7 +19,7 @@ using namespace rsalab;
 
 namespace {
 
-// Six rows of the trainer's table (core/config/trainer_options.cpp).
+// Six rows of the trainer's table (engine/core/config/trainer_options.cpp).
 std::vector<HyperParameterInfo> parameters() {
   std::vector<HyperParameterInfo> out;
   for (const char* name :

@@ -10,9 +10,9 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "core/io/atomic_file.h"
-#include "core/verdicts/paper_table.h"
-#include "figures/paper_table_figure.h"
+#include "app/figures/paper_table_figure.h"
+#include "engine/core/io/atomic_file.h"
+#include "engine/core/verdicts/paper_table.h"
 #include "support/test_registry.h"
 #include "widgets/paper_table_view.h"
 

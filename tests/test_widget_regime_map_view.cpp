@@ -14,7 +14,7 @@
 #include <cmath>
 #include <map>
 
-#include "figures/sweep_figures.h"
+#include "app/figures/sweep_figures.h"
 #include "support/test_registry.h"
 #include "tests/support/widget_shots.h"
 #include "widgets/plot_export.h"

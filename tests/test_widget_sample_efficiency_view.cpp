@@ -14,7 +14,7 @@
 #include <cmath>
 #include <random>
 
-#include "figures/sweep_figures.h"
+#include "app/figures/sweep_figures.h"
 #include "support/test_registry.h"
 #include "widgets/sample_efficiency_view.h"
 

@@ -8,7 +8,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
-#include "core/registry/model_registry.h"
+#include "engine/core/registry/model_registry.h"
 #include "widgets/heat_map_grid.h"
 #include "widgets/number_text.h"
 

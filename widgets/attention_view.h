@@ -17,7 +17,7 @@
 #include <QString>
 #include <QWidget>
 
-#include "core/io/inspection.h"
+#include "engine/core/io/inspection.h"
 #include "widgets/sample_input.h"
 
 class QLabel;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // ComparisonTable: per model, what it costs and what it reaches, so "more sample-efficient" and
 // "cheaper" can be told apart: parameters, forward FLOPs per token (analytic,
-// core/config/flops.h), measured steps/s and wall time, and the mean test loss at each
+// engine/core/config/flops.h), measured steps/s and wall time, and the mean test loss at each
 // training-set size N. Every column sorts (numerically). Beside it, the configurations side by side
 // (key × model) with a "differences only" toggle that hides the keys on which every model agrees.
 // Plain data in.

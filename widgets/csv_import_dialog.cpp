@@ -11,7 +11,7 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
-#include "core/io/calendar.h"
+#include "engine/core/io/calendar.h"
 
 namespace rsalab {
 

@@ -2,12 +2,12 @@
 // CSV import preview: what the reader made of a dropped file (columns kept, header detected or
 // not, date/time columns skipped, separator, rows) with the first rows as a table, and the two
 // choices the series task needs: window length T and forecast horizon H. Plain data in (a
-// CsvTable from core/io/csv_reader.h, parsed by the caller), plain values out.
+// CsvTable from engine/core/io/csv_reader.h, parsed by the caller), plain values out.
 #pragma once
 
 #include <QDialog>
 
-#include "core/io/csv_reader.h"
+#include "engine/core/io/csv_reader.h"
 
 class QLabel;
 class QSpinBox;

@@ -16,7 +16,7 @@
 #include <QWidget>
 #include <map>
 
-#include "core/io/inspection.h"
+#include "engine/core/io/inspection.h"
 #include "widgets/repaint_throttle.h"
 #include "widgets/sample_input.h"
 

@@ -9,7 +9,7 @@
 #include <QVBoxLayout>
 #include <cmath>
 
-#include "core/io/enums.h"
+#include "engine/core/io/enums.h"
 #include "widgets/plot_export.h"
 
 namespace rsalab {

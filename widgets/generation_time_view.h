@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // GenerationTimeView: the "linear attention is an RNN" claim, drawn as it is measured
-// (core/verdicts/generation_claim.h). Time per generated token against the position T (log₂ x),
-// one curve per method with its quartiles as error bars, and the state each keeps (floats, right
-// log axis, dashed); above it the parallel == recurrent check and the verdicts. Plain data in;
-// the measuring happens elsewhere (gui/generation_probe_runner.h).
+// (engine/core/verdicts/generation_claim.h). Time per generated token against the position T (log₂
+// x), one curve per method with its quartiles as error bars, and the state each keeps (floats,
+// right log axis, dashed); above it the parallel == recurrent check and the verdicts. Plain data
+// in; the measuring happens elsewhere (app/gui/preset_controller.cpp runs
+// engine/training/generation_probe.h).
 #pragma once
 
 #include <QWidget>
 
-#include "core/verdicts/generation_claim.h"
+#include "engine/core/verdicts/generation_claim.h"
 
 class QCustomPlot;
 class QCPGraph;

@@ -14,7 +14,7 @@
 #include <QWidget>
 #include <vector>
 
-#include "core/io/inspection.h"
+#include "engine/core/io/inspection.h"
 #include "widgets/heat_map_support.h"
 #include "widgets/repaint_throttle.h"
 

@@ -8,7 +8,7 @@
 #include <QString>
 #include <QStringList>
 
-#include "core/io/inspection.h"
+#include "engine/core/io/inspection.h"
 
 namespace rsalab {
 

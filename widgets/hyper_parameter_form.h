@@ -19,8 +19,8 @@
 #include <map>
 #include <vector>
 
-#include "core/config/run_config.h"
-#include "core/config/trainer_options.h"
+#include "engine/core/config/run_config.h"
+#include "engine/core/config/trainer_options.h"
 
 class QDoubleSpinBox;
 class QLabel;

@@ -17,8 +17,8 @@
 #include <memory>
 #include <vector>
 
-#include "core/io/inspection.h"
-#include "core/registry/ground_truth.h"
+#include "engine/core/io/inspection.h"
+#include "engine/core/registry/ground_truth.h"
 #include "widgets/sample_input.h"
 #include "widgets/snapshot_history.h"
 

@@ -10,7 +10,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/verdicts/claims.h"
+#include "engine/core/verdicts/claims.h"
 #include "widgets/plot_export.h"
 
 namespace rsalab {

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // LinearRnnRemPanel: why REMs — a small random linear RNN h_t = W h_{t−1} + z_t (z_t = U x_t)
-// computed two ways (LinearRnnDemo, core/verdicts/linear_rnn_demo.h). The panel plots W's
+// computed two ways (LinearRnnDemo, engine/core/verdicts/linear_rnn_demo.h). The panel plots W's
 // eigenvalues against the unit circle and prints the max |difference| with the claim's verdict.
 #pragma once
 
 #include <QWidget>
 
-#include "core/verdicts/linear_rnn_demo.h"
+#include "engine/core/verdicts/linear_rnn_demo.h"
 
 class QCustomPlot;
 class QLabel;

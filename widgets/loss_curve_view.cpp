@@ -14,7 +14,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/io/enums.h"
+#include "engine/core/io/enums.h"
 #include "widgets/plot_export.h"
 #include "widgets/run_palette.h"
 

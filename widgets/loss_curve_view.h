@@ -17,7 +17,7 @@
 #include <map>
 #include <vector>
 
-#include "core/forecast/metrics.h"
+#include "engine/core/forecast/metrics.h"
 #include "widgets/curve_series.h"
 #include "widgets/plot_export.h"
 #include "widgets/repaint_throttle.h"

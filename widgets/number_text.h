@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// A number as the views show it: formatNumber (core/io/text.h) as a QString, so a value reads the
-// same in a tooltip, a title, an exported CSV and the CLI.
+// A number as the views show it: formatNumber (engine/core/io/text.h) as a QString, so a value
+// reads the same in a tooltip, a title, an exported CSV and the CLI.
 #pragma once
 
 #include <QString>
 
-#include "core/io/text.h"
+#include "engine/core/io/text.h"
 
 namespace rsalab {
 

@@ -2,13 +2,13 @@
 // The paper table's figure: test MSE against horizon, one line per model (mean over seeds with
 // its 95 % interval as error bars), the published points as unconnected markers with their
 // source in the legend. Drawn into any QCustomPlot: the GUI's paper-table preset shows it, and
-// rsalab-cli paper-table writes it as PNG (figures/paper_table_figure.h).
+// rsalab-cli paper-table writes it as PNG (app/figures/paper_table_figure.h).
 #pragma once
 
 #include <QString>
 #include <vector>
 
-#include "core/verdicts/paper_table.h"
+#include "engine/core/verdicts/paper_table.h"
 
 class QCustomPlot;
 

@@ -10,7 +10,7 @@
 #include <QVBoxLayout>
 #include <exception>
 
-#include "core/verdicts/paper_table.h"
+#include "engine/core/verdicts/paper_table.h"
 #include "widgets/paper_table_plot.h"
 
 namespace rsalab {

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The paper-table preset's view: a progress bar over the table's runs with the last finished run,
 // the figure of test MSE against horizon (widgets/paper_table_plot.h) and, once done, the table's
-// Markdown (core/verdicts/paper_table.h) as text. Plain data in, no LibTorch: the preset
-// controller (gui/preset_controller.h) runs the table and hands its progress and JSON here.
+// Markdown (engine/core/verdicts/paper_table.h) as text. Plain data in, no LibTorch: the preset
+// controller (app/gui/preset_controller.h) runs the table and hands its progress and JSON here.
 #pragma once
 
 #include <QString>

@@ -16,7 +16,7 @@
 #include <cmath>
 #include <limits>
 
-#include "core/registry/model_registry.h"
+#include "engine/core/registry/model_registry.h"
 #include "widgets/number_text.h"
 #include "widgets/plot_export.h"
 #include "widgets/sample_efficiency_view.h"

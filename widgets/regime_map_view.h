@@ -5,13 +5,13 @@
 // are log-spaced, so the rows are too), colour the mean excess test loss over seeds — all on one
 // shared, locked colour scale (one colour bar; log when the means span more than a decade; low =
 // deep colour, "deeper is better"), and a winner map: each cell in the colour of the model that
-// wins it by the rule of core/verdicts/regime_map.h (best mean below the runner-up's by more than
-// their spreads), grey and marked "tie" where the spreads overlap, empty while pending.
-// Points arrive one by one (addPoint) as runs finish; like every view here it only marks itself
-// dirty and redraws from one ~40 ms timer. Hovering a cell shows every model's mean ± sd there
-// and the verdict; a click on a cell emits runClicked with that cell's lowest run id (on the
-// winner map: the winning model's cell). Exports: PNG / SVG / PDF (widgets/plot_export.h and the
-// plot's context menu) and the cells as CSV. Input is plain data (no LibTorch).
+// wins it by the rule of engine/core/verdicts/regime_map.h (best mean below the runner-up's by more
+// than their spreads), grey and marked "tie" where the spreads overlap, empty while pending. Points
+// arrive one by one (addPoint) as runs finish; like every view here it only marks itself dirty and
+// redraws from one ~40 ms timer. Hovering a cell shows every model's mean ± sd there and the
+// verdict; a click on a cell emits runClicked with that cell's lowest run id (on the winner map:
+// the winning model's cell). Exports: PNG / SVG / PDF (widgets/plot_export.h and the plot's context
+// menu) and the cells as CSV. Input is plain data (no LibTorch).
 #pragma once
 
 #include <QColor>
@@ -21,7 +21,7 @@
 #include <QWidget>
 #include <vector>
 
-#include "core/verdicts/regime_map.h"
+#include "engine/core/verdicts/regime_map.h"
 #include "widgets/repaint_throttle.h"
 
 class QCPAxisRect;

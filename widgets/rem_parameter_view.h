@@ -9,10 +9,11 @@
 // table that lists every REM head at the shown step (the newest snapshot, or the step
 // chosen on the scrubber): kind, learned λ or γ/θ (period 2π/θ), σ(µ), and on tasks with ground
 // truth the true component of the head's own kind, the parameter differences |Δλ| or |Δγ|, |Δθ|
-// and the relative Frobenius error of the REM at the task's T (core/registry/ground_truth.h); what
-// "true" means for the task is said above the table. Below the parameter plot, a RemRecoveryPlot
-// draws |Δ| per head over the steps (log y). Selecting rows of the table limits both plots to
-// those heads (no selection: all); the legends sit outside the plots.
+// and the relative Frobenius error of the REM at the task's T
+// (engine/core/registry/ground_truth.h); what "true" means for the task is said above the table.
+// Below the parameter plot, a RemRecoveryPlot draws |Δ| per head over the steps (log y). Selecting
+// rows of the table limits both plots to those heads (no selection: all); the legends sit outside
+// the plots.
 //
 // Data come from inspection records (SnapshotHistory): setRecords() rebuilds from a run's history,
 // append() adds one snapshot as it arrives. Appends only mark the view dirty; the view redraws at
@@ -26,8 +27,8 @@
 #include <tuple>
 #include <vector>
 
-#include "core/io/inspection.h"
-#include "core/registry/ground_truth.h"
+#include "engine/core/io/inspection.h"
+#include "engine/core/registry/ground_truth.h"
 #include "widgets/repaint_throttle.h"
 
 class QCustomPlot;

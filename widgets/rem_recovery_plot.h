@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // RemRecoveryPlot: how far each REM head's learned parameters are from the task's truth, over the
 // training step, on a log y axis: |Δλ| for regular heads, |Δγ| and |Δθ| (radians) for cyclical
-// ones, each against the true component of the head's own kind (core/registry/ground_truth.h). A
-// recovery shows as lines falling towards the dashed tolerance line. Plain numbers in: the owner
-// (RemParameterView) computes the matches; this view only draws them.
+// ones, each against the true component of the head's own kind
+// (engine/core/registry/ground_truth.h). A recovery shows as lines falling towards the dashed
+// tolerance line. Plain numbers in: the owner (RemParameterView) computes the matches; this view
+// only draws them.
 #pragma once
 
 #include <QWidget>

@@ -7,8 +7,8 @@
 #include <QStyle>
 #include <QVBoxLayout>
 
-#include "core/io/enums.h"
-#include "core/registry/model_registry.h"
+#include "engine/core/io/enums.h"
+#include "engine/core/registry/model_registry.h"
 
 namespace rsalab {
 

@@ -14,7 +14,7 @@
 #include <QSpinBox>
 #include <QWidget>
 
-#include "core/config/run_config.h"
+#include "engine/core/config/run_config.h"
 
 namespace rsalab {
 

@@ -7,7 +7,7 @@
 #include <QTableWidget>
 #include <QVector>
 
-#include "core/io/enums.h"
+#include "engine/core/io/enums.h"
 
 namespace rsalab {
 
@@ -31,7 +31,7 @@ struct RunRow {
   // it has finished. skill_tip says which, with both losses. skill_persistence: the same vs
   // persistence ("tomorrow = today").
   double skill = qQNaN();
-  // On test: the 95 % paired block-bootstrap interval of the skill (core/forecast/
+  // On test: the 95 % paired block-bootstrap interval of the skill (engine/core/forecast/
   // skill_interval.h) and its word, beats | ties | loses (empty: no interval).
   double skill_low = qQNaN(), skill_high = qQNaN();
   QString skill_verdict;

@@ -13,7 +13,7 @@
 #include <functional>
 #include <limits>
 
-#include "core/registry/model_registry.h"
+#include "engine/core/registry/model_registry.h"
 #include "widgets/plot_export.h"
 #include "widgets/run_palette.h"
 

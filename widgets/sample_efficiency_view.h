@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SampleEfficiencyView: test loss against training-set size N, log–log, one line per model (mean
 // over seeds, with a min–max or ±1 sd band), each seed's point drawn faintly, and the power-law
-// fit loss ≈ a·N^(−b) (core/forecast/power_law.h, the engine's own fit) dashed, with b and its
-// 95% CI in the legend. Points arrive one by one (addPoint) as sweep runs finish; like every view
-// here it only marks itself dirty and redraws from one ~40 ms timer.
-// Interaction: wheel zoom, drag pan, double-click fits; a click on a point emits pointClicked with
-// that run's id. Input is plain data (no LibTorch).
-// The y axis is the test loss or, where the task knows its Bayes floor, the excess loss (test loss
-// − floor): the default once a point with a floor arrives, so the power law fits what is learned
-// rather than the noise the floor says no model can remove. With the raw loss, the mean floor is
-// drawn as a dashed grey line. The legend sits outside the plot, to its right.
+// fit loss ≈ a·N^(−b) (engine/core/forecast/power_law.h, the engine's own fit) dashed, with b and
+// its 95% CI in the legend. Points arrive one by one (addPoint) as sweep runs finish; like every
+// view here it only marks itself dirty and redraws from one ~40 ms timer. Interaction: wheel zoom,
+// drag pan, double-click fits; a click on a point emits pointClicked with that run's id. Input is
+// plain data (no LibTorch). The y axis is the test loss or, where the task knows its Bayes floor,
+// the excess loss (test loss − floor): the default once a point with a floor arrives, so the power
+// law fits what is learned rather than the noise the floor says no model can remove. With the raw
+// loss, the mean floor is drawn as a dashed grey line. The legend sits outside the plot, to its
+// right.
 #pragma once
 
 #include <QColor>
@@ -22,7 +22,7 @@
 #include <set>
 #include <vector>
 
-#include "core/forecast/power_law.h"
+#include "engine/core/forecast/power_law.h"
 #include "widgets/repaint_throttle.h"
 
 class QComboBox;

@@ -14,7 +14,7 @@
 #include <map>
 #include <vector>
 
-#include "core/io/inspection.h"
+#include "engine/core/io/inspection.h"
 
 namespace rsalab {
 

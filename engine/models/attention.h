@@ -7,9 +7,9 @@
 #include <memory>
 #include <string>
 
-#include "core/config/model_options.h"
-#include "core/io/enums.h"
-#include "core/io/inspection.h"
+#include "engine/core/config/model_options.h"
+#include "engine/core/io/enums.h"
+#include "engine/core/io/inspection.h"
 #include "engine/models/inspection_copy.h"
 #include "engine/torch_api.h"
 

@@ -2,7 +2,7 @@
 // Copies tensors into the plain-data inspection types (CPU, float32).
 #pragma once
 
-#include "core/io/inspection.h"
+#include "engine/core/io/inspection.h"
 #include "engine/torch_api.h"
 
 namespace rsalab {

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Builds models by name and describes them for `rsalab-cli models`. Which models exist, their
-// titles, equations and families are rows of the registry (core/registry/model_registry.h); this
-// file only maps a family to the class that implements it.
+// titles, equations and families are rows of the registry (engine/core/registry/model_registry.h);
+// this file only maps a family to the class that implements it.
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "core/registry/model_registry.h"
+#include "engine/core/registry/model_registry.h"
 #include "engine/models/encoder_decoder.h"
 #include "engine/models/sequence_model.h"
 

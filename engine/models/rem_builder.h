@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "core/config/model_options.h"
-#include "core/io/enums.h"
+#include "engine/core/config/model_options.h"
+#include "engine/core/io/enums.h"
 #include "engine/torch_api.h"
 
 namespace rsalab {

@@ -4,7 +4,7 @@
 // Heads 0..R−1 each carry an REM P_h and a gate µ_h; heads R..H−1 are plain softmax heads.
 #pragma once
 
-#include "core/config/model_options.h"
+#include "engine/core/config/model_options.h"
 #include "engine/models/rem_builder.h"
 #include "engine/models/softmax_attention.h"
 

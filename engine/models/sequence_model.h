@@ -7,8 +7,8 @@
 #include <memory>
 #include <string>
 
-#include "core/config/model_options.h"
-#include "core/io/inspection.h"
+#include "engine/core/config/model_options.h"
+#include "engine/core/io/inspection.h"
 #include "engine/torch_api.h"
 
 namespace rsalab {

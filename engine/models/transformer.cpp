@@ -3,7 +3,7 @@
 
 #include <stdexcept>
 
-#include "core/registry/model_registry.h"
+#include "engine/core/registry/model_registry.h"
 #include "engine/models/linear_attention.h"
 #include "engine/models/rsa_attention.h"
 #include "engine/models/softmax_attention.h"

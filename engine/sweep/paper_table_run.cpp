@@ -12,10 +12,10 @@
 #include <thread>
 #include <tuple>
 
-#include "core/forecast/anchors.h"
-#include "core/io/enums.h"
-#include "core/registry/model_registry.h"
-#include "core/verdicts/paper_table.h"
+#include "engine/core/forecast/anchors.h"
+#include "engine/core/io/enums.h"
+#include "engine/core/registry/model_registry.h"
+#include "engine/core/verdicts/paper_table.h"
 #include "engine/tasks/long_horizon_task.h"
 
 namespace rsalab {
@@ -49,7 +49,7 @@ std::string fixed(double v, int digits) {
 int64_t stepsPerEpoch(int64_t windows, int64_t batch) { return (windows + batch - 1) / batch; }
 
 // The anchors on OT (univariate), fitted once on the train part and filtered forward with fixed
-// parameters to every window's last input row (core/forecast/forecast.h's protocol).
+// parameters to every window's last input row (engine/core/forecast/forecast.h's protocol).
 std::vector<PaperRun> anchorRuns(const LongHorizonTask& task, int64_t L, int64_t H,
                                  const std::string& mode, std::vector<std::string>& names,
                                  const std::atomic<bool>* cancel) {

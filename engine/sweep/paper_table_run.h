@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The RSA paper's table, measured: every model × horizon × seed on the long-horizon protocol
 // (engine/tasks/long_horizon_task.h), persistence, the anchors on OT, the univariate row, and
-// optionally the sample-efficiency curve; the result is the JSON that core/verdicts/paper_table.h
-// renders. Run by rsalab-cli paper-table and the GUI's paper-table preset.
+// optionally the sample-efficiency curve; the result is the JSON that
+// engine/core/verdicts/paper_table.h renders. Run by rsalab-cli paper-table and the GUI's
+// paper-table preset.
 //
 // Budget, the same for every model: at most `epochs` passes over the train windows (batch
 // `batch_size`), a validation evaluation after each epoch, early stopping after `patience`
@@ -17,8 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "core/forecast/long_horizon.h"
-#include "core/verdicts/paper_table.h"
+#include "engine/core/forecast/long_horizon.h"
+#include "engine/core/verdicts/paper_table.h"
 #include "engine/training/trainer.h"
 
 namespace rsalab {
@@ -54,7 +55,7 @@ struct PaperTableProgress {
 };
 
 struct PaperTableResult {
-  std::string json;            // core/verdicts/paper_table.h's table JSON
+  std::string json;            // engine/core/verdicts/paper_table.h's table JSON
   std::vector<PaperRun> runs;  // every run and reference the JSON's rows summarise
   bool failed = false;
   std::vector<std::string> errors;

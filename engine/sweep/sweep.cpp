@@ -8,9 +8,9 @@
 #include <thread>
 #include <tuple>
 
-#include "core/config/flops.h"
-#include "core/io/enums.h"
-#include "core/sweep/sweep_io.h"
+#include "engine/core/config/flops.h"
+#include "engine/core/io/enums.h"
+#include "engine/core/sweep/sweep_io.h"
 #include "engine/sweep/sweep_references.h"
 
 namespace rsalab {

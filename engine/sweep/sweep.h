@@ -1,21 +1,21 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Sample-efficiency sweeps: models × training-set sizes N × seeds, each trained to a budget and
 // scored on the held-out test split; per model a power-law fit loss ≈ a·N^(−b) with a 95% CI.
-// A sweep is a plan of cells (core/sweep/sweep_plan.h); runSweepCells trains any subset of them
-// in this process, which is what the GUI's sweep, the local `rsalab-cli sweep` and one Slurm array
-// task (`rsalab-cli sweep-cell`) all do. The sweep's files (sweep.csv, sweep.json) are written and
-// read in core/sweep/sweep_io.h, a cell's in core/sweep/sweep_cell.h.
+// A sweep is a plan of cells (engine/core/sweep/sweep_plan.h); runSweepCells trains any subset of
+// them in this process, which is what the GUI's sweep, the local `rsalab-cli sweep` and one Slurm
+// array task (`rsalab-cli sweep-cell`) all do. The sweep's files (sweep.csv, sweep.json) are
+// written and read in engine/core/sweep/sweep_io.h, a cell's in engine/core/sweep/sweep_cell.h.
 #pragma once
 
 #include <functional>
 #include <string>
 #include <vector>
 
-#include "core/config/run_config.h"
-#include "core/sweep/sweep_cell.h"
-#include "core/sweep/sweep_io.h"  // sweepCsv, sweepJson, sweepResultFromJson
-#include "core/sweep/sweep_plan.h"
-#include "core/sweep/sweep_types.h"
+#include "engine/core/config/run_config.h"
+#include "engine/core/sweep/sweep_cell.h"
+#include "engine/core/sweep/sweep_io.h"  // sweepCsv, sweepJson, sweepResultFromJson
+#include "engine/core/sweep/sweep_plan.h"
+#include "engine/core/sweep/sweep_types.h"
 #include "engine/training/trainer.h"
 
 namespace rsalab {

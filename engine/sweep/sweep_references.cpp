@@ -5,7 +5,7 @@
 #include <cmath>
 #include <tuple>
 
-#include "core/io/text.h"
+#include "engine/core/io/text.h"
 
 namespace rsalab {
 

@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/sweep/sweep_types.h"
+#include "engine/core/sweep/sweep_types.h"
 #include "engine/tasks/task.h"
 
 namespace rsalab {

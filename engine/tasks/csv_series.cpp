@@ -5,11 +5,11 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "core/forecast/anchors.h"
-#include "core/forecast/baselines.h"
-#include "core/io/calendar.h"
-#include "core/io/text.h"
-#include "core/registry/task_registry.h"
+#include "engine/core/forecast/anchors.h"
+#include "engine/core/forecast/baselines.h"
+#include "engine/core/io/calendar.h"
+#include "engine/core/io/text.h"
+#include "engine/core/registry/task_registry.h"
 #include "engine/tasks/task_support.h"
 #include "engine/tasks/text_tasks.h"  // resourcePath
 

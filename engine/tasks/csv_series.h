@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Real series: task "csv" (the user's CSV file, read by core/io/csv_reader.h) and the bundled
-// series (resources/series/*.csv, one task each in core/registry/task_registry.cpp).
+// Real series: task "csv" (the user's CSV file, read by engine/core/io/csv_reader.h) and the
+// bundled series (resources/series/*.csv, one task each in engine/core/registry/task_registry.cpp).
 //
 // The rows are split in time: first 70% train, next 15% validation, last 15% test.
 // - Training: windows of T inputs and H targets per position (x (N, T, C), y (N, T, H·C), layout
@@ -25,7 +25,7 @@
 #include <cstdint>
 #include <string>
 
-#include "core/io/csv_reader.h"
+#include "engine/core/io/csv_reader.h"
 #include "engine/tasks/series_windows.h"
 #include "engine/tasks/task.h"
 

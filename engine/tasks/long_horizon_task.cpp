@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "core/forecast/metrics.h"
+#include "engine/core/forecast/metrics.h"
 #include "engine/tasks/csv_series.h"
 
 namespace rsalab {

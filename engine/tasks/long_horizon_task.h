@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The long-horizon protocol's task (core/forecast/long_horizon.h states it with its formula): the
-// bundled ETT series (etth1, etth2) split 12 / 4 / 4 months, z-scored with the train part's
-// statistics, cut into direct windows of input length L and horizon H at stride 1.
-// Tensors: x (N, L, C) float32 = z rows s .. s+L−1; y (N, 1, H·C) with y[n, 0, h·C + c] =
-// z[s_n + L + h, c]. The trainer scores the last position only (y holds one position), so one
-// forward pass gives all H steps of all C columns from the whole input (direct), in training,
-// validation and test alike. Norm "global": the model sees the z values.
+// The long-horizon protocol's task (engine/core/forecast/long_horizon.h states it with its
+// formula): the bundled ETT series (etth1, etth2) split 12 / 4 / 4 months, z-scored with the train
+// part's statistics, cut into direct windows of input length L and horizon H at stride 1. Tensors:
+// x (N, L, C) float32 = z rows s .. s+L−1; y (N, 1, H·C) with y[n, 0, h·C + c] = z[s_n + L + h, c].
+// The trainer scores the last position only (y holds one position), so one forward pass gives all H
+// steps of all C columns from the whole input (direct), in training, validation and test alike.
+// Norm "global": the model sees the z values.
 #pragma once
 
 #include <cstdint>
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "core/forecast/long_horizon.h"
+#include "engine/core/forecast/long_horizon.h"
 #include "engine/tasks/task.h"
 
 namespace rsalab {

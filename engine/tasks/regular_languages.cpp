@@ -29,7 +29,7 @@ Dfa dfa(std::vector<std::array<int, 2>> next, std::vector<bool> accept) {
   return d;
 }
 
-// The automaton of each language task (the task rows are core/registry/task_registry.cpp's
+// The automaton of each language task (the task rows are engine/core/registry/task_registry.cpp's
 // Language family); `max_depth` bounds the Dyck counter (no string of that length goes deeper).
 struct LanguageAutomaton {
   const char* name;

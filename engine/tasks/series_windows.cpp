@@ -4,8 +4,8 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "core/forecast/anchors.h"
-#include "core/forecast/baselines.h"
+#include "engine/core/forecast/anchors.h"
+#include "engine/core/forecast/baselines.h"
 
 namespace rsalab {
 

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "core/forecast/baselines.h"
+#include "engine/core/forecast/baselines.h"
 #include "engine/tasks/task.h"
 #include "engine/torch_api.h"
 
@@ -49,13 +49,13 @@ DataSplit cutWindows(const SeriesLayout& layout, const std::vector<int64_t>& sta
 DataSplit cutOriginWindows(const SeriesLayout& layout, const std::vector<int64_t>& origins,
                            int64_t T, int64_t H);
 
-// The baselines (core/forecast/baselines.h) on the layout's validation and test targets, in
+// The baselines (engine/core/forecast/baselines.h) on the layout's validation and test targets, in
 // normalised units: the origins of the real series, or every position of every synthetic window.
 // AR(p) is fitted on the training windows. `period`: P with its rule, or period 0 = detect from
 // the train part (its rule says why). The result holds the scores, the P used and how it was
 // chosen (the anchors use the same P), and MASE's denominators. With `anchors` (the real series),
-// it is filled with what the anchors (core/forecast/anchors.h: ETS, auto ARIMA, Theta, fitted on
-// the train part) need: the raw series, the origins and the period; they are fitted by
+// it is filled with what the anchors (engine/core/forecast/anchors.h: ETS, auto ARIMA, Theta,
+// fitted on the train part) need: the raw series, the origins and the period; they are fitted by
 // computeAnchors, at once or in the background (TaskBuild). The synthetic tasks go without them:
 // they know their Bayes floor, and a stepwise ARIMA search per seed and sweep cell would dominate
 // their set-up.

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Building a task: shared option checks and dispatch to the task families (one file each). The
-// task list itself is core/registry/task_registry.h.
+// task list itself is engine/core/registry/task_registry.h.
 #include "engine/tasks/task.h"
 
 #include <algorithm>
 #include <stdexcept>
 
-#include "core/config/task_limits.h"
-#include "core/forecast/anchors.h"
+#include "engine/core/config/task_limits.h"
+#include "engine/core/forecast/anchors.h"
 #include "engine/tasks/csv_series.h"
 #include "engine/tasks/mix_task.h"
 #include "engine/tasks/regular_languages.h"

@@ -10,17 +10,18 @@
 #include <string>
 #include <vector>
 
-#include "core/config/model_options.h"
-#include "core/config/task_options.h"
-#include "core/forecast/baselines.h"  // SeasonalPeriod
-#include "core/forecast/metrics.h"
-#include "core/registry/ground_truth.h"
-#include "core/registry/task_registry.h"
+#include "engine/core/config/model_options.h"
+#include "engine/core/config/task_options.h"
+#include "engine/core/forecast/baselines.h"  // SeasonalPeriod
+#include "engine/core/forecast/metrics.h"
+#include "engine/core/registry/ground_truth.h"
+#include "engine/core/registry/task_registry.h"
 #include "engine/torch_api.h"
 
 namespace rsalab {
 
-namespace forecast {  // core/forecast/anchors.h, declared here so that few sources include it
+namespace forecast {  // engine/core/forecast/anchors.h, declared here so that few sources include
+                      // it
 struct AnchorInput;
 struct AnchorProgress;
 struct AnchorScores;

@@ -18,7 +18,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "core/io/text.h"
+#include "engine/core/io/text.h"
 
 namespace rsalab::task_support {
 

@@ -3,7 +3,7 @@
 // (StarSaber's masked-LM pretraining objective on the same windows).
 //
 // The text is options.text_path, else the bundled public-domain text
-// resources/text/us_founding_documents.txt, found by resourcePath (core/io/resources.h:
+// resources/text/us_founding_documents.txt, found by resourcePath (engine/core/io/resources.h:
 // $RSALAB_RESOURCES, the installed share/rsalab, then the source tree's resources/).
 // Vocabulary: the distinct bytes of the whole text, sorted; token id = rank. The text is cut into
 // contiguous parts — first 80% train, next 10% validation, last 10% test — and every window lies
@@ -21,7 +21,7 @@
 #include <cstdint>
 #include <string>
 
-#include "core/io/resources.h"  // resourcePath
+#include "engine/core/io/resources.h"  // resourcePath
 #include "engine/tasks/task.h"
 
 namespace rsalab {

@@ -3,16 +3,16 @@
 // default models) trained for the step count the GUI reaches in 60 s on 2 cores, over several
 // seeds, with one intra-op thread per run as the GUI's worker uses on 2 cores (so the numbers are
 // the window's, seed for seed). `rsalab-cli first-minute` prints the table and writes it into
-// README.md and resources/first_minute.json (core/verdicts/first_minute_table.h); a test keeps them
-// in step.
+// README.md and resources/first_minute.json (engine/core/verdicts/first_minute_table.h); a test
+// keeps them in step.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "core/config/run_config.h"
-#include "core/verdicts/first_minute_table.h"
+#include "engine/core/config/run_config.h"
+#include "engine/core/verdicts/first_minute_table.h"
 
 namespace rsalab {
 

@@ -6,7 +6,7 @@
 #include <mutex>
 #include <stdexcept>
 
-#include "core/registry/model_registry.h"
+#include "engine/core/registry/model_registry.h"
 #include "engine/models/transformer.h"
 #include "engine/training/trainer.h"  // globalGeneratorMutex
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Measures the "linear attention is an RNN" claim (core/verdicts/generation_claim.h) live:
+// Measures the "linear attention is an RNN" claim (engine/core/verdicts/generation_claim.h) live:
 //  1. a causal linear-attention Transformer in float64, its parallel forward against its
 //     recurrent step, position by position, on the same input;
 //  2. generation time per token against the position T, for the linear-attention Transformer by
@@ -11,8 +11,8 @@
 #include <atomic>
 #include <functional>
 
-#include "core/config/model_options.h"
-#include "core/verdicts/generation_claim.h"
+#include "engine/core/config/model_options.h"
+#include "engine/core/verdicts/generation_claim.h"
 
 namespace rsalab {
 

@@ -5,7 +5,7 @@
 #include <set>
 #include <stdexcept>
 
-#include "core/config/run_config.h"
+#include "engine/core/config/run_config.h"
 #include "engine/training/trainer.h"
 
 namespace rsalab {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// A trained model's weights for PyTorch: a .safetensors file (core/io/safetensors.h) whose tensor
-// names are the state_dict names of the bench's PyTorch peer (bench/peer/models.py), so that
+// A trained model's weights for PyTorch: a .safetensors file (engine/core/io/safetensors.h) whose
+// tensor names are the state_dict names of the bench's PyTorch peer (bench/peer/models.py), so that
 //   net = models.make_model(model, d, h, L); net.load_state_dict(load_file(path), strict=True)
 // works for every model the peer has (rsalab-cli export; bench/peer/check_export.py checks it).
 //
@@ -14,7 +14,7 @@
 
 #include <string>
 
-#include "core/io/safetensors.h"
+#include "engine/core/io/safetensors.h"
 
 namespace rsalab {
 

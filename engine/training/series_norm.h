@@ -13,8 +13,8 @@
 
 #include <vector>
 
-#include "core/io/enums.h"
-#include "core/io/inspection.h"
+#include "engine/core/io/enums.h"
+#include "engine/core/io/inspection.h"
 #include "engine/torch_api.h"
 
 namespace rsalab {

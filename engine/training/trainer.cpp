@@ -9,8 +9,8 @@
 #include <stdexcept>
 #include <thread>
 
-#include "core/io/atomic_file.h"
-#include "core/io/enums.h"
+#include "engine/core/io/atomic_file.h"
+#include "engine/core/io/enums.h"
 #include "engine/device.h"
 #include "engine/models/model_factory.h"
 #include "engine/tasks/mlm_corruption.h"

@@ -15,9 +15,9 @@
 #include <utility>
 #include <vector>
 
-#include "core/config/run_config.h"
-#include "core/forecast/metrics.h"
-#include "core/io/inspection.h"
+#include "engine/core/config/run_config.h"
+#include "engine/core/forecast/metrics.h"
+#include "engine/core/io/inspection.h"
 #include "engine/tasks/task.h"
 #include "engine/training/trainer_faults.h"
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// libFuzzer harness for the run-config loader (core/config/run_config.cpp: bounded JSON parse,
-// typed fields, unknown keys, then validate()); whatever it accepts must round-trip through toJson.
-#include "core/config/run_config.h"
+// libFuzzer harness for the run-config loader (engine/core/config/run_config.cpp: bounded JSON
+// parse, typed fields, unknown keys, then validate()); whatever it accepts must round-trip through
+// toJson.
+#include "engine/core/config/run_config.h"
 #include "fuzz_harness.h"
 
 RSALAB_FUZZ_TARGET(const std::string& text) {

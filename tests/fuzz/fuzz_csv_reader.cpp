@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// libFuzzer harness for the CSV reader (core/io/csv_reader.cpp), with small limits so that
+// libFuzzer harness for the CSV reader (engine/core/io/csv_reader.cpp), with small limits so that
 // the limit checks are reached too.
-#include "core/io/csv_reader.h"
+#include "engine/core/io/csv_reader.h"
 #include "fuzz_harness.h"
 
 RSALAB_FUZZ_TARGET(const std::string& text) {

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// rsalab-cli paper-table: the RSA paper's own table (ETTh1/ETTh2, Informer against RSA-Informer)
+// measured on its data by the long-horizon protocol (engine/core/forecast/long_horizon.h): every
+// model at one size and one budget, persistence and the anchors on OT, the published rows beside
+// ours with their sources, RSA against the Transformer per horizon by the verdicts rule over seeds.
+// Writes DIR/table.json (engine/sweep/paper_table_run.h), DIR/table.md (its one renderer,
+// engine/core/verdicts/paper_table.h), DIR/mse_vs_horizon.{png,svg}; --docs replaces the generated
+// block of docs/PAPER_TABLE.md.
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+#include "app/cli/cli_command.h"
+#include "app/cli/cli_interrupt.h"
+#include "app/cli/cli_progress.h"
+#include "app/figures/paper_table_figure.h"
+#include "engine/core/forecast/long_horizon.h"
+#include "engine/core/io/atomic_file.h"
+#include "engine/core/io/marked_block.h"
+#include "engine/core/registry/model_registry.h"
+#include "engine/core/verdicts/paper_table.h"
+#include "engine/sweep/paper_table_run.h"
+
+namespace rsalab {
+namespace {
+
+struct PaperTableCommand {
+  PaperTableOptions options;
+  std::vector<std::string> models;  // empty: the options' default; "all": every series model
+  std::string protocol = "long-horizon";
+  std::string features = "M";
+  bool efficiency = false;
+  std::string out = "paper-table";
+  std::string docs;
+  std::string from_json;  // render an existing table.json (no training)
+};
+
+int runPaperTableCommand(PaperTableCommand& command) {
+  auto& o = command.options;
+  if (command.protocol != "long-horizon")
+    throw std::invalid_argument("protocol '" + command.protocol +
+                                "': paper-table knows long-horizon only");
+  if (!command.models.empty()) {
+    o.models.clear();
+    for (const auto& m : command.models) {
+      if (m != "all") {
+        o.models.push_back(m);
+        continue;
+      }
+      // Transformer and RSA first, then every other model that forecasts a series.
+      o.models = {"transformer", "rsa"};
+      for (const auto& n : modelNames(/*sequence_only=*/true))
+        if (modelFitsObjective(modelInfo(n), Objective::Regression) && n != "transformer" &&
+            n != "rsa")
+          o.models.push_back(n);
+    }
+  }
+  o.features = forecast::parseLongHorizonFeatures(command.features);
+  if (command.efficiency) o.efficiency_fractions = {0.05, 0.10, 0.25, 0.50};
+  std::string json;
+  if (!command.from_json.empty()) {
+    json = readTextFile(command.from_json, size_t{16} << 20);
+  } else {
+    TrainingControl control;
+    InterruptToStop interrupt(control.stop);
+    std::cerr << "paper-table: " << o.series << ", L = " << o.input_length << ", "
+              << o.models.size() << " model(s) × " << o.horizons.size() << " horizon(s) × "
+              << o.seeds << " seed(s)\n";
+    std::unique_ptr<ProgressLine> bar;
+    const auto result = runPaperTable(
+        o,
+        [&](const PaperTableProgress& p) {
+          if (!bar) bar = std::make_unique<ProgressLine>("paper-table", p.total);
+          std::cerr << "\n  " << p.line << "\n";
+          bar->update(p.done, p.line);
+        },
+        &control);
+    if (bar) bar->finish("");
+    if (control.stop.load()) return 130;
+    for (const auto& e : result.errors) std::cerr << "error: " << e << "\n";
+    json = result.json;
+    if (result.failed) {
+      std::filesystem::create_directories(command.out);
+      writeFileAtomically(command.out + "/table.json", json);
+      return 1;
+    }
+  }
+  const std::string text = paperTableMarkdown(json);
+  std::cout << text;
+  std::filesystem::create_directories(command.out);
+  writeFileAtomically(command.out + "/table.json", json);
+  writeFileAtomically(command.out + "/table.md", text);
+  try {
+    FigureOptions f;
+    f.out_dir = command.out;
+    for (const auto& path : writePaperTableFigure(json, f))
+      std::cerr << "paper-table: wrote " << path << "\n";
+  } catch (const std::exception& e) {
+    std::cerr << "warning: " << e.what() << "\n";
+  }
+  const auto efficiency = paperEfficiencyRows(json);
+  if (!efficiency.empty()) {  // the curve in the sweeps' sample-efficiency figure
+    try {
+      FigureOptions f;
+      f.out_dir = command.out + "/sample_efficiency";
+      f.title = o.series + ", multivariate, test MSE against the train windows N";
+      for (const auto& path : writeSweepFigures(efficiency, f))
+        std::cerr << "paper-table: wrote " << path << "\n";
+    } catch (const std::exception& e) {
+      std::cerr << "warning: " << e.what() << "\n";
+    }
+  }
+  if (!command.docs.empty()) {
+    const std::string doc = readTextFile(command.docs, size_t{16} << 20);
+    writeFileAtomically(command.docs,
+                        replaceMarkedBlock(doc, paperTableBlock(json), kPaperTableBlockBegin,
+                                           kPaperTableBlockEnd, command.docs));
+    std::cerr << "paper-table: wrote its block into " << command.docs << "\n";
+  }
+  return 0;
+}
+
+}  // namespace
+
+CliCommand addPaperTableCommand(CLI::App& app) {
+  auto command = std::make_shared<PaperTableCommand>();
+  auto& c = *command;
+  auto& o = c.options;
+  auto* sub = app.add_subcommand(
+      "paper-table",
+      "The RSA paper's ETT table measured here: long-horizon protocol, published rows beside");
+  sub->add_option("--series", o.series, "etth1 | etth2")->capture_default_str();
+  sub->add_option("--horizons", o.horizons, "comma-separated horizons H")
+      ->delimiter(',')
+      ->capture_default_str();
+  sub->add_option("--seeds", o.seeds, "seeds per (model, horizon); 6 or more can decide")
+      ->check(CLI::Range(1, 100))
+      ->capture_default_str();
+  sub->add_option("--models", c.models,
+                  "comma-separated models (default transformer,rsa,dlinear; all: every model)")
+      ->delimiter(',');
+  sub->add_option("--protocol", c.protocol, "long-horizon (the papers' protocol)")
+      ->capture_default_str();
+  sub->add_option("--input-length", o.input_length, "input length L")->capture_default_str();
+  sub->add_option("--features", c.features,
+                  "M: every column to every column (with the univariate row), S: OT to OT")
+      ->capture_default_str();
+  sub->add_option("--univariate-horizon", o.univariate_horizon,
+                  "also run the models univariate (--features S: OT → OT) at this H (0: no)")
+      ->capture_default_str();
+  sub->add_option("--anchors", o.anchors, "anchors on OT: all | fast | none")
+      ->capture_default_str();
+  sub->add_option("--d-model", o.d_model, "width of every network")->capture_default_str();
+  sub->add_option("--heads", o.heads, "heads")->capture_default_str();
+  sub->add_option("--layers", o.layers, "layers")->capture_default_str();
+  sub->add_option("--epochs", o.epochs, "at most this many epochs per run")->capture_default_str();
+  sub->add_option("--patience", o.patience, "epochs without a better validation MSE")
+      ->capture_default_str();
+  sub->add_option("--batch", o.batch_size, "batch size")->capture_default_str();
+  sub->add_option("--lr", o.learning_rate, "learning rate")->capture_default_str();
+  sub->add_option("--parallel", o.parallel, "runs at a time (0: one per core)")
+      ->capture_default_str();
+  sub->add_flag("--sample-efficiency", c.efficiency,
+                "also train transformer, rsa, dlinear on 5, 10, 25, 50 % of the train windows");
+  sub->add_option("--efficiency-horizon", o.efficiency_horizon, "H of the sample-efficiency curve")
+      ->capture_default_str();
+  sub->add_option("--machine", o.machine, "a line on the machine for the time statement");
+  sub->add_option("--out", c.out, "output folder (table.md, table.json, mse_vs_horizon.png)")
+      ->capture_default_str();
+  sub->add_option("--docs", c.docs,
+                  "replace the generated block of this file (docs/PAPER_TABLE.md)");
+  sub->add_option("--from-json", c.from_json, "render an existing table.json (no training)");
+  return {sub, [command] { return runPaperTableCommand(*command); }};
+}
+
+}  // namespace rsalab

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The run flags shared by `train` and `sweep` (--model, --task, --steps, …, --config, --preset),
+// bound to a RunConfig: a preset's run (or the command's defaults), then --config, then flags.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <functional>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <variant>
+#include <vector>
+
+#include "engine/core/config/run_config.h"
+#include "engine/core/io/atomic_file.h"
+#include "engine/core/io/text.h"
+#include "engine/core/registry/model_registry.h"
+#include "engine/core/registry/task_registry.h"
+#include "engine/core/verdicts/presets.h"
+
+namespace rsalab {
+
+inline std::string seriesNameList() { return joined(bundledSeriesNames()); }
+
+// Run flags bound to a RunConfig; applied after --config so that flags win.
+class RunFlags {
+ public:
+  void add(CLI::App* cmd, bool with_model) {
+    cmd->add_option("--config", config_path_, "JSON config (task/model/trainer sections)");
+    cmd->add_option("--preset", preset_,
+                    "start from a preset's run (then --config, then flags): " + presetNameList());
+    if (with_model)
+      bind(cmd, "--model", &RunConfig::model, &ModelOptions::model, "model: " + modelNameList());
+    bind(cmd, "--task", &RunConfig::task, &TaskOptions::name, "task name (see `rsalab-cli tasks`)");
+    bind(cmd, "--csv", &RunConfig::task, &TaskOptions::csv_path,
+         "CSV time series file (sets --task csv)");
+    bind(cmd, "--series", &RunConfig::task, &TaskOptions::name,
+         "a bundled real series (sets --task): " + seriesNameList());
+    auto* length = cmd->add_option("--length", length_,
+                                   "sequence length T, or auto (CSV and bundled series: the "
+                                   "default, a T that fits the series)");
+    appliers_.push_back([this, length](RunConfig& c) {
+      if (!*length) return;
+      if (length_ == "auto") {
+        c.task.length = 0;
+        return;
+      }
+      try {
+        size_t used = 0;
+        c.task.length = std::stoll(length_, &used);
+        if (used != length_.size()) throw std::invalid_argument(length_);
+      } catch (const std::exception&) {
+        throw std::invalid_argument("--length " + length_ + " is not a number or auto");
+      }
+    });
+    bind(cmd, "--norm", &RunConfig::task, &TaskOptions::norm,
+         "series normalisation: window (per input window, reversible; the CSV default), global "
+         "(train part's mean and std) or none");
+    bind(cmd, "--target", &RunConfig::task, &TaskOptions::target,
+         "CSV: comma-separated columns to forecast (names or 1-based numbers; default all)");
+    bind(cmd, "--period", &RunConfig::task, &TaskOptions::seasonal_period,
+         "seasonal period of the seasonal naive and the anchors (default: from the time "
+         "column's calendar step, else detected from the train part)");
+    bind(cmd, "--anchors", &RunConfig::task, &TaskOptions::anchors,
+         "real series: the forecasting anchors (ETS, auto ARIMA, Theta) to fit: all (default; on "
+         "at most the last 8192 and 48000/period train rows), fast (2000 and 12000/period rows, "
+         "seasonal ARIMA orders <= 1) or none");
+    bind(cmd, "--horizon", &RunConfig::task, &TaskOptions::horizon,
+         "forecast horizon H (series, CSV)");
+    for (const auto& p : trainerHyperParameters()) {  // the trainer's flags: the table's
+      if (p.flag)
+        std::visit([&](auto field) { bind(cmd, p.flag, &RunConfig::trainer, field, p.help); },
+                   p.member);
+    }
+    bind(cmd, "--d-model", &RunConfig::model, &ModelOptions::d_model, "width D");
+    bind(cmd, "--heads", &RunConfig::model, &ModelOptions::heads, "attention heads H");
+    bind(cmd, "--layers", &RunConfig::model, &ModelOptions::layers, "layers L");
+    bind(cmd, "--skip-lags", &RunConfig::model, &ModelOptions::skip_lags,
+         "linear skip path over the last K inputs beside the model (series; 0 = off; real series "
+         "default 24)");
+    bind(cmd, "--lookback", &RunConfig::model, &ModelOptions::lookback,
+         "lookback window L of the linear forecasters (dlinear, nlinear): inputs t-L+1..t");
+    auto* device = cmd->add_option("--device", device_, "cpu, cuda[:N] or auto");
+    appliers_.push_back([this, device](RunConfig& c) {
+      if (*device) c.device = device_;
+    });
+    auto* size =
+        cmd->add_option("--size", train_size_, "training-set size N (sequences or windows)");
+    appliers_.push_back([this, size](RunConfig& c) {
+      if (*size) c.train_size = train_size_;
+    });
+    cmd->add_flag("--bidirectional", bidirectional_, "bidirectional attention and REMs");
+  }
+
+  // `defaults` are the command's own (defaultRunConfig or defaultSweepConfig); then --config,
+  // then flags. Other heads than the defaults' with the defaults' REM heads: the REM heads follow
+  // the heads by defaultRemHeads, as in the GUI.
+  const std::string& preset() const { return preset_; }
+
+  RunConfig resolve(const RunConfig& defaults) const {
+    // A preset's run, else the command's defaults; a real series (csv or bundled) starts from
+    // realSeriesDefaults; flags and --config win.
+    const RunConfig& defaults_in = preset_.empty() ? defaults : presetOrThrow(preset_).config;
+    const RunConfig probe = overlay(defaults_in, /*check=*/false);
+    if (isRealSeriesTask(probe.task.name)) return overlay(realSeriesDefaults(defaults_in), true);
+    return overlay(defaults_in, true);
+  }
+
+ private:
+  RunConfig overlay(const RunConfig& base, bool check) const {
+    RunConfig c = base;
+    if (!config_path_.empty()) {
+      // mergeRunConfigJson validates; a probe must not fail on what the real-series defaults fix
+      try {
+        c = mergeRunConfigJson(c, readTextFile(config_path_, 1 << 20));
+      } catch (const std::invalid_argument&) {
+        if (check) throw;
+      }
+    }
+    for (const auto& apply : appliers_) apply(c);
+    const RemHeadCounts& d = base.model.rem;
+    const RemHeadCounts& r = c.model.rem;
+    const bool default_rems = r.regular == d.regular && r.cos == d.cos && r.sin == d.sin &&
+                              r.dilated_regular == d.dilated_regular &&
+                              r.dilated_cos == d.dilated_cos && r.dilated_sin == d.dilated_sin;
+    if (c.model.heads != base.model.heads && default_rems)
+      c.model.rem = defaultRemHeads(c.model.heads);
+    if (bidirectional_) c.model.causal = false;
+    if (!c.task.csv_path.empty()) c.task.name = "csv";
+    if (check) validate(c);
+    return c;
+  }
+
+  // Adds a flag whose value is copied into (config.*section).*field only when it was given (a
+  // boolean field: a flag without a value that sets it).
+  template <typename Section, typename T>
+  void bind(CLI::App* cmd, const std::string& flag, Section RunConfig::*section, T Section::*field,
+            const std::string& help) {
+    auto value = std::make_shared<T>();
+    CLI::Option* opt = nullptr;
+    if constexpr (std::is_same_v<T, bool>)
+      opt = cmd->add_flag(flag, *value, help);  // no value: given means true
+    else
+      opt = cmd->add_option(flag, *value, help);
+    appliers_.push_back([opt, value, section, field](RunConfig& c) {
+      if (*opt) (c.*section).*field = *value;
+    });
+  }
+
+  std::string config_path_;
+  std::string preset_;
+  std::string device_ = "cpu";
+  std::string length_;
+  bool bidirectional_ = false;
+  int64_t train_size_ = 1024;
+  std::vector<std::function<void(RunConfig&)>> appliers_;
+};
+
+}  // namespace rsalab

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// rsalab-cli models (the models with their parameter counts for a config) and tasks (the built-in
+// tasks).
+#include <iomanip>
+#include <iostream>
+#include <memory>
+
+#include "app/cli/cli_command.h"
+#include "app/cli/cli_commands.h"
+#include "engine/models/model_factory.h"
+
+namespace rsalab {
+
+CliCommand addModelsCommand(CLI::App& app) {
+  auto options = std::make_shared<ModelOptions>();
+  auto io_options = std::make_shared<ModelIO>();
+  ModelOptions& model_options = *options;
+  ModelIO& io = *io_options;
+  auto* models = app.add_subcommand("models", "List the models with parameter counts for a config");
+  models->add_option("--d-model", model_options.d_model, "width D")->capture_default_str();
+  models->add_option("--heads", model_options.heads, "attention heads H")->capture_default_str();
+  models->add_option("--layers", model_options.layers, "layers L")->capture_default_str();
+  models->add_option("--input-dim", io.input_dim, "input features per position")
+      ->capture_default_str();
+  models->add_option("--vocab", io.vocab, "token vocabulary (0: real-valued input)")
+      ->capture_default_str();
+
+  return {models, [options, io_options] {
+            const ModelOptions& model_options = *options;
+            const ModelIO& io = *io_options;
+            auto rows = describeModels(model_options, io);
+            std::cout << "models for d_model=" << model_options.d_model
+                      << " heads=" << model_options.heads << " layers=" << model_options.layers
+                      << " input_dim=" << io.input_dim << "\n";
+            for (const auto& row : rows) {
+              std::cout << "  " << std::left << std::setw(12) << row.name << std::right
+                        << std::setw(10) << row.parameters << "  " << std::left << std::setw(38)
+                        << row.title << row.equation << "\n";
+            }
+            return 0;
+          }};
+}
+
+CliCommand addTasksCommand(CLI::App& app) {
+  return {app.add_subcommand("tasks", "List the built-in tasks"), [] { return listTasks(); }};
+}
+
+}  // namespace rsalab

@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// MainWindow, part one: the training wiring. Worker signals go to the run store, the panels (runs
+// table, curves, inspector) and the session recorder; the toolbar drives the TrainingController.
+// The window's parts are built in main_window_build.cpp.
+#include "app/gui/main_window.h"
+
+#include <QCloseEvent>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QScreen>
+#include <QStyle>
+#include <algorithm>
+
+#include "app/gui/sweep_panel.h"
+#include "app/gui/training_controller.h"
+#include "app/gui/training_worker.h"
+#include "app/gui/window_status.h"
+#include "engine/core/registry/task_registry.h"
+#include "engine/runtime.h"
+#include "widgets/hyper_parameter_form.h"
+#include "widgets/loss_curve_view.h"
+#include "widgets/run_palette.h"
+#include "widgets/run_setup_panel.h"
+
+namespace rsalab {
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent), controller_(new TrainingController(this)) {
+  setObjectName("MainWindow");
+  controller_->setObjectName("TrainingController");
+  setWindowTitle("RSA Lab — untitled session[*]");
+  // 1400 × 900, or most of a larger screen; never more than the screen has.
+  const QSize room = screen() ? screen()->availableGeometry().size() : QSize(1400, 900);
+  resize(std::min(room.width(), std::max(1400, room.width() * 17 / 20)),
+         std::min(room.height(), std::max(900, room.height() * 17 / 20)));
+  setDockNestingEnabled(true);
+
+  // Central area: the inspector views as tabs over the step scrubber that drives every view.
+  inspector_ = new InspectorPanel(this);
+  tabs_ = inspector_->tabs();
+  setCentralWidget(inspector_);
+  connect(inspector_, &InspectorPanel::inspectionRequested, controller_,
+          &TrainingController::requestInspection);
+  focus_ = new FigureFocus(this, tabs_, kLayoutVersion);
+  presets_ = new PresetController(this);
+  sessions_ = new SessionController(this);
+  settings_ = new WindowSettings(this);
+  csv_ = new CsvImporter(this);
+  status_ = new WindowStatus(statusBar());
+
+  buildActions();
+  auto* file = menuBar()->addMenu("&File");
+  auto* run = menuBar()->addMenu("&Run");
+  run->addActions({start_action_, step_action_, stop_action_, reset_action_, restore_action_});
+  buildDocks();
+  auto* view = menuBar()->findChild<QMenu*>("ViewMenu");
+  setAcceptDrops(true);
+  settings_->buildMenus(file, view);
+  buildSweepTab();
+  presets_->buildGenerationTab();
+  presets_->buildPaperTableTab();
+  presets_->buildMenu();
+
+  auto* worker = controller_->worker();
+  connect(worker, &TrainingWorker::runsCreated, this, &MainWindow::onRunsCreated);
+  connect(worker, &TrainingWorker::runsUpdated, this, &MainWindow::onRunsUpdated);
+  connect(worker, &TrainingWorker::metrics, this, &MainWindow::onMetrics);
+  connect(worker, &TrainingWorker::status, this, &MainWindow::onStatus);
+  connect(worker, &TrainingWorker::snapshot, this, [this](const InspectionSnapshot& s) {
+    inspector_->addSnapshot(s.run, s.step, s.record, s.input);
+  });
+  connect(worker, &TrainingWorker::log, this, &MainWindow::appendLog);
+  connect(worker, &TrainingWorker::warning, this,
+          [this](const QString& message) { showStatus("Warning: " + message, 20000); });
+  connect(worker, &TrainingWorker::idle, this, [this] { setTrainingState(false, false); });
+
+  default_layout_ = saveState(kLayoutVersion);
+  appendLog(QString::fromStdString(initRuntime().summary()));
+  settings_->restore();
+}
+
+MainWindow::~MainWindow() = default;
+
+RunConfig MainWindow::currentConfig() const {
+  RunConfig base = base_config_;
+  if (setup_->setup().config.task.name != base.task.name) base = defaultRunConfig();
+  // Real series: per-window normalisation and best weights restored (no form fields for them)
+  if (isRealSeriesTask(setup_->setup().config.task.name)) base = realSeriesDefaults(base);
+  RunConfig c = setup_->config(hyper_->config(base));
+  if (c.task.name == "csv") {  // imported by drag and drop (CsvImporter)
+    c.task.csv_path = csv_->path().toStdString();
+    c.task.horizon = csv_->horizon();
+  }
+  return c;
+}
+
+void MainWindow::applyTaskKindDefaults(const QString& task) {
+  const bool real = isRealSeriesTask(task.toStdString());
+  if (real == real_defaults_) return;
+  real_defaults_ = real;
+  RunConfig next = real ? realSeriesDefaults(defaultRunConfig()) : defaultRunConfig();
+  next.task.name = task.toStdString();
+  setup_->setConfig(next);  // models and seeds stay
+  hyper_->setConfig(next);
+  if (real) {
+    appendLog(QString("Real series: T auto, per-window normalisation, %1 steps with early stopping "
+                      "(patience %2 × %3 steps) and the best validation weights restored for the "
+                      "test; baselines appear as dashed lines in the loss view.")
+                  .arg(next.trainer.max_steps)
+                  .arg(next.trainer.patience)
+                  .arg(next.trainer.eval_every));
+  }
+}
+
+void MainWindow::startTraining() {
+  const auto s = setup_->setup();
+  RunConfig c = currentConfig();
+  try {
+    validate(c);
+  } catch (const std::exception& e) {
+    QMessageBox::warning(this, "Cannot start", QString::fromUtf8(e.what()));
+    appendLog(QString("Not started: %1").arg(e.what()));
+    return;
+  }
+  if (s.models.isEmpty()) {
+    appendLog("Not started: select at least one model.");
+    return;
+  }
+  controller_->resetHot(c.trainer);
+  curves_->clear();
+  inspector_->clear();
+  last_step_ = 0;
+  presets_->forget();  // a preset's train() sets it again after this
+  controller_->start(c, s.models, s.seeds);
+  std::vector<std::string> models;
+  for (const auto& m : s.models) models.push_back(m.toStdString());
+  sessions_->recorder().start(c, models, s.seeds);
+  sessions_->setOffline(false);
+  setTrainingState(true, false);
+  appendLog(QString("Started %1 model(s) × %2 seed(s) on %3, N = %4 asked for.")
+                .arg(s.models.size())
+                .arg(s.seeds)
+                .arg(QString::fromStdString(s.config.task.name))
+                .arg(s.config.train_size));
+}
+
+void MainWindow::togglePause() {
+  if (!training_) return startTraining();
+  controller_->setPaused(!paused_);
+  setTrainingState(true, !paused_);
+}
+
+void MainWindow::resetRuns() {
+  controller_->reset();
+  curves_->clear();
+  runs_.clear();
+  restore_action_->setEnabled(false);
+  inspector_->clear();
+  setTrainingState(false, false);
+}
+
+void MainWindow::setTrainingState(bool training, bool paused) {
+  training_ = training;
+  paused_ = paused;
+  start_action_->setText(!training ? "Start" : paused ? "Resume" : "Pause");
+  start_action_->setIcon(
+      style()->standardIcon(training && !paused ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
+  setup_->startButton()->setEnabled(!training);
+  updateStateLabel();
+}
+
+void MainWindow::updateStateLabel() {
+  QString state = training_ ? (paused_ ? "paused" : "training") : "idle";
+  if (!training_ && sweep_panel_ && sweep_panel_->isRunning()) {
+    const auto* runner = sweep_panel_->runner();
+    state = QString("sweep %1/%2").arg(runner->done()).arg(runner->total());
+  }
+  if (!training_ && presets_->isMeasuringGeneration()) state = "measuring";
+  if (!training_ && presets_->isRunningPaperTable()) state = "paper table";
+  status_->setState(state);
+}
+
+void MainWindow::onRunsCreated(const QVector<RunDescriptor>& runs) {
+  if (!runs.isEmpty()) {  // what the user is looking at
+    const QString text = runsHeadline(runs, currentConfig(), presets_->claimLine());
+    showStatus(text);
+    inspector_->setHeadline(text);
+  }
+  runs_.clear();
+  sessions_->recorder().clearRuns();
+  QVector<RunRow> rows;
+  for (const auto& r : runs) {
+    runs_.add(r);
+    sessions_->recorder().addRun(r.id, r.model.toStdString(), r.seed, r.parameters);
+    inspector_->setRunInfo(r.id, RunStore::inspectedRunInfo(r));
+    rows.push_back(RunStore::newRow(r));
+    curves_->addRun(r.id, QString("%1 s%2").arg(r.model).arg(r.seed), runColor(r.id));
+    curves_->setReferenceLines(r.id, referenceLines(r));
+  }
+  runs_table_->setRuns(rows);
+  inspector_->setInspectedRun(runs_.firstToInspect());
+  if (!runs.isEmpty())  // the runs share one task: its references go to the bundle once
+    sessions_->recorder().setReferences(runs.front().references, runs.front().horizon,
+                                        runs.front().season);
+}
+
+void MainWindow::onRunsUpdated(const QVector<RunDescriptor>& runs) {
+  for (const auto& r : runs) {
+    if (!runs_.runs().contains(r.id)) continue;  // from runs a new start has replaced
+    runs_.add(r);
+    curves_->setReferenceLines(r.id, referenceLines(r));
+    const auto status = runs_.statuses().find(r.id);
+    runs_table_->updateRun(status == runs_.statuses().end() ? RunStore::newRow(r)
+                                                            : RunStore::row(r, *status));
+  }
+  if (!runs.isEmpty())  // with the anchors fitted since
+    sessions_->recorder().setReferences(runs.front().references, runs.front().horizon,
+                                        runs.front().season);
+}
+
+void MainWindow::inspectRun(int run) {
+  inspector_->showRun(run);
+  controller_->requestInspection(run, inspector_->sample());
+}
+
+void MainWindow::onMetrics(const MetricsBatch& batch) {
+  SessionRecorder& recorder = sessions_->recorder();
+  recorder.recordSteps(batch.run, batch.steps.constData(), size_t(batch.steps.size()));
+  recorder.recordEvals(batch.run, batch.evals.constData(), size_t(batch.evals.size()));
+  setWindowModified(true);
+  for (const auto& m : batch.steps) {
+    curves_->appendStep(batch.run, m);
+    last_step_ = std::max<qint64>(last_step_, m.step);
+  }
+  for (const auto& e : batch.evals) curves_->appendEvaluation(batch.run, e);
+}
+
+void MainWindow::onStatus(const RunStatus& s) {
+  runs_.setStatus(s);
+  sessions_->recorder().setStatus(s.run, s.state, s.message.toStdString());
+  if (!s.test_errors.empty()) sessions_->recorder().setTestErrors(s.run, s.test_errors);
+  const auto d = runs_.descriptor(s.run);
+  runs_table_->updateRun(RunStore::row(d, s));
+  if ((s.state == RunState::Failed || s.state == RunState::Diverged) && !s.message.isEmpty())
+    showStatus(d.model + ": " + s.message, 8000);
+  restore_action_->setEnabled(runs_.anyDiverged());
+  status_->setProgress(runs_.progress());
+  if (s.state != RunState::Running && s.state != RunState::Idle) presets_->runsChanged();
+}
+
+void MainWindow::onHotChanged(const QString& name, double value) {
+  const QString label = controller_->editHot(name, value);
+  if (label.isEmpty() || !training_) return;
+  controller_->applyHot();
+  curves_->addMarker(static_cast<double>(last_step_), label);
+  appendLog(QString("At step %1: %2 (applies at the next step)").arg(last_step_).arg(label));
+}
+
+void MainWindow::appendLog(const QString& line) { log_->appendPlainText(line); }
+
+void MainWindow::showStatus(const QString& text, int timeout_ms) {
+  status_->showMessage(text, timeout_ms);
+}
+
+QString MainWindow::statusText() const { return status_->message(); }
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  if (training_) {
+    int answer = close_answer_;
+    if (answer < 0) {
+      QMessageBox box(QMessageBox::Question, "Training is running",
+                      "Runs are still training. Stop them and quit?", QMessageBox::NoButton, this);
+      auto* quit = box.addButton("Stop && quit", QMessageBox::AcceptRole);
+      box.addButton(QMessageBox::Cancel);
+      box.exec();
+      answer = box.clickedButton() == quit ? 1 : 0;
+    }
+    if (answer == 0) return event->ignore();
+    controller_->stop();
+  }
+  settings_->store();
+  event->accept();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+  if (CsvImporter::accepts(event->mimeData())) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+  if (csv_->drop(event->mimeData())) event->acceptProposedAction();
+}
+
+}  // namespace rsalab

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Analytic FLOPs of each model, the one implementation shared by the bench (MFU = achieved FLOP/s ÷
+// GEMM peak) and the comparison table (FLOPs per token). Torch-free: plain arithmetic on options.
+// Counted: matrix products only (2·m·n·k each) plus the linear-attention state updates, which
+// are that model's real work. Elementwise ops (softmax, GELU, LayerNorm, gates, REM building)
+// are left out, as in PaLM's MFU. Attention products are counted in full (T × T per head, causal
+// or not), so any saving from causality shows up as a higher MFU, never as less "work".
+// One training step = forward + backward, backward = 2 × forward (a grad for the input and one
+// for the weight of each product), so step = 3 × forward. The AdamW update is O(params): left out.
+//
+// With N = B·T tokens, D width, H heads, Dh = D/H, L layers, f = ff_mult, R = REM heads, G = gate
+// blocks of a recurrent cell (ModelInfo::gate_blocks: RNN 1, GRU 3, LSTM 4), F_in/F_out
+// input/output features:
+// clang-format off
+//   io            2·N·D·(F_in + F_out)
+//   softmax       L·[(8 + 4f)·N·D² + 4·B·T²·D]  QKV 6ND², output 2ND², FFN 2·2f·ND²,
+//                                               QKᵀ 2BT²D, A·V 2BT²D
+//   RSA           as softmax                    ((1 − σ(µ))·softmax + σ(µ)·P)·V is one A·V
+//                                               product per head; mixing P in is elementwise
+//   linear        L·[(8 + 4f)·N·D² + 4·N·D·Dh]  φ(K)⊗V (N·D·Dh), cumsum (N·D·Dh), φ(Q)·S (2·N·D·Dh)
+//   StarSaber     L·[8·N·D² + 4·B·T²·D]         W, U, Q, V 8ND²; scores 2BT²D; G_past·U h and
+//                                               G_future·Q h together one A·V, 2BT²D (keys
+//                                               split at the diagonal, not two full
+//                                               T × T products, which would count 6BT²D)
+//                                               (gated: + 4·N·D² for W_z, V_z)
+//   recurrent     L·4·G·N·D²                    x·W_ihᵀ and h·W_hhᵀ, each 2·N·D·G·D
+//   nlinear       2·N·K·F_out                   the (K → H) map of each column's window; no io
+//                                               (K = lookback, F_out = H·C)
+//   dlinear       2·N·K·F_out + 2·K²·F_out/F_in as nlinear after folding the trend and remainder
+//                                               maps through the moving average A (K × K),
+//                                               W_r + (W_t − W_r)·A, once per forward
+// clang-format on
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+
+#include "engine/core/config/model_options.h"
+#include "engine/core/registry/model_registry.h"
+
+namespace rsalab {
+
+struct StepShape {
+  int64_t B = 1, T = 1, D = 1, H = 1, L = 1;
+  int64_t ff_mult = 4;
+  int64_t rem_heads = 0;  // RSA: R
+  int64_t in_features = 1, out_features = 1;
+  bool gated = false;     // StarSaber gated variant
+  int64_t lookback = 24;  // the linear family's window K (ModelOptions::lookback)
+};
+
+// `model` is a registry name; the count follows its row: family, attention kind, gate blocks.
+// Throws std::invalid_argument for an unknown model.
+inline double forwardFlops(const std::string& model, const StepShape& s) {
+  const ModelInfo& info = modelInfo(model);
+  const double B = static_cast<double>(s.B), T = static_cast<double>(s.T),
+               D = static_cast<double>(s.D), L = static_cast<double>(s.L),
+               f = static_cast<double>(s.ff_mult);
+  const double Dh = D / static_cast<double>(s.H);
+  const double N = B * T;
+  const double io = 2 * N * D * static_cast<double>(s.in_features + s.out_features);
+  const double dense = (8 + 4 * f) * N * D * D;  // QKV, output projection, FFN
+  const double attention = 4 * B * T * T * D;    // QKᵀ and A·V over all heads
+  switch (info.family) {
+    case ModelFamily::Attention:
+      // Linear attention's state updates replace the T × T products (softmax and RSA).
+      if (info.attention == AttentionKind::Linear) return io + L * (dense + 4 * N * D * Dh);
+      return io + L * (dense + attention);
+    case ModelFamily::FixedPoint:
+      return io + L * ((s.gated ? 12 : 8) * N * D * D + attention);
+    case ModelFamily::Recurrent:
+      return io + L * 4 * static_cast<double>(info.gate_blocks) * N * D * D;
+    case ModelFamily::Linear: {
+      const double K = static_cast<double>(s.lookback), out = static_cast<double>(s.out_features);
+      const double in = static_cast<double>(std::max<int64_t>(1, s.in_features));
+      const double windows = 2 * N * K * out;  // every position's (K → H) map, per column
+      return std::string(info.name) == "dlinear" ? windows + 2 * K * K * out / in : windows;
+    }
+    case ModelFamily::Seq2Seq:
+      break;
+  }
+  return 0;  // the seq2seq family is not covered
+}
+
+inline double trainStepFlops(const std::string& model, const StepShape& s) {
+  return 3 * forwardFlops(model, s);
+}
+
+// Forward FLOPs per token of one sequence of length T (B = 1) for `model` built from `options`
+// with `io` (token inputs are an embedding lookup: no input product). Attention terms grow with T,
+// so the figure is quoted at the task's T. The seq2seq family is not covered (returns 0).
+inline double forwardFlopsPerToken(const ModelOptions& options, const ModelIO& io, int64_t T) {
+  if (T < 1 || modelInfo(options.model).family == ModelFamily::Seq2Seq) return 0;
+  StepShape s;
+  s.B = 1;
+  s.T = T;
+  s.D = options.d_model;
+  s.H = options.heads > 0 ? options.heads : 1;
+  s.L = options.layers;
+  s.ff_mult = options.linear_value_path ? 0 : options.ff_mult;  // no FFN on that path
+  s.rem_heads = modelInfo(options.model).has_rems ? options.rem.total() : 0;
+  s.in_features = io.vocab > 0 ? 0 : io.input_dim;
+  s.out_features = io.output_dim;
+  s.gated = options.starsaber_gated;
+  s.lookback = options.lookback;
+  return forwardFlops(options.model, s) / static_cast<double>(T);
+}
+
+}  // namespace rsalab

@@ -1,0 +1,314 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/core/config/run_config.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <type_traits>
+#include <variant>
+#include <vector>
+
+#include "engine/core/config/task_validation.h"
+#include "engine/core/io/json_limits.h"
+#include "engine/core/io/text.h"
+#include "engine/core/registry/model_registry.h"
+#include "engine/core/registry/task_registry.h"
+
+namespace rsalab {
+
+using nlohmann::json;
+
+namespace {
+
+// Whether a JSON value has exactly the kind a field needs: nlohmann would otherwise truncate
+// 3.7 into an integer field or wrap -1 into an unsigned one.
+template <typename T>
+bool hasKind(const json& v) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return v.is_boolean();
+  } else if constexpr (std::is_integral_v<T> && std::is_unsigned_v<T>) {
+    return v.is_number_unsigned();
+  } else if constexpr (std::is_integral_v<T>) {
+    return v.is_number_integer() &&
+           (!v.is_number_unsigned() || v.get<uint64_t>() <= static_cast<uint64_t>(INT64_MAX));
+  } else if constexpr (std::is_floating_point_v<T>) {
+    return v.is_number();
+  } else if constexpr (std::is_same_v<T, std::string>) {
+    return v.is_string();
+  } else {  // std::vector<E>
+    if (!v.is_array()) return false;
+    for (const auto& e : v) {
+      if (!hasKind<typename T::value_type>(e)) return false;
+    }
+    return true;
+  }
+}
+
+const char* kindName(const bool*) { return "a boolean"; }
+const char* kindName(const uint64_t*) { return "an integer >= 0"; }
+const char* kindName(const int64_t*) { return "an integer"; }
+const char* kindName(const double*) { return "a number"; }
+const char* kindName(const std::string*) { return "a string"; }
+const char* kindName(const std::vector<double>*) { return "an array of numbers"; }
+const char* kindName(const std::vector<int64_t>*) { return "an array of integers"; }
+const char* kindName(const std::vector<std::string>*) { return "an array of strings"; }
+
+// Reads key into field if present, with a typed, named error on mismatch.
+template <typename T>
+void readField(const json& object, const char* section, const char* key, T& field) {
+  auto it = object.find(key);
+  if (it == object.end()) return;
+  if (!hasKind<T>(*it)) {
+    throw std::invalid_argument(std::string(section) + "." + key + " has the wrong type (" +
+                                it->type_name() + "): it must be " +
+                                kindName(static_cast<const T*>(nullptr)));
+  }
+  try {
+    field = it->get<T>();
+  } catch (const json::exception&) {
+    throw std::invalid_argument(std::string(section) + "." + key + " has the wrong type (" +
+                                it->type_name() + ")");
+  }
+}
+
+void rejectUnknown(const json& object, const char* section,
+                   std::initializer_list<const char*> keys) {
+  if (!object.is_object()) throw std::invalid_argument(std::string(section) + " must be an object");
+  for (auto it = object.begin(); it != object.end(); ++it) {
+    bool known = false;
+    for (const char* k : keys) known = known || it.key() == k;
+    if (!known) throw std::invalid_argument(std::string("unknown key ") + section + "." + it.key());
+  }
+}
+
+// clang-format off
+#define RSALAB_FIELDS_TASK(X)                                                               \
+  X(name) X(length) X(validation_size) X(test_size) X(ar_poles) X(periods) X(dampings)      \
+  X(noise) X(horizon) X(teacher_kinds) X(teacher_bases) X(teacher_thetas) X(min_length)     \
+  X(max_length) X(test_max_length) X(symbols) X(text_path) X(csv_path) X(norm) X(target)       \
+  X(seasonal_period) X(mix_share) X(mix_keys) X(anchors)
+#define RSALAB_FIELDS_MODEL(X)                                                              \
+  X(model) X(d_model) X(heads) X(layers) X(ff_mult) X(causal) X(dilations)                  \
+  X(starsaber_gated) X(encoder_attention) X(decoder_layers) X(linear_cumulative)             \
+  X(linear_value_path) X(skip_lags) X(lookback)
+#define RSALAB_FIELDS_REM(X) \
+  X(regular) X(cos) X(sin) X(dilated_regular) X(dilated_cos) X(dilated_sin)
+#define RSALAB_FIELDS_REM_INIT(X) \
+  X(eta_min) X(eta_max) X(eta_sign) X(nu_min) X(nu_max) X(mu) X(learn_gate) X(theta)
+// clang-format on
+
+#define RSALAB_WRITE(f) out[#f] = value.f;
+#define RSALAB_KEY(f) #f,
+
+json toJsonObject(const TaskOptions& value) {
+  json out;
+  RSALAB_FIELDS_TASK(RSALAB_WRITE) return out;
+}
+json toJsonObject(const RemHeadCounts& value) {
+  json out;
+  RSALAB_FIELDS_REM(RSALAB_WRITE) return out;
+}
+json toJsonObject(const RemInit& value) {
+  json out;
+  RSALAB_FIELDS_REM_INIT(RSALAB_WRITE) return out;
+}
+json toJsonObject(const ModelOptions& value) {
+  json out;
+  RSALAB_FIELDS_MODEL(RSALAB_WRITE)
+  out["rem"] = toJsonObject(value.rem);
+  out["rem_init"] = toJsonObject(value.rem_init);
+  return out;
+}
+// The trainer's section: one key per row of the hyperparameter table.
+json toJsonObject(const TrainerOptions& value) {
+  json out = json::object();
+  for (const auto& p : trainerHyperParameters())
+    std::visit([&](auto member) { out[p.name] = value.*member; }, p.member);
+  return out;
+}
+
+void overlay(const json& j, TaskOptions& value) {
+  rejectUnknown(j, "task", {RSALAB_FIELDS_TASK(RSALAB_KEY)});
+#define RSALAB_READ(f) readField(j, "task", #f, value.f);
+  RSALAB_FIELDS_TASK(RSALAB_READ)
+#undef RSALAB_READ
+}
+void overlay(const json& j, ModelOptions& value) {
+  rejectUnknown(j, "model", {RSALAB_FIELDS_MODEL(RSALAB_KEY) "rem", "rem_init"});
+#define RSALAB_READ(f) readField(j, "model", #f, value.f);
+  RSALAB_FIELDS_MODEL(RSALAB_READ)
+#undef RSALAB_READ
+  if (j.contains("rem")) {
+    rejectUnknown(j["rem"], "model.rem", {RSALAB_FIELDS_REM(RSALAB_KEY)});
+#define RSALAB_READ(f) readField(j["rem"], "model.rem", #f, value.rem.f);
+    RSALAB_FIELDS_REM(RSALAB_READ)
+#undef RSALAB_READ
+  }
+  if (j.contains("rem_init")) {
+    rejectUnknown(j["rem_init"], "model.rem_init", {RSALAB_FIELDS_REM_INIT(RSALAB_KEY)});
+#define RSALAB_READ(f) readField(j["rem_init"], "model.rem_init", #f, value.rem_init.f);
+    RSALAB_FIELDS_REM_INIT(RSALAB_READ)
+#undef RSALAB_READ
+  }
+}
+void overlay(const json& j, TrainerOptions& value) {
+  if (!j.is_object()) throw std::invalid_argument("trainer must be an object");
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    if (!findHyperParameter(it.key()))
+      throw std::invalid_argument("unknown key trainer." + it.key());
+  }
+  for (const auto& p : trainerHyperParameters())
+    std::visit([&](auto member) { readField(j, "trainer", p.name.c_str(), value.*member); },
+               p.member);
+}
+
+}  // namespace
+
+void validate(const RunConfig& c) {
+  validate(c.model);
+  validate(c.trainer);
+  validate(c.task, c.train_size);
+  // A bidirectional model on a next-step task sees, at position t, the input at t + 1 — the
+  // value it must predict — and reports a loss no causal model can reach. (Recurrent models
+  // ignore `causal`: they are causal whatever it says.)
+  const auto* task = findTask(c.task.name);
+  const auto* model = findModel(c.model.model);
+  if (task && task->next_step && !c.model.causal && model && model->supports_bidirectional) {
+    throw std::invalid_argument("task '" + c.task.name +
+                                "' predicts the next value: a bidirectional model would see it; "
+                                "use a causal model");
+  }
+  // A series-only model (the linear family) forecasts real values at every position; other
+  // objectives have token inputs or pooled outputs (the factory refuses such an IO as well).
+  if (task && model && model->series_only && task->objective != Objective::Regression) {
+    throw std::invalid_argument("model '" + c.model.model +
+                                "' forecasts a real-valued series: task '" + c.task.name + "' is " +
+                                objectiveName(task->objective) +
+                                "; use a series task (seasonal, ar, csv or a bundled series)");
+  }
+  const auto& d = c.device;
+  const bool cuda_index = d.size() > 5 && d.size() <= 8 && d.rfind("cuda:", 0) == 0 &&
+                          d.find_first_not_of("0123456789", 5) == std::string::npos;
+  if (!(d == "cpu" || d == "auto" || d == "cuda" || cuda_index)) {
+    throw std::invalid_argument("device '" + d + "' is unknown: use cpu, cuda, cuda:N or auto");
+  }
+}
+
+std::string toJson(const RunConfig& c) {
+  json out;
+  out["task"] = toJsonObject(c.task);
+  out["model"] = toJsonObject(c.model);
+  out["trainer"] = toJsonObject(c.trainer);
+  out["train_size"] = c.train_size;
+  out["device"] = c.device;
+  return out.dump(2);
+}
+
+RunConfig mergeRunConfigJson(const RunConfig& base, const std::string& text) {
+  const json j = parseJsonLimited(text, "config");
+  RunConfig c = base;
+  rejectUnknown(j, "config", {"task", "model", "trainer", "train_size", "device"});
+  if (j.contains("task")) overlay(j["task"], c.task);
+  if (j.contains("model")) overlay(j["model"], c.model);
+  if (j.contains("trainer")) overlay(j["trainer"], c.trainer);
+  readField(j, "config", "train_size", c.train_size);
+  readField(j, "config", "device", c.device);
+  validate(c);
+  return c;
+}
+
+namespace {
+
+// The numeric scalar fields of TaskOptions, from the field list (the axes a sweep can take).
+std::vector<std::string> numericTaskKeys() {
+  const json task = json::parse(toJson(RunConfig{}))["task"];
+  std::vector<std::string> keys;
+  for (const auto& [k, v] : task.items())
+    if (v.is_number()) keys.push_back(k);
+  return keys;
+}
+
+}  // namespace
+
+std::string taskParameterKey(const std::string& name) {
+  std::string key = name.rfind("task.", 0) == 0 ? name.substr(5) : name;
+  for (char& c : key)
+    if (c == '.') c = '_';
+  const auto keys = numericTaskKeys();
+  if (std::find(keys.begin(), keys.end(), key) == keys.end()) {
+    throw std::invalid_argument("'" + name + "' is not a numeric task parameter: use one of " +
+                                joined(keys) + " (mix_share may be written mix.share)");
+  }
+  return key;
+}
+
+RunConfig withTaskParameter(const RunConfig& config, const std::string& name, double value) {
+  const std::string key = taskParameterKey(name);
+  json j = json::parse(toJson(config));
+  json& field = j["task"][key];
+  if (field.is_number_integer()) {
+    if (!std::isfinite(value) || value != std::floor(value) || std::abs(value) > 9e15) {
+      throw std::invalid_argument("task." + key + " takes whole numbers, not " +
+                                  json(value).dump());
+    }
+    field = static_cast<int64_t>(value);
+  } else {
+    if (!std::isfinite(value))
+      throw std::invalid_argument("task." + key + " = " + json(value).dump() + " is not finite");
+    field = value;
+  }
+  return runConfigFromJson(j.dump());
+}
+
+RunConfig runConfigFromJson(const std::string& text) {
+  return mergeRunConfigJson(RunConfig{}, text);
+}
+
+RunConfig defaultRunConfig() { return RunConfig{}; }  // the members' initialisers
+
+RunConfig defaultLaunchConfig() {
+  RunConfig c = defaultRunConfig();
+  c.task.name = "mix";
+  c.task.mix_share = 0.5;  // the teacher's default kernel λ = 0.8 as the recurrent part
+  c.task.length = 32;
+  c.train_size = 256;
+  // One layer: twice the steps per second of two, and the one-layer models part sooner (at
+  // about 350 steps, measured: the Transformer finds the lookup, the RNN and RSA stay near 0.23).
+  c.model.layers = 1;
+  c.trainer.max_steps = 4000;
+  c.trainer.eval_every = 50;
+  c.trainer.patience = 8;  // 400 steps without a better validation loss: the run stops
+  return c;
+}
+
+RunConfig realSeriesDefaults(const RunConfig& base) {
+  RunConfig c = base;
+  c.task.length = 0;       // auto: a T that fits the series (engine/tasks/csv_series.h)
+  c.task.norm = "window";  // trends and level shifts leave the train part's range
+  // Chosen on the bundled series' VALIDATION parts only (scripts/choose-real-defaults.sh; the
+  // figures are in docs/REAL_SERIES.md): the geometric mean over (series × network) of the best
+  // validation MSE over the best anchor's validation MSE. Stage 1 at 300 steps, patience 5: skip
+  // path K = 24 with the window normalisation 1.466, K = 0 1.664, K = 24 global 1.682, K = 0
+  // global 2.608. Stage 2 at K = 24, window: 300 steps / patience 5 1.466, 600 / 10 1.397,
+  // 1000 / 10 1.387 (early stopping ends most runs well before 1000).
+  c.trainer.max_steps = 1000;
+  c.trainer.eval_every = 20;
+  c.trainer.patience = 10;  // 200 steps without a better validation loss
+  c.trainer.restore_best = true;
+  // A linear skip path over the last 24 inputs (two years of monthly data) beside every network
+  // (the linear forecasters dlinear and nlinear ignore it: they are that path alone).
+  c.model.skip_lags = 24;
+  return c;
+}
+
+RunConfig defaultSweepConfig() {
+  RunConfig c = defaultRunConfig();
+  c.task.length = 48;
+  c.trainer.max_steps = 300;
+  c.trainer.eval_every = 100;
+  return c;
+}
+
+}  // namespace rsalab

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Task settings as plain data (no LibTorch), so configs, the CLI and the GUI can use them.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/core/registry/task_registry.h"  // taskNames(), taskDescription()
+
+namespace rsalab {
+
+struct TaskOptions {
+  // seasonal | ar | teacher | parity | dyck1 | tomita1 .. tomita7 | charlm | copy | reverse |
+  // mlm | csv
+  std::string name = "seasonal";
+  // T (series windows, LM context, seq2seq length). CSV and bundled series: 0 = auto, a T that
+  // fits the series (engine/tasks/csv_series.h says how; the task's summary says which).
+  int64_t length = 64;
+  int64_t validation_size = 256;  // sequences / windows
+  int64_t test_size = 512;
+  // Synthetic series: Σ AR(1) components (poles λ) + damped stochastic seasons (AR(2) with
+  // period P, damping γ), each of unit variance, + noise.
+  std::vector<double> ar_poles = {0.8};
+  std::vector<double> periods = {12};
+  std::vector<double> dampings = {0.97};
+  double noise = 0.1;
+  int64_t horizon = 1;  // series and CSV: predict the next `horizon` values from every position
+  // Linear-recurrence teacher: y_t = Σ_terms Σ_{s<t} base^(t−s)·{1 | cos θ(t−s)} x_s (every
+  // term with weight 1).
+  std::vector<std::string> teacher_kinds = {"regular"};  // per term: regular | cos
+  std::vector<double> teacher_bases = {0.8};             // λ (regular) or γ (cos)
+  std::vector<double> teacher_thetas = {0.0};            // θ per term (cos terms)
+  // Mix (engine/tasks/mix_task.h): the recurrent part is the teacher above, the other part a
+  // lookup over mix_keys keys; mix_share a ∈ [0, 1] is the recurrent share of the signal's
+  // variance. `noise` is the noise's standard deviation in the signal's units.
+  double mix_share = 0.5;
+  int64_t mix_keys = 8;
+  // Regular languages: train lengths in [min_length, max_length]; validation and test strings
+  // are longer, in [max_length + 1, test_max_length] (length generalisation).
+  int64_t min_length = 2;
+  int64_t max_length = 16;
+  int64_t test_max_length = 32;
+  // Seq2seq and MLM symbol count (excluding specials).
+  int64_t symbols = 10;
+  // Character LM: a UTF-8/ASCII text file; empty = the bundled public-domain text.
+  std::string text_path;
+  // CSV series: a file with one or more numeric columns, optional header and time column.
+  std::string csv_path;
+  // Series tasks: window | global | none (NormMode in engine/core/io/enums.h). "global" here for
+  // the synthetic series; realSeriesDefaults() (engine/core/config/run_config.h) makes it "window"
+  // for real ones.
+  std::string norm = "global";
+  // CSV and bundled series: comma-separated names (or 1-based numbers) of the columns to
+  // forecast; empty = every column.
+  std::string target;
+  // The seasonal-naive baseline's (and the anchors') period P; 0 = the synthetic task's first
+  // season, or for real series the time column's calendar step (engine/core/io/calendar.h), else
+  // detected from the train part's autocorrelation (engine/core/forecast/baselines.h,
+  // choosePeriod).
+  int64_t seasonal_period = 0;
+  // Real series: which forecasting anchors are fitted (AnchorMode in engine/core/io/enums.h): all |
+  // fast | none.
+  std::string anchors = "all";
+};
+
+}  // namespace rsalab

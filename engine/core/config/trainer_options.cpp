@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/core/config/trainer_options.h"
+
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+namespace rsalab {
+
+const std::vector<HyperParameterInfo>& trainerHyperParameters() {
+  using T = TrainerOptions;
+  // clang-format off
+  static const std::vector<HyperParameterInfo> info = {
+      // name, label, unit, minimum, maximum, log scale, hot, member, flag, help
+      {"learning_rate", "Learning rate", "", 1e-6, 1.0, true, true, &T::learning_rate,
+       "--lr", "learning rate"},
+      {"weight_decay", "Weight decay", "", 0.0, 1.0, false, true, &T::weight_decay,
+       "--weight-decay", "weight decay"},
+      {"grad_clip", "Gradient clip (max norm, 0 = off)", "", 0.0, 1e3, false, true,
+       &T::grad_clip, "--clip", "gradient clipping max norm (0 = off)"},
+      {"snapshot_every", "Snapshot interval", "steps", 0, 1e6, false, true, &T::snapshot_every},
+      {"batch_size", "Batch size", "sequences", 1, 4096, true, false, &T::batch_size,
+       "--batch", "batch size"},
+      {"max_steps", "Max steps", "steps", 1, 1e8, true, false, &T::max_steps,
+       "--steps", "training steps"},
+      {"warmup_steps", "Warm-up", "steps", 0, 1e7, false, false, &T::warmup_steps,
+       "--warmup", "linear warm-up steps"},
+      {"eval_every", "Evaluate every", "steps", 1, 1e6, false, false, &T::eval_every,
+       "--eval-every", "steps between validation evaluations"},
+      {"patience", "Early-stop patience (0 = off)",
+       "evaluations", 0, 1e4, false, false, &T::patience,
+       "--patience", "early stop after this many evaluations without improvement"},
+      {"max_seconds", "Wall-time budget (0 = none)", "s", 0, 1e7, false, false, &T::max_seconds,
+       "--max-seconds", "wall-time budget per run (0 = none)"},
+      {"optimizer", "Optimizer", "", 0, 0, false, false, &T::optimizer,
+       "--optimizer", "adam or adamw"},
+      {"cosine", "Cosine decay", "", 0, 0, false, false, &T::cosine,
+       "--cosine", "cosine learning-rate decay"},
+      {"restore_best", "Restore the best weights", "", 0, 0, false, false, &T::restore_best},
+      {"seed", "Seed", "", 0, 0, false, false, &T::seed, "--seed", "random seed"},
+  };
+  // clang-format on
+  return info;
+}
+
+const HyperParameterInfo* findHyperParameter(const std::string& name) {
+  for (const auto& p : trainerHyperParameters()) {
+    if (p.name == name) return &p;
+  }
+  return nullptr;
+}
+
+bool HyperParameterInfo::numeric() const {
+  return std::holds_alternative<double TrainerOptions::*>(member) ||
+         std::holds_alternative<int64_t TrainerOptions::*>(member);
+}
+
+double HyperParameterInfo::get(const TrainerOptions& options) const {
+  if (const auto* d = std::get_if<double TrainerOptions::*>(&member); d && *d) return options.**d;
+  if (const auto* i = std::get_if<int64_t TrainerOptions::*>(&member); i && *i)
+    return static_cast<double>(options.**i);
+  return NAN;
+}
+
+void HyperParameterInfo::set(TrainerOptions& options, double value) const {
+  if (const auto* d = std::get_if<double TrainerOptions::*>(&member); d && *d) options.** d = value;
+  if (const auto* i = std::get_if<int64_t TrainerOptions::*>(&member); i && *i)
+    options.** i = static_cast<int64_t>(std::llround(value));
+}
+
+TrainerOptions withHot(TrainerOptions base, const HotParameters& hot) {
+  for (const auto& p : trainerHyperParameters()) {
+    if (p.hot) p.set(base, p.get(hot));
+  }
+  return base;
+}
+
+std::optional<double> applyHotEdit(HotParameters& hot, const std::string& name, double value) {
+  const auto* p = findHyperParameter(name);
+  if (!p || !p->hot) return std::nullopt;
+  const double before = p->get(hot);
+  p->set(hot, value);
+  return before;
+}
+
+void validate(const TrainerOptions& o) {
+  if (o.optimizer != "adam" && o.optimizer != "adamw") {
+    throw std::invalid_argument("optimizer '" + o.optimizer + "' is unknown: use adam or adamw");
+  }
+  if (!(o.learning_rate > 0)) {
+    std::ostringstream s;
+    s << "learning_rate = " << o.learning_rate << " must be > 0";
+    throw std::invalid_argument(s.str());
+  }
+  for (const auto& p : trainerHyperParameters()) {
+    if (!p.numeric()) continue;
+    const double value = p.get(o);
+    if (!std::isfinite(value) || value < p.minimum || value > p.maximum) {
+      std::ostringstream s;
+      s << p.name << " = " << value << " is out of range: " << p.minimum << ".." << p.maximum;
+      throw std::invalid_argument(s.str());
+    }
+  }
+}
+
+}  // namespace rsalab

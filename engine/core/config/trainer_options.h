@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Trainer settings, and which of them apply while running ("hot") or need a restart ("cold").
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace rsalab {
+
+struct TrainerOptions {
+  std::string optimizer = "adamw";  // adam | adamw
+  double learning_rate = 3e-3;      // hot
+  double weight_decay = 0.01;       // hot (AdamW: decoupled; Adam: L2)
+  double grad_clip = 1.0;           // hot; max global gradient norm, 0 = off
+  int64_t snapshot_every = 25;      // hot; steps between inspection snapshots, 0 = off
+  int64_t batch_size = 32;
+  int64_t max_steps = 2000;
+  int64_t warmup_steps = 0;  // linear warm-up from 0
+  bool cosine = false;       // cosine decay to 10% after warm-up
+  int64_t eval_every = 50;   // steps between validation evaluations
+  // Early stop after this many validation evaluations without improvement (0 = never). Patience
+  // alone decides: there is no minimum step before it may end a run. Each protocol chooses its
+  // patience on validation (the default launch, the real-series defaults:
+  // engine/core/config/run_config).
+  int64_t patience = 0;
+  // When training ends (any reason but a divergence or a stop request), put back the weights of
+  // the best validation evaluation, so the test evaluation and the checkpoint use them.
+  bool restore_best = false;
+  double max_seconds = 0;  // wall-time budget, 0 = none
+  uint64_t seed = 0;
+};
+
+// The TrainerOptions field behind a row of the hyperparameter table.
+using TrainerMember =
+    std::variant<double TrainerOptions::*, int64_t TrainerOptions::*, uint64_t TrainerOptions::*,
+                 bool TrainerOptions::*, std::string TrainerOptions::*>;
+
+// One trainer setting as data: the one list of TrainerOptions' fields, read by validate (range),
+// the JSON reader and writer (key), the GUI's form (label, unit, range, log scale, hot/cold
+// badge), hot edits while a run trains and rsalab-cli's run flags. A new setting is a member of
+// TrainerOptions plus a row here.
+struct HyperParameterInfo {
+  std::string name;   // key in TrainerOptions' JSON section ("learning_rate")
+  std::string label;  // for forms
+  std::string unit;   // "", "steps", "s", ...
+  double minimum, maximum;
+  bool log_scale;
+  bool hot;  // true: applies at the next step; false: needs a restart
+  TrainerMember member;
+  const char* flag = nullptr;  // rsalab-cli's flag ("--lr"); nullptr: none
+  const char* help = "";       // the flag's help text
+
+  // A number with a range (double and int64_t fields): range-checked by validate, shown by the
+  // form and editable as a number. The others (optimizer, cosine, restore_best, seed) are JSON
+  // keys and flags only.
+  bool numeric() const;
+  // The field of `options` as a number (numeric rows; NaN for the others).
+  double get(const TrainerOptions& options) const;
+  // Sets the field from a number (integer fields round to the nearest whole number); no effect
+  // for rows that are not numeric.
+  void set(TrainerOptions& options, double value) const;
+};
+// Every row, in the order the form shows them.
+const std::vector<HyperParameterInfo>& trainerHyperParameters();
+// nullptr when `name` is no row's.
+const HyperParameterInfo* findHyperParameter(const std::string& name);
+
+// Hot values changed while a run trains: a TrainerOptions of which only the hot rows count. The
+// trainer takes them at its next step (withHot).
+using HotParameters = TrainerOptions;
+// `base` with the values of every hot row taken from `hot`.
+TrainerOptions withHot(TrainerOptions base, const HotParameters& hot);
+// Sets hot parameter `name` to `value` in `hot` and returns the value it had; nullopt (and no
+// change) when `name` is not a hot row.
+std::optional<double> applyHotEdit(HotParameters& hot, const std::string& name, double value);
+
+// Throws std::invalid_argument naming the field and its allowed range.
+void validate(const TrainerOptions& options);
+
+}  // namespace rsalab

@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Automatic ARIMA after Hyndman & Khandakar (2008, Journal of Statistical Software 27(3)):
+//   * D (0 or 1) from the seasonal strength of an STL decomposition of the fit part: one seasonal
+//     difference when it is at least 0.64 (engine/core/forecast/stl.h);
+//   * d (0 … 2) by repeated KPSS tests of level stationarity (Kwiatkowski, Phillips, Schmidt &
+//     Shin 1992) at the 5 % level on the seasonally differenced series: difference while the
+//     test rejects;
+//   * the stepwise search over p, q ≤ 5 and P, Q ≤ min(2, max_seasonal_order): four starting
+//     orders (2,2)(1,1), (0,0)(0,0), (1,0)(1,0), (0,1)(0,1), with a constant when d + D ≤ 1; then
+//     repeatedly the best of the current order's neighbours (p, q, P or Q moved by ±1; p and q
+//     together by ±1; P and Q together by ±1; the constant switched) while it lowers the AICc;
+//   * orders with a root within 1.01 of the unit circle are passed over;
+//   * on a long series (more than 150 rows, or a period above 12) the search scores orders by
+//     their conditional-sum-of-squares fit, all on the same rows, and only the chosen order (or,
+//     failing it, the next best) is fitted by exact maximum likelihood.
+// The differenced series and its Kalman filter carry the forecasts; they are summed back into
+// the series through the differencing polynomial.
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <stdexcept>
+
+#include "engine/core/forecast/arima_model.h"
+#include "engine/core/forecast/forecast.h"
+#include "engine/core/forecast/series_tools.h"
+#include "engine/core/forecast/stl.h"
+
+namespace rsalab::forecast {
+namespace {
+
+using arima::Order;
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kKpssCritical5 = 0.463;  // the level-stationarity test's 5 % point (KPSS 1992)
+constexpr double kSeasonalStrength = 0.64;
+// The search's limits: p, q ≤ 5, at most two differences, and a budget of 94 fitted orders.
+constexpr int kMaxP = 5, kMaxQ = 5, kMaxD = 2, kMaxModels = 94;
+constexpr int kExactAttempts = 3;  // exact refits of a long series' best CSS orders, at most
+
+// The KPSS statistic for level stationarity: the partial sums of the demeaned series against
+// its long-run variance (Bartlett weights over l = ⌊4 (n / 100)^{1/4}⌋ lags).
+double kpssStatistic(const std::vector<double>& x) {
+  const auto n = static_cast<int64_t>(x.size());
+  const double mean = sampleMean(x);
+  std::vector<double> e(x.size());
+  for (size_t i = 0; i < x.size(); ++i) e[i] = x[i] - mean;
+  double partial = 0, sum_partials = 0, variance = 0;
+  for (double v : e) {
+    partial += v;
+    sum_partials += partial * partial;
+    variance += v * v;
+  }
+  const auto lags =
+      static_cast<int64_t>(std::floor(4 * std::pow(static_cast<double>(n) / 100, 0.25)));
+  for (int64_t s = 1; s <= lags && s < n; ++s) {
+    double cross = 0;
+    for (int64_t t = s; t < n; ++t)
+      cross += e[static_cast<size_t>(t)] * e[static_cast<size_t>(t - s)];
+    variance += 2 * (1 - static_cast<double>(s) / static_cast<double>(lags + 1)) * cross;
+  }
+  const double nd = static_cast<double>(n);
+  variance /= nd;
+  return variance > 0 ? sum_partials / (nd * nd * variance) : 0;
+}
+
+int chooseDifferences(std::vector<double> x) {
+  int d = 0;
+  while (d < kMaxD && x.size() > 3 && !isConstant(x) && kpssStatistic(x) > kKpssCritical5) {
+    x = arima::difference(x, 1, 0, 1);
+    ++d;
+  }
+  return d;
+}
+
+struct Search {
+  const std::vector<double>& w;
+  bool approximate;
+  int64_t css_from;
+  int max_seasonal;
+  bool allow_constant;
+  std::map<Order, arima::Fit> tried;
+
+  double score(const Order& o) {
+    auto found = tried.find(o);
+    if (found != tried.end()) return found->second.aicc;
+    arima::Fit f =
+        arima::fit(w, o, approximate ? arima::Method::Css : arima::Method::Exact, css_from);
+    if (!std::isfinite(f.aicc) || arima::nearUnitRoot(f.coef)) f.aicc = kInf;
+    return tried.emplace(o, f).first->second.aicc;
+  }
+  bool valid(const Order& o) const {
+    return o.p >= 0 && o.q >= 0 && o.P >= 0 && o.Q >= 0 && o.p <= kMaxP && o.q <= kMaxQ &&
+           o.P <= max_seasonal && o.Q <= max_seasonal && (allow_constant || !o.constant);
+  }
+
+  Order run(const Order& base) {
+    Order current = base;
+    double best = kInf;
+    const int s = max_seasonal > 0 ? 1 : 0;
+    for (const auto& [p, q, P, Q] :
+         {std::array<int, 4>{2, 2, s, s}, std::array<int, 4>{0, 0, 0, 0},
+          std::array<int, 4>{1, 0, s, 0}, std::array<int, 4>{0, 1, 0, s}}) {
+      Order o = base;
+      o.p = p, o.q = q, o.P = P, o.Q = Q;
+      const double v = score(o);
+      if (v < best) best = v, current = o;
+    }
+    static const int kMoves[][4] = {{1, 0, 0, 0}, {-1, 0, 0, 0},  {0, 1, 0, 0}, {0, -1, 0, 0},
+                                    {0, 0, 1, 0}, {0, 0, -1, 0},  {0, 0, 0, 1}, {0, 0, 0, -1},
+                                    {1, 1, 0, 0}, {-1, -1, 0, 0}, {0, 0, 1, 1}, {0, 0, -1, -1}};
+    while (static_cast<int>(tried.size()) < kMaxModels) {
+      Order next = current;
+      double next_score = best;
+      std::vector<Order> neighbours;
+      for (const auto& move : kMoves) {
+        Order o = current;
+        o.p += move[0], o.q += move[1], o.P += move[2], o.Q += move[3];
+        neighbours.push_back(o);
+      }
+      Order toggled = current;
+      toggled.constant = !current.constant;
+      neighbours.push_back(toggled);
+      for (const Order& o : neighbours) {
+        if (!valid(o) || static_cast<int>(tried.size()) >= kMaxModels) continue;
+        const double v = score(o);
+        if (v < next_score) next_score = v, next = o;
+      }
+      if (!(next_score < best)) break;
+      best = next_score;
+      current = next;
+    }
+    return current;
+  }
+};
+
+// The differenced fit part is constant (a straight line, a fixed season): the order without
+// autoregressive or moving-average terms, its constant that value, its innovations zero (no
+// likelihood, so no AICc).
+arima::Fit deterministicFit(const std::vector<double>& w, Order base) {
+  base.constant = w.front() != 0;
+  if (base.constant && base.d + base.D > 1)
+    throw std::runtime_error("ARIMA: the twice-differenced fit part is a nonzero constant");
+  arima::Fit f;
+  f.order = base;
+  f.coef.mean = w.front();
+  f.aicc = std::numeric_limits<double>::quiet_NaN();  // no likelihood: σ² = 0
+  f.observations = static_cast<int64_t>(w.size());
+  return f;
+}
+
+// The stepwise search, then (on a long series) the exact fit of the best CSS orders in turn:
+// the first that keeps clear of the unit circle is taken. Exact fits are costly there, so after
+// three that drift onto it (typically a seasonal AR and MA pair cancelling towards a seasonal
+// difference) the best of those is kept: it is still strictly stationary and invertible.
+arima::Fit searchAndFit(const std::vector<double>& w, Order base, int64_t n,
+                        int64_t max_seasonal_order) {
+  Search search{w, n > 150 || base.m > 12, 0, 0, base.d + base.D <= 1, {}};
+  // Seasonal terms when there is a season and room for two periods after differencing.
+  if (base.m > 1 && static_cast<int64_t>(w.size()) >= 2 * base.m + 4)
+    search.max_seasonal =
+        static_cast<int>(std::min<int64_t>(2, std::max<int64_t>(0, max_seasonal_order)));
+  // Every CSS score starts at the row the largest order considered needs.
+  search.css_from = kMaxP + base.m * search.max_seasonal;
+  base.constant = search.allow_constant;
+  const Order chosen = search.run(base);
+  if (!search.approximate) return search.tried.at(chosen);
+  std::vector<std::pair<double, Order>> ranked;
+  for (const auto& [order, f] : search.tried)
+    if (std::isfinite(f.aicc)) ranked.emplace_back(f.aicc, order);
+  std::sort(ranked.begin(), ranked.end());
+  arima::Fit fallback;
+  fallback.aicc = kInf;
+  int attempts = 0;
+  for (const auto& entry : ranked) {
+    // From the CSS estimate of a long series, where every likelihood pass is costly, the exact
+    // fit gets half the usual iteration budget.
+    arima::Fit f = arima::fit(w, entry.second, arima::Method::Exact, 0, 50);
+    ++attempts;
+    if (std::isfinite(f.aicc) && !arima::nearUnitRoot(f.coef)) return f;
+    if (f.aicc < fallback.aicc) fallback = f;
+    if (attempts >= kExactAttempts && std::isfinite(fallback.aicc)) break;
+  }
+  return fallback;
+}
+
+}  // namespace
+
+UnivariateForecast autoArimaForecast(const UnivariateProblem& p) {
+  checkProblem(p);
+  const std::vector<double> train(p.y.begin(), p.y.begin() + p.fit_end);
+  const auto n = static_cast<int64_t>(train.size());
+  if (n < 8 || isConstant(train))
+    throw std::runtime_error("ARIMA: the fit part is constant or shorter than 8 rows");
+  Order base;
+  base.m = p.period;
+  const bool seasonal = p.period > 1 && n >= 2 * p.period + 1;
+  if (seasonal && seasonalStrength(train, p.period) >= kSeasonalStrength) base.D = 1;
+  if (!seasonal) base.m = 1;
+  base.d = chooseDifferences(arima::difference(train, 0, base.D, base.m));
+  const auto w = arima::difference(train, base.d, base.D, base.m);
+  if (static_cast<int64_t>(w.size()) < 5)
+    throw std::runtime_error("ARIMA: the differenced fit part is too short");
+  const bool deterministic = isConstant(w);
+  const arima::Fit final_fit =
+      deterministic ? deterministicFit(w, base) : searchAndFit(w, base, n, p.max_seasonal_order);
+  if (!deterministic && !std::isfinite(final_fit.aicc))
+    throw std::runtime_error("ARIMA: no order could be fitted");
+
+  // The fixed model over the whole series: filter the differenced series, forecast it, and sum
+  // the forecasts back through the differencing polynomial.
+  const Order& o = final_fit.order;
+  const auto c = arima::differencingPolynomial(o.d, o.D, o.m);
+  const auto K = static_cast<int64_t>(c.size()) - 1;
+  const auto all = arima::difference(p.y, o.d, o.D, o.m);  // all[t] belongs to y[t + K]
+  arma::Filter filter(arima::expand(final_fit.coef, o.m));
+  const int64_t H = p.horizon;
+  UnivariateForecast out;
+  out.mean.resize(p.origins.size() * static_cast<size_t>(H));
+  std::vector<double> u(static_cast<size_t>(H)), path(static_cast<size_t>(K + H));
+  size_t k = 0;
+  auto emit = [&](int64_t origin) {
+    filter.forecast(H, u.data());
+    // path[i] is y[origin − K + 1 + i]: K observed values, then the forecasts.
+    for (int64_t i = 0; i < K; ++i)
+      path[static_cast<size_t>(i)] = p.y[static_cast<size_t>(origin - K + 1 + i)];
+    for (int64_t h = 1; h <= H; ++h) {
+      double v = u[static_cast<size_t>(h - 1)] + final_fit.coef.mean;
+      for (int64_t j = 1; j <= K; ++j)
+        v -= c[static_cast<size_t>(j)] * path[static_cast<size_t>(K - 1 + h - j)];
+      path[static_cast<size_t>(K - 1 + h)] = v;
+      out.mean[k * static_cast<size_t>(H) + static_cast<size_t>(h - 1)] = v;
+    }
+  };
+  if (!p.origins.empty() && p.origins.front() < K - 1)
+    throw std::runtime_error("ARIMA: an origin precedes the differencing");
+  if (k < p.origins.size() && p.origins[k] == K - 1) emit(K - 1), ++k;
+  for (size_t t = 0; t < all.size() && k < p.origins.size(); ++t) {
+    filter.update(all[t] - final_fit.coef.mean);
+    if (p.origins[k] == static_cast<int64_t>(t) + K) emit(p.origins[k]), ++k;
+  }
+  out.model = arima::describe(o);
+  out.aicc = final_fit.aicc;
+  return out;
+}
+
+}  // namespace rsalab::forecast

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/core/io/enums.h"
+
+namespace rsalab {
+namespace {
+
+const EnumName<RunState> kRunStates[] = {
+    {RunState::Idle, "idle"},         {RunState::Running, "running"},
+    {RunState::Paused, "paused"},     {RunState::Finished, "finished"},
+    {RunState::Stopped, "stopped"},   {RunState::Failed, "failed"},
+    {RunState::Diverged, "diverged"}, {RunState::Interrupted, "interrupted"}};
+
+const EnumName<Split> kSplits[] = {
+    {Split::Train, "train"}, {Split::Validation, "validation"}, {Split::Test, "test"}};
+
+const EnumName<RemKind> kRemKinds[] = {
+    {RemKind::Regular, "regular"}, {RemKind::Cos, "cos"}, {RemKind::Sin, "sin"}};
+
+const EnumName<AttentionKind> kAttentionKinds[] = {{AttentionKind::Softmax, "softmax"},
+                                                   {AttentionKind::Rsa, "rsa"},
+                                                   {AttentionKind::Linear, "linear"}};
+
+const EnumName<NormMode> kNormModes[] = {
+    {NormMode::Window, "window"}, {NormMode::Global, "global"}, {NormMode::None, "none"}};
+
+const EnumName<AnchorMode> kAnchorModes[] = {
+    {AnchorMode::All, "all"}, {AnchorMode::Fast, "fast"}, {AnchorMode::None, "none"}};
+
+}  // namespace
+
+const char* runStateName(RunState state) { return nameOf(kRunStates, state); }
+std::optional<RunState> parseRunState(const std::string& name) {
+  return parseName(kRunStates, name);
+}
+const std::vector<RunState>& allRunStates() {
+  static const std::vector<RunState> all = [] {
+    std::vector<RunState> out;
+    for (const auto& [value, text] : kRunStates) out.push_back(value);
+    return out;
+  }();
+  return all;
+}
+
+const char* splitName(Split split) { return nameOf(kSplits, split); }
+std::optional<Split> parseSplit(const std::string& name) { return parseName(kSplits, name); }
+
+const char* remKindName(RemKind kind) { return nameOf(kRemKinds, kind); }
+std::optional<RemKind> parseRemKind(const std::string& name) { return parseName(kRemKinds, name); }
+
+const char* attentionKindName(AttentionKind kind) { return nameOf(kAttentionKinds, kind); }
+std::optional<AttentionKind> parseAttentionKind(const std::string& name) {
+  return parseName(kAttentionKinds, name);
+}
+
+const char* normModeName(NormMode mode) { return nameOf(kNormModes, mode); }
+std::optional<NormMode> parseNormMode(const std::string& name) {
+  return parseName(kNormModes, name);
+}
+
+const char* anchorModeName(AnchorMode mode) { return nameOf(kAnchorModes, mode); }
+std::optional<AnchorMode> parseAnchorMode(const std::string& name) {
+  return parseName(kAnchorModes, name);
+}
+
+}  // namespace rsalab

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/core/registry/model_registry.h"
+
+#include <stdexcept>
+
+#include "engine/core/io/enums.h"
+
+namespace rsalab {
+
+namespace {
+const EnumName<ModelFamily> kModelFamilies[] = {{ModelFamily::Recurrent, "recurrent"},
+                                                {ModelFamily::Attention, "attention"},
+                                                {ModelFamily::FixedPoint, "fixed-point"},
+                                                {ModelFamily::Seq2Seq, "seq2seq"},
+                                                {ModelFamily::Linear, "linear"}};
+}  // namespace
+
+const char* modelFamilyName(ModelFamily family) { return nameOf(kModelFamilies, family); }
+
+const std::vector<ModelInfo>& modelRegistry() {
+  using F = ModelFamily;
+  using A = AttentionKind;
+  // clang-format off
+  static const std::vector<ModelInfo> rows = {
+    // name, title, equation, family, causal, bidirectional, REMs, gates, attention, gate blocks,
+    // default launch[, series only]
+    {"rnn", "RNN (tanh)", "h_t = tanh(W_ih x_t + W_hh h_{t-1} + b)",
+     F::Recurrent, true, false, false, false, std::nullopt, 1, true},
+    {"lstm", "LSTM", "c_t = f*c_{t-1} + i*g, h_t = o*tanh(c_t)",
+     F::Recurrent, true, false, false, true, std::nullopt, 4, false},
+    {"gru", "GRU", "h_t = (1-z)*n + z*h_{t-1}",
+     F::Recurrent, true, false, false, true, std::nullopt, 3, false},
+    {"transformer", "Softmax Transformer",
+     "softmax(QK^T/sqrt(Dh) + mask) V, pre-LN, sinusoidal PE",
+     F::Attention, true, true, false, false, A::Softmax, 0, true},
+    {"rsa", "RSA (self-attention with recurrence)",
+     "((1-s(mu)) softmax(QK^T/sqrt(Dh)) + s(mu) P) V",
+     F::Attention, true, true, true, true, A::Rsa, 0, true},
+    {"linear", "Linear attention (elu+1)", "phi(Q_i)^T S_i / (phi(Q_i)^T z_i + eps)",
+     F::Attention, true, true, false, false, A::Linear, 0, false},
+    {"starsaber", "StarSaber (fixed-point attention)", "h^{l+1} = h^l + a_l tanh(A^l + V^l x)",
+     F::FixedPoint, true, true, false, true, std::nullopt, 0, false},
+    {"encdec", "Encoder-decoder", "bidirectional encoder; causal decoder + cross-attention",
+     F::Seq2Seq, true, false, false, false, std::nullopt, 0, false},
+    // The linear forecasters reported beside forecasting transformers (Zeng et al., "Are
+    // Transformers Effective for Time Series Forecasting?", arXiv 2205.13504), on the lookback
+    // window x_{t-L+1..t} of each position: engine/models/linear_forecasters.h.
+    {"dlinear", "DLinear (trend + remainder maps)", "y = W_t MA25(w) + W_r (w - MA25(w)) + b",
+     F::Linear, true, false, false, false, std::nullopt, 0, false, true},
+    {"nlinear", "NLinear (last value subtracted)", "y = W (w - w_L) + b + w_L",
+     F::Linear, true, false, false, false, std::nullopt, 0, false, true},
+  };
+  // clang-format on
+  return rows;
+}
+
+const ModelInfo* findModel(const std::string& name) {
+  for (const auto& row : modelRegistry()) {
+    if (name == row.name) return &row;
+  }
+  return nullptr;
+}
+
+const ModelInfo& modelInfo(const std::string& name) {
+  if (const auto* row = findModel(name)) return *row;
+  throw std::invalid_argument("model '" + name + "' is unknown: use " + modelNameList());
+}
+
+bool modelFitsObjective(const ModelInfo& model, Objective objective) {
+  if ((model.family == ModelFamily::Seq2Seq) != (objective == Objective::Seq2Seq)) return false;
+  return !model.series_only || objective == Objective::Regression;
+}
+
+std::vector<std::string> modelNames(bool sequence_only) {
+  std::vector<std::string> out;
+  for (const auto& row : modelRegistry()) {
+    if (sequence_only && row.family == ModelFamily::Seq2Seq) continue;
+    out.emplace_back(row.name);
+  }
+  return out;
+}
+
+std::vector<std::string> defaultModelNames() {
+  std::vector<std::string> out;
+  for (const auto& row : modelRegistry()) {
+    if (row.default_selected) out.emplace_back(row.name);
+  }
+  return out;
+}
+
+int modelIndex(const std::string& name) {
+  const auto& rows = modelRegistry();
+  for (size_t i = 0; i < rows.size(); ++i) {
+    if (name == rows[i].name) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+std::string modelNameList(bool sequence_only) {
+  std::string out;
+  for (const auto& name : modelNames(sequence_only)) out += (out.empty() ? "" : ", ") + name;
+  return out;
+}
+
+const char* defaultModelName() { return "rsa"; }
+
+std::vector<AttentionKind> attentionKinds() {
+  std::vector<AttentionKind> out;
+  for (const auto& row : modelRegistry()) {
+    if (row.family == ModelFamily::Attention && row.attention) out.push_back(*row.attention);
+  }
+  return out;
+}
+
+std::string attentionKindList() {
+  std::string out;
+  for (AttentionKind kind : attentionKinds())
+    out += (out.empty() ? "" : ", ") + std::string(attentionKindName(kind));
+  return out;
+}
+
+const ModelInfo* findAttention(AttentionKind kind) {
+  for (const auto& row : modelRegistry()) {
+    if (row.family == ModelFamily::Attention && row.attention == kind) return &row;
+  }
+  return nullptr;
+}
+
+}  // namespace rsalab

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The task list: one row per task, read by the task builder's dispatch, the CLI's `tasks`
+// command, the GUI's task box and the run-config check that keeps bidirectional models off
+// next-step tasks. Plain C++: no LibTorch, no Qt.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rsalab {
+
+enum class Objective {
+  Regression,      // x (N, T, F) float, y (N, T, O) float; MSE / MAE
+  Classification,  // x (N, T) int64 right-padded with io.pad_token, y (N) int64; accuracy / CE
+  LanguageModel,   // x (N, T) int64, y (N, T) int64 tokens; CE, bits per character
+  Seq2Seq,         // x (N, Ts) int64 source, y (N, Tt) int64 target, target_in (N, Tt)
+};
+// regression | classification | language_model | seq2seq
+std::string objectiveName(Objective objective);
+
+// Which builder makes the task (makeTask switches on it, engine/tasks/task.cpp) and which checks
+// its options take (task_validation.cpp): one builder per family, in its own file.
+enum class TaskFamily {
+  SyntheticSeries,  // seasonal, ar: engine/tasks/synthetic_series.h
+  Teacher,          // a linear-recurrence teacher: engine/tasks/teacher_task.h
+  Mix,              // teacher + key lookup: engine/tasks/mix_task.h
+  Language,         // regular-language classification: engine/tasks/regular_languages.h
+  Text,             // charlm, mlm: engine/tasks/text_tasks.h
+  Seq2Seq,          // copy, reverse: engine/tasks/seq2seq_tasks.h
+  Csv,              // a recorded series, csv_path or bundled: engine/tasks/csv_series.h
+};
+const char* taskFamilyName(TaskFamily family);  // synthetic_series | teacher | … | csv
+
+struct TaskInfo {
+  const char* name;         // as given to --task, saved in configs and bundles
+  const char* description;  // one line (`rsalab-cli tasks`, the GUI's task box)
+  TaskFamily family;
+  Objective objective;
+  // The target at position t is a later value of the input itself (the next value, character or
+  // the next `horizon` values): a model that sees positions after t would see its own answer, so
+  // these tasks need a causal model.
+  bool next_step;
+  // Bundled real series (resources/series/<file>, see resources/series/README.md); nullptr for
+  // every other task. The Csv family (these and "csv") are the real-series tasks.
+  const char* series_file = nullptr;
+};
+
+// Every task, in the order `rsalab-cli tasks` lists them.
+const std::vector<TaskInfo>& taskRegistry();
+// nullptr when `name` is unknown.
+const TaskInfo* findTask(const std::string& name);
+// Every name, in registry order.
+const std::vector<std::string>& taskNames();
+// The row's description; "" when `name` is unknown.
+std::string taskDescription(const std::string& name);
+// "seasonal, ar, …" for messages and help texts.
+std::string taskNameList();
+// A forecasting task on a recorded series (csv or a bundled series): rolling-origin validation and
+// test, real-series defaults (realSeriesDefaults in engine/core/config/run_config.h).
+bool isRealSeriesTask(const std::string& name);
+// The family of task `name`; nullopt when it is unknown.
+std::optional<TaskFamily> taskFamily(const std::string& name);
+// The names of one family's tasks, in registry order (the regular languages, …).
+std::vector<std::string> taskNamesOf(TaskFamily family);
+// The bundled series' names, in registry order ("airpassengers", …).
+std::vector<std::string> bundledSeriesNames();
+
+}  // namespace rsalab

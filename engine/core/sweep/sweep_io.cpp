@@ -1,0 +1,357 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/core/sweep/sweep_io.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+#include <tuple>
+
+#include "engine/core/forecast/skill_interval.h"
+#include "engine/core/sweep/sweep_row_json.h"
+
+namespace rsalab {
+
+using nlohmann::json;
+
+namespace {
+
+const char* const kFile = "sweep.json";
+
+// A bad key; the reader of the whole file (sweep.json, a sweep cell) names the file.
+struct KeyError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+[[noreturn]] void fail(const std::string& what) { throw KeyError(what); }
+
+[[noreturn]] void wrongType(const std::string& key, const char* expected, const json& v) {
+  fail("key \"" + key + "\" must be " + expected + " (is " + v.type_name() + ")");
+}
+
+const json* find(const json& o, const char* key) {
+  auto it = o.find(key);
+  return it == o.end() ? nullptr : &*it;
+}
+
+const json& need(const json& o, const char* key, const std::string& path) {
+  const json* v = find(o, key);
+  if (!v) fail("missing key \"" + path + key + "\"");
+  return *v;
+}
+
+// A number; null = NaN (what sweepJson writes for a NaN).
+double toNumber(const json& v, const std::string& key) {
+  if (v.is_null()) return NAN;
+  if (!v.is_number()) wrongType(key, "a number or null", v);
+  return v.get<double>();
+}
+
+double number(const json& o, const char* key, const std::string& path, double fallback) {
+  const json* v = find(o, key);
+  return v ? toNumber(*v, path + key) : fallback;
+}
+
+int64_t integer(const json& o, const char* key, const std::string& path, int64_t fallback) {
+  const json* v = find(o, key);
+  if (!v) return fallback;
+  if (!v->is_number_integer()) wrongType(path + key, "an integer", *v);
+  return v->get<int64_t>();
+}
+
+std::string string(const json& o, const char* key, const std::string& path,
+                   const std::string& fallback) {
+  const json* v = find(o, key);
+  if (!v) return fallback;
+  if (!v->is_string()) wrongType(path + key, "a string", *v);
+  return v->get<std::string>();
+}
+
+const json& array(const json& o, const char* key) {
+  const json& v = *find(o, key);
+  if (!v.is_array()) wrongType(key, "an array", v);
+  return v;
+}
+
+const json& object(const json& v, const std::string& key) {
+  if (!v.is_object()) wrongType(key, "an object", v);
+  return v;
+}
+
+SweepRow rowFromJson(const json& r, int64_t index, const std::string& path) {
+  SweepRow row;
+  need(r, "model", path);
+  row.model = string(r, "model", path, "");
+  need(r, "size", path);
+  row.size = integer(r, "size", path, 0);
+  row.test_loss = toNumber(need(r, "test_loss", path), path + "test_loss");
+  row.run = integer(r, "run", path, index);
+  row.requested_size = integer(r, "requested_size", path, row.size);
+  if (const json* ref = find(r, "reference")) {
+    if (!ref->is_boolean()) wrongType(path + "reference", "a boolean", *ref);
+    row.reference = ref->get<bool>();
+  }
+  const int64_t seed = integer(r, "seed", path, 0);
+  if (seed < 0) fail("key \"" + path + "seed\" must be >= 0");
+  row.seed = static_cast<uint64_t>(seed);
+  if (const json* metrics = find(r, "test_metrics")) {
+    for (const auto& [k, v] : object(*metrics, path + "test_metrics").items()) {
+      row.test_metrics[k] = toNumber(v, path + "test_metrics." + k);
+    }
+  }
+  row.bayes_floor = number(r, "bayes_floor", path, NAN);
+  row.axis_value = number(r, "axis_value", path, NAN);
+  row.best_validation = number(r, "best_validation", path, 0.0);
+  row.steps = integer(r, "steps", path, 0);
+  row.seconds = number(r, "seconds", path, 0.0);
+  row.parameters = integer(r, "parameters", path, 0);
+  row.flops_per_token = number(r, "flops_per_token", path, 0.0);
+  // "reference", "" (no training) and texts of older writers read as None
+  row.stop_reason = parseStopReason(string(r, "stop_reason", path, "")).value_or(StopReason::None);
+  row.error = string(r, "error", path, "");
+  // Written since the skill intervals (2026-11-27); older files have none.
+  row.horizon = std::max<int64_t>(1, integer(r, "horizon", path, 1));
+  row.season = std::max<int64_t>(1, integer(r, "season", path, 1));
+  if (const json* errors = find(r, "test_errors")) {
+    if (!errors->is_array()) wrongType(path + "test_errors", "an array", *errors);
+    for (size_t k = 0; k < errors->size(); ++k)
+      row.test_errors.push_back(
+          toNumber((*errors)[k], path + "test_errors[" + std::to_string(k) + "]"));
+  }
+  return row;
+}
+
+PowerLawFit fitFromJson(const json& f, int64_t index) {
+  const std::string path = "fits[" + std::to_string(index) + "].";
+  PowerLawFit fit;
+  need(f, "model", path);
+  fit.model = string(f, "model", path, "");
+  fit.a = number(f, "a", path, 0.0);
+  fit.b = number(f, "b", path, 0.0);
+  if (const json* ci = find(f, "b_ci95")) {
+    if (!ci->is_array() || ci->size() != 2) wrongType(path + "b_ci95", "[low, high]", *ci);
+    fit.b_low = toNumber((*ci)[0], path + "b_ci95[0]");
+    fit.b_high = toNumber((*ci)[1], path + "b_ci95[1]");
+  }
+  fit.r2 = number(f, "r2", path, 0.0);
+  fit.axis_value = number(f, "axis_value", path, NAN);
+  fit.points = integer(f, "points", path, 0);
+  return fit;
+}
+
+}  // namespace
+
+std::string sweepCsv(const SweepResult& result) {
+  std::set<std::string> metric_names;
+  for (const auto& r : result.rows)
+    for (const auto& [k, v] : r.test_metrics) metric_names.insert(k);
+  std::ostringstream s;
+  s.precision(9);
+  // A sweep with a task axis has its column (named by the parameter) after the seed.
+  const bool axis = !result.axis.empty();
+  s << "model,size,seed";
+  if (axis) s << "," << result.axis.name;
+  s << ",test_loss,bayes_floor,excess_loss";
+  for (const auto& k : metric_names) s << ",test_" << k;
+  // size: the N used; requested_size: the N asked for; reference: a baseline row, not a model
+  s << ",best_validation,steps,parameters,seconds,requested_size,reference,stop_reason,error";
+  // The headline beside every row: skill vs the best anchor of its (task value, N, seed), the
+  // reference row with the lowest validation loss. Empty for tasks without references.
+  s << ",best_anchor,skill_vs_best_anchor";
+  // Its paired block-bootstrap interval, the Diebold–Mariano p-value and the word it earns
+  // (engine/core/forecast/skill_interval.h); empty without per-target errors.
+  s << ",skill_ci95_low,skill_ci95_high,skill_dm_p,skill_verdict\n";
+  // A run's references: the reference rows of its (task value, N, seed), as ReferenceScores, so
+  // that the best anchor and the skill are metrics.h's rule (bestAnchor, skillVersusBest).
+  std::map<std::tuple<double, int64_t, uint64_t>, std::vector<ReferenceScore>> references;
+  auto key = [](const SweepRow& r) {
+    return std::make_tuple(std::isnan(r.axis_value) ? 0.0 : r.axis_value, r.size, r.seed);
+  };
+  for (const auto& r : result.rows) {
+    if (!r.reference) continue;
+    references[key(r)].emplace_back(r.model, r.model, r.best_validation, r.test_loss);
+    references[key(r)].back().test_errors = r.test_errors;
+  }
+  for (const auto& r : result.rows) {
+    if (r.model.empty()) continue;  // not run (stopped)
+    s << r.model << "," << r.size << "," << r.seed << ",";
+    if (axis) s << r.axis_value << ",";
+    s << r.test_loss << ",";
+    if (std::isfinite(r.bayes_floor))
+      s << r.bayes_floor << "," << r.excess();
+    else
+      s << ",";
+    for (const auto& k : metric_names) {
+      auto it = r.test_metrics.find(k);
+      s << ",";
+      if (it != r.test_metrics.end()) s << it->second;
+    }
+    s << "," << r.best_validation << "," << r.steps << "," << r.parameters << "," << r.seconds
+      << "," << (r.requested_size > 0 ? r.requested_size : r.size) << "," << (r.reference ? 1 : 0)
+      << "," << quoted(sweepStopReasonText(r)) << "," << quoted(r.error) << ",";
+    const auto refs = references.find(key(r));
+    const ReferenceScore* best = refs == references.end() ? nullptr : bestAnchor(refs->second);
+    s << (best ? best->name : "") << ",";
+    const double skill = best && r.error.empty() ? skillVersusBest(r.test_loss, refs->second) : NAN;
+    if (std::isfinite(skill)) s << skill;
+    const auto ci = best && r.error.empty() && !r.reference
+                        ? skillIntervalVersusBest(r.test_errors, refs->second, r.horizon, r.season)
+                        : SkillInterval{};
+    if (ci.valid())
+      s << "," << ci.low << "," << ci.high << "," << ci.dm_p << ","
+        << skillVerdictName(ci.verdict());
+    else
+      s << ",,,,";
+    s << "\n";
+  }
+  return s.str();
+}
+
+std::string sweepJson(const SweepResult& result) {
+  json j;
+  j["wall_seconds"] = result.wall_seconds;
+  j["parallel_runs"] = result.parallel;
+  j["threads_per_run"] = result.threads_per_run;
+  j["config"] = json::parse(toJson(result.base));
+  if (!result.axis.empty())
+    j["axis"] = {{"name", result.axis.name}, {"values", result.axis.values}};
+  for (const auto& r : result.rows) {
+    if (r.model.empty()) continue;
+    j["runs"].push_back(sweepRowToJson(r));
+  }
+  for (const auto* fits : {&result.fits, &result.excess_fits}) {
+    for (const auto& f : *fits) {
+      json fit = {{"model", f.model}, {"a", f.a},
+                  {"b", f.b},         {"b_ci95", {f.b_low, f.b_high}},
+                  {"r2", f.r2},       {"points", f.points}};
+      if (!result.axis.empty()) fit["axis_value"] = f.axis_value;
+      j[fits == &result.fits ? "fits" : "excess_fits"].push_back(fit);
+    }
+  }
+  return j.dump(2);
+}
+
+std::string sweepStopReasonText(const SweepRow& r) {
+  if (r.reference) return "reference";
+  return r.stop_reason == StopReason::None ? "" : stopReasonName(r.stop_reason);
+}
+
+SweepRow sweepRowFromJson(const nlohmann::json& row, const std::string& path) {
+  return rowFromJson(object(row, path), 0, path + ".");
+}
+
+nlohmann::json sweepRowToJson(const SweepRow& r) {
+  return {{"model", r.model},
+          {"size", r.size},
+          {"requested_size", r.requested_size > 0 ? r.requested_size : r.size},
+          {"reference", r.reference},
+          {"seed", r.seed},
+          {"test_loss", r.test_loss},
+          {"bayes_floor", r.bayes_floor},
+          {"axis_value", r.axis_value},
+          {"excess_loss", r.excess()},
+          {"test_metrics", r.test_metrics},
+          {"best_validation", r.best_validation},
+          {"steps", r.steps},
+          {"parameters", r.parameters},
+          {"flops_per_token", r.flops_per_token},
+          {"seconds", r.seconds},
+          {"stop_reason", sweepStopReasonText(r)},
+          {"run", r.run},
+          {"error", r.error},
+          {"horizon", r.horizon},
+          {"season", r.season},
+          {"test_errors", r.test_errors}};
+}
+
+namespace {
+
+SweepResult sweepResultFromJsonKeys(const std::string& text) {
+  const json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) fail("not valid JSON");
+  if (!j.is_object()) fail(std::string("must be a JSON object (is ") + j.type_name() + ")");
+  SweepResult result;
+  if (const json* config = find(j, "config")) {
+    try {
+      result.base = runConfigFromJson(object(*config, "config").dump());
+    } catch (const std::exception& e) {
+      fail(std::string("key \"config\": ") + e.what());
+    }
+  }
+  result.wall_seconds = number(j, "wall_seconds", "", 0.0);
+  result.parallel = integer(j, "parallel_runs", "", 1);
+  result.threads_per_run = integer(j, "threads_per_run", "", 1);
+  if (const json* axis = find(j, "axis")) {
+    const json& a = object(*axis, "axis");
+    need(a, "name", "axis.");
+    result.axis.name = string(a, "name", "axis.", "");
+    need(a, "values", "axis.");
+    const json& values = array(a, "values");
+    for (size_t i = 0; i < values.size(); ++i)
+      result.axis.values.push_back(toNumber(values[i], "axis.values[" + std::to_string(i) + "]"));
+  }
+  if (find(j, "runs")) {
+    const json& runs = array(j, "runs");
+    for (size_t i = 0; i < runs.size(); ++i) {
+      const std::string key = "runs[" + std::to_string(i) + "]";
+      result.rows.push_back(rowFromJson(object(runs[i], key), static_cast<int64_t>(i), key + "."));
+    }
+  }
+  for (const char* name : {"fits", "excess_fits"}) {
+    if (!find(j, name)) continue;
+    const json& fits = array(j, name);
+    auto& out = std::string(name) == "fits" ? result.fits : result.excess_fits;
+    for (size_t i = 0; i < fits.size(); ++i) {
+      const std::string key = std::string(name) + "[" + std::to_string(i) + "]";
+      out.push_back(fitFromJson(object(fits[i], key), static_cast<int64_t>(i)));
+    }
+  }
+  return result;
+}
+
+}  // namespace
+
+SweepResult sweepResultFromJson(const std::string& text) {
+  try {
+    return sweepResultFromJsonKeys(text);
+  } catch (const KeyError& e) {
+    throw std::runtime_error(std::string(kFile) + ": " + e.what());
+  }
+}
+
+void fitSweep(SweepResult& result, const std::vector<std::string>& models) {
+  result.fits.clear();
+  result.excess_fits.clear();
+  // Per model, and per task-axis value where the sweep has an axis (one pass with NaN otherwise).
+  const std::vector<double> axis_values =
+      result.axis.empty() ? std::vector<double>{NAN} : result.axis.values;
+  for (const auto& m : models) {
+    for (double a : axis_values) {
+      std::vector<double> n, loss, excess_n, excess;
+      for (const auto& r : result.rows) {
+        if (r.model != m || !r.ok()) continue;
+        if (!std::isnan(a) && !(std::abs(r.axis_value - a) <= 1e-9)) continue;
+        n.push_back(static_cast<double>(r.size));
+        loss.push_back(r.test_loss);
+        if (std::isfinite(r.bayes_floor)) {
+          excess_n.push_back(static_cast<double>(r.size));
+          excess.push_back(r.excess());
+        }
+      }
+      auto fit = fitPowerLaw(n, loss);
+      fit.model = m;
+      fit.axis_value = a;
+      result.fits.push_back(fit);
+      if (!excess.empty()) {
+        auto e = fitPowerLaw(excess_n, excess);
+        e.model = m;
+        e.axis_value = a;
+        result.excess_fits.push_back(e);
+      }
+    }
+  }
+}
+
+}  // namespace rsalab

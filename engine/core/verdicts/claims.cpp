@@ -1,0 +1,443 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/core/verdicts/claims.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <stdexcept>
+
+#include "engine/core/sweep/sweep_io.h"
+#include "engine/core/verdicts/generation_claim.h"
+#include "engine/core/verdicts/linear_rnn_demo.h"
+#include "engine/core/verdicts/paper_table.h"
+
+namespace rsalab {
+
+namespace {
+
+std::string number(double v, int precision = 3) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.*g", precision, v);
+  return text;
+}
+
+bool isRecurrentModel(const std::string& m) { return m == "rnn" || m == "lstm" || m == "gru"; }
+
+// Ties are ties: a claim that a model wins a share of the cells holds when its outright wins (95 %
+// paired interval above 0) reach that share, does not hold when even counting every tie it is in
+// as a win would not, and is inconclusive in between (the ties decide it). Pending cells and cells
+// with fewer than 2 paired seeds leave it undecided.
+void judgeShare(ClaimVerdict& v, int cells, int wins, int ties, double share, bool strictly) {
+  const auto reaches = [&](int k) { return strictly ? k > share * cells : k >= share * cells; };
+  if (reaches(wins)) {
+    v.decided = v.holds = true;
+  } else if (!reaches(wins + ties)) {
+    v.decided = true;
+  } else {
+    v.inconclusive = true;
+  }
+}
+
+// Claims 1 and 2: does a model of `is_model` win most cells of the region?
+ClaimVerdict regionClaim(const RegimeMap& map, const std::string& claim,
+                         bool (*is_model)(const std::string&), bool high_axis, bool small_n) {
+  ClaimVerdict v;
+  v.claim = claim;
+  const size_t na = map.axis_values.size(), nn = map.sizes.size();
+  bool present = false;
+  for (const auto& m : map.models) present = present || is_model(m);
+  if (!present || na < 2 || nn < 2) {
+    v.detail = !present ? "its model is not on the map" : "the map needs 2+ axis values and sizes";
+    return v;
+  }
+  const size_t third = std::max<size_t>(1, (na + 1) / 3), half = std::max<size_t>(1, nn / 2);
+  const double a_lo = high_axis ? map.axis_values[na - third] : map.axis_values.front();
+  const double a_hi = high_axis ? map.axis_values.back() : map.axis_values[third - 1];
+  const int64_t n_lo = small_n ? map.sizes.front() : map.sizes[nn - half];
+  const int64_t n_hi = small_n ? map.sizes[half - 1] : map.sizes.back();
+  int cells = 0, wins = 0, tied_best = 0, other_ties = 0, pending = 0, unjudged = 0;
+  std::map<std::string, int> others;
+  for (const auto& w : map.winners) {
+    if (w.axis_value < a_lo - kAxisTolerance || w.axis_value > a_hi + kAxisTolerance) continue;
+    if (w.size < n_lo || w.size > n_hi) continue;
+    ++cells;
+    if (w.verdict == RegimeVerdict::Pending) ++pending;
+    if (w.verdict == RegimeVerdict::Tie && !w.judged) ++unjudged;
+    if (w.verdict == RegimeVerdict::Tie) {
+      if (is_model(w.best) || is_model(w.runner_up))
+        ++tied_best;
+      else
+        ++other_ties;
+    }
+    if (w.verdict != RegimeVerdict::Winner) continue;
+    if (is_model(w.best))
+      ++wins;
+    else
+      ++others[w.best];
+  }
+  const std::string region = "a in [" + number(a_lo) + ", " + number(a_hi) + "], N in [" +
+                             std::to_string(n_lo) + ", " + std::to_string(n_hi) + "]";
+  v.detail = std::to_string(wins) + " of " + std::to_string(cells) + " cells won outright (" +
+             region + "), " + std::to_string(tied_best) + " tied for best (not counted as wins), " +
+             std::to_string(other_ties) + " other tie(s)";
+  for (const auto& [m, n] : others) v.detail += ", " + m + " wins " + std::to_string(n);
+  if (pending) v.detail += ", " + std::to_string(pending) + " cell(s) still pending";
+  if (unjudged) v.detail += ", " + std::to_string(unjudged) + " cell(s) without 2 paired seeds";
+  // A single seed cannot name a winner: such a region stays undecided rather than "fails".
+  if (cells == 0 || pending || unjudged) return v;
+  judgeShare(v, cells, wins, tied_best, 0.5, /*strictly=*/true);
+  return v;
+}
+
+}  // namespace
+
+std::vector<ClaimVerdict> figure1Verdicts(const RegimeMap& map) {
+  std::vector<ClaimVerdict> out;
+  out.push_back(regionClaim(
+      map, "A recurrent model (RNN) wins where the signal is recurrent and data are scarce.",
+      isRecurrentModel, /*high_axis=*/true, /*small_n=*/true));
+  out.push_back(regionClaim(
+      map, "The Transformer wins where the signal is not recurrent and data are plentiful.",
+      [](const std::string& m) { return m == "transformer"; }, false, false));
+  ClaimVerdict rsa;
+  rsa.claim = "RSA does well across the plane: it wins outright in 3/4 of the cells.";
+  const bool present = std::find(map.models.begin(), map.models.end(), "rsa") != map.models.end();
+  // Per cell, RSA against the best other model, paired over seeds: a win (the cell's outright
+  // winner), a loss (some model lower beyond the interval) or a tie.
+  int cells = 0, wins = 0, losses = 0, ties = 0, pending = 0, unjudged = 0;
+  for (const auto& w : map.winners) {
+    ++cells;
+    if (w.verdict == RegimeVerdict::Pending) {
+      ++pending;
+      continue;
+    }
+    const RegimeCell* mine = map.cell("rsa", w.axis_value, w.size);
+    if (!mine || mine->seeds == 0) {
+      ++pending;
+      continue;
+    }
+    if (w.verdict == RegimeVerdict::Winner && w.best == "rsa") {
+      ++wins;
+      continue;
+    }
+    bool beaten = false, judged = true;
+    for (const auto& m : map.models) {
+      if (m == "rsa") continue;
+      const RegimeCell* other = map.cell(m, w.axis_value, w.size);
+      if (!other || other->seeds == 0) continue;
+      const PairedDifference d = pairedDifference(*other, *mine);  // rsa − other
+      judged = judged && d.judged();
+      beaten = beaten || d.above0();
+    }
+    if (beaten)
+      ++losses;
+    else if (!judged)
+      ++unjudged;
+    else
+      ++ties;
+  }
+  rsa.detail = present
+                   ? "rsa wins outright in " + std::to_string(wins) + " of " +
+                         std::to_string(cells) + " cells, is beaten in " + std::to_string(losses) +
+                         ", ties (not counted as wins) in " + std::to_string(ties)
+                   : "rsa is not on the map";
+  if (pending) rsa.detail += " (" + std::to_string(pending) + " pending)";
+  if (unjudged) rsa.detail += " (" + std::to_string(unjudged) + " without 2 paired seeds)";
+  if (present && cells > 0 && pending == 0 && unjudged == 0)
+    judgeShare(rsa, cells, wins, ties, 0.75, /*strictly=*/false);
+  out.push_back(rsa);
+  return out;
+}
+
+double signTestPValue(int wins, int n) {
+  if (n <= 0) return 1.0;
+  const int k = std::min(wins, n - wins);
+  double tail = 0, term = std::pow(0.5, n);  // C(n, 0) / 2^n
+  for (int i = 0; i <= k; ++i) {
+    tail += term;
+    term *= static_cast<double>(n - i) / static_cast<double>(i + 1);
+  }
+  return std::min(1.0, 2 * tail);
+}
+
+ClaimVerdict sampleEfficiencyVerdict(const std::vector<SweepRow>& rows, const std::string& better,
+                                     const std::string& than) {
+  ClaimVerdict v;
+  v.claim = better + " is more sample-efficient than " + than + ": over independent seeds, its " +
+            "test loss across the N axis is lower than " + than +
+            "'s (each seed's mean log-loss difference; an exact sign test over the seeds).";
+  // seed → N → model → test loss
+  std::map<uint64_t, std::map<int64_t, std::map<std::string, double>>> by_seed;
+  for (const auto& r : rows) {
+    if (r.reference || !r.ok() || (r.model != better && r.model != than)) continue;
+    if (std::isfinite(r.test_loss) && r.test_loss > 0)
+      by_seed[r.seed][r.size][r.model] = r.test_loss;
+  }
+  // One summary per seed: the mean over the N where both ran of log(loss_better / loss_than).
+  // Within a seed the N share the test set and the initialisation, and a smaller N's training
+  // data is part of a larger N's: the seed, not the (N, seed) pair, is the independent unit.
+  std::vector<double> summaries;
+  int wins = 0, losses = 0, ties = 0;
+  std::string per_seed;
+  for (const auto& [seed, sizes] : by_seed) {
+    double sum = 0;
+    int count = 0;
+    for (const auto& [size, models] : sizes) {
+      if (models.size() < 2) continue;
+      sum += std::log(models.at(better) / models.at(than));
+      ++count;
+    }
+    if (count == 0) continue;
+    const double d = sum / count;
+    summaries.push_back(d);
+    if (d < 0) ++wins;
+    if (d > 0) ++losses;
+    if (d == 0) ++ties;
+    per_seed += (per_seed.empty() ? "" : ", ") + number(d);
+  }
+  const int n = wins + losses;
+  const double p = signTestPValue(wins, n);
+  std::vector<double> sorted = summaries;
+  std::sort(sorted.begin(), sorted.end());
+  const PairedDifference mean = meanWithInterval(sorted);
+  v.decided = n > 0 && p < kClaimAlpha;
+  v.holds = v.decided && wins > losses;
+  v.inconclusive = n > 0 && !v.decided;
+  v.detail =
+      better + " lower on " + std::to_string(wins) + " of " + std::to_string(n) + " seeds" +
+      (ties ? " (" + std::to_string(ties) + " exact ties left out)" : "") +
+      ", sign test p = " + number(p, 2) +
+      (summaries.empty() ? std::string()
+                         : "; mean log-loss difference per seed " + per_seed + ", mean " +
+                               number(mean.mean) + " (" + regimeIntervalText(mean, "seeds") + ")");
+  if (n > 0 && n < kSignTestMinSeeds)
+    v.detail += "; " + std::to_string(n) + " seeds cannot reach p < " + number(kClaimAlpha, 2) +
+                " (the sign test needs " + std::to_string(kSignTestMinSeeds) + " agreeing)";
+  if (n == 0) v.detail = "no seed with both " + better + " and " + than + " at some N";
+  return v;
+}
+
+namespace {
+
+// The layers' fixed-point residuals r_l (LayerInspection::equation_residual); empty when a layer
+// has none.
+std::vector<double> equationResiduals(const InspectionRecord& record) {
+  std::vector<double> r;
+  for (const auto& layer : record.layers) {
+    if (!(layer.equation_residual > 0) || !std::isfinite(layer.equation_residual)) return {};
+    r.push_back(layer.equation_residual);
+  }
+  return r;
+}
+
+// Per layer, the geometric mean over the samples.
+std::vector<double> layerMeans(const std::vector<std::vector<double>>& samples) {
+  std::vector<double> out(samples.front().size(), 0.0);
+  for (const auto& s : samples)
+    for (size_t l = 0; l < out.size(); ++l) out[l] += std::log(s[l]);
+  for (auto& x : out) x = std::exp(x / static_cast<double>(samples.size()));
+  return out;
+}
+
+std::string ratioList(const std::vector<double>& v) {
+  std::string out;
+  for (double x : v) out += (out.empty() ? "" : ", ") + number(x);
+  return out;
+}
+
+}  // namespace
+
+ClaimVerdict fixedPointVerdict(const std::vector<const InspectionRecord*>& trained,
+                               const std::vector<const InspectionRecord*>& control) {
+  ClaimVerdict v;
+  v.claim =
+      "StarSaber's layers approach the fixed point of h = tanh(A(h) + V x): the relative residual "
+      "‖h^l − tanh(A^l(h^l) + V^l x)‖ / ‖h^l‖ falls from the first layer to the last, and ends "
+      "more than " +
+      number(100 * (1 - kFixedPointMargin), 2) +
+      " % below the untrained model's with the same initialisation (α does not enter).";
+  std::vector<std::vector<double>> t, c;
+  for (const auto* r : trained)
+    if (r && equationResiduals(*r).size() >= 2) t.push_back(equationResiduals(*r));
+  for (const auto* r : control)
+    if (r && equationResiduals(*r).size() >= 2) c.push_back(equationResiduals(*r));
+  if (t.empty()) {
+    v.detail = "needs 2+ StarSaber layers with their fixed-point residuals recorded";
+    return v;
+  }
+  if (c.empty() || c.front().size() != t.front().size()) {
+    v.detail =
+        "no untrained control with the same layers (residuals " + ratioList(layerMeans(t)) + ")";
+    return v;
+  }
+  const auto trained_means = layerMeans(t), control_means = layerMeans(c);
+  const double fall = trained_means.back() / trained_means.front();
+  const double control_fall = control_means.back() / control_means.front();
+  const double closer = trained_means.back() / control_means.back();
+  v.detail = "residual per layer " + ratioList(trained_means) + " (geometric mean over " +
+             std::to_string(t.size()) + " samples), last / first " + number(fall) +
+             "; untrained control " + ratioList(control_means) + ", last / first " +
+             number(control_fall) + "; last layer against the control's " + number(closer);
+  if (fall >= 1 || closer >= 1) {
+    v.decided = true;
+    v.holds = false;
+    v.detail += fall >= 1 ? ": the residual does not fall through the layers"
+                          : ": training did not bring the last layer closer to the fixed point";
+  } else if (closer <= kFixedPointMargin) {
+    v.decided = v.holds = true;
+  } else {
+    v.inconclusive = true;
+    v.detail += ": falls, but ends within " + number(100 * (1 - kFixedPointMargin), 2) +
+                " % of the untrained model's";
+  }
+  return v;
+}
+
+ClaimVerdict fixedPointVerdict(const InspectionRecord& trained, const InspectionRecord* control) {
+  return fixedPointVerdict({&trained}, control ? std::vector<const InspectionRecord*>{control}
+                                               : std::vector<const InspectionRecord*>{});
+}
+
+ClaimVerdict linearRnnVerdict(double max_error, int64_t values, double tolerance) {
+  ClaimVerdict v;
+  v.claim = "A linear RNN is a sum of REMs: h = Z + Σ REM terms equals the recurrence.";
+  v.decided = values > 0 && std::isfinite(max_error);
+  v.holds = v.decided && max_error <= tolerance;
+  v.detail = "max |recurrence − REM sum| = " + number(max_error) + " over " +
+             std::to_string(values) + " values (tolerance " + number(tolerance) + ")";
+  return v;
+}
+
+ClaimVerdict linearRnnDemoVerdict(unsigned seed) {
+  const LinearRnnDemo demo = LinearRnnDemo::random(seed);
+  return linearRnnVerdict(demo.maxError(), int64_t{demo.T} * LinearRnnDemo::kN);
+}
+
+namespace {
+
+ClaimVerdict recoverVerdict(const InspectionRecord& record, const GroundTruth& truth,
+                            int64_t length) {
+  ClaimVerdict v;
+  v.claim = "An RSA head recovers the recurrence that generated its data (every REM within " +
+            number(kRecoveryTolerance) + ").";
+  const auto matches = matchRems(record, truth, length);
+  double worst = 0;
+  int matched = 0;
+  for (const auto& m : matches) {
+    if (!m.match.matched) continue;
+    ++matched;
+    worst = std::max(worst, m.match.maxDelta());
+  }
+  v.decided = !matches.empty();
+  v.holds = remsRecovered(matches);
+  v.detail = std::to_string(matched) + " of " + std::to_string(matches.size()) +
+             " REM head(s) matched; largest parameter difference " + number(worst);
+  return v;
+}
+
+std::vector<ClaimVerdict> judgeRecover(const ClaimEvidence& e) {
+  if (!e.record || !e.truth) return {};
+  return {recoverVerdict(*e.record, *e.truth, e.length)};
+}
+
+std::vector<ClaimVerdict> judgeFixedPoint(const ClaimEvidence& e) {
+  if (!e.records.empty()) return {fixedPointVerdict(e.records, e.controls)};
+  if (!e.record) return {};
+  return {fixedPointVerdict(*e.record, e.control)};
+}
+
+std::vector<ClaimVerdict> judgeLinearRnn(const ClaimEvidence&) { return {linearRnnDemoVerdict()}; }
+
+std::vector<ClaimVerdict> judgeLinearAttention(const ClaimEvidence& e) {
+  if (!e.probe) return {};
+  return linearAttentionRnnVerdicts(*e.probe);
+}
+
+std::vector<ClaimVerdict> judgeSampleEfficiency(const ClaimEvidence& e) {
+  if (!e.rows) return {};
+  return {sampleEfficiencyVerdict(*e.rows, "rsa", "transformer")};
+}
+
+// RSA against the Transformer at every horizon the multivariate full-data runs have.
+std::vector<ClaimVerdict> judgePaperTable(const ClaimEvidence& e) {
+  if (!e.paper_runs) return {};
+  std::vector<int64_t> horizons;
+  for (const auto& r : *e.paper_runs)
+    if (r.features == "M" && r.train_fraction == 1.0 &&
+        std::find(horizons.begin(), horizons.end(), r.horizon) == horizons.end())
+      horizons.push_back(r.horizon);
+  std::sort(horizons.begin(), horizons.end());
+  std::vector<ClaimVerdict> out;
+  for (int64_t h : horizons) out.push_back(horizonVerdict(*e.paper_runs, "rsa", "transformer", h));
+  if (out.empty()) out.push_back(horizonVerdict(*e.paper_runs, "rsa", "transformer", 0));
+  return out;
+}
+
+std::vector<ClaimVerdict> judgeFigure1(const ClaimEvidence& e) {
+  if (!e.rows) return {};
+  return figure1Verdicts(buildRegimeMap(regimePoints(*e.rows)));
+}
+
+}  // namespace
+
+const std::vector<ClaimRuleInfo>& claimRules() {
+  static const std::vector<ClaimRuleInfo> table = {
+      {ClaimRule::Recover, "recover", ClaimInput::RunRecord,
+       "every REM head matches a true component within kRecoveryTolerance",
+       "a REM head matches no true component within the tolerance", "never (no spread to weigh)",
+       judgeRecover},
+      {ClaimRule::FixedPoint, "fixed-point", ClaimInput::RunRecord,
+       "the fixed-point residual falls through the layers and ends <= kFixedPointMargin x the "
+       "untrained control's",
+       "it does not fall, or it ends not below the untrained control's",
+       "the residual falls and ends below the control's, but within the margin", judgeFixedPoint},
+      {ClaimRule::LinearRnn, "linear-rnn", ClaimInput::Computed,
+       "the recurrence and its REM sum agree to 1e-9", "they differ by more than 1e-9",
+       "never (computed exactly)", judgeLinearRnn},
+      {ClaimRule::LinearAttention, "linear-attention", ClaimInput::Probe,
+       "see linearAttentionRnnVerdicts (engine/core/verdicts/generation_claim.h)",
+       "see linearAttentionRnnVerdicts", "see linearAttentionRnnVerdicts", judgeLinearAttention},
+      {ClaimRule::SampleEfficiency, "rsa>transformer", ClaimInput::SweepRows,
+       "rsa's mean log test loss over N lower on most seeds, sign test over seeds p < kClaimAlpha",
+       "the transformer lower on most seeds, p < kClaimAlpha",
+       "seeds, but p >= kClaimAlpha (fewer than 6 seeds cannot decide)", judgeSampleEfficiency},
+      {ClaimRule::Figure1, "figure1", ClaimInput::SweepRows,
+       "a claim's model wins its share of its region outright",
+       "its wins plus every tie it is in would not reach the share", "the ties decide it",
+       judgeFigure1},
+      {ClaimRule::PaperTable, "paper-table", ClaimInput::PaperRuns,
+       "per horizon: rsa's test MSE below the transformer's on most seeds, sign test over seeds "
+       "p < kClaimAlpha",
+       "per horizon: the transformer's lower on most seeds, p < kClaimAlpha",
+       "seeds, but p >= kClaimAlpha (fewer than 6 seeds cannot decide)", judgePaperTable},
+  };
+  return table;
+}
+
+const ClaimRuleInfo& claimRuleInfo(ClaimRule rule) {
+  for (const auto& r : claimRules())
+    if (r.rule == rule) return r;
+  throw std::logic_error("a ClaimRule without a row in claimRules()");
+}
+
+const char* claimRuleName(ClaimRule rule) { return claimRuleInfo(rule).name; }
+
+std::optional<ClaimRule> parseClaimRule(const std::string& name) {
+  for (const auto& r : claimRules())
+    if (name == r.name) return r.rule;
+  return std::nullopt;
+}
+
+std::vector<ClaimVerdict> judgeClaim(ClaimRule rule, const ClaimEvidence& evidence) {
+  return claimRuleInfo(rule).judge(evidence);
+}
+
+std::string verdictLine(const ClaimVerdict& v) {
+  const char* outcome = v.decided        ? (v.holds ? "holds: " : "does not hold here: ")
+                        : v.inconclusive ? "inconclusive: "
+                                         : "undecided: ";
+  return outcome + v.claim + " — " + v.detail;
+}
+
+}  // namespace rsalab

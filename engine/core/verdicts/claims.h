@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Claims from the seed papers checked on measured data: each preset's verdict ("holds: RSA's excess
+// loss is below the Transformer's at 4 of 5 N, 3 seeds" or "does not hold here"), computed from
+// what its run or sweep produced, never written in advance. Plain C++ (core library).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/core/io/inspection.h"
+#include "engine/core/registry/ground_truth.h"
+#include "engine/core/sweep/sweep_types.h"
+#include "engine/core/verdicts/presets.h"
+#include "engine/core/verdicts/regime_map.h"
+
+namespace rsalab {
+
+// A claim checked on measured data: holds or not, and the counts that say so.
+struct ClaimVerdict {
+  std::string claim;     // one sentence
+  bool decided = false;  // enough data to judge (otherwise `detail` says what is missing)
+  bool holds = false;
+  // Not decided although there are data: the evidence does not separate the two sides (a test's
+  // p-value, an interval covering 0). Printed "inconclusive", not "undecided".
+  bool inconclusive = false;
+  std::string detail;  // "rnn wins 3 of 4 cells with a ≥ 0.75 and N ≤ 256 (1 tie)"
+};
+
+// The RSA paper's Figure 1, three claims on the map (each where its models are on it):
+//  1. a recurrent model (rnn, lstm or gru) wins where the signal is recurrent and data scarce:
+//     the cells with the top third of axis values ((n + 1) / 3 of them: 0.75 and 1 of five
+//     shares) and the lower half of sizes (the smallest n / 2);
+//  2. the Transformer wins where the signal is not recurrent and data plentiful: the bottom
+//     third of axis values and the upper half of sizes;
+//  3. RSA does well across the plane: it wins outright in at least 3/4 of all cells.
+// "Wins" is the winner rule's Winner verdict (a 95 % paired interval above 0). Ties are ties: a
+// claim holds when the outright wins reach its share (more than half of the region for 1 and 2),
+// does not hold when the wins plus every tie its model is in would not reach it, and is
+// inconclusive in between.
+std::vector<ClaimVerdict> figure1Verdicts(const RegimeMap& map);
+// "RSA is more sample-efficient than the Transformer", over independent seeds: each seed gives
+// one summary, the mean over the N where both ran of log(test loss of `better` / of `than`)
+// (the (N, seed) pairs of a seed share its test set and initialisation, and a smaller N's data is
+// part of a larger N's, so they are not independent). An exact two-sided sign test over the
+// seeds' summaries (exact ties left out): holds when `better` is lower on most seeds with
+// p < kClaimAlpha, does not hold when `than` is, inconclusive otherwise. The fewest seeds that can
+// decide at 0.05 is kSignTestMinSeeds, all agreeing (p = 2/64).
+ClaimVerdict sampleEfficiencyVerdict(const std::vector<SweepRow>& rows, const std::string& better,
+                                     const std::string& than);
+constexpr int kSignTestMinSeeds = 6;
+constexpr double kClaimAlpha = 0.05;
+// P(|wins − n/2| ≥ |k − n/2|) for k wins of n fair coin flips: the exact two-sided sign test.
+double signTestPValue(int wins, int n);
+
+// "StarSaber's layers approach a fixed point", by the equation they approximate. The StarSaber
+// paper derives the layers from the bidirectional RNN's equation h = tanh(A(h) + V x): iterating
+// it to convergence is "hardly possible" without constraints, so each layer takes one relaxed step
+// with its own weights, h^{l+1} = h^l + α_l·tanh(A^l(h^l) + V^l x). The paper does not claim the
+// stack converges; this rule measures whether it moves towards the equation's fixed point. At each
+// layer the relative residual r_l = ‖h^l − tanh(A^l(h^l) + V^l x)‖ / ‖h^l‖ (LayerInspection::
+// equation_residual, with the layer's own A^l, V^l) — α does not enter, so a learned α that shrinks
+// with depth (smaller updates, no contraction: what the former rule on update sizes passed) counts
+// for nothing. Over the samples given (validation samples of one run; the geometric means below
+// are over them) and against the untrained control with the same initialisation on the same
+// samples:
+//  - does not hold: the residual does not fall from the first layer to the last (geometric mean of
+//    r_last / r_first ≥ 1), or the trained last residual is not below the control's;
+//  - holds: it falls, and the last residual ≤ kFixedPointMargin × the control's;
+//  - inconclusive: it falls and is below the control's, but within that margin;
+//  - undecided: fewer than 2 layers with residuals, or no control with the same layers.
+ClaimVerdict fixedPointVerdict(const std::vector<const InspectionRecord*>& trained,
+                               const std::vector<const InspectionRecord*>& control);
+ClaimVerdict fixedPointVerdict(const InspectionRecord& trained, const InspectionRecord* control);
+// How many validation samples a run preset's record rules are judged on (the CLI's train --preset).
+constexpr int64_t kClaimSamples = 8;
+constexpr double kFixedPointMargin = 0.9;
+
+// "A linear RNN is a sum of REMs": the recurrence and its REM decomposition agree to `tolerance`
+// (max |difference| `max_error` over `values` numbers, computed by the caller in double).
+ClaimVerdict linearRnnVerdict(double max_error, int64_t values, double tolerance = 1e-9);
+// The same on LinearRnnDemo::random(seed) (engine/core/verdicts/linear_rnn_demo.h), computed now.
+ClaimVerdict linearRnnDemoVerdict(unsigned seed = 1);
+
+// ---- The claim rules: one row per ClaimRule (engine/core/verdicts/presets.h), read by every
+// preset.
+
+struct LinearAttentionRnnProbe;  // engine/core/verdicts/generation_claim.h
+struct PaperRun;                 // engine/core/verdicts/paper_table.h
+
+// What a claim is judged on; each rule reads its part and returns no verdict without it.
+struct ClaimEvidence {
+  // A trained run: its last inspection record (validation sample), its task's truth and length,
+  // and the control: the same run's untrained model (its step-0 record of the same sample).
+  const InspectionRecord* record = nullptr;
+  const InspectionRecord* control = nullptr;
+  // More validation samples of the same run and its control (the fixed-point rule averages over
+  // them); empty: `record` and `control` alone.
+  std::vector<const InspectionRecord*> records, controls;
+  const GroundTruth* truth = nullptr;
+  int64_t length = 0;
+  const std::vector<SweepRow>* rows = nullptr;        // a sweep's rows
+  const LinearAttentionRnnProbe* probe = nullptr;     // the generation probe's measurement
+  const std::vector<PaperRun>* paper_runs = nullptr;  // the paper table's runs
+};
+
+// What a rule reads (ClaimEvidence's part), matching its preset's PresetAction.
+enum class ClaimInput { RunRecord, SweepRows, Computed, Probe, PaperRuns };
+
+struct ClaimRuleInfo {
+  ClaimRule rule;
+  const char* name;  // recover | fixed-point | linear-rnn | linear-attention | rsa>transformer | …
+  ClaimInput input;
+  // The outcome tests, in words: when the claim holds, does not hold, and is inconclusive.
+  const char* holds;
+  const char* fails;
+  const char* inconclusive;
+  std::vector<ClaimVerdict> (*judge)(const ClaimEvidence& evidence);
+};
+const std::vector<ClaimRuleInfo>& claimRules();
+const ClaimRuleInfo& claimRuleInfo(ClaimRule rule);
+const char* claimRuleName(ClaimRule rule);
+std::optional<ClaimRule> parseClaimRule(const std::string& name);
+// The verdicts of `rule` on `evidence` (its row's judge); empty when the evidence lacks its part.
+std::vector<ClaimVerdict> judgeClaim(ClaimRule rule, const ClaimEvidence& evidence);
+
+// "holds: …", "does not hold here: …", "undecided: …" — one line per verdict.
+std::string verdictLine(const ClaimVerdict& verdict);
+
+}  // namespace rsalab

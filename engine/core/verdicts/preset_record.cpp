@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/core/verdicts/preset_record.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+#include "engine/core/io/marked_block.h"
+#include "engine/core/io/text.h"
+#include "engine/core/sweep/sweep_io.h"
+#include "engine/core/verdicts/claims.h"
+#include "engine/core/verdicts/presets.h"
+#include "engine/core/verdicts/regime_map.h"
+
+namespace rsalab {
+
+namespace {
+
+using nlohmann::json;
+
+const char* const kFormat = "rsalab-preset-record";
+
+std::string beginMarker(const std::string& preset) {
+  return "<!-- preset " + preset + ": begin (rsalab-cli preset-docs writes this) -->";
+}
+std::string endMarker(const std::string& preset) { return "<!-- preset " + preset + ": end -->"; }
+
+// The regime table: a row per N (largest first), a column per model × axis value; **bold** the
+// cell's outright winner, *italic* the best mean of a tie.
+std::string regimeTable(const RegimeMap& map) {
+  std::string out = "| N \\ " + std::string("a") + " |";
+  for (const auto& model : map.models)
+    for (size_t k = 0; k < map.axis_values.size(); ++k)
+      out += " " + (k == 0 ? model + " " : std::string()) + cellNumber(map.axis_values[k]) + " |";
+  out += "\n|---|";
+  for (size_t k = 0; k < map.models.size() * map.axis_values.size(); ++k) out += "---|";
+  out += "\n";
+  for (auto n = map.sizes.rbegin(); n != map.sizes.rend(); ++n) {
+    out += "| " + std::to_string(*n) + " |";
+    for (const auto& model : map.models) {
+      for (double a : map.axis_values) {
+        const RegimeCell* cell = map.cell(model, a, *n);
+        const RegimeWinner* winner = map.winner(a, *n);
+        std::string text = cell ? cellNumber(cell->mean) : "–";
+        if (cell && winner && winner->best == model)
+          text = winner->verdict == RegimeVerdict::Winner ? "**" + text + "**"
+                 : winner->verdict == RegimeVerdict::Tie  ? "*" + text + "*"
+                                                          : text;
+        out += " " + text + " |";
+      }
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+// RSA's mean excess loss over the best other model's at the two smallest N, per axis value: the
+// ratios the text cites ("RSA is 5.7× the RNN's at N = 16, a = 1").
+std::string rsaRatios(const RegimeMap& map) {
+  if (std::find(map.models.begin(), map.models.end(), "rsa") == map.models.end() ||
+      map.models.size() < 2)
+    return "";
+  std::string out =
+      "RSA's mean excess loss over the best other model's (which model, in brackets) at the two "
+      "smallest N; above 1: RSA is worse by that factor.\n\n| N \\ a |";
+  for (double a : map.axis_values) out += " " + cellNumber(a) + " |";
+  out += "\n|---|";
+  for (size_t k = 0; k < map.axis_values.size(); ++k) out += "---|";
+  out += "\n";
+  const size_t smallest = std::min<size_t>(2, map.sizes.size());
+  for (size_t i = 0; i < smallest; ++i) {
+    const int64_t n = map.sizes[i];
+    out += "| " + std::to_string(n) + " |";
+    for (double a : map.axis_values) {
+      const RegimeCell* rsa = map.cell("rsa", a, n);
+      const RegimeCell* best = nullptr;
+      for (const auto& model : map.models) {
+        const RegimeCell* c = model == "rsa" ? nullptr : map.cell(model, a, n);
+        if (c && std::isfinite(c->mean) && (!best || c->mean < best->mean)) best = c;
+      }
+      out += rsa && best && best->mean > 0
+                 ? " " + cellNumber(rsa->mean / best->mean, 2) + "× (" + best->model + ") |"
+                 : " – |";
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+// The cells' outcome in words: "RSA wins outright in 7 of 25 cells, is beaten in 4, ties in 14".
+std::string winnerCounts(const RegimeMap& map) {
+  std::map<std::string, int> wins;
+  int ties = 0, judged = 0;
+  for (const auto& w : map.winners) {
+    if (w.verdict == RegimeVerdict::Pending) continue;
+    ++judged;
+    if (w.verdict == RegimeVerdict::Winner)
+      ++wins[w.best];
+    else
+      ++ties;
+  }
+  std::vector<std::string> parts;
+  for (const auto& model : map.models)
+    parts.push_back(model + " wins outright in " + std::to_string(wins[model]));
+  return "Of " + std::to_string(judged) + " cells: " + joined(parts) + "; " + std::to_string(ties) +
+         " are ties.";
+}
+
+// Without a task axis: the mean test loss ± sd over seeds per model and N, and each model's
+// power-law exponent b (test loss ≈ a·N^(−b)) with its 95 % interval.
+std::string lossTable(const SweepResult& sweep) {
+  std::vector<std::string> models;
+  std::vector<int64_t> sizes;
+  std::map<std::pair<std::string, int64_t>, std::vector<double>> losses;
+  for (const auto& r : sweep.rows) {
+    if (r.reference || !r.ok()) continue;
+    if (std::find(models.begin(), models.end(), r.model) == models.end()) models.push_back(r.model);
+    if (std::find(sizes.begin(), sizes.end(), r.size) == sizes.end()) sizes.push_back(r.size);
+    losses[{r.model, r.size}].push_back(r.test_loss);
+  }
+  std::sort(sizes.begin(), sizes.end());
+  std::string out = "Mean test loss ± sd over seeds:\n\n| model |";
+  for (int64_t n : sizes) out += " N = " + std::to_string(n) + " |";
+  out += " exponent b (loss ≈ a·N^−b) |\n|---|";
+  for (size_t k = 0; k <= sizes.size(); ++k) out += "---|";
+  out += "\n";
+  for (const auto& model : models) {
+    out += "| " + model + " |";
+    for (int64_t n : sizes) {
+      const MeanSd s = meanSd(losses[{model, n}]);
+      out += s.n ? " " + cellNumber(s.mean) + " ± " + cellNumber(s.sd, 2) + " |" : " – |";
+    }
+    std::string fit = "–";
+    for (const auto& f : sweep.fits)
+      if (f.model == model && f.points >= 2)
+        fit = cellNumber(f.b, 2) + " [" + cellNumber(f.b_low, 2) + ", " + cellNumber(f.b_high, 2) +
+              "]";
+    out += " " + fit + " |\n";
+  }
+  return out;
+}
+
+json runJson(const PresetRunVerdicts& run) {
+  return {{"preset", run.preset},
+          {"seed", run.seed},
+          {"steps", run.steps},
+          {"seconds", run.seconds},
+          {"verdicts", run.lines}};
+}
+
+PresetRunVerdicts runFromJson(const json& j) {
+  PresetRunVerdicts run;
+  run.preset = j.at("preset").get<std::string>();
+  run.seed = j.at("seed").get<uint64_t>();
+  run.steps = j.at("steps").get<int64_t>();
+  run.seconds = j.at("seconds").get<double>();
+  run.lines = j.at("verdicts").get<std::vector<std::string>>();
+  return run;
+}
+
+// "holds", "does not hold here", "inconclusive" or "undecided": the words verdictLine begins with.
+std::string outcomeOf(const std::string& line) {
+  for (const char* word : {"does not hold here", "holds", "inconclusive", "undecided"})
+    if (line.rfind(std::string(word) + ": ", 0) == 0) return word;
+  return "other";
+}
+
+// A table cell: Markdown's column separator escaped.
+std::string cell(const std::string& text) {
+  std::string out;
+  for (char c : text) out += c == '|' ? std::string("\\|") : std::string(1, c);
+  return out;
+}
+
+// A verdict line's parts: "OUTCOME: CLAIM — DETAIL".
+struct LineParts {
+  std::string outcome, claim, detail;
+};
+LineParts partsOf(const std::string& line) {
+  LineParts p;
+  p.outcome = outcomeOf(line);
+  const size_t start = p.outcome == "other" ? 0 : p.outcome.size() + 2;
+  const std::string dash = " — ";
+  const size_t split = line.find(dash, start);
+  p.claim = line.substr(start, split == std::string::npos ? std::string::npos : split - start);
+  if (split != std::string::npos) p.detail = line.substr(split + dash.size());
+  return p;
+}
+
+// Per verdict of the rule (in its order): the claim once, each seed's outcome and detail, and
+// how many seeds had each outcome.
+std::string runsTable(const std::vector<PresetRunVerdicts>& runs) {
+  size_t verdicts = 0;
+  for (const auto& run : runs) verdicts = std::max(verdicts, run.lines.size());
+  std::string out;
+  for (size_t k = 0; k < verdicts; ++k) {
+    std::string claim;
+    std::map<std::string, int> counts;
+    std::string rows;
+    for (const auto& run : runs) {
+      if (k >= run.lines.size()) continue;
+      const LineParts p = partsOf(run.lines[k]);
+      claim = p.claim;
+      ++counts[p.outcome];
+      rows += "| " + std::to_string(run.seed) + " | " + std::to_string(run.steps) + " | " +
+              cellNumber(run.seconds, 3) + " | " + p.outcome + " | " + cell(p.detail) + " |\n";
+    }
+    std::vector<std::string> parts;
+    for (const auto& [outcome, n] : counts)
+      parts.push_back(outcome + " for " + std::to_string(n) + " of " + std::to_string(runs.size()) +
+                      " seeds");
+    out += (k ? "\n" : "") + std::string("Claim: ") + claim + "\n\n" +
+           "| seed | steps | seconds | verdict | measured |\n|---|---|---|---|---|\n" + rows +
+           "\n" + joined(parts) + ".\n";
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string presetRunVerdictsJson(const PresetRunVerdicts& run) {
+  json j = runJson(run);
+  j["format"] = "rsalab-preset-verdicts";
+  return j.dump(1) + "\n";
+}
+
+PresetRunVerdicts presetRunVerdictsFromJson(const std::string& text, const std::string& what) {
+  try {
+    const json j = json::parse(text);
+    if (!j.is_object() || j.value("format", "") != "rsalab-preset-verdicts")
+      throw std::runtime_error("not a preset run's verdicts (format rsalab-preset-verdicts)");
+    return runFromJson(j);
+  } catch (const std::exception& e) {
+    throw std::runtime_error(what + ": " + e.what());
+  }
+}
+
+PresetRecord presetRecordFromJson(const std::string& text, const std::string& what) {
+  try {
+    const json j = json::parse(text);
+    if (!j.is_object() || j.value("format", "") != kFormat)
+      throw std::runtime_error(std::string("not a preset record (format ") + kFormat + ")");
+    PresetRecord r;
+    r.preset = j.at("preset").get<std::string>();
+    const bool sweep = presetOrThrow(r.preset).isSweep();
+    if (sweep != j.contains("sweep"))
+      throw std::runtime_error("preset '" + r.preset + "' " +
+                               (sweep ? "is a sweep: the record needs its \"sweep\""
+                                      : "is not a sweep: the record needs its \"runs\""));
+    r.measured = j.at("measured").get<std::string>();
+    r.command = j.at("command").get<std::string>();
+    if (sweep)
+      r.sweep = sweepResultFromJson(j.at("sweep").dump());
+    else
+      for (const auto& run : j.at("runs")) r.runs.push_back(runFromJson(run));
+    return r;
+  } catch (const std::exception& e) {
+    throw std::runtime_error(what + ": " + e.what());
+  }
+}
+
+std::string presetRecordJson(const PresetRecord& record) {
+  SweepResult sweep = record.sweep;
+  for (auto& row : sweep.rows) row.test_errors.clear();  // per target: the run folder keeps them
+  json j;
+  j["format"] = kFormat;
+  j["preset"] = record.preset;
+  j["measured"] = record.measured;
+  j["command"] = record.command;
+  if (presetOrThrow(record.preset).isSweep()) {
+    j["sweep"] = json::parse(sweepJson(sweep));
+  } else {
+    j["runs"] = json::array();
+    for (const auto& run : record.runs) j["runs"].push_back(runJson(run));
+  }
+  return j.dump(1) + "\n";
+}
+
+std::string presetRecordBlock(const PresetRecord& record) {
+  const Preset& preset = presetOrThrow(record.preset);
+  if (!preset.isSweep()) {
+    return beginMarker(record.preset) + "\nMeasured " + record.measured +
+           ": one run per seed, by `" + record.command + "`. Rendered from docs/data/" +
+           record.preset + ".json; a test fails when this block and that record disagree.\n\n" +
+           runsTable(record.runs) + endMarker(record.preset) + "\n";
+  }
+  const SweepResult& sweep = record.sweep;
+  int64_t runs = 0;
+  for (const auto& r : sweep.rows) runs += !r.reference;
+  std::string out = beginMarker(record.preset) + "\n";
+  out += "Measured " + record.measured + ": " + std::to_string(runs) + " runs in " +
+         minutesSeconds(sweep.wall_seconds) + " (" + std::to_string(sweep.parallel) +
+         " at a time, " + std::to_string(sweep.threads_per_run) + " thread(s) each), by `" +
+         record.command + "`. Rendered from docs/data/" + record.preset +
+         ".json; a test fails when this block and that record disagree.\n\n";
+  const RegimeMap map = buildRegimeMap(regimePoints(sweep.rows));
+  if (!map.cells.empty()) {
+    out +=
+        "Mean excess test loss over seeds (lower is better); **bold**: the cell's outright "
+        "winner (its paired 95 % interval to the runner-up above 0), *italic*: the best mean "
+        "of a tie.\n\n" +
+        regimeTable(map) + "\n" + winnerCounts(map) + "\n\n";
+    const std::string ratios = rsaRatios(map);
+    if (!ratios.empty()) out += ratios + "\n";
+  } else {
+    out += lossTable(sweep) + "\n";
+  }
+  ClaimEvidence evidence;
+  evidence.rows = &sweep.rows;
+  out += "Verdicts:\n";
+  for (const auto& v : judgeClaim(preset.rule, evidence)) out += "- " + verdictLine(v) + "\n";
+  return out + endMarker(record.preset) + "\n";
+}
+
+std::string replacePresetBlock(const std::string& markdown, const PresetRecord& record,
+                               const std::string& what) {
+  return replaceMarkedBlock(markdown, presetRecordBlock(record), beginMarker(record.preset),
+                            endMarker(record.preset), what);
+}
+
+std::string presetBlockIn(const std::string& markdown, const std::string& preset,
+                          const std::string& what) {
+  return markedBlockIn(markdown, beginMarker(preset), endMarker(preset), what);
+}
+
+}  // namespace rsalab

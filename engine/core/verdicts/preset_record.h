@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// A sweep preset's measurement kept for the docs (core library: no LibTorch, no Qt). The run's
+// sweep.json (without the per-target errors), the preset's name, the date and the command are
+// stored under docs/data/; a docs block, between markers, is rendered from that record alone: the
+// table of what was measured, the ratios that the text cites, and the claim rule's verdicts. A
+// test renders every record again and fails where a block and its record disagree, so a ratio,
+// "×" or "wins" in the docs is the run's, never a number typed by hand.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/core/sweep/sweep_types.h"
+
+namespace rsalab {
+
+// A single-run preset's verdicts as its run wrote them (verdicts.json in the run folder, beside
+// result.json): one run per seed; `lines` are verdictLine's, in the rule's order.
+struct PresetRunVerdicts {
+  std::string preset;
+  uint64_t seed = 0;
+  int64_t steps = 0;
+  double seconds = 0;
+  std::vector<std::string> lines;
+};
+std::string presetRunVerdictsJson(const PresetRunVerdicts& run);
+// std::runtime_error naming `what` on malformed input.
+PresetRunVerdicts presetRunVerdictsFromJson(const std::string& text, const std::string& what);
+constexpr const char* kPresetVerdictsFile = "verdicts.json";
+
+struct PresetRecord {
+  std::string preset;    // the preset's name (engine/core/verdicts/presets.h)
+  std::string measured;  // "2026-11-27 on 2 cores"
+  std::string command;   // the command that ran it (a sweep) or each of its runs ("… --seed S")
+  SweepResult sweep;     // a sweep preset: its sweep.json, rows without test_errors
+  std::vector<PresetRunVerdicts> runs;  // a single-run preset: its runs' verdicts, by seed
+};
+
+// std::runtime_error naming `what` on malformed input, an unknown preset, or a sweep record of a
+// preset that is not a sweep (and the other way round).
+PresetRecord presetRecordFromJson(const std::string& text, const std::string& what);
+std::string presetRecordJson(const PresetRecord& record);
+
+// The block, markers included: when and how it was measured, the regime table and RSA's ratios
+// to each cell's best model (a sweep with a task axis) or the mean test loss per model and N
+// with the power-law exponents (without one), then the preset's verdicts; for a single-run preset,
+// each run's verdicts by seed and how many seeds each outcome had.
+std::string presetRecordBlock(const PresetRecord& record);
+// `markdown` with the preset's block replaced; std::runtime_error naming `what` when it has none.
+std::string replacePresetBlock(const std::string& markdown, const PresetRecord& record,
+                               const std::string& what);
+// The preset's block in `markdown`; std::runtime_error naming `what` when there is none.
+std::string presetBlockIn(const std::string& markdown, const std::string& preset,
+                          const std::string& what);
+
+}  // namespace rsalab
