@@ -180,7 +180,7 @@ Latency benchLatency(double seconds, int parallel) {
     return n;
   };
   QObject::connect(controller.worker(), &TrainingWorker::status, &receiver,
-                   [&steps](const RunStatus& s) { steps[s.run] = std::max(steps[s.run], s.step); });
+                   [&steps](int run, const RunStatus& s) { steps[run] = std::max<qint64>(steps[run], s.step); });
   HeatMapGrid grid;
   grid.resize(1200, 700);
   grid.setGridSize(2, 4);
@@ -245,8 +245,8 @@ AnchorLatency benchAnchorLatency(const QString& csv, int horizon, double max_sec
   QElapsedTimer clock;
   QEventLoop loop;
   QObject::connect(controller.worker(), &TrainingWorker::status, &receiver,
-                   [&](const RunStatus& s) {
-                     steps[s.run] = std::max(steps[s.run], s.step);
+                   [&](int run, const RunStatus& s) {
+                     steps[run] = std::max<qint64>(steps[run], s.step);
                      if (out.first_step_s < 0 && static_cast<int>(steps.size()) == out.runs) {
                        bool all = true;
                        for (const auto& [run, step] : steps) all = all && step >= 1;
@@ -254,7 +254,7 @@ AnchorLatency benchAnchorLatency(const QString& csv, int horizon, double max_sec
                      }
                    });
   QObject::connect(controller.worker(), &TrainingWorker::runsUpdated, &receiver,
-                   [&](const QVector<RunDescriptor>&) {
+                   [&](const QVector<Run>&) {
                      if (out.anchors_s < 0) out.anchors_s = clock.nsecsElapsed() / 1e9;
                      loop.quit();
                    });

@@ -161,4 +161,10 @@ const RuntimeInfo& initRuntime() {
   return info;
 }
 
+void returnFreedMemory() {
+#if defined(__GLIBC__)
+  malloc_trim(0);
+#endif
+}
+
 }  // namespace rsalab

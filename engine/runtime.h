@@ -29,4 +29,10 @@ RuntimeInfo detectBlas();
 // True when the CPU has the AVX-512 subsets OpenBLAS's SkylakeX kernels use (F, CD, BW, DQ, VL).
 bool cpuHasAvx512Kernels();
 
+// Hands the heap's freed pages back to the system (glibc: malloc_trim over every arena; a no-op
+// elsewhere). A long sweep trains hundreds of runs on worker threads; without it the freed
+// memory of finished runs stays in the threads' arenas and the resident set grows by about a
+// MiB per run (measured on the GUI's 350-run sweep: 391 MiB resident, 264 MiB after one trim).
+void returnFreedMemory();
+
 }  // namespace rsalab

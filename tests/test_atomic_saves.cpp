@@ -68,7 +68,7 @@ SessionBundle bundleAt(const Trainer& trainer, int64_t round) {
   SessionRun run;
   run.id = 0;
   run.model = "gru";
-  run.status = RunState::Running;
+  run.state = RunState::Running;
   for (int64_t i = 0; i <= round; ++i) {
     StepMetrics m;
     m.step = i;

@@ -77,7 +77,7 @@ RemParameterView* remParameters(const MainWindow& w) {
 }
 QSlider* stepSlider(const MainWindow& w) { return part<QSlider>(w, "StepSlider"); }
 const SnapshotHistory& snapshotHistory(const MainWindow& w) { return inspector(w)->history(); }
-int inspectedRun(const MainWindow& w) { return inspector(w)->inspectedRun(); }
+RunId inspectedRun(const MainWindow& w) { return inspector(w)->inspectedRun(); }
 qint64 shownStep(const MainWindow& w) { return inspector(w)->shownStep(); }
 TrainingWorker* controllerWorker(const MainWindow& w) {
   return part<TrainingController>(w, "TrainingController")->worker();
@@ -89,13 +89,10 @@ QAction* stepAction(const MainWindow& w) { return part<QAction>(w, "StepAction")
 QAction* stopAction(const MainWindow& w) { return part<QAction>(w, "StopAction"); }
 QAction* resetAction(const MainWindow& w) { return part<QAction>(w, "ResetAction"); }
 
-QString stateOf(RunsTable* t, int row) {
-  auto* item = t->item(row, RunsTable::kState);
-  return item ? item->text() : QString();
-}
+QString stateOf(RunsTable* t, int row) { return t->text(row, RunStore::kState); }
 qint64 stepOf(RunsTable* t, int row) {
-  auto* item = t->item(row, RunsTable::kStep);
-  return item ? item->text().section(' ', 0, 0).toLongLong() : -1;
+  const QString text = t->text(row, RunStore::kStep);
+  return text.isEmpty() ? -1 : text.section(' ', 0, 0).toLongLong();
 }
 }  // namespace
 
@@ -143,22 +140,35 @@ class TestMainWindow : public QObject {
     QCOMPARE(toJson(again.sessions()->bundle().config), toJson(w.sessions()->bundle().config));
     QCOMPARE(setupPanel(again)->setup().models, (QStringList{"gru", "rsa"}));
     QCOMPARE(setupPanel(again)->setup().config.task.length, int64_t(24));
-    for (int id : {0, 1}) {
+    for (int number : {0, 1}) {
+      const RunId id(number), reopened(RunSource::Session, number);
+      // The reopened run keeps what its task knew: the truth its REMs are matched against, T.
+      const Run* live = w.runStore()->find(id);
+      const Run* back = again.runStore()->find(reopened);
+      QVERIFY(live && back);
+      QVERIFY(!live->what.truth.empty());
+      QCOMPARE(back->what.truth.description, live->what.truth.description);
+      QCOMPARE(back->what.truth.components.size(), live->what.truth.components.size());
+      QCOMPARE(back->what.truth.components[0].base, live->what.truth.components[0].base);
+      QCOMPARE(back->what.truth.bayes_floor, live->what.truth.bayes_floor);
+      QCOMPARE(back->what.length, live->what.length);
+      QCOMPARE(back->what.references.size(), live->what.references.size());
+      QCOMPARE(back->now.state, live->now.state);
       const auto* a = curves(w)->series(id, LossCurveView::Curve::kTrain);
-      const auto* b = curves(again)->series(id, LossCurveView::Curve::kTrain);
+      const auto* b = curves(again)->series(reopened, LossCurveView::Curve::kTrain);
       QVERIFY(a && b);
       QCOMPARE(b->size(), size_t{60});
       QCOMPARE(b->values(), a->values());
       QCOMPARE(b->steps(), a->steps());
       const auto* va = curves(w)->series(id, LossCurveView::Curve::kValidation);
-      const auto* vb = curves(again)->series(id, LossCurveView::Curve::kValidation);
+      const auto* vb = curves(again)->series(reopened, LossCurveView::Curve::kValidation);
       QCOMPARE(vb ? vb->values() : std::vector<double>{},
                va ? va->values() : std::vector<double>{});
       const auto steps = snapshotHistory(w).steps(id);
       QVERIFY(!steps.empty());
-      QCOMPARE(snapshotHistory(again).steps(id), steps);
+      QCOMPARE(snapshotHistory(again).steps(reopened), steps);
       const InspectionRecord* ra = snapshotHistory(w).at(id, steps.back());
-      const InspectionRecord* rb = snapshotHistory(again).at(id, steps.back());
+      const InspectionRecord* rb = snapshotHistory(again).at(reopened, steps.back());
       QVERIFY(ra && rb);
       QCOMPARE(rb->model, ra->model);
       QCOMPARE(rb->layers.size(), ra->layers.size());
@@ -188,7 +198,7 @@ class TestMainWindow : public QObject {
     good.models = {"gru"};
     SessionRun run;
     run.model = "gru";
-    run.status = RunState::Finished;
+    run.state = RunState::Finished;
     for (int64_t k = 1; k <= 5; ++k) run.steps.push_back({k, 32 * k, 1.0 / double(k), 1e-3, 1, 0});
     good.runs.push_back(run);
     const QString good_path =
@@ -212,8 +222,9 @@ class TestMainWindow : public QObject {
     QVERIFY(box->isVisible());
     box->close();
     QCOMPARE(runsTable(w)->rowCount(), 1);
-    QVERIFY(curves(w)->hasRun(0));
-    QCOMPARE(curves(w)->series(0, LossCurveView::Curve::kTrain)->size(), size_t{5});
+    const RunId opened(RunSource::Session, 0);
+    QVERIFY(curves(w)->hasRun(opened));
+    QCOMPARE(curves(w)->series(opened, LossCurveView::Curve::kTrain)->size(), size_t{5});
     QCOMPARE(w.windowTitle(), title);
     QCOMPARE(w.sessions()->path(), good_path);
     // The caller that asks for the reason (`rsalab --session DIR`) gets it, and no box.
@@ -386,7 +397,7 @@ class TestMainWindow : public QObject {
     setupPanel(w)->setSetup(cold);
     emit setupPanel(w)->setupChanged();
     QTest::qWait(200);
-    QVERIFY(runsTable(w)->item(0, RunsTable::kStep)->text().endsWith("/ 100000"));
+    QVERIFY(runsTable(w)->text(0, RunStore::kStep).endsWith("/ 100000"));
 
     // Pause: steps stop advancing.
     startAction(w)->trigger();
@@ -409,7 +420,7 @@ class TestMainWindow : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(inspectorGrid(w)->layerCount() > 0, 10000);
     // The step scrubber: choosing the first recorded step shows that step's snapshot in the grid,
     // and the REM parameter tab has curves for the RSA run.
-    const int inspected = inspectedRun(w);
+    const RunId inspected = inspectedRun(w);
     QTRY_VERIFY_WITH_TIMEOUT(stepSlider(w)->maximum() >= 1, 10000);  // step 1, pause, stop, ...
     const auto recorded = snapshotHistory(w).steps(inspected);
     stepSlider(w)->setValue(0);
@@ -466,13 +477,13 @@ class TestMainWindow : public QObject {
     startAction(w)->trigger();
     auto* table = runsTable(w);
     QTRY_COMPARE_WITH_TIMEOUT(table->rowCount(), 1, 60000);
-    QCOMPARE(table->item(0, RunsTable::kN)->text(), QString("75"));
+    QCOMPARE(table->text(0, RunStore::kN), QString("75"));
     QVERIFY2(w.statusText().contains("N = 75 (asked for 1024"), qPrintable(w.statusText()));
     QTRY_COMPARE_WITH_TIMEOUT(stateOf(table, 0), QString("finished"), 60000);
-    QVERIFY2(table->item(0, RunsTable::kSkill)->toolTip().contains("best anchor"),
-             qPrintable(table->item(0, RunsTable::kSkill)->toolTip()));
-    QVERIFY(table->item(0, RunsTable::kSkill)->text() != "–");
-    QVERIFY(table->item(0, RunsTable::kSkillPersistence)->text() != "–");
+    QVERIFY2(table->toolTip(0, RunStore::kSkill).contains("best anchor"),
+             qPrintable(table->toolTip(0, RunStore::kSkill)));
+    QVERIFY(table->text(0, RunStore::kSkill) != "–");
+    QVERIFY(table->text(0, RunStore::kSkillPersistence) != "–");
   }
 
   void badSetupShowsAMessageAndDoesNotStart() {
@@ -564,10 +575,16 @@ class TestMainWindow : public QObject {
     QCOMPARE(rsa->train_curve.size(), size_t{4});
     const int run_id = static_cast<int>(rsa->run);
     emit panel->view()->pointClicked(run_id);
-    const int opened = (1 << 20) + run_id;
+    const RunId opened(RunSource::Sweep, run_id);
     QVERIFY(curves(w)->hasRun(opened));
     QCOMPARE(curves(w)->series(opened, LossCurveView::Curve::kTrain)->size(), size_t{4});
-    QCOMPARE(inspectedRun(w), opened);
+    QVERIFY(inspectedRun(w) == opened);
+    // The sweep's run keeps its truth and its references in the run store (its REM view's truth,
+    // its skill): the gru/rsa sweep ran on a seasonal task with baselines per N and seed.
+    const Run* held = w.runStore()->find(opened);
+    QVERIFY(held && !held->what.truth.empty() && held->what.length > 0);
+    QVERIFY(!held->what.references.empty());
+    QCOMPARE(held->now.state, RunState::Finished);
     QCOMPARE(snapshotHistory(w).steps(opened).size(), size_t{1});
     QTRY_VERIFY_WITH_TIMEOUT(inspectorGrid(w)->layerCount() > 0, 5000);
   }

@@ -115,7 +115,7 @@ class TestMainWindowFigures : public QObject {
     w.resize(1920, 1080);  // the maps lay out again for the room they have
     test::grabShot(&w, "main_window_regime_1920x1080");
     emit regime->runClicked(5);
-    QVERIFY(curves(w)->hasRun((1 << 20) + 5));
+    QVERIFY(curves(w)->hasRun(RunId(RunSource::Sweep, 5)));
     QVERIFY(!w.focus()->isFocused() && runs->isVisible());
     // Long status text is elided, whole in the tooltip.
     const QString long_text = "Sweep finished: " + QString("rsa b=0.123 [0.1, 0.2]; ").repeated(20);

@@ -11,6 +11,7 @@
 #include "engine/core/io/atomic_file.h"
 #include "engine/core/io/enums.h"
 #include "engine/core/io/inspection_io.h"
+#include "engine/core/session/run_record.h"
 #include "engine/core/session/session_bundle.h"
 #include "engine/core/sweep/sweep_io.h"
 #include "engine/sweep/sweep.h"
@@ -73,7 +74,7 @@ SessionBundle sampleBundle() {
     run.model = b.models[static_cast<size_t>(id)];
     run.seed = 7;
     run.train_size = 16 << id;
-    run.status = id == 0 ? RunState::Finished : RunState::Stopped;
+    run.state = id == 0 ? RunState::Finished : RunState::Stopped;
     run.parameters = 1234 + id;
     for (int s = 1; s <= 20; ++s) {
       StepMetrics m;
@@ -174,7 +175,7 @@ class TestSessionBundle : public QObject {
       QCOMPARE(b.model, a.model);
       QCOMPARE(b.seed, a.seed);
       QCOMPARE(b.train_size, a.train_size);
-      QVERIFY(b.status == a.status);
+      QVERIFY(b.state == a.state);
       QCOMPARE(b.parameters, a.parameters);
       QCOMPARE(b.steps.size(), a.steps.size());
       for (size_t s = 0; s < a.steps.size(); ++s) {
@@ -204,6 +205,65 @@ class TestSessionBundle : public QObject {
     QCOMPARE(sweep_rows[0].size, int64_t{16});
     QCOMPARE(sweep_rows[0].test_loss, 0.5);
     QCOMPARE(loaded.layout, saved.layout);
+  }
+
+  // A bundle's runs and a sweep's run become Runs at the boundary with what their task knew: the
+  // REM truth, T, the references, N and state. Bundles written before 2026-11-27 had no truth.
+  void runsKeepTheirTruthAndReferencesAcrossTheBoundary() {
+    SessionBundle saved = sampleBundle();
+    saved.truth.components = {{RemKind::Regular, 0.8, 0}, {RemKind::Cos, 0.97, 0.5236}};
+    saved.truth.description = "AR(1) λ=0.8 + season P=12";
+    saved.truth.bayes_floor = 0.01;
+    saved.length = 48;
+    saved.references = {{"persistence", "persistence", 0.4, 0.5}};
+    saveSession(saved, path("truth"));
+    const SessionBundle loaded = loadSession(path("truth"));
+    const std::vector<Run> runs = runsOfSession(loaded);
+    QCOMPARE(runs.size(), saved.runs.size());
+    for (size_t i = 0; i < runs.size(); ++i) {
+      QVERIFY(runs[i].id == RunId(RunSource::Session, saved.runs[i].id));
+      QVERIFY(!(runs[i].id == RunId(saved.runs[i].id)));  // never a live run's id
+      QCOMPARE(runs[i].what.model, saved.runs[i].model);
+      QCOMPARE(runs[i].what.truth.components.size(), size_t{2});
+      QCOMPARE(runs[i].what.truth.components[1].theta, 0.5236);
+      QVERIFY(runs[i].what.truth.components[1].kind == RemKind::Cos);
+      QCOMPARE(runs[i].what.truth.description, saved.truth.description);
+      QCOMPARE(runs[i].what.truth.bayes_floor, 0.01);
+      QCOMPARE(runs[i].what.length, int64_t{48});
+      QCOMPARE(runs[i].what.references.size(), size_t{1});
+      QVERIFY(runs[i].now.state == saved.runs[i].state);
+    }
+    // A sweep's run: its truth and T travel in sweep.json; its references are the sweep's
+    // reference rows of the same N and seed (not those of another N).
+    SweepRow row;
+    row.run = 7;
+    row.model = "rsa";
+    row.size = 64;
+    row.seed = 2;
+    row.steps = 300;
+    row.test_loss = 0.2;
+    row.bayes_floor = 0.01;
+    row.truth = saved.truth;
+    row.length = 48;
+    SweepRow same = row, other = row;
+    same.reference = other.reference = true;
+    same.model = "persistence";
+    same.test_loss = 0.3;
+    same.best_validation = 0.35;
+    other.model = "persistence";
+    other.size = 256;
+    SweepResult result;
+    result.rows = {row, same, other};
+    const SweepResult back = sweepResultFromJson(sweepJson(result));
+    const Run run = runOfSweepRow(back.rows[0], back.rows);
+    QVERIFY(run.id == RunId(RunSource::Sweep, 7));
+    QCOMPARE(run.what.truth.components.size(), size_t{2});
+    QCOMPARE(run.what.length, int64_t{48});
+    QCOMPARE(run.what.train_size, int64_t{64});
+    QCOMPARE(run.what.references.size(), size_t{1});
+    QCOMPARE(run.what.references[0].validation_loss, 0.35);
+    QCOMPARE(run.now.test_loss, 0.2);
+    QVERIFY(run.now.state == RunState::Finished);
   }
 
   void checkpointsAreWrittenAndCarriedOver() {
@@ -325,14 +385,14 @@ class TestSessionBundle : public QObject {
     for (RunState state : allRunStates()) {
       SessionRun run = model_run;
       run.id = id++;
-      run.status = state;
+      run.state = state;
       b.runs.push_back(run);
     }
     const std::string folder = saveSession(b, path("states"));
     const SessionBundle loaded = loadSession(folder);
     QCOMPARE(loaded.runs.size(), allRunStates().size());
     for (size_t i = 0; i < loaded.runs.size(); ++i)
-      QVERIFY(loaded.runs[i].status == allRunStates()[i]);
+      QVERIFY(loaded.runs[i].state == allRunStates()[i]);
     // The manifest keeps the names bundles have always had ("status": "interrupted", …).
     const std::string manifest = readTextFile(folder + "/manifest.json", 1 << 20);
     for (RunState state : allRunStates()) {

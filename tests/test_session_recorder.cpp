@@ -50,9 +50,9 @@ int main() {
   CHECK(b.config.task.name == "seasonal");
   CHECK(b.runs.size() == 2);
   CHECK(b.runs[0].id == 0 && b.runs[1].id == 1);  // by id
-  CHECK(b.runs[0].status == RunState::Idle && b.runs[0].checkpoint_file == "checkpoints/run-0.pt");
+  CHECK(b.runs[0].state == RunState::Idle && b.runs[0].checkpoint_file == "checkpoints/run-0.pt");
   CHECK(b.runs[1].train_size == 64 && b.runs[1].parameters == 1234);
-  CHECK(b.runs[1].status == RunState::Finished && b.runs[1].message == "max_steps");
+  CHECK(b.runs[1].state == RunState::Finished && b.runs[1].message == "max_steps");
   CHECK(b.runs[1].steps.size() == 4 && b.runs[1].evals.size() == 1);
 
   // The CSV the CLI writes as metrics.csv reads back exactly through the bundle's reader.

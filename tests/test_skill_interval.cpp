@@ -161,7 +161,7 @@ class TestSkillInterval : public QObject {
     SessionRun run;
     run.id = 3;
     run.model = "gru";
-    run.status = RunState::Finished;
+    run.state = RunState::Finished;
     run.test_errors = {0.5, 0.25, NAN};
     b.runs.push_back(run);
     ReferenceScore r("persistence", "persistence", 0.4, 0.6);

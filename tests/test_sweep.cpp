@@ -2,10 +2,14 @@
 // Sample-efficiency sweeps: one row per (model, N, seed), CSV/JSON output, power-law fit.
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QTemporaryDir>
 #include <cmath>
 #include <random>
 #include <set>
 
+#include "engine/core/io/atomic_file.h"
+#include "engine/core/io/inspection_io.h"
+#include "engine/core/session/session_bundle.h"
 #include "engine/sweep/sweep.h"
 #include "support/test_support.h"
 
@@ -134,6 +138,52 @@ class TestSweep : public QObject {
       QCOMPARE(second.rows[i].run, first.rows[i].run);
       QCOMPARE(second.rows[i].test_loss, first.rows[i].test_loss);
     }
+  }
+
+  // The GUI's long sweeps: with a run folder, a row keeps thinned curves and no inspection record
+  // in memory, and the folder has every point and the record (memory bounded however many runs).
+  void runFolderKeepsEveryPointOnDiskAndThinnedCurvesInMemory() {
+    QTemporaryDir dir;
+    SweepOptions o;
+    o.base.task.name = "seasonal";
+    o.base.task.length = 16;
+    o.base.task.validation_size = 16;
+    o.base.task.test_size = 16;
+    o.base.model.d_model = 8;
+    o.base.model.heads = 2;
+    o.base.model.layers = 1;
+    o.base.trainer.max_steps = 40;
+    o.base.trainer.eval_every = 2;
+    o.base.trainer.batch_size = 4;
+    o.models = {"rsa", "gru"};
+    o.sizes = {16};
+    o.seeds = 1;
+    o.keep_curves = true;
+    o.keep_inspection = true;
+    o.run_folder = dir.path().toStdString();
+    o.curve_points = 8;
+    const auto result = runSweep(o);
+    int runs = 0;
+    for (const auto& r : result.rows) {
+      if (r.reference) continue;
+      ++runs;
+      QVERIFY2(r.error.empty(), r.error.c_str());
+      QCOMPARE(r.train_curve.size(), size_t{8});
+      QCOMPARE(r.train_curve.front().step, int64_t{1});  // the first and the last stay
+      QCOMPARE(r.train_curve.back().step, int64_t{40});
+      QCOMPARE(r.validation_curve.size(), size_t{8});
+      QVERIFY(r.has_inspection && r.inspection.layers.empty() && r.inspection.gates.empty());
+      QVERIFY(!r.files.empty());
+      SessionRun all;
+      parseSessionMetricsCsv(readTextFile(r.files + "/metrics.csv", 1 << 24), "metrics.csv", all);
+      QCOMPARE(all.steps.size(), size_t{40});
+      QCOMPARE(all.evals.size(), size_t{20});
+      const auto record =
+          inspectionFromJson(readTextFile(r.files + "/inspection.json", 1 << 24));
+      QCOMPARE(QString::fromStdString(record.model), QString::fromStdString(r.model));
+      QVERIFY(!record.layers.empty() || !record.gates.empty());
+    }
+    QCOMPARE(runs, 2);
   }
 
   void badModelFailsBeforeTraining() {

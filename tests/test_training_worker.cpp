@@ -13,7 +13,7 @@
 #include <map>
 #include <memory>
 
-#include "app/gui/run_store.h"
+#include "widgets/run_store.h"
 #include "app/gui/training_controller.h"
 #include "app/gui/training_worker.h"
 #include "engine/runtime.h"
@@ -58,7 +58,7 @@ class TestTrainingWorker : public QObject {
     QObject receiver;
     TrainingController controller;
     connect(controller.worker(), &TrainingWorker::status, &receiver,
-            [&last](const RunStatus& s) { last[s.run] = s; });
+            [&last](int run, const RunStatus& s) { last[run] = s; });
     TrainingFaults nan;
     nan.nan_loss_at_step = 15;
     controller.setFaultsForTests(0, nan);
@@ -73,11 +73,12 @@ class TestTrainingWorker : public QObject {
                              60000);
     QCOMPARE(last[4].step, qint64{40});
     QCOMPARE(last[0].step, qint64{15});
-    QVERIFY2(last[0].message.contains("diverged at step 15") && last[0].message.contains("step 10"),
-             qPrintable(last[0].message));
-    QVERIFY2(last[1].message.contains("injected fault at step 5"), qPrintable(last[1].message));
-    QVERIFY2(last[2].message.contains("out of memory"), qPrintable(last[2].message));
-    QVERIFY2(last[3].message.contains("shapes cannot be multiplied"), qPrintable(last[3].message));
+    auto message = [&last](int run) { return QString::fromStdString(last[run].message); };
+    QVERIFY2(message(0).contains("diverged at step 15") && message(0).contains("step 10"),
+             qPrintable(message(0)));
+    QVERIFY2(message(1).contains("injected fault at step 5"), qPrintable(message(1)));
+    QVERIFY2(message(2).contains("out of memory"), qPrintable(message(2)));
+    QVERIFY2(message(3).contains("shapes cannot be multiplied"), qPrintable(message(3)));
     QCOMPARE(last[1].step, qint64{4});  // the failing step did not count
     // Restore: the diverged run goes back to step 10 and trains to the end (the fault fired once).
     controller.restoreLastGood(0);
@@ -102,7 +103,7 @@ class TestTrainingWorker : public QObject {
     connect(worker, &TrainingWorker::metrics, &receiver, [&evals](const MetricsBatch& b) {
       evals.insert(evals.end(), b.evals.begin(), b.evals.end());
     });
-    connect(worker, &TrainingWorker::status, &receiver, [&finished](const RunStatus& s) {
+    connect(worker, &TrainingWorker::status, &receiver, [&finished](int, const RunStatus& s) {
       finished = finished || s.state == RunState::Finished;
     });
     RunConfig c = smallRun(30);
@@ -128,7 +129,7 @@ class TestTrainingWorker : public QObject {
       QMetaObject::invokeMethod(
           worker, [worker, parallel] { worker->setParallelRuns(parallel); }, Qt::QueuedConnection);
       connect(worker, &TrainingWorker::status, &receiver,
-              [&last](const RunStatus& s) { last[s.run] = s; });
+              [&last](int run, const RunStatus& s) { last[run] = s; });
       controller.start(smallRun(30), {"rnn", "transformer", "rsa"}, 1);
       auto finished = [&last] {
         if (last.size() != 3) return false;
@@ -161,16 +162,16 @@ class TestTrainingWorker : public QObject {
   // A real series' runs are created with their baselines and start training at once; the
   // anchors, fitted in the background, arrive afterwards as runsUpdated with the same runs.
   void realSeriesAnchorsArriveAfterTheRunsStart() {
-    QVector<RunDescriptor> created, updated;
+    QVector<Run> created, updated;
     std::map<int, RunStatus> last;
     QObject receiver;
     TrainingController controller;
     connect(controller.worker(), &TrainingWorker::runsCreated, &receiver,
-            [&](const QVector<RunDescriptor>& runs) { created = runs; });
+            [&](const QVector<Run>& runs) { created = runs; });
     connect(controller.worker(), &TrainingWorker::runsUpdated, &receiver,
-            [&](const QVector<RunDescriptor>& runs) { updated = runs; });
+            [&](const QVector<Run>& runs) { updated = runs; });
     connect(controller.worker(), &TrainingWorker::status, &receiver,
-            [&last](const RunStatus& s) { last[s.run] = s; });
+            [&last](int run, const RunStatus& s) { last[run] = s; });
     RunConfig c = realSeriesDefaults(defaultRunConfig());
     c.task.name = "lynx";
     c.model.d_model = 8;
@@ -178,15 +179,15 @@ class TestTrainingWorker : public QObject {
     c.trainer.patience = 0;
     controller.start(c, {"rnn", "gru"}, 1);
     QTRY_VERIFY_WITH_TIMEOUT(created.size() == 2, 60000);
-    auto has = [](const RunDescriptor& r, const char* name) {
-      return std::any_of(r.references.begin(), r.references.end(),
+    auto has = [](const Run& r, const char* name) {
+      return std::any_of(r.what.references.begin(), r.what.references.end(),
                          [&](const ReferenceScore& s) { return s.name == name; });
     };
     for (const auto& r : created) QVERIFY(has(r, "persistence") && !has(r, "ets"));
     QTRY_VERIFY_WITH_TIMEOUT(updated.size() == 2, 60000);
     for (int k = 0; k < 2; ++k) {
-      QCOMPARE(updated[k].id, created[k].id);
-      QCOMPARE(updated[k].references.size(), created[k].references.size() + 3);
+      QVERIFY(updated[k].id == created[k].id);
+      QCOMPARE(updated[k].what.references.size(), created[k].what.references.size() + 3);
       QVERIFY(has(updated[k], "ets") && has(updated[k], "auto_arima") && has(updated[k], "theta"));
     }
     QTRY_VERIFY_WITH_TIMEOUT(last.count(1) && last[1].step > 5, 60000);  // still training
@@ -196,23 +197,23 @@ class TestTrainingWorker : public QObject {
   // The progress bar reaches 100 % when every run has ended, early stops included.
   void progressCountsRunsThatStoppedEarlyAsComplete() {
     RunStore store;
+    store.add(Run{RunId(0), {}, {}});
+    store.add(Run{RunId(1), {}, {}});
     RunStatus early;
-    early.run = 0;
     early.state = RunState::Finished;
     early.step = 440;
     early.max_steps = 1000;
-    store.setStatus(early);
+    store.setStatus(RunId(0), early);
     RunStatus running = early;
-    running.run = 1;
     running.state = RunState::Running;
     running.steps_per_second = 20;
-    store.setStatus(running);
+    store.setStatus(RunId(1), running);
     auto p = store.progress();
     QCOMPARE(p.done, qint64{880});
     QCOMPARE(p.total, qint64{1440});  // the early stop's 440, the running run's 1000
     QVERIFY(p.running);
     running.state = RunState::Stopped;
-    store.setStatus(running);
+    store.setStatus(RunId(1), running);
     p = store.progress();
     QCOMPARE(p.done, p.total);
     QVERIFY(!p.running);
@@ -223,7 +224,7 @@ class TestTrainingWorker : public QObject {
     QObject receiver;
     auto controller = std::make_unique<TrainingController>();
     connect(controller->worker(), &TrainingWorker::status, &receiver,
-            [&last](const RunStatus& s) { last[s.run] = s; });
+            [&last](int run, const RunStatus& s) { last[run] = s; });
     controller->start(smallRun(100000000), {"rnn", "rsa"}, 2);
     QTRY_VERIFY_WITH_TIMEOUT(last.count(3) && last[3].step > 5, 60000);
     // The worker is deleted when its thread finishes (QThread::finished -> deleteLater). (Thread

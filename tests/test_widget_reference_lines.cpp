@@ -73,26 +73,35 @@ class TestWidgetReferenceLines : public QObject {
     QCOMPARE(view.meanGraphCount(), 3);
   }
 
+  // The runs table is a view over the RunStore: its cells are the store's text for each Run.
   void runsTableShowsSkill() {
+    RunStore store;
     RunsTable table;
-    RunRow row;
-    row.id = 3;
-    row.model = "rsa";
-    row.skill = 0.25;
-    row.skill_tip = "test";
-    row.skill_persistence = 0.875;
-    row.train_size = 75;  // the N the run has, with the N asked for in its tooltip
-    row.requested_train_size = 1024;
-    table.setRuns({row});
-    QCOMPARE(table.item(0, RunsTable::kN)->text(), QString("75"));
-    QVERIFY(table.item(0, RunsTable::kN)->toolTip().contains("asked for 1024"));
-    QCOMPARE(table.item(0, RunsTable::kSkillPersistence)->text(), QString("+0.875"));
-    QCOMPARE(table.item(0, RunsTable::kSkill)->text(), QString("+0.250"));
-    QCOMPARE(table.item(0, RunsTable::kSkill)->toolTip(), QString("test"));
-    row.skill = qQNaN();
-    table.updateRun(row);
-    QCOMPARE(table.item(0, RunsTable::kSkill)->text(), QString("–"));
-    QVERIFY(table.horizontalHeaderItem(RunsTable::kSkill)->text().contains("best anchor"));
+    table.setStore(&store);
+    Run run;
+    run.id = RunId(RunSource::Session, 3);
+    run.what.model = "rsa";
+    run.what.train_size = 75;  // the N the run has, with the N asked for in its tooltip
+    run.what.requested_train_size = 1024;
+    run.what.references = {{"ar_lsq", "AR(p)", 0.1, 0.1}, {"persistence", "persistence", 0.6, 0.6}};
+    run.now.validation_loss = 0.075;  // 1 − 0.075 / 0.1 vs the best anchor, 1 − 0.075 / 0.6
+    store.add(run);
+    QCOMPARE(table.rowCount(), 1);
+    QCOMPARE(table.text(0, RunStore::kN), QString("75"));
+    QVERIFY(table.toolTip(0, RunStore::kN).contains("asked for 1024"));
+    QCOMPARE(table.text(0, RunStore::kSkillPersistence), QString("+0.875"));
+    QCOMPARE(table.text(0, RunStore::kSkill), QString("+0.250"));
+    QVERIFY(table.toolTip(0, RunStore::kSkill).startsWith("validation"));
+    QVERIFY(table.toolTip(0, RunStore::kModel).contains("session run 3"));
+    RunStatus none;
+    store.setStatus(run.id, none);
+    QCOMPARE(table.text(0, RunStore::kSkill), QString("–"));
+    QVERIFY(store.headerData(RunStore::kSkill, Qt::Horizontal).toString().contains("best anchor"));
+    // The check box hides the run: the store says so to the loss view.
+    QSignalSpy toggled(&store, &RunStore::visibilityChanged);
+    QVERIFY(store.setData(store.index(0, RunStore::kVisible), Qt::Unchecked, Qt::CheckStateRole));
+    QCOMPARE(toggled.size(), 1);
+    QVERIFY(!store.isVisible(run.id));
   }
 };
 

@@ -15,6 +15,7 @@
 #include "widgets/gate_view.h"
 #include "widgets/linear_rnn_rem_panel.h"
 #include "widgets/rem_parameter_view.h"
+#include "widgets/run_store.h"
 
 namespace rsalab {
 
@@ -54,7 +55,7 @@ InspectorPanel::InspectorPanel(QWidget* parent) : QWidget(parent) {
   // Hidden views keep their data and draw when their tab comes back.
   connect(tabs_, &QTabWidget::currentChanged, this, [this] { refreshScrubber(); });
   connect(attention_view_, &AttentionView::sampleChanged, this, [this](int sample) {
-    if (inspected_run_ < 0) return;
+    if (!inspected_run_.valid()) return;
     follow_latest_ = true;
     emit inspectionRequested(inspected_run_, sample);
   });
@@ -62,24 +63,26 @@ InspectorPanel::InspectorPanel(QWidget* parent) : QWidget(parent) {
 
 int InspectorPanel::sample() const { return attention_view_->sample(); }
 
+void InspectorPanel::setStore(const RunStore* store) {
+  store_ = store;
+  // A run's truth may arrive or change after its first snapshot (a reopened bundle, anchors).
+  connect(store, &QAbstractItemModel::dataChanged, this, [this] { applyGroundTruth(); });
+  connect(store, &QAbstractItemModel::modelReset, this, [this] { applyGroundTruth(); });
+  connect(store, &QAbstractItemModel::rowsInserted, this, [this] { applyGroundTruth(); });
+}
+
 void InspectorPanel::clear() {
-  infos_.clear();
   latest_.clear();
   inputs_.clear();
   history_.clear();
   follow_latest_ = true;
   shown_step_ = -1;
-  setInspectedRun(-1);
+  setInspectedRun(RunId());
   rebuildRemView();
   refreshScrubber();
 }
 
-void InspectorPanel::setRunInfo(int run, const InspectedRunInfo& info) {
-  infos_[run] = info;
-  if (run == inspected_run_) applyGroundTruth();
-}
-
-void InspectorPanel::addSnapshot(int run, qint64 step,
+void InspectorPanel::addSnapshot(const RunId& run, qint64 step,
                                  std::shared_ptr<const InspectionRecord> shared,
                                  const SampleInput& input) {
   if (!shared) return;
@@ -98,18 +101,18 @@ void InspectorPanel::addSnapshot(int run, qint64 step,
   refreshScrubber();  // shows the newest snapshot unless the user scrubbed back
 }
 
-void InspectorPanel::addRecord(int run, qint64 step, const InspectionRecord& record) {
+void InspectorPanel::addRecord(const RunId& run, qint64 step, const InspectionRecord& record) {
   history_.insert(run, step, record);
   if (!latest_.contains(run) || latest_[run].step <= step)
     latest_[run] = {step, std::make_shared<const InspectionRecord>(record)};
 }
 
-void InspectorPanel::setInspectedRun(int run) {
+void InspectorPanel::setInspectedRun(const RunId& run) {
   inspected_run_ = run;
   applyGroundTruth();
 }
 
-void InspectorPanel::showRun(int run) {
+void InspectorPanel::showRun(const RunId& run) {
   setInspectedRun(run);
   showLatest(run);
   follow_latest_ = true;
@@ -118,8 +121,19 @@ void InspectorPanel::showRun(int run) {
 }
 
 void InspectorPanel::applyGroundTruth() {
-  const InspectedRunInfo info = infos_.value(inspected_run_);
-  rem_view_->setGroundTruth(info.truth, info.length);
+  const Run* run = store_ ? store_->find(inspected_run_) : nullptr;
+  const GroundTruth truth = run ? run->what.truth : GroundTruth{};
+  const int64_t length = run ? run->what.length : 0;
+  // Statuses change the store ~20 times a second: redraw the truth only when it is another one.
+  const QString key = QString("%1 %2 %3 %4 %5")
+                          .arg(runSourceName(inspected_run_.source))
+                          .arg(inspected_run_.number)
+                          .arg(QString::fromStdString(truth.description))
+                          .arg(truth.components.size())
+                          .arg(length);
+  if (key == applied_truth_) return;
+  applied_truth_ = key;
+  rem_view_->setGroundTruth(truth, length);
 }
 
 // ---- Step scrubber: a slider over the inspected run's recorded steps, with Play/Pause.
@@ -204,17 +218,19 @@ void InspectorPanel::rebuildRemView() {
   rem_view_step_ = steps.empty() ? -1 : steps.back();
 }
 
-void InspectorPanel::showLatest(int run) {
+void InspectorPanel::showLatest(const RunId& run) {
   if (!latest_.contains(run)) return;
   const Latest& latest = latest_[run];
   if (latest.record) showRecord(run, latest.step, *latest.record);
 }
 
-void InspectorPanel::showRecord(int run, qint64 step, const InspectionRecord& rec) {
+void InspectorPanel::showRecord(const RunId& run, qint64 step, const InspectionRecord& rec) {
   shown_step_ = step;
   step_label_->setText(QString("step %1").arg(step));
-  const InspectedRunInfo info = infos_.value(run);
-  const QString label = QString("%1 seed %2").arg(info.model).arg(info.seed);
+  const Run* r = store_ ? store_->find(run) : nullptr;
+  const QString label =
+      r ? QString("%1 seed %2").arg(QString::fromStdString(r->what.model)).arg(r->what.seed)
+        : QString();
   const SampleInput input = inputs_.value({run, static_cast<int>(rec.sample)});
   attention_view_->setRecord(step, rec, input, label);
   gate_view_->setRecord(step, rec, input, label);

@@ -93,10 +93,10 @@ LossCurveView::LossCurveView(QWidget* parent) : QWidget(parent) {
           &LossCurveView::onRangeChanged);
 }
 
-void LossCurveView::addRun(int run_id, const QString& name, const QColor& color) {
+void LossCurveView::addRun(const RunId& run_id, const QString& name, const QColor& color) {
   Run& run = ensureRun(run_id);
   run.name = name;
-  run.color = color.isValid() ? color : runColor(run_id);
+  run.color = color.isValid() ? color : runColor(static_cast<int>(run_id.number));
   QColor faint = run.color;
   faint.setAlpha(kRawAlpha);
   run.train_raw->setPen(QPen(faint, 1));
@@ -110,7 +110,7 @@ void LossCurveView::addRun(int run_id, const QString& name, const QColor& color)
   markDirty();
 }
 
-LossCurveView::Run& LossCurveView::ensureRun(int run_id) {
+LossCurveView::Run& LossCurveView::ensureRun(const RunId& run_id) {
   auto it = runs_.find(run_id);
   if (it != runs_.end()) return it->second;
   Run& run = runs_[run_id];
@@ -120,13 +120,13 @@ LossCurveView::Run& LossCurveView::ensureRun(int run_id) {
   run.validation_graph = plot_->addGraph();
   run.train_raw->removeFromLegend();
   run.validation_graph->removeFromLegend();  // joins the legend with its first point
-  run.name = tr("run %1").arg(run_id);
-  run.color = runColor(run_id);
+  run.name = tr("run %1").arg(run_id.number);
+  run.color = runColor(static_cast<int>(run_id.number));
   addRun(run_id, run.name, run.color);
   return run;
 }
 
-void LossCurveView::removeRun(int run_id) {
+void LossCurveView::removeRun(const RunId& run_id) {
   auto it = runs_.find(run_id);
   if (it == runs_.end()) return;
   for (QCPGraph* g : {it->second.train_raw, it->second.train_smooth, it->second.validation_graph}) {
@@ -143,13 +143,13 @@ void LossCurveView::removeRun(int run_id) {
   markDirty();
 }
 
-std::vector<int> LossCurveView::runIds() const {
-  std::vector<int> ids;
+std::vector<RunId> LossCurveView::runIds() const {
+  std::vector<RunId> ids;
   for (const auto& [id, run] : runs_) ids.push_back(id);
   return ids;
 }
 
-void LossCurveView::append(int run_id, Curve curve, double step, double samples_seen, double loss) {
+void LossCurveView::append(const RunId& run_id, Curve curve, double step, double samples_seen, double loss) {
   Run& run = ensureRun(run_id);
   CurveSeries& s = curve == Curve::kTrain ? run.train : run.validation;
   const bool first = s.empty();
@@ -158,13 +158,13 @@ void LossCurveView::append(int run_id, Curve curve, double step, double samples_
   markDirty();
 }
 
-void LossCurveView::appendEvaluation(int run_id, const EvalMetrics& e) {
+void LossCurveView::appendEvaluation(const RunId& run_id, const EvalMetrics& e) {
   if (e.split != Split::Validation) return;
   append(run_id, Curve::kValidation, static_cast<double>(e.step),
          static_cast<double>(e.samples_seen), e.loss);
 }
 
-const CurveSeries* LossCurveView::series(int run_id, Curve curve) const {
+const CurveSeries* LossCurveView::series(const RunId& run_id, Curve curve) const {
   auto it = runs_.find(run_id);
   if (it == runs_.end()) return nullptr;
   return curve == Curve::kTrain ? &it->second.train : &it->second.validation;
@@ -211,7 +211,7 @@ void LossCurveView::setLogY(bool log_y) {
   markDirty();
 }
 
-void LossCurveView::setRunVisible(int run_id, bool visible) {
+void LossCurveView::setRunVisible(const RunId& run_id, bool visible) {
   auto it = runs_.find(run_id);
   if (it == runs_.end() || it->second.visible == visible) return;
   it->second.visible = visible;
@@ -220,12 +220,12 @@ void LossCurveView::setRunVisible(int run_id, bool visible) {
   emit runVisibilityChanged(run_id, visible);
 }
 
-bool LossCurveView::isRunVisible(int run_id) const {
+bool LossCurveView::isRunVisible(const RunId& run_id) const {
   auto it = runs_.find(run_id);
   return it != runs_.end() && it->second.visible;
 }
 
-void LossCurveView::addMarker(double step, const QString& label, int run_id) {
+void LossCurveView::addMarker(double step, const QString& label, const RunId& run_id) {
   Marker m;
   m.step = step;
   m.label = label;
@@ -296,7 +296,7 @@ int LossCurveView::drawnPointCount() const {
   return n;
 }
 
-int LossCurveView::drawnPointCount(int run_id, Curve curve) const {
+int LossCurveView::drawnPointCount(const RunId& run_id, Curve curve) const {
   auto it = runs_.find(run_id);
   if (it == runs_.end()) return 0;
   const QCPGraph* g =

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "engine/core/forecast/metrics.h"
+#include "engine/core/session/run_id.h"
 #include "widgets/curve_series.h"
 #include "widgets/plot_export.h"
 #include "widgets/repaint_throttle.h"
@@ -55,28 +56,28 @@ class LossCurveView : public QWidget {
   explicit LossCurveView(QWidget* parent = nullptr);
 
   // An invalid colour means runColor(run_id). Appending to an unknown run adds it as "run N".
-  void addRun(int run_id, const QString& name, const QColor& color = QColor());
-  void removeRun(int run_id);
-  bool hasRun(int run_id) const { return runs_.count(run_id) > 0; }
-  std::vector<int> runIds() const;
+  void addRun(const RunId& run_id, const QString& name, const QColor& color = QColor());
+  void removeRun(const RunId& run_id);
+  bool hasRun(const RunId& run_id) const { return runs_.count(run_id) > 0; }
+  std::vector<RunId> runIds() const;
 
-  void append(int run_id, Curve curve, double step, double samples_seen, double loss);
-  void appendTrain(int run_id, double step, double samples_seen, double loss) {
+  void append(const RunId& run_id, Curve curve, double step, double samples_seen, double loss);
+  void appendTrain(const RunId& run_id, double step, double samples_seen, double loss) {
     append(run_id, Curve::kTrain, step, samples_seen, loss);
   }
-  void appendValidation(int run_id, double step, double samples_seen, double loss) {
+  void appendValidation(const RunId& run_id, double step, double samples_seen, double loss) {
     append(run_id, Curve::kValidation, step, samples_seen, loss);
   }
   // Engine metrics as they arrive (live runs, bundles, sweeps): a training step at its step and
   // samples seen; a validation evaluation at its step and the samples seen when it ran (other
   // splits are left out). Points keep their x when the batch size changes later.
-  void appendStep(int run_id, const StepMetrics& m) {
+  void appendStep(const RunId& run_id, const StepMetrics& m) {
     append(run_id, Curve::kTrain, static_cast<double>(m.step), static_cast<double>(m.samples_seen),
            m.train_loss);
   }
-  void appendEvaluation(int run_id, const EvalMetrics& e);
+  void appendEvaluation(const RunId& run_id, const EvalMetrics& e);
   // Every stored point of a curve (never decimated); nullptr for an unknown run.
-  const CurveSeries* series(int run_id, Curve curve) const;
+  const CurveSeries* series(const RunId& run_id, Curve curve) const;
 
   void setXAxisMode(XAxisMode mode);
   XAxisMode xAxisMode() const { return x_mode_; }
@@ -84,13 +85,13 @@ class LossCurveView : public QWidget {
   double smoothing() const { return smoothing_; }
   void setLogY(bool log_y);
   bool logY() const { return log_y_; }
-  void setRunVisible(int run_id, bool visible);
-  bool isRunVisible(int run_id) const;
+  void setRunVisible(const RunId& run_id, bool visible);
+  bool isRunVisible(const RunId& run_id) const;
 
   // A labelled vertical line at a training step ("lr 3e-3 → 1e-3"), in the run's colour when
   // run_id names a run (hidden with it), grey otherwise. In samples-seen mode the step is placed
   // by the run's (or the first run's) step → samples mapping.
-  void addMarker(double step, const QString& label, int run_id = -1);
+  void addMarker(double step, const QString& label, const RunId& run_id = RunId());
   int markerCount() const { return int(markers_.size()); }
   void clearMarkers();
   void clear();  // all runs and markers
@@ -99,7 +100,7 @@ class LossCurveView : public QWidget {
   // validation curve is read against); an empty list removes them. Lines equal in label and loss
   // across runs are drawn once, grey and dashed with their label above them, while one of
   // their runs is shown; the y range fitted to the data includes them.
-  void setReferenceLines(int run_id, const std::vector<ReferenceLine>& lines);
+  void setReferenceLines(const RunId& run_id, const std::vector<ReferenceLine>& lines);
   // Lines drawn at the last redraw (after de-duplication); their labels, top to bottom.
   QStringList drawnReferenceLabels() const;
 
@@ -110,7 +111,7 @@ class LossCurveView : public QWidget {
   // Points handed to QCustomPlot at the last redraw: over all graphs, or one curve's main graph
   // (smoothed training curve / validation curve).
   int drawnPointCount() const;
-  int drawnPointCount(int run_id, Curve curve) const;
+  int drawnPointCount(const RunId& run_id, Curve curve) const;
   int plotWidthPixels() const;  // width of the data area, the decimation's column count
   QCustomPlot* plot() const { return plot_; }
   // Every stored point (not the decimated drawing) per run and curve: step, samples_seen, loss
@@ -119,7 +120,7 @@ class LossCurveView : public QWidget {
 
  signals:
   /// A run was shown or hidden (legend click or setRunVisible); the run table mirrors it.
-  void runVisibilityChanged(int run_id, bool visible);
+  void runVisibilityChanged(const RunId& run_id, bool visible);
 
  private:
   struct Run {
@@ -134,12 +135,12 @@ class LossCurveView : public QWidget {
   struct Marker {
     double step = 0;
     QString label;
-    int run_id = -1;
+    RunId run_id;
     QCPItemStraightLine* line = nullptr;
     QCPItemText* text = nullptr;
   };
 
-  Run& ensureRun(int run_id);
+  Run& ensureRun(const RunId& run_id);
   std::vector<ReferenceLine> visibleReferences() const;  // de-duplicated, by falling loss
   void drawReferences();                                 // (loss_curve_references.cpp)
   const std::vector<double>& xs(const CurveSeries& s) const;
@@ -159,9 +160,9 @@ class LossCurveView : public QWidget {
   QLabel* smoothing_label_ = nullptr;
   QCheckBox* log_box_ = nullptr;
 
-  std::map<int, Run> runs_;
+  std::map<RunId, Run> runs_;
   std::vector<Marker> markers_;
-  std::map<int, std::vector<ReferenceLine>> references_;  // by run
+  std::map<RunId, std::vector<ReferenceLine>> references_;  // by run
   std::vector<QCPItemStraightLine*> reference_lines_;     // drawn, with their labels
   std::vector<QCPItemText*> reference_texts_;
   XAxisMode x_mode_ = XAxisMode::kStep;

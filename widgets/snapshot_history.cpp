@@ -26,7 +26,7 @@ qint64 SnapshotHistory::recordBytes(const InspectionRecord& record) {
   return floats * qint64(sizeof(float));
 }
 
-void SnapshotHistory::insert(int run, qint64 step, InspectionRecord record) {
+void SnapshotHistory::insert(const RunId& run, qint64 step, InspectionRecord record) {
   auto& records = runs_[run];
   qint64& bytes = bytes_[run];
   const auto old = records.find(step);
@@ -54,12 +54,12 @@ qint64 SnapshotHistory::thin(std::map<qint64, InspectionRecord>& records, int co
   return freed;
 }
 
-qint64 SnapshotHistory::bytes(int run) const {
+qint64 SnapshotHistory::bytes(const RunId& run) const {
   const auto b = bytes_.find(run);
   return b == bytes_.end() ? 0 : b->second;
 }
 
-const InspectionRecord* SnapshotHistory::at(int run, qint64 step) const {
+const InspectionRecord* SnapshotHistory::at(const RunId& run, qint64 step) const {
   const auto r = runs_.find(run);
   if (r == runs_.end()) return nullptr;
   auto it = r->second.upper_bound(step);
@@ -67,7 +67,7 @@ const InspectionRecord* SnapshotHistory::at(int run, qint64 step) const {
   return &std::prev(it)->second;
 }
 
-qint64 SnapshotHistory::stepAt(int run, qint64 step) const {
+qint64 SnapshotHistory::stepAt(const RunId& run, qint64 step) const {
   const auto r = runs_.find(run);
   if (r == runs_.end()) return -1;
   auto it = r->second.upper_bound(step);
@@ -75,7 +75,7 @@ qint64 SnapshotHistory::stepAt(int run, qint64 step) const {
   return std::prev(it)->first;
 }
 
-std::vector<qint64> SnapshotHistory::steps(int run) const {
+std::vector<qint64> SnapshotHistory::steps(const RunId& run) const {
   std::vector<qint64> out;
   const auto r = runs_.find(run);
   if (r == runs_.end()) return out;
@@ -84,19 +84,19 @@ std::vector<qint64> SnapshotHistory::steps(int run) const {
   return out;
 }
 
-std::vector<int> SnapshotHistory::runs() const {
-  std::vector<int> out;
+std::vector<RunId> SnapshotHistory::runs() const {
+  std::vector<RunId> out;
   for (const auto& kv : runs_) out.push_back(kv.first);
   return out;
 }
 
-const std::map<qint64, InspectionRecord>& SnapshotHistory::records(int run) const {
+const std::map<qint64, InspectionRecord>& SnapshotHistory::records(const RunId& run) const {
   static const std::map<qint64, InspectionRecord> kEmpty;
   const auto r = runs_.find(run);
   return r == runs_.end() ? kEmpty : r->second;
 }
 
-int SnapshotHistory::size(int run) const {
+int SnapshotHistory::size(const RunId& run) const {
   const auto r = runs_.find(run);
   return r == runs_.end() ? 0 : static_cast<int>(r->second.size());
 }

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "engine/core/io/inspection.h"
+#include "engine/core/session/run_id.h"
 
 namespace rsalab {
 
@@ -28,20 +29,20 @@ class SnapshotHistory {
                            qint64 bytes_per_run = kBytesPerRun);
 
   // Stores (a copy of) the record; a step already present is replaced.
-  void insert(int run, qint64 step, InspectionRecord record);
+  void insert(const RunId& run, qint64 step, InspectionRecord record);
   // The record of the nearest recorded step ≤ step; nullptr when there is none.
-  const InspectionRecord* at(int run, qint64 step) const;
+  const InspectionRecord* at(const RunId& run, qint64 step) const;
   // The step `at` would answer with, or -1.
-  qint64 stepAt(int run, qint64 step) const;
-  std::vector<qint64> steps(int run) const;  // ascending
-  std::vector<int> runs() const;
+  qint64 stepAt(const RunId& run, qint64 step) const;
+  std::vector<qint64> steps(const RunId& run) const;  // ascending
+  std::vector<RunId> runs() const;
   // All records of a run by step (empty map for an unknown run).
-  const std::map<qint64, InspectionRecord>& records(int run) const;
-  int size(int run) const;
+  const std::map<qint64, InspectionRecord>& records(const RunId& run) const;
+  int size(const RunId& run) const;
   int maxPerRun() const { return recent_ + older_cap_; }
-  qint64 bytes(int run) const;  // matrix payload held for a run (estimate)
+  qint64 bytes(const RunId& run) const;  // matrix payload held for a run (estimate)
   static qint64 recordBytes(const InspectionRecord& record);
-  void clearRun(int run) {
+  void clearRun(const RunId& run) {
     runs_.erase(run);
     bytes_.erase(run);
   }
@@ -57,8 +58,8 @@ class SnapshotHistory {
   int recent_;
   int older_cap_;
   qint64 bytes_per_run_;
-  std::map<int, std::map<qint64, InspectionRecord>> runs_;
-  std::map<int, qint64> bytes_;
+  std::map<RunId, std::map<qint64, InspectionRecord>> runs_;
+  std::map<RunId, qint64> bytes_;
 };
 
 }  // namespace rsalab

@@ -46,4 +46,9 @@ QByteArray FigureFocus::layoutState() const {
   return focused_ ? pre_focus_layout_ : window_->saveState(version_);
 }
 
+bool FigureFocus::restoreLayout(const QByteArray& state) {
+  leave();
+  return window_->restoreState(state, version_);
+}
+
 }  // namespace rsalab

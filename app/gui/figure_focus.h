@@ -25,6 +25,10 @@ class FigureFocus : public QObject {
   void show(QWidget* figure);      // switches to that tab and turns focus mode on
   void leave();                    // turns it off (the docks come back)
   QByteArray layoutState() const;  // what settings and sessions save: the layout before focus
+  int layoutVersion() const { return version_; }
+  // Leaves focus mode and restores a saved layout (a session's, the settings'); false when
+  // `state` is not a layout of this version.
+  bool restoreLayout(const QByteArray& state);
 
  private:
   void apply();  // hides or restores the docks for the action's state and the tab

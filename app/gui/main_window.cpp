@@ -11,6 +11,7 @@
 #include <QStyle>
 #include <algorithm>
 
+#include "app/gui/runs_headline.h"
 #include "app/gui/sweep_panel.h"
 #include "app/gui/training_controller.h"
 #include "app/gui/training_worker.h"
@@ -18,14 +19,14 @@
 #include "engine/core/registry/task_registry.h"
 #include "engine/runtime.h"
 #include "widgets/hyper_parameter_form.h"
+#include "widgets/inspector_panel.h"
 #include "widgets/loss_curve_view.h"
-#include "widgets/run_palette.h"
 #include "widgets/run_setup_panel.h"
 
 namespace rsalab {
 
 MainWindow::MainWindow(QWidget* parent)
-    : QMainWindow(parent), controller_(new TrainingController(this)) {
+    : QMainWindow(parent), controller_(new TrainingController(this)), runs_(new RunStore(this)) {
   setObjectName("MainWindow");
   controller_->setObjectName("TrainingController");
   setWindowTitle("RSA Lab — untitled session[*]");
@@ -37,15 +38,14 @@ MainWindow::MainWindow(QWidget* parent)
 
   // Central area: the inspector views as tabs over the step scrubber that drives every view.
   inspector_ = new InspectorPanel(this);
+  inspector_->setStore(runs_);
   tabs_ = inspector_->tabs();
   setCentralWidget(inspector_);
-  connect(inspector_, &InspectorPanel::inspectionRequested, controller_,
-          &TrainingController::requestInspection);
+  connect(inspector_, &InspectorPanel::inspectionRequested, this,
+          [this](const RunId& run, int sample) {
+            if (run.isLive()) controller_->requestInspection(int(run.number), sample);
+          });
   focus_ = new FigureFocus(this, tabs_, kLayoutVersion);
-  presets_ = new PresetController(this);
-  sessions_ = new SessionController(this);
-  settings_ = new WindowSettings(this);
-  csv_ = new CsvImporter(this);
   status_ = new WindowStatus(statusBar());
 
   buildActions();
@@ -53,13 +53,12 @@ MainWindow::MainWindow(QWidget* parent)
   auto* run = menuBar()->addMenu("&Run");
   run->addActions({start_action_, step_action_, stop_action_, reset_action_, restore_action_});
   buildDocks();
+  buildSweepTab();
+  buildJobs();
   auto* view = menuBar()->findChild<QMenu*>("ViewMenu");
   setAcceptDrops(true);
   settings_->buildMenus(file, view);
-  buildSweepTab();
-  presets_->buildGenerationTab();
-  presets_->buildPaperTableTab();
-  presets_->buildMenu();
+  wireJobs();
 
   auto* worker = controller_->worker();
   connect(worker, &TrainingWorker::runsCreated, this, &MainWindow::onRunsCreated);
@@ -153,7 +152,7 @@ void MainWindow::togglePause() {
 void MainWindow::resetRuns() {
   controller_->reset();
   curves_->clear();
-  runs_.clear();
+  runs_->clear();
   restore_action_->setEnabled(false);
   inspector_->clear();
   setTrainingState(false, false);
@@ -162,6 +161,7 @@ void MainWindow::resetRuns() {
 void MainWindow::setTrainingState(bool training, bool paused) {
   training_ = training;
   paused_ = paused;
+  sessions_->setTraining(training);
   start_action_->setText(!training ? "Start" : paused ? "Resume" : "Pause");
   start_action_->setIcon(
       style()->standardIcon(training && !paused ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
@@ -180,47 +180,40 @@ void MainWindow::updateStateLabel() {
   status_->setState(state);
 }
 
-void MainWindow::onRunsCreated(const QVector<RunDescriptor>& runs) {
+void MainWindow::onRunsCreated(const QVector<Run>& runs) {
   if (!runs.isEmpty()) {  // what the user is looking at
-    const QString text = runsHeadline(runs, currentConfig(), presets_->claimLine());
+    std::vector<RunDescriptor> what;
+    for (const auto& r : runs) what.push_back(r.what);
+    const QString text = runsHeadline(what, currentConfig(), presets_->claimLine());
     showStatus(text);
     inspector_->setHeadline(text);
   }
-  runs_.clear();
+  runs_->clear();
   sessions_->recorder().clearRuns();
-  QVector<RunRow> rows;
-  for (const auto& r : runs) {
-    runs_.add(r);
-    sessions_->recorder().addRun(r.id, r.model.toStdString(), r.seed, r.parameters);
-    inspector_->setRunInfo(r.id, RunStore::inspectedRunInfo(r));
-    rows.push_back(RunStore::newRow(r));
-    curves_->addRun(r.id, QString("%1 s%2").arg(r.model).arg(r.seed), runColor(r.id));
-    curves_->setReferenceLines(r.id, referenceLines(r));
+  for (const Run& r : runs) {
+    runs_->add(r);
+    sessions_->recorder().addRun(r);
+    curves_->addRun(r.id, QString("%1 s%2").arg(QString::fromStdString(r.what.model)).arg(r.what.seed),
+                    runs_->colorOf(r.id));
+    curves_->setReferenceLines(r.id, referenceLines(r.what));
   }
-  runs_table_->setRuns(rows);
-  inspector_->setInspectedRun(runs_.firstToInspect());
-  if (!runs.isEmpty())  // the runs share one task: its references go to the bundle once
-    sessions_->recorder().setReferences(runs.front().references, runs.front().horizon,
-                                        runs.front().season);
+  inspector_->setInspectedRun(runs_->firstToInspect());
 }
 
-void MainWindow::onRunsUpdated(const QVector<RunDescriptor>& runs) {
-  for (const auto& r : runs) {
-    if (!runs_.runs().contains(r.id)) continue;  // from runs a new start has replaced
-    runs_.add(r);
-    curves_->setReferenceLines(r.id, referenceLines(r));
-    const auto status = runs_.statuses().find(r.id);
-    runs_table_->updateRun(status == runs_.statuses().end() ? RunStore::newRow(r)
-                                                            : RunStore::row(r, *status));
+void MainWindow::onRunsUpdated(const QVector<Run>& runs) {
+  for (const Run& r : runs) {
+    if (!runs_->find(r.id)) continue;  // from runs a new start has replaced
+    runs_->setWhat(r.id, r.what);
+    curves_->setReferenceLines(r.id, referenceLines(r.what));
   }
-  if (!runs.isEmpty())  // with the anchors fitted since
-    sessions_->recorder().setReferences(runs.front().references, runs.front().horizon,
-                                        runs.front().season);
+  if (!runs.isEmpty())  // with the anchors fitted since (the runs share one task)
+    sessions_->recorder().setReferences(runs.front().what.references, runs.front().what.horizon,
+                                        runs.front().what.season);
 }
 
-void MainWindow::inspectRun(int run) {
+void MainWindow::inspectRun(const RunId& run) {
   inspector_->showRun(run);
-  controller_->requestInspection(run, inspector_->sample());
+  if (run.isLive()) controller_->requestInspection(int(run.number), inspector_->sample());
 }
 
 void MainWindow::onMetrics(const MetricsBatch& batch) {
@@ -235,17 +228,28 @@ void MainWindow::onMetrics(const MetricsBatch& batch) {
   for (const auto& e : batch.evals) curves_->appendEvaluation(batch.run, e);
 }
 
-void MainWindow::onStatus(const RunStatus& s) {
-  runs_.setStatus(s);
-  sessions_->recorder().setStatus(s.run, s.state, s.message.toStdString());
-  if (!s.test_errors.empty()) sessions_->recorder().setTestErrors(s.run, s.test_errors);
-  const auto d = runs_.descriptor(s.run);
-  runs_table_->updateRun(RunStore::row(d, s));
-  if ((s.state == RunState::Failed || s.state == RunState::Diverged) && !s.message.isEmpty())
-    showStatus(d.model + ": " + s.message, 8000);
-  restore_action_->setEnabled(runs_.anyDiverged());
-  status_->setProgress(runs_.progress());
-  if (s.state != RunState::Running && s.state != RunState::Idle) presets_->runsChanged();
+void MainWindow::onStatus(int number, const RunStatus& now) {
+  const RunId id(number);
+  runs_->setStatus(id, now);
+  const Run* run = runs_->find(id);
+  if (!run) return;
+  sessions_->recorder().setStatus(*run);
+  if ((now.state == RunState::Failed || now.state == RunState::Diverged) && !now.message.empty())
+    showStatus(QString::fromStdString(run->what.model + ": " + now.message), 8000);
+  restore_action_->setEnabled(runs_->anyDiverged());
+  status_->setProgress(runs_->progress());
+  if (now.state != RunState::Running && now.state != RunState::Idle) presets_->runsChanged();
+}
+
+void MainWindow::trainPreset(const RunConfig& config, const QStringList& models) {
+  base_config_ = config;
+  RunSetup s = setup_->setup();
+  s.models = models;
+  s.seeds = 1;
+  setup_->setSetup(s);
+  setup_->setConfig(config);
+  hyper_->setConfig(config);
+  startTraining();
 }
 
 void MainWindow::onHotChanged(const QString& name, double value) {

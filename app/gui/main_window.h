@@ -4,35 +4,36 @@
 // jobs live elsewhere: training in the TrainingController's thread, the runs in a RunStore,
 // presets in the PresetController, sessions in the SessionController, menus and settings in
 // WindowSettings, CSV import in the CsvImporter, focus mode in FigureFocus, the status bar in
-// WindowStatus. Those helpers are friends: they act on the panels this class owns.
+// WindowStatus. Each helper gets the store and panels it acts on when it is built and talks
+// back through its signals (log, status, requests); none reaches into this class.
 #pragma once
 
 #include <QMainWindow>
 #include <QPlainTextEdit>
 #include <QTabWidget>
 
+#include "app/gui/csv_importer.h"
 #include "app/gui/figure_focus.h"
 #include "app/gui/preset_controller.h"
-#include "app/gui/run_store.h"
+#include "app/gui/run_messages.h"
 #include "app/gui/session_controller.h"
 #include "app/gui/window_settings.h"
 #include "engine/core/config/task_options.h"
+#include "widgets/run_store.h"
 
 namespace rsalab {
 
 class TrainingController;
 class RunSetupPanel;
 class HyperParameterForm;
+class InspectorPanel;
 class LossCurveView;
+class RunsTable;
 class SweepPanel;
 class WindowStatus;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
-  friend class PresetController;
-  friend class SessionController;
-  friend class WindowSettings;
-  friend class CsvImporter;
 
  public:
   explicit MainWindow(QWidget* parent = nullptr);
@@ -48,7 +49,7 @@ class MainWindow : public QMainWindow {
   void setTaskDefaults(const TaskOptions& task) { base_config_.task = task; }
   // A real series (csv or bundled) task moves the forms to realSeriesDefaults, another task back.
   void applyTaskKindDefaults(const QString& task);
-  void inspectRun(int run);  // shows run `run` in every view (a runs table selection)
+  void inspectRun(const RunId& run);  // shows `run` in every view (a runs table selection)
   // The status bar's message, elided to its room (whole in its tooltip); cleared after
   // timeout_ms when > 0.
   void showStatus(const QString& text, int timeout_ms = 0);
@@ -63,6 +64,7 @@ class MainWindow : public QMainWindow {
   WindowSettings* settings() const { return settings_; }
   CsvImporter* csv() const { return csv_; }
   FigureFocus* focus() const { return focus_; }
+  RunStore* runStore() const { return runs_; }
   // Shows a sweep folder (plan.json + cells/) in the Sample efficiency tab, filling in as its cells
   // are written (File → Open sweep folder…, `rsalab --sweep-dir`). On a bad folder: false, the
   // reader's message in `error` when given, else in a message box.
@@ -72,8 +74,6 @@ class MainWindow : public QMainWindow {
  signals:
   /// A session save finished; `error` is empty on success. Consumed by tests and the status bar.
   void sessionSaved(const QString& path, const QString& error);
-  /// An opened session holds a sweep.json (its raw JSON), for views of the sweep.
-  void sessionSweepLoaded(const QByteArray& sweep_json);
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -84,7 +84,9 @@ class MainWindow : public QMainWindow {
   // Window parts (main_window_build.cpp).
   void buildActions();
   void buildDocks();
-  void buildSweepTab();  // the "Sample efficiency" and "Regime map" tabs and the Sweep menu
+  void buildSweepTab();  // the "Sample efficiency" and "Regime map" tabs
+  void buildJobs();      // the helpers, given the panels they act on
+  void wireJobs();       // their signals and the Sweep menu
   // Training (main_window.cpp).
   RunConfig currentConfig() const;
   void startTraining();
@@ -92,10 +94,12 @@ class MainWindow : public QMainWindow {
   void resetRuns();
   void setTrainingState(bool training, bool paused);
   void updateStateLabel();  // idle, training, paused, "sweep 12/225" or measuring
-  void onRunsCreated(const QVector<RunDescriptor>& runs);
-  void onRunsUpdated(const QVector<RunDescriptor>& runs);  // more references (the anchors)
+  void onRunsCreated(const QVector<Run>& runs);
+  void onRunsUpdated(const QVector<Run>& runs);  // more references (the anchors)
   void onMetrics(const MetricsBatch& batch);
-  void onStatus(const RunStatus& status);
+  void onStatus(int run, const RunStatus& now);
+  // A preset's runs: its config becomes the base of the forms, its models train.
+  void trainPreset(const RunConfig& config, const QStringList& models);
   void onHotChanged(const QString& name, double value);
   void appendLog(const QString& line);
 
@@ -114,7 +118,7 @@ class MainWindow : public QMainWindow {
   bool real_defaults_ = false;  // the forms hold realSeriesDefaults' values
   int close_answer_ = -1;
   qint64 last_step_ = 0;
-  RunStore runs_;
+  RunStore* runs_;
   // What the forms overlay (currentConfig): defaultLaunchConfig(), a preset's run, or scripted task
   // settings; it applies while the run setup's task is its task.
   RunConfig base_config_ = defaultLaunchConfig();

@@ -115,8 +115,9 @@ void MainWindow::buildDocks() {
 
   runs_table_ = new RunsTable(this);
   runs_table_->setObjectName("RunsTable");
-  connect(runs_table_, &RunsTable::visibilityToggled, this,
-          [this](int id, bool visible) { curves_->setRunVisible(id, visible); });
+  runs_table_->setStore(runs_);
+  connect(runs_, &RunStore::visibilityChanged, this,
+          [this](const RunId& id, bool visible) { curves_->setRunVisible(id, visible); });
   connect(runs_table_, &RunsTable::runSelected, this, &MainWindow::inspectRun);
   auto* runs_dock = dock("Runs", "RunsDock", runs_table_, Qt::BottomDockWidgetArea);
 
@@ -162,9 +163,55 @@ void MainWindow::buildSweepTab() {
   tabs_->addTab(sweep_panel_->regimeView(), "Regime map");
   focus_->addFigureTab(sweep_panel_);
   focus_->addFigureTab(sweep_panel_->regimeView());
+  sweep_panel_->setBaseConfigProvider([this] { return currentConfig(); });
+}
+
+// ---- The jobs: each gets the panels it acts on, and talks back through signals.
+
+void MainWindow::buildJobs() {
+  csv_ = new CsvImporter(setup_, this);
+  SessionViews sessions;
+  sessions.window = this;
+  sessions.runs = runs_;
+  sessions.curves = curves_;
+  sessions.inspector = inspector_;
+  sessions.sweeps = sweep_panel_;
+  sessions.setup = setup_;
+  sessions.hyper = hyper_;
+  sessions.csv = csv_;
+  sessions.focus = focus_;
+  sessions.training = controller_;
+  sessions_ = new SessionController(sessions, this);
+  settings_ = new WindowSettings(this, sessions_, csv_, focus_, curves_);
+  presets_ = new PresetController({runs_, inspector_, focus_, sweep_panel_}, this);
+  presets_->buildGenerationTab();
+  presets_->buildPaperTableTab();
+}
+
+void MainWindow::wireJobs() {
+  const auto status = [this](const QString& text, int timeout_ms) { showStatus(text, timeout_ms); };
+  connect(csv_, &CsvImporter::log, this, &MainWindow::appendLog);
+  connect(csv_, &CsvImporter::status, this, status);
+  connect(csv_, &CsvImporter::taskSelected, this, &MainWindow::applyTaskKindDefaults);
+  connect(csv_, &CsvImporter::openRequested, this, [this](const QString& path) {
+    sessions_->open(path);
+  });
+  connect(sessions_, &SessionController::log, this, &MainWindow::appendLog);
+  connect(sessions_, &SessionController::status, this, status);
+  connect(sessions_, &SessionController::saved, this, &MainWindow::sessionSaved);
+  connect(settings_, &WindowSettings::status, this, status);
+  connect(settings_, &WindowSettings::openSweepFolderRequested, this,
+          [this](const QString& dir) { openSweepFolder(dir); });
+  connect(presets_, &PresetController::log, this, &MainWindow::appendLog);
+  connect(presets_, &PresetController::status, this, status);
+  connect(presets_, &PresetController::busyChanged, this, &MainWindow::updateStateLabel);
+  connect(presets_, &PresetController::quietRequested, this, [this] {
+    if (training_) resetRuns();
+  });
+  connect(presets_, &PresetController::trainRequested, this, &MainWindow::trainPreset);
+
   connect(sweep_panel_->regimeView(), &RegimeMapView::emptyActionClicked, this,
           [this] { presets_->apply("figure1"); });
-  sweep_panel_->setBaseConfigProvider([this] { return currentConfig(); });
   connect(sweep_panel_, &SweepPanel::log, this, &MainWindow::appendLog);
   connect(sweep_panel_, &SweepPanel::runActivated, sessions_, &SessionController::showSweepRun);
   connect(sweep_panel_->runner(), &SweepRunner::rowFinished, this, &MainWindow::updateStateLabel);
@@ -186,6 +233,7 @@ void MainWindow::buildSweepTab() {
     sweep_panel_->openDialog();
   });
   menu->addAction("&Cancel sweep", sweep_panel_, &SweepPanel::cancelSweep);
+  presets_->buildMenu(menuBar()->addMenu("&Presets"));
 }
 
 bool MainWindow::openSweepFolder(const QString& dir, QString* error) {

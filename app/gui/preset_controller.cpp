@@ -4,27 +4,26 @@
 #include <QMenuBar>
 
 #include "app/gui/background_runner.h"
-#include "app/gui/main_window.h"
+#include "app/gui/figure_focus.h"
 #include "app/gui/sweep_panel.h"
-#include "app/gui/training_controller.h"
 #include "engine/sweep/paper_table_run.h"
 #include "engine/training/generation_probe.h"
 #include "widgets/generation_time_view.h"
-#include "widgets/hyper_parameter_form.h"
+#include "widgets/inspector_panel.h"
 #include "widgets/paper_table_view.h"
 #include "widgets/regime_map_view.h"
-#include "widgets/run_setup_panel.h"
+#include "widgets/run_store.h"
 
 namespace rsalab {
 
-PresetController::PresetController(MainWindow* window) : QObject(window), w_(window) {}
+PresetController::PresetController(const PresetViews& views, QObject* parent)
+    : QObject(parent), v_(views) {}
 
 PresetController::~PresetController() {
   if (paper_control_) paper_control_->stop = true;  // the runner (a child) then waits one step
 }
 
-void PresetController::buildMenu() {
-  auto* menu = w_->menuBar()->addMenu("&Presets");
+void PresetController::buildMenu(QMenu* menu) {
   menu->setToolTipsVisible(true);
   for (const Preset& p : presets()) {
     const QString name = QString::fromStdString(p.name);
@@ -39,16 +38,16 @@ void PresetController::buildMenu() {
 bool PresetController::apply(const QString& name) {
   const Preset* p = findPreset(name.toStdString());
   if (!p) {
-    w_->appendLog(
+    emit log(
         QString("Unknown preset '%1': use %2").arg(name, QString::fromStdString(presetNameList())));
     return false;
   }
-  if (w_->training_) w_->resetRuns();
+  emit quietRequested();
   active_ = p;
   const QString claim = QString::fromStdString(p->claim);
   claim_line_ = QString("Preset \"%1\": %2").arg(QString::fromStdString(p->title), claim);
-  w_->appendLog(QString("Preset %1 — claim: %2").arg(name, claim));
-  w_->inspector_->setHeadline(claim_line_);  // the claim in full, above every tab
+  emit log(QString("Preset %1 — claim: %2").arg(name, claim));
+  v_.inspector->setHeadline(claim_line_);  // the claim in full, above every tab
   return run(*p) == 0;
 }
 
@@ -58,20 +57,14 @@ void PresetController::forget() {
 }
 
 int PresetController::train(const Preset& p) {
-  w_->base_config_ = p.config;
-  RunSetup s = w_->setup_->setup();
-  s.models.clear();
-  for (const auto& m : p.models) s.models << QString::fromStdString(m);
-  s.seeds = 1;
-  w_->setup_->setSetup(s);
-  w_->setup_->setConfig(p.config);
-  w_->hyper_->setConfig(p.config);
+  QStringList models;
+  for (const auto& m : p.models) models << QString::fromStdString(m);
   const QString line = claim_line_;
-  w_->startTraining();  // forgets the preset, as a Start by hand does: set it again
+  emit trainRequested(p.config, models);  // forgets the preset, as a Start by hand does: set it again
   claim_line_ = line;
   active_ = &p;
   showTab(p.tab);
-  w_->showStatus(claim_line_);
+  emit status(claim_line_, 0);
   return 0;
 }
 
@@ -79,20 +72,20 @@ int PresetController::sweep(const Preset& p) {
   SweepOptions o = p.sweepOptions();
   o.keep_curves = true;
   o.keep_inspection = true;
-  if (!w_->sweep_panel_->startSweep(o)) {
-    w_->appendLog(QString("Preset %1: the sweep did not start (one is running?)")
-                      .arg(QString::fromStdString(p.name)));
+  if (!v_.sweeps->startSweep(o)) {
+    emit log(QString("Preset %1: the sweep did not start (one is running?)")
+                 .arg(QString::fromStdString(p.name)));
     return 1;
   }
   showTab(p.tab);
-  w_->updateStateLabel();
-  w_->showStatus(claim_line_ + " — running the sweep; the verdict follows it.");
+  emit busyChanged();
+  emit status(claim_line_ + " — running the sweep; the verdict follows it.", 0);
   return 0;
 }
 
 int PresetController::probe(const Preset& p) {
   if (!measureGeneration(p.config)) return 1;
-  w_->showStatus(claim_line_ + " — measuring; the verdict follows it.");
+  emit status(claim_line_ + " — measuring; the verdict follows it.", 0);
   return 0;
 }
 
@@ -108,19 +101,19 @@ void PresetController::showTab(PresetTab tab) {
     case PresetTab::Unchanged:
       return;
     case PresetTab::Rem:
-      return w_->tabs_->setCurrentIndex(InspectorPanel::kRemTab);
+      return v_.inspector->tabs()->setCurrentIndex(InspectorPanel::kRemTab);
     case PresetTab::Gates:
-      return w_->tabs_->setCurrentIndex(InspectorPanel::kGatesTab);
+      return v_.inspector->tabs()->setCurrentIndex(InspectorPanel::kGatesTab);
     case PresetTab::LinearRnn:
-      return w_->tabs_->setCurrentIndex(InspectorPanel::kLinearRnnTab);
+      return v_.inspector->tabs()->setCurrentIndex(InspectorPanel::kLinearRnnTab);
     case PresetTab::Generation:
-      return w_->focus_->show(generation_view_);
+      return v_.focus->show(generation_view_);
     case PresetTab::SampleEfficiency:
-      return w_->focus_->show(w_->sweep_panel_);
+      return v_.focus->show(v_.sweeps);
     case PresetTab::RegimeMap:
-      return w_->focus_->show(w_->sweep_panel_->regimeView());
+      return v_.focus->show(v_.sweeps->regimeView());
     case PresetTab::PaperTable:
-      return w_->focus_->show(paper_view_);
+      return v_.focus->show(paper_view_);
   }
 }
 
@@ -128,13 +121,14 @@ void PresetController::showTab(PresetTab tab) {
 void PresetController::runsChanged() {
   if (!active_ || active_->action != PresetAction::Train) return;
   // A train preset: every run ended; judge the first run's newest inspection record.
-  const RunStore& store = w_->runs_;
+  const RunStore& store = *v_.runs;
   if (store.anyActive() || store.isEmpty()) return;
-  const int run = store.runs().firstKey();
-  const SnapshotHistory& history = w_->inspector_->history();
+  const Run& first = store.runs().front();
+  const RunId run = first.id;
+  const SnapshotHistory& history = v_.inspector->history();
   const auto steps = history.steps(run);
   if (steps.empty()) return;
-  const RunDescriptor d = store.descriptor(run);
+  const RunDescriptor& d = first.what;
   ClaimEvidence e;
   e.record = history.at(run, steps.back());
   // The control: the same run's step-0 record (the untrained model, same initialisation).
@@ -150,7 +144,7 @@ void PresetController::sweepFinished(bool cancelled) {
     active_ = nullptr;
     return;
   }
-  const std::vector<SweepRow> rows = w_->sweep_panel_->rows();
+  const std::vector<SweepRow>& rows = v_.sweeps->rows();
   ClaimEvidence e;
   e.rows = &rows;
   showVerdicts(judgeClaim(active_->rule, e));
@@ -160,11 +154,11 @@ void PresetController::showVerdicts(const std::vector<ClaimVerdict>& verdicts) {
   if (verdicts.empty()) return;
   QStringList lines;
   for (const auto& v : verdicts) lines << QString::fromStdString(verdictLine(v));
-  for (const auto& line : lines) w_->appendLog("Verdict — " + line);
+  for (const auto& line : lines) emit log("Verdict — " + line);
   last_verdicts_ = lines;
   const QString name = active_ ? QString::fromStdString(active_->name) : QString();
-  w_->showStatus(QString("Preset %1: %2").arg(name, lines.join("  |  ")));
-  w_->inspector_->setHeadline((claim_line_.isEmpty() ? QString() : claim_line_ + "\n") +
+  emit status(QString("Preset %1: %2").arg(name, lines.join("  |  ")), 0);
+  v_.inspector->setHeadline((claim_line_.isEmpty() ? QString() : claim_line_ + "\n") +
                               lines.join("\n"));
   active_ = nullptr;  // judged once
 }
@@ -173,29 +167,29 @@ void PresetController::showVerdicts(const std::vector<ClaimVerdict>& verdicts) {
 // (engine/training/generation_probe.h), run off the GUI thread and drawn point by point.
 
 void PresetController::buildGenerationTab() {
-  generation_view_ = new GenerationTimeView(w_->tabs_);
+  generation_view_ = new GenerationTimeView(v_.inspector->tabs());
   generation_view_->setObjectName("GenerationTimeView");
-  w_->tabs_->addTab(generation_view_, "Linear attention = RNN");
-  w_->focus_->addFigureTab(generation_view_);
+  v_.inspector->tabs()->addTab(generation_view_, "Linear attention = RNN");
+  v_.focus->addFigureTab(generation_view_);
   generation_runner_ = new BackgroundRunner(this);
   connect(generation_view_, &GenerationTimeView::measureRequested, this,
           [this] { apply("linear-attention"); });
   connect(generation_runner_, &BackgroundRunner::failed, this, [this](const QString& message) {
     generation_view_->setRunning(false);
-    w_->updateStateLabel();
+    emit busyChanged();
     generation_view_->setMessage("The measurement failed: " + message);
-    w_->appendLog("Linear attention = RNN: the measurement failed: " + message);
+    emit log("Linear attention = RNN: the measurement failed: " + message);
     if (active_ && active_->action == PresetAction::Probe) active_ = nullptr;
   });
 }
 
 bool PresetController::measureGeneration(const RunConfig& config) {
   if (generation_runner_->isRunning()) {
-    w_->appendLog("Linear attention = RNN: a measurement is already running.");
+    emit log("Linear attention = RNN: a measurement is already running.");
     return false;
   }
   // Timings mean something only on a quiet machine: no training meanwhile.
-  if (w_->training_) w_->resetRuns();
+  emit quietRequested();
   showTab(PresetTab::Generation);
   generation_view_->setRunning(true);
   GenerationProbeOptions o;
@@ -219,22 +213,22 @@ bool PresetController::measureGeneration(const RunConfig& config) {
     const bool stopped = runner->stopFlag().load();
     return [this, probe, stopped] {
       generation_view_->setRunning(false);
-      w_->updateStateLabel();
+      emit busyChanged();
       generation_view_->setProbe(probe);
       const bool judging = active_ && active_->action == PresetAction::Probe;
       if (stopped) {
-        w_->appendLog("Linear attention = RNN: measurement stopped; nothing judged.");
+        emit log("Linear attention = RNN: measurement stopped; nothing judged.");
         if (judging) active_ = nullptr;
         return;
       }
-      w_->appendLog(QString("Linear attention = RNN measured (%1).")
-                        .arg(QString::fromStdString(probe.model)));
+      emit log(QString("Linear attention = RNN measured (%1).")
+                   .arg(QString::fromStdString(probe.model)));
       ClaimEvidence e;
       e.probe = &probe;
       if (judging) showVerdicts(judgeClaim(active_->rule, e));
     };
   });
-  w_->updateStateLabel();
+  emit busyChanged();
   return started;
 }
 
@@ -246,14 +240,14 @@ bool PresetController::isMeasuringGeneration() const {
 // thread (engine/sweep/paper_table_run.h), its progress drawn as it goes.
 
 void PresetController::buildPaperTableTab() {
-  paper_view_ = new PaperTableView(w_->tabs_);
+  paper_view_ = new PaperTableView(v_.inspector->tabs());
   paper_view_->setObjectName("PaperTableView");
-  w_->tabs_->addTab(paper_view_, "RSA paper's table");
-  w_->focus_->addFigureTab(paper_view_);
+  v_.inspector->tabs()->addTab(paper_view_, "RSA paper's table");
+  v_.focus->addFigureTab(paper_view_);
   paper_runner_ = new BackgroundRunner(this);
   connect(paper_runner_, &BackgroundRunner::failed, this, [this](const QString& message) {
     paper_view_->setMessage("The table failed: " + message);
-    w_->appendLog("RSA paper's table: failed: " + message);
+    emit log("RSA paper's table: failed: " + message);
     if (active_ && active_->action == PresetAction::PaperTable) active_ = nullptr;
   });
 }
@@ -264,10 +258,10 @@ bool PresetController::isRunningPaperTable() const {
 
 int PresetController::paperTable(const Preset& p) {
   if (paper_runner_->isRunning()) {
-    w_->appendLog("RSA paper's table: one is already running.");
+    emit log("RSA paper's table: one is already running.");
     return 1;
   }
-  if (w_->training_) w_->resetRuns();  // its runs take the cores
+  emit quietRequested();  // its runs take the cores
   PaperTableOptions o;
   o.series = p.config.task.name;
   o.models = p.models;
@@ -293,13 +287,13 @@ int PresetController::paperTable(const Preset& p) {
                     total = static_cast<int>(progress.total);
           runner->post([this, done, total, line] {
             paper_view_->setProgress(done, total, line);
-            w_->updateStateLabel();
+            emit busyChanged();
           });
         },
         control.get());
     const bool stopped = control->stop.load();
     return [this, result, stopped] {
-      w_->updateStateLabel();
+      emit busyChanged();
       const bool judging = active_ && active_->action == PresetAction::PaperTable;
       if (stopped) {
         paper_view_->setMessage("Stopped; nothing judged.");
@@ -308,14 +302,14 @@ int PresetController::paperTable(const Preset& p) {
       }
       paper_view_->setTable(result.json);
       for (const auto& e : result.errors)
-        w_->appendLog(QString::fromStdString("Paper table: " + e));
+        emit log(QString::fromStdString("Paper table: " + e));
       ClaimEvidence e;
       e.paper_runs = &result.runs;
       if (judging) showVerdicts(judgeClaim(active_->rule, e));
     };
   });
-  w_->updateStateLabel();
-  w_->showStatus(claim_line_ + " — running the table; the verdict follows it.");
+  emit busyChanged();
+  emit status(claim_line_ + " — running the table; the verdict follows it.", 0);
   return started ? 0 : 1;
 }
 

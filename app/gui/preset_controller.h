@@ -6,6 +6,7 @@
 // (judgeClaim, engine/core/verdicts/claims.h) in the status bar, the headline and the log.
 #pragma once
 
+#include <QMenu>
 #include <QObject>
 #include <QStringList>
 #include <memory>
@@ -16,18 +17,30 @@
 
 namespace rsalab {
 
-class MainWindow;
 class BackgroundRunner;
+class FigureFocus;
+class InspectorPanel;
+class RunStore;
+class SweepPanel;
 class GenerationTimeView;
 class PaperTableView;
 struct TrainingControl;
 
+// What the presets act on, given once: the runs they judge, the inspector (its headline, the
+// records a train preset's verdict reads, its tabs), focus mode and the sweep panel.
+struct PresetViews {
+  const RunStore* runs = nullptr;
+  InspectorPanel* inspector = nullptr;
+  FigureFocus* focus = nullptr;
+  SweepPanel* sweeps = nullptr;
+};
+
 class PresetController : public QObject, public PresetRunner {
   Q_OBJECT
  public:
-  explicit PresetController(MainWindow* window);
+  PresetController(const PresetViews& views, QObject* parent);
   ~PresetController() override;  // stops a running paper table before its runner waits for it
-  void buildMenu();              // Presets: one entry per row of presets()
+  void buildMenu(QMenu* menu);   // Presets: one entry per row of presets()
   void buildGenerationTab();     // "Linear attention = RNN"
   // The preset `name`: false (logged) for an unknown name or when it did not start.
   bool apply(const QString& name);
@@ -52,6 +65,16 @@ class PresetController : public QObject, public PresetRunner {
   PaperTableView* paperTableView() const { return paper_view_; }
   bool isRunningPaperTable() const;
 
+ signals:
+  void log(const QString& line);
+  void status(const QString& text, int timeout_ms);
+  /// A measurement or table started or ended, or made progress: the window's state label.
+  void busyChanged();
+  /// Training must stop and its runs go (a preset starts, or a measurement needs quiet cores).
+  void quietRequested();
+  /// A train preset: its config becomes the base of the forms and `models` train (one seed).
+  void trainRequested(const rsalab::RunConfig& config, const QStringList& models);
+
  protected:
   int train(const Preset& preset) override;
   int sweep(const Preset& preset) override;
@@ -62,7 +85,7 @@ class PresetController : public QObject, public PresetRunner {
  private:
   void showTab(PresetTab tab);
   void showVerdicts(const std::vector<ClaimVerdict>& verdicts);
-  MainWindow* w_;
+  PresetViews v_;
   const Preset* active_ = nullptr;  // a preset whose verdict is still to come
   QString claim_line_;
   QStringList last_verdicts_;

@@ -11,6 +11,7 @@
 // Qt only (no LibTorch): the files are read through the core library.
 #pragma once
 
+#include <QMetaType>
 #include <QObject>
 #include <QProcess>
 #include <QSet>
@@ -18,7 +19,6 @@
 #include <map>
 #include <memory>
 
-#include "app/gui/sweep_runner.h"  // SweepRow as a Qt metatype
 #include "engine/core/sweep/slurm.h"
 #include "engine/core/sweep/sweep_plan.h"
 #include "engine/core/sweep/sweep_types.h"
@@ -74,3 +74,5 @@ class SweepFolderWatcher : public QObject {
 };
 
 }  // namespace rsalab
+
+Q_DECLARE_METATYPE(rsalab::SweepRow)

@@ -8,6 +8,7 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QProgressBar>
+#include <QStandardPaths>
 #include <QPushButton>
 #include <QSplitter>
 #include <QVBoxLayout>
@@ -17,6 +18,7 @@
 #include "app/gui/sweep_dialog.h"
 #include "app/gui/sweep_folder_watcher.h"
 #include "engine/core/io/atomic_file.h"
+#include "engine/core/session/session_bundle.h"
 #include "engine/core/sweep/sweep_plan.h"
 #include "engine/sweep/sweep.h"
 #include "engine/sweep/sweep_references.h"
@@ -160,6 +162,7 @@ bool SweepPanel::startSweep(const SweepOptions& requested) {
   watcher_->stop();
   rows_.clear();
   by_run_.clear();
+  reference_rows_.clear();
   base_ = options.base;
   resetFigures(QString("%1, T = %2, %3 steps per run, %4 seed(s)")
                    .arg(QString::fromStdString(options.base.task.name))
@@ -169,17 +172,29 @@ bool SweepPanel::startSweep(const SweepOptions& requested) {
                    .arg(options.seeds),
                options.axis.name);
   refreshTable();
+  // Bounded memory however long the sweep: each run's every point and inspection record go to
+  // the sweep's own folder, the rows here keep thinned curves for drawing.
+  if (options.keep_curves || options.keep_inspection) {
+    folder_ = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) + "/sweeps/" +
+              QString::fromStdString(utcTimestamp()).replace(':', '-');
+    options.run_folder = folder_.toStdString();
+    options.curve_points = kCurvePointsInMemory;
+  } else {
+    folder_.clear();
+  }
   if (!runner_->start(options)) return false;
   setRunning(true);
   updateProgress(0, runner_->total());
   dialog_->setMessage(tr("Running: points appear in the Sample efficiency tab as runs finish."));
-  emit log(QString("Sweep started: %1 models × %2 sizes × %3 seeds = %4 runs of %5 steps on %6.")
+  emit log(QString("Sweep started: %1 models × %2 sizes × %3 seeds = %4 runs of %5 steps on %6%7.")
                .arg(options.models.size())
                .arg(options.sizes.size())
                .arg(options.seeds)
                .arg(runner_->total())
                .arg(options.base.trainer.max_steps)
-               .arg(QString::fromStdString(options.base.task.name)));
+               .arg(QString::fromStdString(options.base.task.name))
+               .arg(folder_.isEmpty() ? QString()
+                                      : "; every run's curves and maps go to " + folder_));
   return true;
 }
 
@@ -189,7 +204,8 @@ void SweepPanel::cancelSweep() {
   status_->setText(tr("Cancelling: the runs in progress stop at their next step…"));
 }
 
-void SweepPanel::onRow(const SweepRow& row, qint64 done, qint64 total) {
+void SweepPanel::onRow(const std::shared_ptr<const SweepRow>& shared, qint64 done, qint64 total) {
+  const SweepRow& row = *shared;
   updateProgress(done, total);
   if (!row.error.empty())
     emit log(QString("Sweep run %1 N=%2 seed %3 failed: %4")
@@ -246,8 +262,17 @@ bool SweepPanel::watchFolder(const QString& dir, QString* error) {
 
 void SweepPanel::onFinished(const SweepResult& result, bool cancelled) {
   setRunning(false);
+  if (!folder_.isEmpty()) {  // the folder reopens with Open results… (its sweep.json)
+    try {
+      writeFileAtomically(QDir(folder_).filePath("sweep.json").toStdString(), sweepJson(result));
+    } catch (const std::exception& e) {
+      emit log(QString("Could not write the sweep's sweep.json: %1").arg(e.what()));
+    }
+  }
   for (const auto& r : result.rows) {  // baselines at each N, drawn grey beside the models
-    if (r.reference) view_->addPoint(sampleEfficiencyPoint(r));
+    if (!r.reference) continue;
+    view_->addPoint(sampleEfficiencyPoint(r));
+    reference_rows_.push_back(r);
   }
   QString fits;
   for (const auto& f : result.fits) {
@@ -298,7 +323,6 @@ bool SweepPanel::loadResults(const QString& path, QString* error) {
     *error = tr("a sweep is running; cancel it first");
     return false;
   }
-  watcher_->stop();
   SweepResult result;
   try {
     result = sweepResultFromJson(readTextFile(path.toStdString(), 256 << 20));
@@ -306,23 +330,38 @@ bool SweepPanel::loadResults(const QString& path, QString* error) {
     *error = path + ": " + QString::fromUtf8(e.what());
     return false;
   }
-  showResult(std::move(result), QFileInfo(path).fileName());
-  status_->setText(tr("Opened %1: %2 runs (curves and maps are not stored in sweep.json)")
-                       .arg(path)
-                       .arg(rows_.size()));
+  openResult(std::move(result), QFileInfo(path).fileName(), path);
+  return true;
+}
+
+void SweepPanel::openResult(SweepResult result, const QString& name, const QString& path) {
+  watcher_->stop();
+  // A sweep the GUI ran keeps each run's every point and maps beside its sweep.json.
+  const QDir beside = QFileInfo(path).absoluteDir();
+  for (auto& r : result.rows) {
+    const QString files = beside.filePath(QString("runs/%1").arg(r.run));
+    if (r.reference || !QFileInfo::exists(files + "/metrics.csv")) continue;
+    r.files = files.toStdString();
+    r.has_inspection = QFileInfo::exists(files + "/inspection.json");
+  }
+  showResult(std::move(result), name);
+  status_->setText(tr("Opened %1: %2 runs").arg(path).arg(rows_.size()));
   emit log(QString("Opened sweep results %1 (%2 runs).").arg(path).arg(rows_.size()));
   emit resultsOpened();
-  return true;
 }
 
 void SweepPanel::showResult(SweepResult result, const QString& name) {
   rows_.clear();
   by_run_.clear();
+  reference_rows_.clear();
   base_ = result.base;
   QVector<SampleEfficiencyPoint> points;
   std::vector<RegimePoint> regime;
   for (auto& r : result.rows) {
-    if (r.reference) points.push_back(sampleEfficiencyPoint(r));  // grey reference curves
+    if (r.reference) {  // grey reference curves; the references of a run opened from its point
+      points.push_back(sampleEfficiencyPoint(r));
+      reference_rows_.push_back(r);
+    }
     if (!r.ok()) continue;
     by_run_[static_cast<int>(r.run)] = rows_.size();
     points.push_back(sampleEfficiencyPoint(r));

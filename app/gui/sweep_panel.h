@@ -2,8 +2,8 @@
 // The "Sample efficiency" tab: the sample-efficiency view above the comparison table, a bar with
 // New sweep… / Open results… / Save figure…, and the running sweep's progress, ETA and Cancel.
 // Owns the SweepRunner (its thread contract is in app/gui/sweep_runner.h) and the Sweep dialog;
-// keeps the finished runs' rows (with curves and inspection records) so a clicked point can be
-// opened. It also shows a sweep folder filling in (watchFolder: a planned or Slurm sweep's cells as
+// keeps the finished runs' rows (thinned curves; every point and the inspection record in the
+// sweep's folder) so a clicked point can be opened. It also shows a sweep folder filling in (watchFolder: a planned or Slurm sweep's cells as
 // they appear, app/gui/sweep_folder_watcher.h). Rows with a task-axis value (SweepRow::axis_value)
 // also feed the regime map (regimeView(), a tab of its own that MainWindow places beside this one).
 #pragma once
@@ -44,7 +44,10 @@ class SweepPanel : public QWidget {
   void cancelSweep();
   // Shows a sweep written by `rsalab-cli sweep` (sweep.json); false with `error` on bad input.
   bool loadResults(const QString& path, QString* error);
-  // Shows a sweep's result (what loadResults does once the file is read); `name` titles it.
+  // Shows a sweep's result read from `path` (a session's sweep.json, already parsed) as
+  // loadResults does once the file is read: runs/<run>/ beside it hold each run's every point.
+  void openResult(SweepResult result, const QString& name, const QString& path);
+  // Shows a sweep's result; `name` titles it.
   void showResult(SweepResult result, const QString& name);
   // Shows the sweep in folder `dir` (plan.json, cells/) and keeps adding its cells as they are
   // written, here or on a cluster; false with the reader's message on a bad folder.
@@ -58,7 +61,12 @@ class SweepPanel : public QWidget {
   SweepDialog* dialog() const { return dialog_; }
   SweepRunner* runner() const { return runner_; }
   const std::vector<SweepRow>& rows() const { return rows_; }
+  // The sweep's reference rows (baselines and anchors per N and seed): a run's references.
+  const std::vector<SweepRow>& referenceRows() const { return reference_rows_; }
   const SweepRow* row(int run_id) const;  // nullptr if unknown
+  // Points of each curve a sweep's row keeps in memory for drawing (every point is in its folder).
+  static constexpr int kCurvePointsInMemory = 256;
+  QString folder() const { return folder_; }
   bool isRunning() const { return runner_->isRunning(); }
 
  signals:
@@ -72,7 +80,7 @@ class SweepPanel : public QWidget {
   void resultsOpened();
 
  private:
-  void onRow(const SweepRow& row, qint64 done, qint64 total);
+  void onRow(const std::shared_ptr<const SweepRow>& row, qint64 done, qint64 total);
   void onFinished(const SweepResult& result, bool cancelled);
   void setRunning(bool running);
   void refreshTable();
@@ -96,6 +104,10 @@ class SweepPanel : public QWidget {
   std::function<RunConfig()> base_provider_;
   RunConfig base_;
   std::vector<SweepRow> rows_;
+  std::vector<SweepRow> reference_rows_;
+  // The running (or last) sweep's folder: runs/<run>/ with every point and map, and sweep.json
+  // once it ends. Empty: the sweep keeps neither curves nor maps.
+  QString folder_;
   std::map<int, size_t> by_run_;  // run id → index in rows_
 };
 

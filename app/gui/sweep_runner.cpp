@@ -10,7 +10,6 @@
 namespace rsalab {
 
 SweepRunner::SweepRunner(QObject* parent) : QObject(parent), runner_(new BackgroundRunner(this)) {
-  qRegisterMetaType<rsalab::SweepRow>();
   qRegisterMetaType<rsalab::SweepResult>();
   connect(runner_, &BackgroundRunner::failed, this, &SweepRunner::failed);
 }
@@ -29,7 +28,8 @@ bool SweepRunner::start(const SweepOptions& options) {
         // Runs in the sweep thread: only posted functors reach the GUI thread from here.
         SweepResult result = runSweep(
             options,
-            [this](int64_t done, int64_t total, const SweepRow& row) {
+            [this](int64_t done, int64_t total, const SweepRow& finished) {
+              auto row = std::make_shared<const SweepRow>(finished);
               runner_->post([this, row, done, total] {
                 done_ = done;
                 emit rowFinished(row, done, total);
@@ -37,7 +37,8 @@ bool SweepRunner::start(const SweepOptions& options) {
             },
             c);
         const bool cancelled = c->stop.load();
-        return [this, result, cancelled] { emit finished(result, cancelled); };
+        auto shared = std::make_shared<const SweepResult>(std::move(result));
+        return [this, shared, cancelled] { emit finished(*shared, cancelled); };
       },
       "SweepThread");
   if (!started) return false;

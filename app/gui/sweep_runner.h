@@ -6,8 +6,10 @@
 // - Commands go in only as an atomic: cancel() sets the shared TrainingControl's stop flag, seen
 //   by every trainer between steps and by runSweep before it picks the next run. Runs cut short
 //   come back with stop_reason "stopped" (SweepRow::ok() is false: not a point on the figure).
-// - Results come out only as queued signals carrying plain SweepRow copies (curves, inspection
-//   record already on the CPU), delivered in the GUI thread: rowFinished per run, then finished.
+// - Results come out only as posted functors delivered in the GUI thread: rowFinished per run (the
+//   row shared, read-only: copied once off the sweep thread, never again), then finished.
+// - Memory stays bounded however many runs: the rows keep thinned curves, and their every point
+//   and inspection record go to the sweep's folder (SweepOptions::run_folder, set by the panel).
 // - The destructor cancels and waits for the thread (within about one training step per run).
 // - No LibTorch in this header (widget-side code and tests include it).
 // - runSweep sets LibTorch's global intra-op thread count for its duration and restores it; a
@@ -45,7 +47,7 @@ class SweepRunner : public QObject {
 
  signals:
   /// One run finished (or failed, or was cut short by cancel); consumed by the sweep panel.
-  void rowFinished(const rsalab::SweepRow& row, qint64 done, qint64 total);
+  void rowFinished(std::shared_ptr<const rsalab::SweepRow> row, qint64 done, qint64 total);
   /// The sweep ended (all runs, or cancelled: `cancelled`); fits over the finished runs.
   void finished(const rsalab::SweepResult& result, bool cancelled);
   /// The sweep could not start (bad config): one line naming the field.
@@ -62,5 +64,4 @@ class SweepRunner : public QObject {
 
 }  // namespace rsalab
 
-Q_DECLARE_METATYPE(rsalab::SweepRow)
 Q_DECLARE_METATYPE(rsalab::SweepResult)

@@ -7,8 +7,8 @@
 namespace rsalab {
 
 void registerRunMessageTypes() {
-  qRegisterMetaType<RunDescriptor>();
-  qRegisterMetaType<QVector<RunDescriptor>>();
+  qRegisterMetaType<Run>();
+  qRegisterMetaType<QVector<Run>>();
   qRegisterMetaType<MetricsBatch>();
   qRegisterMetaType<RunStatus>();
   qRegisterMetaType<InspectionSnapshot>();

@@ -67,11 +67,11 @@ void TrainingWorker::anchorsFitted(int generation, uint64_t seed,
   emit log(QString("Anchors: %1 fitted in %2 s; drawn as reference lines")
                .arg(anchors.scores.size())
                .arg(anchors.seconds, 0, 'f', 1));
-  QVector<RunDescriptor> updated;
+  QVector<Run> updated;
   for (auto& r : runs_) {
-    if (r->descriptor.seed != seed || !r->trainer) continue;
-    addAnchors(r->descriptor.references, anchors);
-    updated.push_back(r->descriptor);
+    if (r->record.what.seed != seed || !r->trainer) continue;
+    addAnchors(r->record.what.references, anchors);
+    updated.push_back(r->record);
   }
   if (!updated.isEmpty()) emit runsUpdated(updated);
 }
@@ -82,20 +82,19 @@ void TrainingWorker::start(const RunConfig& base, const QStringList& models, int
   stop_flag_ = false;
   paused_ = false;
   steps_to_go_ = -1;
-  QVector<RunDescriptor> created;
+  QVector<Run> created;
   std::map<uint64_t, std::shared_ptr<const TaskData>> datasets;  // one dataset per seed
   bool noted = false;  // a task's notes (N capped, T chosen, period) are logged once
   int id = 0;
   for (int s = 0; s < seeds; ++s) {
     for (const auto& model : models) {
-      auto run = std::make_unique<Run>();
+      auto run = std::make_unique<WorkerRun>();
       RunConfig c = base;
       c.model.model = model.toStdString();
       c.trainer.seed = base.trainer.seed + static_cast<uint64_t>(s);
-      run->descriptor = RunDescriptor{};
-      run->descriptor.id = id++;
-      run->descriptor.model = model;
-      run->descriptor.seed = c.trainer.seed;
+      run->record.id = RunId(id++);
+      run->record.what.model = model.toStdString();
+      run->record.what.seed = c.trainer.seed;
       try {
         auto& data = datasets[c.trainer.seed];
         if (!data) {
@@ -113,41 +112,42 @@ void TrainingWorker::start(const RunConfig& base, const QStringList& models, int
         }
         noted = true;
         run->trainer = std::make_unique<Trainer>(c, data);
-        run->descriptor.parameters = run->trainer->parameterCount();
-        run->descriptor.truth = data->truth;
-        run->descriptor.length =
+        run->record.what.parameters = run->trainer->parameterCount();
+        run->record.what.truth = data->truth;
+        run->record.what.length =
             data->validation.size() > 0 ? data->validation.x.size(1) : data->train.x.size(1);
-        run->descriptor.references = data->references;
-        run->descriptor.horizon = data->horizon;
-        run->descriptor.season = std::max<int64_t>(1, data->season.period);
-        run->descriptor.train_size = data->train.size();
-        run->descriptor.requested_train_size = data->requested_train_size;
-        run->state = RunState::Running;
-        Run* raw = run.get();
+        run->record.what.references = data->references;
+        run->record.what.horizon = data->horizon;
+        run->record.what.season = std::max<int64_t>(1, data->season.period);
+        run->record.what.train_size = data->train.size();
+        run->record.what.requested_train_size = data->requested_train_size;
+        run->state() = RunState::Running;
+        run->record.now.max_steps = c.trainer.max_steps;
+        WorkerRun* raw = run.get();
         run->trainer->onStep = [raw](const StepMetrics& m) {
           raw->pending.steps.push_back(m);
-          raw->last_train = m.train_loss;
+          raw->record.now.train_loss = m.train_loss;
         };
-        if (auto f = faults_.find(run->descriptor.id); f != faults_.end())
+        if (auto f = faults_.find(run->number()); f != faults_.end())
           run->trainer->faults = f->second;
         run->trainer->onEval = [raw](const EvalMetrics& m) {
           raw->pending.evals.push_back(m);
-          if (m.split == Split::Validation) raw->last_validation = m.loss;
+          if (m.split == Split::Validation) raw->record.now.validation_loss = m.loss;
         };
         emit log(QString("%1 seed %2: %3 parameters on %4")
                      .arg(model)
                      .arg(c.trainer.seed)
-                     .arg(run->descriptor.parameters)
+                     .arg(run->record.what.parameters)
                      .arg(QString::fromStdString(data->summary)));
       } catch (const std::exception& e) {
-        run->state = RunState::Failed;
-        run->message = QString::fromUtf8(e.what());
-        emit log(QString("%1 seed %2: %3").arg(model).arg(c.trainer.seed).arg(run->message));
+        run->state() = RunState::Failed;
+        run->record.now.message = e.what();
+        emit log(QString("%1 seed %2: %3").arg(model).arg(c.trainer.seed).arg(e.what()));
       }
-      run->pending.run = run->descriptor.id;
+      run->pending.run = run->number();
       run->clock.start();
       run->since_snapshot.start();
-      created.push_back(run->descriptor);
+      created.push_back(run->record);
       runs_.push_back(std::move(run));
     }
   }
@@ -165,8 +165,8 @@ void TrainingWorker::setPaused(bool paused) {
   paused_ = paused;
   steps_to_go_ = -1;
   for (auto& r : runs_) {
-    if (r->state == RunState::Running || r->state == RunState::Paused) {
-      r->state = paused ? RunState::Paused : RunState::Running;
+    if (r->state() == RunState::Running || r->state() == RunState::Paused) {
+      r->state() = paused ? RunState::Paused : RunState::Running;
       emitStatus(*r);
       if (paused) emitSnapshot(*r);
     }
@@ -182,9 +182,9 @@ void TrainingWorker::stepOnce() {
 
 void TrainingWorker::stop() {
   for (auto& r : runs_) {
-    if (r->state == RunState::Running || r->state == RunState::Paused) {
-      r->state = RunState::Stopped;
-      r->message = "stopped";
+    if (r->state() == RunState::Running || r->state() == RunState::Paused) {
+      r->state() = RunState::Stopped;
+      r->record.now.message = "stopped";
       emitStatus(*r);
       emitSnapshot(*r);
     }
@@ -206,14 +206,14 @@ void TrainingWorker::setHot(const HotParameters& hot) {
     try {
       r->trainer->applyHot(hot);
     } catch (const std::exception& e) {
-      emit log(QString("run %1: %2").arg(r->descriptor.id).arg(e.what()));
+      emit log(QString("run %1: %2").arg(r->number()).arg(e.what()));
     }
   }
 }
 
 void TrainingWorker::requestInspection(int run, int sample) {
   for (auto& r : runs_) {
-    if (r->descriptor.id != run || !r->trainer) continue;
+    if (r->number() != run || !r->trainer) continue;
     r->sample = std::max(0, sample);
     emitSnapshot(*r);
   }
@@ -228,7 +228,7 @@ void TrainingWorker::scheduleTick() {
 void TrainingWorker::restoreLastGood(int run) {
   bool resumed = false;
   for (auto& r : runs_) {
-    if (r->state != RunState::Diverged || (run >= 0 && r->descriptor.id != run)) continue;
+    if (r->state() != RunState::Diverged || (run >= 0 && r->number() != run)) continue;
     const int64_t diverged_at = r->trainer->stepsDone();
     try {
       r->trainer->restoreLastGood();
@@ -236,12 +236,12 @@ void TrainingWorker::restoreLastGood(int run) {
       failRun(*r, QString::fromUtf8(e.what()));
       continue;
     }
-    r->state = paused_ ? RunState::Paused : RunState::Running;
-    r->message = QString("restored step %1 (diverged at step %2)")
-                     .arg(r->trainer->stepsDone())
-                     .arg(diverged_at);
-    emit log(
-        QString("%1 seed %2: %3").arg(r->descriptor.model).arg(r->descriptor.seed).arg(r->message));
+    r->state() = paused_ ? RunState::Paused : RunState::Running;
+    const QString message = QString("restored step %1 (diverged at step %2)")
+                                .arg(r->trainer->stepsDone())
+                                .arg(diverged_at);
+    r->record.now.message = message.toStdString();
+    emit log(QString("%1: %2").arg(r->label(), message));
     emitStatus(*r);
     resumed = true;
   }
@@ -254,19 +254,18 @@ void TrainingWorker::restoreLastGood(int run) {
 void TrainingWorker::setFaults(int run, const TrainingFaults& faults) {
   faults_[run] = faults;
   for (auto& r : runs_) {
-    if (r->descriptor.id == run && r->trainer) r->trainer->faults = faults;
+    if (r->number() == run && r->trainer) r->trainer->faults = faults;
   }
 }
 
-void TrainingWorker::failRun(Run& r, const QString& message) {
-  r.state = RunState::Failed;
-  r.message = message;
-  emit log(
-      QString("%1 seed %2 failed: %3").arg(r.descriptor.model).arg(r.descriptor.seed).arg(message));
+void TrainingWorker::failRun(WorkerRun& r, const QString& message) {
+  r.state() = RunState::Failed;
+  r.record.now.message = message.toStdString();
+  emit log(QString("%1 failed: %2").arg(r.label(), message));
   emitStatus(r);
 }
 
-bool TrainingWorker::stepRun(Run& r) {
+bool TrainingWorker::stepRun(WorkerRun& r) {
   // Any error of one step (c10::Error, std::bad_alloc, a shape mismatch) ends this run only.
   try {
     r.trainer->advance();
@@ -283,34 +282,30 @@ bool TrainingWorker::stepRun(Run& r) {
   if (r.trainer->done()) {
     const auto reason = r.trainer->stopReason();
     if (reason == StopReason::Diverged) {
-      r.state = RunState::Diverged;
-      r.message = QString(
-                      "diverged at step %1 (non-finite loss or gradient); paused. Lower the "
-                      "learning rate, then Run > Restore last good checkpoint (step %2)")
-                      .arg(r.trainer->stepsDone())
-                      .arg(r.trainer->lastGoodStep());
-      emit log(
-          QString("%1 seed %2: %3").arg(r.descriptor.model).arg(r.descriptor.seed).arg(r.message));
+      r.state() = RunState::Diverged;
+      const QString message = QString(
+                                  "diverged at step %1 (non-finite loss or gradient); paused. "
+                                  "Lower the learning rate, then Run > Restore last good "
+                                  "checkpoint (step %2)")
+                                  .arg(r.trainer->stepsDone())
+                                  .arg(r.trainer->lastGoodStep());
+      r.record.now.message = message.toStdString();
+      emit log(QString("%1: %2").arg(r.label(), message));
       emitStatus(r);
     } else {
-      r.state = RunState::Finished;
-      r.message = QString::fromStdString(stopReasonName(reason));
-      if (!r.descriptor.references.empty()) {  // the skill on the test targets (cheap)
+      r.state() = RunState::Finished;
+      r.record.now.message = stopReasonName(reason);
+      if (!r.record.what.references.empty()) {  // the skill on the test targets (cheap)
         try {
           auto test = r.trainer->evaluate(splitName(Split::Test));
-          r.test_loss = test.loss;
-          r.test_errors = std::move(test.target_errors);
+          r.record.now.test_loss = test.loss;
+          r.record.now.test_errors = std::move(test.target_errors);
         } catch (const std::exception& e) {
-          emit log(QString("%1 seed %2: test evaluation failed: %3")
-                       .arg(r.descriptor.model)
-                       .arg(r.descriptor.seed)
-                       .arg(e.what()));
+          emit log(QString("%1: test evaluation failed: %2").arg(r.label(), e.what()));
         }
       }
-      emit log(QString("%1 seed %2: %3 at step %4")
-                   .arg(r.descriptor.model)
-                   .arg(r.descriptor.seed)
-                   .arg(r.message)
+      emit log(QString("%1: %2 at step %3")
+                   .arg(r.label(), QString::fromStdString(r.record.now.message))
                    .arg(r.trainer->stepsDone()));
     }
   }
@@ -328,9 +323,9 @@ void TrainingWorker::tick() {
   QElapsedTimer budget;
   budget.start();
   bool any = false;
-  std::vector<Run*> due;
+  std::vector<WorkerRun*> due;
   for (auto& r : runs_)
-    if (r->state == RunState::Running) due.push_back(r.get());
+    if (r->state() == RunState::Running) due.push_back(r.get());
   const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   const int workers =
       std::min<int>(parallel_runs_ > 0 ? parallel_runs_ : cores, static_cast<int>(due.size()));
@@ -342,7 +337,7 @@ void TrainingWorker::tick() {
       any = false;
       for (auto& r : runs_) {
         if (stop_flag_.load()) break;
-        if (r->state != RunState::Running && !(steps_to_go_ > 0 && r->state == RunState::Paused))
+        if (r->state() != RunState::Running && !(steps_to_go_ > 0 && r->state() == RunState::Paused))
           continue;
         if (stepRun(*r)) any = true;
       }
@@ -357,14 +352,14 @@ void TrainingWorker::tick() {
     steps_to_go_ = -1;
     paused_ = true;
     for (auto& r : runs_) {
-      if (r->state == RunState::Running) r->state = RunState::Paused;
+      if (r->state() == RunState::Running) r->state() = RunState::Paused;
     }
     flush(true);
     return;
   }
   flush(false);
   bool active = false;
-  for (auto& r : runs_) active = active || r->state == RunState::Running;
+  for (auto& r : runs_) active = active || r->state() == RunState::Running;
   if (active) {
     scheduleTick();
   } else {
@@ -378,7 +373,7 @@ void TrainingWorker::setParallelRuns(int n) { parallel_runs_ = n; }
 // One tick on `workers` threads, one intra-op thread per run (cores / workers): each thread takes
 // the next run no other thread holds, steps it once, and goes on until the tick's ~15 ms are
 // used, Stop is asked, or no run is left to step. Every run gets about the same number of steps.
-void TrainingWorker::stepInParallel(const std::vector<Run*>& due, int workers) {
+void TrainingWorker::stepInParallel(const std::vector<WorkerRun*>& due, int workers) {
   const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   const int previous_threads = torch::get_num_threads();
   torch::set_num_threads(std::max(1, cores / workers));  // read by each new thread's first op
@@ -394,7 +389,7 @@ void TrainingWorker::stepInParallel(const std::vector<Run*>& due, int workers) {
       for (size_t tries = 0; tries < n && !stepped; ++tries) {
         const size_t i = next.fetch_add(1) % n;
         if (held[i].exchange(true)) continue;  // another thread is stepping it
-        if (due[i]->state == RunState::Running) stepped = stepRun(*due[i]);
+        if (due[i]->state() == RunState::Running) stepped = stepRun(*due[i]);
         held[i] = false;
       }
       if (!stepped) return;  // every run finished, failed or held elsewhere

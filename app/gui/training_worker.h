@@ -64,15 +64,15 @@ class TrainingWorker : public QObject {
   void setParallelRuns(int n);
 
  signals:
-  /// Runs of a new session; consumed by the runs table and the curve view.
-  void runsCreated(const QVector<rsalab::RunDescriptor>& runs);
+  /// Runs of a new session (live ids, the worker's run numbers); consumed by the run store.
+  void runsCreated(const QVector<rsalab::Run>& runs);
   /// The same runs with more references: a real series' anchors, fitted in the background while
   /// the runs train, arrive after runsCreated.
-  void runsUpdated(const QVector<rsalab::RunDescriptor>& runs);
+  void runsUpdated(const QVector<rsalab::Run>& runs);
   /// New metric points of one run (all of them, batched at ~20 Hz); consumed by curves and table.
   void metrics(const rsalab::MetricsBatch& batch);
-  /// State/progress of one run; consumed by the runs table and the status bar.
-  void status(const rsalab::RunStatus& status);
+  /// State/progress of live run `run`; consumed by the run store and the status bar.
+  void status(int run, const rsalab::RunStatus& now);
   /// Inspection record at a step; consumed by the inspector views.
   void snapshot(const rsalab::InspectionSnapshot& snapshot);
   /// A line for the log dock.
@@ -86,21 +86,22 @@ class TrainingWorker : public QObject {
   void tick();
 
  private:
-  struct Run;
+  struct WorkerRun;
   void scheduleTick();
   void flush(bool force);
-  bool stepRun(Run& run);
-  void stepInParallel(const std::vector<Run*>& due, int workers);  // one tick, `workers` threads
-  void failRun(Run& run, const QString& message);
-  void emitStatus(const Run& run);
-  void emitSnapshot(Run& run);
+  bool stepRun(WorkerRun& run);
+  // One tick, `workers` threads.
+  void stepInParallel(const std::vector<WorkerRun*>& due, int workers);
+  void failRun(WorkerRun& run, const QString& message);
+  void emitStatus(WorkerRun& run);
+  void emitSnapshot(WorkerRun& run);
   // A real series' anchors (TaskData::pending_anchors) are fitted on a thread of their own while
   // the runs train; their scores come back to the worker thread (anchorsFitted) and go out as
   // runsUpdated. A new start or the destructor cancels the fits not yet begun and joins.
   void fitAnchorsInBackground(uint64_t seed, const forecast::AnchorInput& input);
   void anchorsFitted(int generation, uint64_t seed, const forecast::AnchorScores& anchors);
   void joinAnchorThreads();
-  std::vector<std::unique_ptr<Run>> runs_;
+  std::vector<std::unique_ptr<WorkerRun>> runs_;
   bool paused_ = false;
   bool tick_pending_ = false;
   int steps_to_go_ = -1;   // >= 0: single-stepping

@@ -58,7 +58,7 @@ std::string TrainingWorker::saveSession(const SessionBundle& bundle, const std::
   if (with_checkpoints) {
     hooks.write_checkpoint = [this](int64_t id, const std::string& file) {
       for (const auto& r : runs_) {
-        if (r->descriptor.id == id && r->trainer) {
+        if (r->number() == id && r->trainer) {
           r->trainer->saveCheckpoint(file);
           return true;
         }
@@ -69,34 +69,26 @@ std::string TrainingWorker::saveSession(const SessionBundle& bundle, const std::
   return rsalab::saveSession(bundle, path, hooks);
 }
 
-void TrainingWorker::emitSnapshot(Run& r) {
+void TrainingWorker::emitSnapshot(WorkerRun& r) {
   if (!r.trainer) return;
   r.since_snapshot.restart();
   try {
     InspectionSnapshot s;
-    s.run = r.descriptor.id;
+    s.run = r.number();
     s.step = r.trainer->stepsDone();
     s.record = std::make_shared<const InspectionRecord>(r.trainer->inspect(r.sample));
     s.input = sampleInput(r.trainer->data(), s.record->sample);
     emit snapshot(s);
   } catch (const std::exception& e) {
-    emit log(QString("inspect run %1: %2").arg(r.descriptor.id).arg(e.what()));
+    emit log(QString("inspect run %1: %2").arg(r.number()).arg(e.what()));
   }
 }
 
-void TrainingWorker::emitStatus(const Run& r) {
-  RunStatus s;
-  s.run = r.descriptor.id;
-  s.state = r.state;
+void TrainingWorker::emitStatus(WorkerRun& r) {
+  RunStatus& s = r.record.now;
   s.step = r.trainer ? r.trainer->stepsDone() : 0;
   s.max_steps = r.trainer ? r.trainer->config().trainer.max_steps : 0;
-  s.train_loss = r.last_train;
-  s.validation_loss = r.last_validation;
-  s.test_loss = r.test_loss;
-  s.test_errors = r.test_errors;
-  s.steps_per_second = r.steps_per_second;
-  s.message = r.message;
-  emit status(s);
+  emit status(r.number(), s);
 }
 
 void TrainingWorker::flush(bool force) {
@@ -111,7 +103,7 @@ void TrainingWorker::flush(bool force) {
     if (r->trainer) {
       const double seconds = r->clock.elapsed() / 1000.0;
       if (seconds > 0.5) {
-        r->steps_per_second =
+        r->record.now.steps_per_second =
             static_cast<double>(r->trainer->stepsDone() - r->steps_at_clock) / seconds;
         r->steps_at_clock = r->trainer->stepsDone();
         r->clock.restart();

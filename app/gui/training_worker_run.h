@@ -12,20 +12,22 @@
 
 namespace rsalab {
 
-struct TrainingWorker::Run {
-  RunDescriptor descriptor;
+// One live run: its record (what it is and where it is now: what the GUI receives) and what
+// only the worker thread holds (its Trainer, the points not sent yet, the clocks).
+struct TrainingWorker::WorkerRun {
+  Run record;
   std::unique_ptr<Trainer> trainer;
-  RunState state = RunState::Idle;
   MetricsBatch pending;
-  double last_train = NAN, last_validation = NAN;
-  double test_loss = NAN;           // series tasks with references, once finished
-  std::vector<double> test_errors;  // per test target, with test_loss
-  QElapsedTimer clock;              // for steps/s
+  QElapsedTimer clock;  // for steps/s
   int64_t steps_at_clock = 0;
-  double steps_per_second = 0;
-  QString message;
   QElapsedTimer since_snapshot;
   int sample = 0;  // validation sample the snapshots inspect (the attention view's picker)
+  int number() const { return static_cast<int>(record.id.number); }
+  RunState& state() { return record.now.state; }
+  RunState state() const { return record.now.state; }
+  QString label() const {  // "rsa seed 3", for the log
+    return QString("%1 seed %2").arg(QString::fromStdString(record.what.model)).arg(record.what.seed);
+  }
 };
 
 }  // namespace rsalab

@@ -8,18 +8,17 @@
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QMainWindow>
 #include <QMenu>
 #include <QMenuBar>
-#include <QMimeData>
 #include <QPlainTextEdit>
 #include <QSettings>
 
-#include "app/gui/main_window.h"
-#include "engine/core/io/csv_reader.h"
-#include "widgets/csv_import_dialog.h"
+#include "app/gui/csv_importer.h"
+#include "app/gui/figure_focus.h"
+#include "app/gui/session_controller.h"
 #include "widgets/loss_curve_view.h"
 #include "widgets/plot_export.h"
-#include "widgets/run_setup_panel.h"
 #include "widgets/shortcuts_dialog.h"
 
 namespace rsalab {
@@ -38,7 +37,14 @@ QList<QKeySequence> bindings(QKeySequence::StandardKey key, const QKeySequence& 
 
 // ---- Actions and menus
 
-WindowSettings::WindowSettings(MainWindow* window) : QObject(window), w_(window) {}
+WindowSettings::WindowSettings(QMainWindow* window, SessionController* sessions, CsvImporter* csv,
+                               FigureFocus* focus, LossCurveView* curves)
+    : QObject(window),
+      w_(window),
+      sessions_(sessions),
+      csv_(csv),
+      focus_(focus),
+      curves_(curves) {}
 
 void WindowSettings::buildMenus(QMenu* file, QMenu* view) {
   auto standard = [this](QMenu* menu, const QString& text, QKeySequence::StandardKey key,
@@ -48,7 +54,7 @@ void WindowSettings::buildMenus(QMenu* file, QMenu* view) {
     standard_actions_[key] = a;
     return a;
   };
-  SessionController* sessions = w_->sessions_;
+  SessionController* sessions = sessions_;
   standard(file, "&Open session…", QKeySequence::Open, {}, [this, sessions] {
     const QString dir = QFileDialog::getExistingDirectory(
         w_, "Open session (a .rsalab folder)",
@@ -62,18 +68,18 @@ void WindowSettings::buildMenus(QMenu* file, QMenu* view) {
         QSettings().value("paths/sweep", QDir::homePath()).toString());
     if (dir.isEmpty()) return;
     QSettings().setValue("paths/sweep", dir);
-    w_->openSweepFolder(dir);
+    emit openSweepFolderRequested(dir);
   });
   file->addSeparator();
   standard(file, "&Save session", QKeySequence::Save, {}, [sessions] { sessions->saveOrAsk(); });
   standard(file, "Save session &as…", QKeySequence::SaveAs, QKeySequence("Ctrl+Shift+S"),
-           [this] { saveAs(); });
+           [sessions] { sessions->saveAs(); });
   file->addSeparator();
   file->addAction("&Import CSV series…", this, [this] {
     const QString path = QFileDialog::getOpenFileName(
         w_, "Import a CSV time series", QSettings().value("paths/csv", QDir::homePath()).toString(),
         "CSV (*.csv *.tsv *.txt);;All files (*)");
-    if (!path.isEmpty()) w_->csv_->importCsv(path);  // also: drop the file onto the window
+    if (!path.isEmpty()) csv_->importCsv(path);  // also: drop the file onto the window
   });
   file->addSeparator();
   standard(file, "&Quit", QKeySequence::Quit, QKeySequence("Ctrl+Q"), [this] { w_->close(); });
@@ -103,14 +109,6 @@ void WindowSettings::buildMenus(QMenu* file, QMenu* view) {
   });
 }
 
-void WindowSettings::saveAs() {
-  const QString start =
-      QSettings().value("paths/session", QDir::homePath()).toString() + "/session.rsalab";
-  const QString path =
-      QFileDialog::getSaveFileName(w_, "Save session as", start, "RSA Lab session (*.rsalab)");
-  if (!path.isEmpty()) w_->sessions_->saveTo(path);
-}
-
 QList<QAction*> WindowSettings::shortcutActions() const {
   QList<QAction*> out;
   for (QAction* a : w_->findChildren<QAction*>()) {
@@ -134,25 +132,24 @@ void WindowSettings::setPreferences(const Preferences& p) {
   s.setValue("appearance/theme", p.theme);
   s.setValue("session/autosave_minutes", p.autosave_minutes);
   applyTheme(p.theme);
-  w_->sessions_->setAutosaveMinutes(p.autosave_minutes);
+  sessions_->setAutosaveMinutes(p.autosave_minutes);
 }
 
 void WindowSettings::restore() {
   QSettings s;
   if (s.contains("window/geometry")) w_->restoreGeometry(s.value("window/geometry").toByteArray());
-  if (s.value("window/state_version").toInt() == MainWindow::kLayoutVersion) {
-    w_->restoreState(s.value("window/state").toByteArray(), MainWindow::kLayoutVersion);
-  }
+  if (s.value("window/state_version").toInt() == focus_->layoutVersion())
+    focus_->restoreLayout(s.value("window/state").toByteArray());
   const Preferences p = preferences();
   if (p.theme != "system") applyTheme(p.theme);
-  w_->sessions_->setAutosaveMinutes(p.autosave_minutes);
+  sessions_->setAutosaveMinutes(p.autosave_minutes);
 }
 
 void WindowSettings::store() {
   QSettings s;
   s.setValue("window/geometry", w_->saveGeometry());
-  s.setValue("window/state", w_->focus_->layoutState());  // as before focus mode hid the docks
-  s.setValue("window/state_version", MainWindow::kLayoutVersion);
+  s.setValue("window/state", focus_->layoutState());  // as before focus mode hid the docks
+  s.setValue("window/state_version", focus_->layoutVersion());
 }
 
 // ---- Copy and zoom act on the plot with the keyboard focus or under the mouse, else the curves.
@@ -164,14 +161,14 @@ QCustomPlot* WindowSettings::focusedPlot() const {
       if (w == w_) break;
     }
   }
-  return w_->curves_->plot();
+  return curves_->plot();
 }
 
 void WindowSettings::zoomFocusedPlot(double factor) {
   QCustomPlot* plot = focusedPlot();
-  if (plot == w_->curves_->plot()) {
+  if (plot == curves_->plot()) {
     const QCPRange r = plot->xAxis->range();
-    w_->curves_->setXRange(r.center() - r.size() * factor / 2, r.center() + r.size() * factor / 2);
+    curves_->setXRange(r.center() - r.size() * factor / 2, r.center() + r.size() * factor / 2);
     return;
   }
   for (QCPAxisRect* rect : plot->axisRects()) {
@@ -190,72 +187,7 @@ void WindowSettings::copyFocused() {
     exporter->copyImage();
   else
     QApplication::clipboard()->setPixmap(plot->toPixmap());
-  w_->showStatus("Plot image copied", 3000);
-}
-
-// ---- CSV import
-
-CsvImporter::CsvImporter(MainWindow* window) : QObject(window), w_(window) {}
-
-CsvImportDialog* CsvImporter::importCsv(const QString& path) {
-  CsvTable table;
-  try {
-    table = readCsvFile(path.toStdString());
-  } catch (const std::exception& e) {
-    w_->appendLog(QString("Cannot import %1: %2").arg(path, e.what()));
-    w_->showStatus(QString("CSV import: %1").arg(e.what()), 10000);
-    return nullptr;
-  }
-  QSettings().setValue("paths/csv", QFileInfo(path).absolutePath());
-  auto* dialog = new CsvImportDialog(
-      path, table, static_cast<int>(w_->setup_->setup().config.task.length), horizon_, w_);
-  dialog->setAttribute(Qt::WA_DeleteOnClose);
-  connect(dialog, &QDialog::accepted, this, [this, dialog] {
-    setTask(dialog->path(), dialog->horizon(), true);
-    RunSetup s = w_->setup_->setup();
-    s.config.task.name = "csv";
-    s.config.task.length = dialog->length();
-    w_->setup_->setSetup(s);
-    w_->appendLog(QString("Task: CSV series %1, T = %2, H = %3 (applies at the next Start)")
-                      .arg(path_)
-                      .arg(s.config.task.length)
-                      .arg(horizon_));
-  });
-  dialog->open();
-  return dialog;
-}
-
-bool CsvImporter::accepts(const QMimeData* data) {
-  for (const QUrl& url : data->urls()) {
-    const QString file = url.toLocalFile();
-    if (file.endsWith(".csv", Qt::CaseInsensitive) || file.endsWith(".tsv", Qt::CaseInsensitive) ||
-        file.endsWith(".txt", Qt::CaseInsensitive) || QFileInfo(file).isDir())
-      return true;
-  }
-  return false;
-}
-
-bool CsvImporter::drop(const QMimeData* data) {
-  const auto urls = data->urls();
-  if (urls.isEmpty()) return false;
-  const QString file = urls.first().toLocalFile();
-  if (QFileInfo(file).isDir())
-    w_->sessions_->open(file);  // a dropped .rsalab folder
-  else
-    importCsv(file);
-  return true;
-}
-
-void CsvImporter::setTask(const QString& path, int horizon, bool select) {
-  path_ = path;
-  horizon_ = horizon;
-  if (!select) {
-    w_->setup_->addTask("csv", "CSV series: " + QFileInfo(path_).fileName());
-    return;
-  }
-  w_->setup_->addTask(
-      "csv", QString("CSV series: %1 (H = %2)").arg(QFileInfo(path_).fileName()).arg(horizon_));
-  w_->applyTaskKindDefaults("csv");
+  emit status("Plot image copied", 3000);
 }
 
 }  // namespace rsalab

@@ -10,7 +10,7 @@
 #include <QStatusBar>
 #include <QTimer>
 
-#include "app/gui/run_store.h"
+#include "widgets/run_store.h"
 
 namespace rsalab {
 

@@ -3,19 +3,44 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <map>
 #include <mutex>
 #include <thread>
 #include <tuple>
 
 #include "engine/core/config/flops.h"
+#include "engine/core/io/atomic_file.h"
 #include "engine/core/io/enums.h"
+#include "engine/core/io/inspection_io.h"
+#include "engine/core/io/thinning.h"
+#include "engine/core/session/session_bundle.h"
 #include "engine/core/sweep/sweep_io.h"
+#include "engine/runtime.h"
 #include "engine/sweep/sweep_references.h"
 
 namespace rsalab {
 
 namespace {
+
+// Writes the run's every metric point and its inspection record to <folder>/runs/<run>/, and
+// keeps the record there only (SweepOptions::run_folder).
+void keepOnDisk(SweepRow& row, const std::string& folder) {
+  const auto dir = std::filesystem::path(folder) / "runs" / std::to_string(row.run);
+  std::filesystem::create_directories(dir);
+  SessionRun metrics;
+  metrics.id = row.run;
+  metrics.steps = std::move(row.train_curve);
+  metrics.evals = std::move(row.validation_curve);
+  writeFileAtomically((dir / "metrics.csv").string(), sessionMetricsCsv(metrics));
+  row.train_curve = std::move(metrics.steps);
+  row.validation_curve = std::move(metrics.evals);
+  if (row.has_inspection) {
+    writeFileAtomically((dir / "inspection.json").string(), inspectionJson(row.inspection));
+    row.inspection = {};
+  }
+  row.files = dir.string();
+}
 
 // Trains one cell on `data` (the task's dataset for the cell's N and seed).
 SweepRow trainCell(const SweepPlan& plan, const SweepCell& cell,
@@ -41,6 +66,8 @@ SweepRow trainCell(const SweepPlan& plan, const SweepCell& cell,
   auto test = trainer.evaluate(splitName(Split::Test));
   row.test_loss = test.loss;
   row.bayes_floor = data->truth.bayes_floor;
+  row.truth = data->truth;
+  row.length = data->validation.size() > 0 ? data->validation.x.size(1) : data->train.x.size(1);
   row.test_metrics = test.values;
   row.test_errors = test.target_errors;
   row.horizon = data->horizon;
@@ -55,6 +82,11 @@ SweepRow trainCell(const SweepPlan& plan, const SweepCell& cell,
   if (options.keep_inspection) {
     row.inspection = trainer.inspect(0);
     row.has_inspection = true;
+  }
+  if (!options.run_folder.empty()) keepOnDisk(row, options.run_folder);
+  if (options.curve_points > 0) {
+    thinInPlace(row.train_curve, options.curve_points);
+    thinInPlace(row.validation_curve, options.curve_points);
   }
   return row;
 }
@@ -81,8 +113,23 @@ SweepCellsTiming runSweepCells(const SweepPlan& plan, const std::vector<int64_t>
   const int previous_threads = torch::get_num_threads();
   torch::set_num_threads(static_cast<int>(timing.threads_per_run));
 
+  // Seed by seed, a dataset's cells together: a dataset is freed once its last cell is done.
+  using DatasetKey = std::tuple<double, int64_t, uint64_t>;  // (axis value, N, seed)
+  auto datasetOf = [&plan](int64_t index) {
+    const SweepCell& c = plan.cells[static_cast<size_t>(index)];
+    return DatasetKey{c.axis_value, c.size, c.seed};
+  };
+  std::vector<int64_t> order = indices;
+  std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+    const auto ka = datasetOf(a), kb = datasetOf(b);
+    return std::tie(std::get<2>(ka), std::get<0>(ka), std::get<1>(ka)) <
+           std::tie(std::get<2>(kb), std::get<0>(kb), std::get<1>(kb));
+  });
+  std::map<DatasetKey, int64_t> cells_left;  // per dataset: its cells not yet finished
+  for (int64_t i : order) ++cells_left[datasetOf(i)];
+
   std::mutex mutex;  // guards everything below
-  std::map<std::tuple<double, int64_t, uint64_t>, std::shared_ptr<const TaskData>> datasets;
+  std::map<DatasetKey, std::shared_ptr<const TaskData>> datasets;
   size_t next = 0;
   const std::string host = hostName();
   const auto start = std::chrono::steady_clock::now();
@@ -95,7 +142,8 @@ SweepCellsTiming runSweepCells(const SweepPlan& plan, const std::vector<int64_t>
         if (next >= indices.size() || (control && control->stop.load())) return;
         k = next++;
       }
-      const SweepCell& cell = plan.cells[static_cast<size_t>(indices[k])];
+      const int64_t at = order[k];
+      const SweepCell& cell = plan.cells[static_cast<size_t>(at)];
       SweepCellResult result;
       result.plan_hash = plan.hash;
       result.index = cell.index;
@@ -107,7 +155,7 @@ SweepCellsTiming runSweepCells(const SweepPlan& plan, const std::vector<int64_t>
         std::shared_ptr<const TaskData> data;
         {
           std::lock_guard<std::mutex> lock(mutex);
-          auto& slot = datasets[{cell.axis_value, cell.size, cell.seed}];
+          auto& slot = datasets[datasetOf(at)];
           if (!slot) {
             slot = std::make_shared<const TaskData>(
                 makeTask(cellConfig(plan, cell).task, cell.size, cell.seed));
@@ -126,8 +174,12 @@ SweepCellsTiming runSweepCells(const SweepPlan& plan, const std::vector<int64_t>
       result.row.seconds =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - run_start).count();
       result.finished_at = unixTimeNow();
-      std::lock_guard<std::mutex> lock(mutex);
-      if (done) done(std::move(result));
+      {
+        std::lock_guard<std::mutex> lock(mutex);
+        if (--cells_left[datasetOf(at)] == 0) datasets.erase(datasetOf(at));
+        if (done) done(std::move(result));
+      }
+      returnFreedMemory();  // the finished run's trainer, batches and dataset (a long sweep)
     }
   };
   std::vector<std::thread> threads;
@@ -155,6 +207,8 @@ SweepResult runSweep(const SweepOptions& options,
   cells.keep_curves = options.keep_curves;
   cells.keep_inspection = options.keep_inspection;
   cells.keep_forecasts = options.keep_forecasts;
+  cells.run_folder = options.run_folder;
+  cells.curve_points = options.curve_points;
   SweepResult result;
   result.base = plan.base;
   result.axis = plan.axis;

@@ -26,6 +26,8 @@ struct SweepCellsOptions {
   bool keep_curves = true;
   bool keep_inspection = false;
   bool keep_forecasts = false;
+  std::string run_folder;  // SweepOptions::run_folder
+  int curve_points = 0;    // SweepOptions::curve_points
 };
 
 struct SweepCellsTiming {
@@ -36,7 +38,8 @@ struct SweepCellsTiming {
 
 // Trains the plan's cells `indices` (each index once) and hands each finished cell to `done`
 // (from worker threads, serialised), in completion order. Cells sharing (N, seed) share one
-// dataset. With `control` stopped, no further cell starts and the running ones stop after their
+// dataset; the cells run seed by seed, a dataset's cells together, and each dataset is freed once
+// its last cell has finished, so a long sweep holds the datasets of about one seed at a time. With `control` stopped, no further cell starts and the running ones stop after their
 // step: they come back with stop_reason "stopped" (not a result to keep). A cell's own failure
 // (bad config, out of memory) comes back in row.error; the others go on.
 SweepCellsTiming runSweepCells(const SweepPlan& plan, const std::vector<int64_t>& indices,

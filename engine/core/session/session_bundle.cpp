@@ -23,6 +23,7 @@
 #include "engine/core/io/enums.h"
 #include "engine/core/io/inspection_io.h"
 #include "engine/core/io/text.h"
+#include "engine/core/registry/ground_truth_json.h"
 #include "engine/core/sweep/sweep_io.h"
 
 namespace rsalab {
@@ -135,13 +136,17 @@ json manifestJson(const SessionBundle& b) {
   j["models"] = b.models;
   j["seeds"] = b.seeds;
   j["sweep"] = !b.sweep_json.empty();
+  // What the task knows (its REM truth and Bayes floor) and the T its runs had: a reopened run
+  // is matched against the same truth. Bundles written before 2026-11-27 have neither.
+  j["truth"] = groundTruthJson(b.truth);
+  j["length"] = b.length;
   j["runs"] = json::array();
   for (const auto& r : b.runs) {
     j["runs"].push_back({{"id", r.id},
                          {"model", r.model},
                          {"seed", r.seed},
                          {"size", r.train_size},
-                         {"status", runStateName(r.status)},
+                         {"status", runStateName(r.state)},
                          {"parameters", r.parameters},
                          {"message", r.message},
                          {"steps", r.steps.size()},
@@ -412,6 +417,14 @@ SessionBundle parseSessionManifest(const std::string& text, const std::string& f
   }
   b.seeds = needInt(j, "seeds", file);
   if (b.seeds < 0 || b.seeds > 1000) fail(file, "key \"seeds\" must be in 0..1000");
+  if (j.contains("truth")) {
+    try {
+      b.truth = groundTruthFromJson(j["truth"], "truth");
+    } catch (const std::exception& e) {
+      fail(file, std::string("key ") + e.what());
+    }
+  }
+  if (j.contains("length")) b.length = needInt(j, "length", file);
   const json& runs = need(j, "runs", file);
   if (!runs.is_array()) fail(file, "key \"runs\" must be an array");
   if (runs.size() > kMaxRuns)
@@ -439,7 +452,7 @@ SessionBundle parseSessionManifest(const std::string& text, const std::string& f
     if (!state)
       fail(file, "key \"" + path + "status\" is \"" + status.substr(0, 40) +
                      "\"; expected one of " + runStateList());
-    run.status = *state;
+    run.state = *state;
     if (r.contains("parameters")) run.parameters = needInt(r, "parameters", file, path);
     if (r.contains("message")) run.message = needString(r, "message", file, path);
     b.runs.push_back(std::move(run));
@@ -510,11 +523,16 @@ SessionBundle loadSession(const std::string& dir_in) {
   }
   if (fs::exists(root / "sweep.json")) {
     b.sweep_json = readBounded(root, "sweep.json", kMaxSweepBytes);
+    // Parsed once, here: every row readable, or an error naming the key.
     const json j = json::parse(b.sweep_json, nullptr, /*allow_exceptions=*/false);
     if (j.is_discarded()) fail("sweep.json", "not valid JSON");
     if (!j.is_object() || !j.contains("fits") || !j["fits"].is_array())
       fail("sweep.json", "missing key \"fits\" (an array)");
-    parseSessionSweepRows(b.sweep_json);  // every row readable, or an error naming the key
+    try {
+      b.sweep = sweepResultFromParsedJson(j);  // the one sweep.json reader; messages name the key
+    } catch (const std::exception& e) {
+      throw SessionError(e.what());
+    }
   }
   if (fs::exists(root / "errors.json"))
     parseErrorsJson(readBounded(root, "errors.json", kMaxSweepBytes), b);

@@ -46,6 +46,7 @@
 #include "engine/core/config/run_config.h"
 #include "engine/core/forecast/metrics.h"
 #include "engine/core/io/inspection.h"
+#include "engine/core/registry/ground_truth.h"
 #include "engine/core/sweep/sweep_types.h"
 
 namespace rsalab {
@@ -64,7 +65,7 @@ struct SessionRun {
   std::string model;
   uint64_t seed = 0;
   int64_t train_size = 0;  // N of this run; 0 = the bundle config's (sweeps vary it per run)
-  RunState status = RunState::Idle;  // written as runStateName() (engine/core/io/enums.h)
+  RunState state = RunState::Idle;  // written as runStateName() (engine/core/io/enums.h), "status"
   int64_t parameters = 0;
   std::string message;  // error or stop reason
   std::vector<StepMetrics> steps;
@@ -87,7 +88,12 @@ struct SessionBundle {
   std::string created,
       updated;  // ISO 8601 UTC; saveSession sets `updated` (and `created` if empty)
   std::vector<SessionRun> runs;
+  // What the runs' task knows (REM truth, Bayes floor) and the T they had (0: the config's);
+  // manifest keys "truth" and "length" (absent in bundles written before 2026-11-27: empty).
+  GroundTruth truth;
+  int64_t length = 0;
   std::string sweep_json;  // empty: not a sweep
+  SweepResult sweep;       // on load: sweep_json parsed (its rows, fits, config); not written
   // Series tasks: the task's references with their per-target test errors, and the horizon
   // and season that set the skill interval's block (errors.json). Empty: none.
   std::vector<ReferenceScore> references;

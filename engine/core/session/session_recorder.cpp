@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "engine/core/io/enums.h"
+#include "engine/core/io/thinning.h"
 
 namespace rsalab {
 
@@ -18,6 +19,8 @@ void SessionRecorder::start(const RunConfig& config, std::vector<std::string> mo
   sweep_json_.clear();
   references_.clear();
   horizon_ = season_ = 1;
+  truth_ = {};
+  length_ = 0;
 }
 
 void SessionRecorder::addRun(int64_t id, const std::string& model, uint64_t seed,
@@ -28,8 +31,21 @@ void SessionRecorder::addRun(int64_t id, const std::string& model, uint64_t seed
   run.seed = seed;
   run.parameters = parameters;
   run.train_size = train_size;
-  run.status = RunState::Idle;
+  run.state = RunState::Idle;
   runs_[id] = std::move(run);
+}
+
+void SessionRecorder::addRun(const Run& run) {
+  addRun(run.id.number, run.what.model, run.what.seed, run.what.parameters, run.what.train_size);
+  truth_ = run.what.truth;
+  length_ = run.what.length;
+  setReferences(run.what.references, run.what.horizon, run.what.season);
+  setStatus(run);
+}
+
+void SessionRecorder::setStatus(const Run& run) {
+  setStatus(run.id.number, run.now.state, run.now.message);
+  if (!run.now.test_errors.empty()) setTestErrors(run.id.number, run.now.test_errors);
 }
 
 void SessionRecorder::removeRun(int64_t id) { runs_.erase(id); }
@@ -68,7 +84,7 @@ void SessionRecorder::setTestErrors(int64_t id, std::vector<double> errors) {
 void SessionRecorder::setStatus(int64_t id, RunState status, const std::string& message) {
   const auto it = runs_.find(id);
   if (it == runs_.end()) return;
-  it->second.status = status;
+  it->second.state = status;
   it->second.message = message;
 }
 
@@ -100,6 +116,8 @@ void SessionRecorder::load(const SessionBundle& bundle) {
   references_ = bundle.references;
   horizon_ = bundle.horizon;
   season_ = bundle.season;
+  truth_ = bundle.truth;
+  length_ = bundle.length;
   runs_.clear();
   for (const auto& run : bundle.runs) runs_[run.id] = run;
 }
@@ -126,6 +144,8 @@ SessionBundle SessionRecorder::bundle() const {
   b.references = references_;
   b.horizon = horizon_;
   b.season = season_;
+  b.truth = truth_;
+  b.length = length_;
   for (const auto& [id, run] : runs_) b.runs.push_back(run);
   return b;
 }
@@ -137,15 +157,9 @@ std::string SessionRecorder::metricsCsv(int64_t id) const {
 }
 
 std::vector<int64_t> thinnedSteps(const std::vector<int64_t>& steps, int cap) {
-  if (cap <= 0) return {};
-  if (static_cast<int>(steps.size()) <= cap) return steps;
-  if (cap == 1) return {steps.back()};
   std::vector<int64_t> out;
-  for (int k = 0; k < cap; ++k) {
-    const size_t i =
-        static_cast<size_t>(std::llround(double(k) * double(steps.size() - 1) / double(cap - 1)));
+  for (size_t i : thinnedIndices(steps.size(), cap))
     if (out.empty() || out.back() != steps[i]) out.push_back(steps[i]);
-  }
   return out;
 }
 

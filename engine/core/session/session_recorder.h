@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine/core/session/run_record.h"
 #include "engine/core/session/session_bundle.h"
 
 namespace rsalab {
@@ -23,6 +24,11 @@ class SessionRecorder {
   // Adds (or replaces) a run with no metrics yet. `train_size` 0: the config's N.
   void addRun(int64_t id, const std::string& model, uint64_t seed, int64_t parameters,
               int64_t train_size = 0);
+  // The app's runs (the window's RunStore): the run's identity, N and parameters; what its task
+  // knows (truth, length, references, horizon, season: shared by the session's runs, so the last
+  // run given sets them for the bundle); its state, message and test errors.
+  void addRun(const Run& run);
+  void setStatus(const Run& run);
   void removeRun(int64_t id);
   bool hasRun(int64_t id) const { return runs_.count(id) > 0; }
   void clearRuns() { runs_.clear(); }
@@ -71,6 +77,8 @@ class SessionRecorder {
   std::map<int64_t, SessionRun> runs_;
   std::vector<ReferenceScore> references_;
   int64_t horizon_ = 1, season_ = 1;
+  GroundTruth truth_;
+  int64_t length_ = 0;
 };
 
 // The snapshot steps a bundle keeps of a run: the newest and an even thinning of the rest, at

@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "engine/core/forecast/skill_interval.h"
+#include "engine/core/registry/ground_truth_json.h"
 #include "engine/core/sweep/sweep_row_json.h"
 
 namespace rsalab {
@@ -119,6 +120,14 @@ SweepRow rowFromJson(const json& r, int64_t index, const std::string& path) {
     for (size_t k = 0; k < errors->size(); ++k)
       row.test_errors.push_back(
           toNumber((*errors)[k], path + "test_errors[" + std::to_string(k) + "]"));
+  }
+  row.length = integer(r, "length", path, 0);
+  if (const json* truth = find(r, "truth")) {
+    try {
+      row.truth = groundTruthFromJson(*truth, path + "truth");
+    } catch (const std::exception& e) {
+      throw KeyError(e.what());
+    }
   }
   return row;
 }
@@ -263,13 +272,14 @@ nlohmann::json sweepRowToJson(const SweepRow& r) {
           {"error", r.error},
           {"horizon", r.horizon},
           {"season", r.season},
-          {"test_errors", r.test_errors}};
+          {"test_errors", r.test_errors},
+          {"length", r.length},
+          {"truth", groundTruthJson(r.truth)}};
 }
 
 namespace {
 
-SweepResult sweepResultFromJsonKeys(const std::string& text) {
-  const json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
+SweepResult sweepResultFromJsonKeys(const json& j) {
   if (j.is_discarded()) fail("not valid JSON");
   if (!j.is_object()) fail(std::string("must be a JSON object (is ") + j.type_name() + ")");
   SweepResult result;
@@ -314,8 +324,12 @@ SweepResult sweepResultFromJsonKeys(const std::string& text) {
 }  // namespace
 
 SweepResult sweepResultFromJson(const std::string& text) {
+  return sweepResultFromParsedJson(json::parse(text, nullptr, /*allow_exceptions=*/false));
+}
+
+SweepResult sweepResultFromParsedJson(const nlohmann::json& parsed) {
   try {
-    return sweepResultFromJsonKeys(text);
+    return sweepResultFromJsonKeys(parsed);
   } catch (const KeyError& e) {
     throw std::runtime_error(std::string(kFile) + ": " + e.what());
   }

@@ -5,6 +5,7 @@
 // sample-efficiency view all go through sweepResultFromJson.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 
@@ -31,6 +32,8 @@ std::string sweepStopReasonText(const SweepRow& row);
 // optional (missing: seed 0, steps 0, error "", …); no "runs" is a sweep stopped before its
 // first run (no rows).
 SweepResult sweepResultFromJson(const std::string& text);
+// The same from JSON already parsed (a discarded value: "not valid JSON").
+SweepResult sweepResultFromParsedJson(const nlohmann::json& parsed);
 
 // Fills result.fits (test loss vs N) and result.excess_fits (excess loss vs N, when the rows have
 // a Bayes floor) for `models` in that order, from the usable rows (SweepRow::ok()).

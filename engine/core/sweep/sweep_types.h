@@ -15,6 +15,7 @@
 #include "engine/core/forecast/metrics.h"
 #include "engine/core/forecast/power_law.h"
 #include "engine/core/io/inspection.h"
+#include "engine/core/registry/ground_truth.h"
 #include "engine/core/registry/model_registry.h"
 
 namespace rsalab {
@@ -41,6 +42,14 @@ struct SweepOptions {
   bool keep_curves = false;      // fill SweepRow::train_curve / validation_curve (figures, GUI)
   bool keep_inspection = false;  // fill SweepRow::inspection after each run (GUI)
   bool keep_forecasts = false;   // fill SweepRow::*_forecasts (series: seed ensembles)
+  // Bounded memory for long sweeps (the GUI's). Non-empty: each run writes every training step
+  // and evaluation (runs/<run>/metrics.csv, the session bundle's metrics format) and, with
+  // keep_inspection, its inspection record (runs/<run>/inspection.json) under this folder, and
+  // its row keeps the record on disk only (SweepRow::files).
+  std::string run_folder;
+  // > 0: each kept curve is thinned to at most this many points in memory, for drawing (the first,
+  // the last and an even spread; every point stays in run_folder). 0: every point.
+  int curve_points = 0;
 };
 
 struct SweepRow {
@@ -75,15 +84,25 @@ struct SweepRow {
   // Written as sweepStopReasonText (engine/core/sweep/sweep_io.h).
   StopReason stop_reason = StopReason::None;
   std::string error;  // non-empty: this run failed (the others go on)
-  // Only with SweepOptions::keep_curves: every training step and validation evaluation.
+  // Only with SweepOptions::keep_curves: every training step and validation evaluation (thinned to
+  // SweepOptions::curve_points when it is set).
   std::vector<StepMetrics> train_curve;
   std::vector<EvalMetrics> validation_curve;
   // Only with SweepOptions::keep_forecasts (regression tasks): the run's forecasts of every
   // scored validation / test target in z units, flattened as the split's y (in memory only).
   std::vector<float> validation_forecasts, test_forecasts;
-  // Only with SweepOptions::keep_inspection: validation sample 0 after training.
+  // Only with SweepOptions::keep_inspection: validation sample 0 after training; in `inspection`,
+  // or with a run folder in `files`/inspection.json only.
   bool has_inspection = false;
   InspectionRecord inspection;
+  // With SweepOptions::run_folder: this run's folder, holding metrics.csv (every point of both
+  // curves) and, with has_inspection, inspection.json. Empty: none.
+  std::string files;
+
+  // What the run's task knows (REM truth; its floor is bayes_floor above) and the T it had: a
+  // sweep's run opened from its point is matched against the same truth.
+  GroundTruth truth;
+  int64_t length = 0;
 
   double excess() const { return test_loss - bayes_floor; }  // NaN without a floor
   // A finished, usable run: no error, trained, not cut short by a cancel (StopReason::Requested).
