@@ -12,6 +12,7 @@
 
 #include "bench/fixtures.h"
 #include "bench/sections.h"
+#include "engine/kernels/blocked_attention.h"
 #include "engine/kernels/linear_attention_kernel.h"
 #include "engine/models/linear_attention.h"
 #include "engine/models/recurrent_model.h"
