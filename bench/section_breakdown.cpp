@@ -10,7 +10,7 @@
 #include "bench/fixtures.h"
 #include "bench/sections.h"
 #include "engine/core/config/flops.h"
-#include "engine/models/blocked_attention.h"
+#include "engine/kernels/blocked_attention.h"
 
 namespace rsalab::bench {
 

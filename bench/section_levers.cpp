@@ -12,8 +12,9 @@
 
 #include "bench/fixtures.h"
 #include "bench/sections.h"
+#include "engine/kernels/blocked_attention.h"
+#include "engine/kernels/linear_attention_kernel.h"
 #include "engine/models/linear_attention.h"
-#include "engine/models/linear_attention_kernel.h"
 #include "engine/models/recurrent_model.h"
 #include "engine/models/rem_builder.h"
 #include "engine/models/softmax_attention.h"
@@ -138,7 +139,7 @@ std::vector<LeverResult> benchLinearLevers(const Options& o) {
     auto g = torch::randn({s.B, s.T, s.D});
     auto step = [&, layer](bool fused) {
       layer->setFusedKernel(fused);
-      layer->forward(x, nullptr, 0).backward(g);
+      layer->forward(x).backward(g);
     };
     reportLever(out, std::string("causal linear-attention layer fwd+bwd, ") + s.name,
                 {"chunked core, C = 64 (before)", "fused kernel (engine)"},

@@ -4,6 +4,7 @@
 // of q, k, v, the REM diagonals and the gates. Block sizes are chosen so that rows split into
 // several blocks (T not a multiple of the rows) and so that a block's group of heads mixes REM
 // and plain heads. The RSA module's fast path is compared with its own materialised path too.
+#include "engine/kernels/blocked_attention.h"
 #include "engine/models/rsa_attention.h"
 #include "support/test_support.h"
 
@@ -175,7 +176,7 @@ class TestBlockedAttention : public QObject {
     auto weights = torch::randn({3, 29, 20}, torch::TensorOptions().dtype(torch::kFloat64));
     auto gradsOf = [&](LayerInspection* record) {
       attn.zero_grad();
-      auto y = attn.forward(x, record, 0);
+      auto y = attn.forward(x, {}, LayerObserver(record, 0));
       (y * weights).sum().backward();
       std::vector<torch::Tensor> g = {y.detach()};
       for (const auto& p : attn.named_parameters()) g.push_back(p.value().grad().clone());

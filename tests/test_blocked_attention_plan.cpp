@@ -4,7 +4,7 @@
 // which libstdc++'s assertions turn into an abort. Plain C++ and Qt Test: no LibTorch.
 #include <QtTest>
 
-#include "engine/models/blocked_attention_plan.h"
+#include "engine/kernels/blocked_attention_plan.h"
 
 using namespace rsalab;
 

@@ -9,9 +9,9 @@
 #include <limits>
 #include <vector>
 
+#include "engine/kernels/linear_attention_kernel.h"
+#include "engine/kernels/linear_attention_loops.h"
 #include "engine/models/linear_attention.h"
-#include "engine/models/linear_attention_kernel.h"
-#include "engine/models/linear_attention_loops.h"
 #include "engine/models/model_factory.h"
 #include "support/finite_differences.h"
 #include "support/test_support.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The fused recurrent path (engine/models/fused_recurrent.h) equals torch::nn::RNN/LSTM/GRU with
+// The fused recurrent path (engine/kernels/fused_recurrent.h) equals torch::nn::RNN/LSTM/GRU with
 // the same weights: outputs and gradients (input, every weight and bias) in float64 over several
 // shapes, a float32 check, central finite differences on a tiny case, and the model's runModule
 // with the fused path on and off.
@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/models/fused_recurrent.h"
+#include "engine/kernels/fused_recurrent.h"
 #include "engine/models/recurrent_model.h"
 #include "support/test_support.h"
 

@@ -29,7 +29,7 @@ class TestGradients : public QObject {
     }
     auto x = torch::randn({2, 13, 20}, torch::TensorOptions().dtype(torch::kFloat64));
     auto weights = torch::randn({2, 13, 20}, torch::TensorOptions().dtype(torch::kFloat64));
-    auto loss = [&] { return (attn.forward(x, nullptr, 0) * weights).sum(); };
+    auto loss = [&] { return (attn.forward(x) * weights).sum(); };
 
     std::vector<std::pair<std::string, torch::Tensor>> params = {{"eta", attn.rems()->eta},
                                                                  {"nu", attn.rems()->nu},

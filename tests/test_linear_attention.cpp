@@ -177,7 +177,7 @@ class TestLinearAttention : public QObject {
       torch::manual_seed(8);
       auto attn = std::make_shared<LinearAttentionImpl>(16, 4, /*causal=*/true, cumulative == 1);
       attn->to(torch::kFloat64);
-      y[cumulative] = attn->forward(x, nullptr, 0, pad);
+      y[cumulative] = attn->forward(x, pad);
     }
     QVERIFY(test::checkClose(y[1], y[0], 1e-10, "chunked layer vs parallel layer"));
   }

@@ -27,8 +27,10 @@ class TestRecurrentCells : public QObject {
     net.to(torch::kFloat64);
     torch::NoGradGuard no_grad;
     auto input = torch::randn({4, 15, 12}, torch::TensorOptions().dtype(torch::kFloat64));
-    std::vector<GateTrace> traces;
-    auto cells = net.runCells(input, &traces, /*sample=*/2);
+    InspectionRecord cell_record;
+    cell_record.sample = 2;
+    auto cells = net.runCells(input, InspectionObserver(&cell_record, o.model, 0));
+    const auto& traces = cell_record.gates;
     auto module = net.runModule(input);
     QVERIFY(test::checkClose(cells, module, 1e-12, o.model + " cells vs module"));
     QCOMPARE(static_cast<int>(traces.size()), gates * 3);  // per gate, per layer

@@ -88,7 +88,7 @@ class TestScoringRules : public QObject {
     auto h = torch::randn({1, T, D}, f64), x = torch::randn({1, T, D}, f64);
     LayerInspection record;
     torch::NoGradGuard no_grad;
-    layer.forward(h, x, &record, 0);
+    layer.forward(h, x, {}, LayerObserver(&record, 0));
     const auto W = layer.named_parameters()["W.weight"];
     auto split = [&](const torch::Tensor& t) { return t.view({1, T, H, D / H}).transpose(1, 2); };
     auto scores = torch::matmul(split(h.matmul(W.t())), split(h).transpose(-2, -1));
@@ -111,7 +111,7 @@ class TestScoringRules : public QObject {
     for (const auto& p : layer.named_parameters()) QVERIFY(p.key() != "alpha");
     auto h = torch::randn({2, 5, 16}), x = torch::randn({2, 5, 16});
     LayerInspection record;
-    layer.forward(h, x, &record, 0).pow(2).sum().backward();
+    layer.forward(h, x, {}, LayerObserver(&record, 0)).pow(2).sum().backward();
     QVERIFY(!record.has_alpha);
     for (const auto& p : layer.named_parameters()) {
       QVERIFY2(p.value().grad().defined() && p.value().grad().abs().sum().item<double>() > 0,

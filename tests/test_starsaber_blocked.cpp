@@ -5,7 +5,7 @@
 // against its inspected path (the (B, H, T, T) weights, as before the blocked kernel), in
 // float64: outputs and every gradient. Block sizes split the rows into several blocks (T not a
 // multiple of the rows) and group several heads per block.
-#include "engine/models/blocked_attention.h"
+#include "engine/kernels/blocked_attention.h"
 #include "engine/models/starsaber.h"
 #include "support/test_support.h"
 
@@ -101,7 +101,7 @@ class TestStarSaberBlocked : public QObject {
     auto weights = torch::randn({2, 23, 12}, f64);
     auto gradsOf = [&](LayerInspection* record) {
       layer.zero_grad();
-      auto y = layer.forward(h, x, record, 0);
+      auto y = layer.forward(h, x, {}, LayerObserver(record, 0));
       (y * weights).sum().backward();
       std::vector<torch::Tensor> g = {y.detach()};
       for (const auto& p : layer.named_parameters()) g.push_back(p.value().grad().clone());

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/models/attention.h"
 
+#include <limits>
 #include <stdexcept>
 
 namespace rsalab {
@@ -36,6 +37,21 @@ std::tuple<torch::Tensor, torch::Tensor, torch::Tensor> SelfAttentionImpl::proje
     const torch::Tensor& x) {
   auto qkv = qkv_->forward(x).chunk(3, /*dim=*/-1);  // 3 × (B, T, D)
   return {splitHeads(qkv[0]), splitHeads(qkv[1]), splitHeads(qkv[2])};
+}
+
+torch::Tensor softmaxWeights(const torch::Tensor& q, const torch::Tensor& k, double scale,
+                             bool causal, const torch::Tensor& key_padding) {
+  auto scores = torch::matmul(q, k.transpose(-2, -1)) * scale;  // (B, H, Tq, Tk)
+  if (causal) {
+    const auto T = scores.size(-1);
+    auto upper = torch::ones({T, T}, scores.options().dtype(torch::kBool)).triu(1);  // (T, T)
+    scores.masked_fill_(upper, -std::numeric_limits<double>::infinity());
+  }
+  if (key_padding.defined()) {
+    scores.masked_fill_(key_padding.view({key_padding.size(0), 1, 1, key_padding.size(1)}),
+                        -std::numeric_limits<double>::infinity());
+  }
+  return torch::softmax(scores, -1);  // (B, H, Tq, Tk)
 }
 
 std::pair<torch::Tensor, torch::Tensor> appendToCache(AttentionState& state,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Self-attention interface shared by the softmax, RSA and linear kinds, so a Transformer block
-// can swap only the attention (spec "Softmax Transformer": same block, PE and heads).
+// can swap only the attention (spec "Softmax Transformer": same block, PE and heads), and the
+// pieces they share: the q, k, v projection, head split/merge, the softmax weights, the KV cache.
 // Shapes: B batch, T length, D width, H heads, Dh = D/H.
 #pragma once
 
@@ -10,7 +11,7 @@
 #include "engine/core/config/model_options.h"
 #include "engine/core/io/enums.h"
 #include "engine/core/io/inspection.h"
-#include "engine/models/inspection_copy.h"
+#include "engine/models/inspection_observer.h"
 #include "engine/torch_api.h"
 
 namespace rsalab {
@@ -33,10 +34,10 @@ class SelfAttentionImpl : public torch::nn::Module {
   SelfAttentionImpl(int64_t d_model, int64_t heads, bool causal);
   ~SelfAttentionImpl() override = default;
 
-  // (B, T, D) -> (B, T, D). With `record`, fills its heads for batch element `sample`.
-  // key_padding (B, T) bool, optional: true at keys no query may attend to (keyPaddingMask).
-  virtual torch::Tensor forward(const torch::Tensor& x, LayerInspection* record, int64_t sample,
-                                const torch::Tensor& key_padding = {}) = 0;
+  // (B, T, D) -> (B, T, D). key_padding (B, T) bool, optional: true at keys no query may attend
+  // to (keyPaddingMask). With an observer, reports the layer's weights once (the inspected path).
+  virtual torch::Tensor forward(const torch::Tensor& x, const torch::Tensor& key_padding = {},
+                                const LayerObserver& observe = {}) = 0;
   // One new position for generation (causal only): (B, 1, D) -> (B, 1, D).
   virtual torch::Tensor step(const torch::Tensor& x_t, AttentionState& state) = 0;
   virtual AttentionKind kind() const = 0;
@@ -56,6 +57,11 @@ class SelfAttentionImpl : public torch::nn::Module {
 };
 
 using SelfAttention = std::shared_ptr<SelfAttentionImpl>;
+
+// softmax(q kᵀ·scale + causal mask + key-padding mask): q (B, H, Tq, Dh), k (B, H, Tk, Dh),
+// key_padding (B, Tk) optional -> (B, H, Tq, Tk). The causal mask hides keys j > i (Tq = Tk).
+torch::Tensor softmaxWeights(const torch::Tensor& q, const torch::Tensor& k, double scale,
+                             bool causal, const torch::Tensor& key_padding = {});
 
 // Appends k_t, v_t (B, H, 1, Dh) to the cache, growing it by doubling; returns the filled views.
 std::pair<torch::Tensor, torch::Tensor> appendToCache(AttentionState& state,

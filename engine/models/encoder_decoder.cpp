@@ -13,11 +13,10 @@ DecoderBlockImpl::DecoderBlockImpl(AttentionKind kind, const ModelOptions& o) {
 }
 
 torch::Tensor DecoderBlockImpl::forward(const torch::Tensor& y, const torch::Tensor& memory,
-                                        LayerInspection* record, int64_t sample) {
-  auto h = y + self_attention_->forward(ln_self_->forward(y), record, sample);  // (B, Tt, D)
-  h = h + cross_->forward(ln_cross_->forward(h), memory,
-                          record ? &record->cross_attention : nullptr, sample);  // (B, Tt, D)
-  return ffn_->forward(h);                                                       // (B, Tt, D)
+                                        const LayerObserver& observe) {
+  auto h = y + self_attention_->forward(ln_self_->forward(y), {}, observe);  // (B, Tt, D)
+  h = h + cross_->forward(ln_cross_->forward(h), memory, observe);           // (B, Tt, D)
+  return ffn_->forward(h);                                                   // (B, Tt, D)
 }
 
 EncoderDecoderImpl::EncoderDecoderImpl(const ModelOptions& options, int64_t source_vocab,
@@ -51,22 +50,19 @@ torch::Tensor EncoderDecoderImpl::embedWithPositions(torch::nn::Embedding& embed
   return h + sinusoidalEncoding(h.size(1), options_.d_model, 0, h.options());  // (B, T, D)
 }
 
-torch::Tensor EncoderDecoderImpl::encode(const torch::Tensor& source, InspectionRecord* record) {
+torch::Tensor EncoderDecoderImpl::encode(const torch::Tensor& source,
+                                         const InspectionObserver& observe) {
   auto h = embedWithPositions(source_embed_, source);  // (B, Ts, D)
-  if (record) record->layers.assign(encoder_.size(), LayerInspection{});
-  for (size_t l = 0; l < encoder_.size(); ++l) {
-    h = encoder_[l]->forward(h, record ? &record->layers[l] : nullptr, record ? record->sample : 0);
-  }
+  for (size_t l = 0; l < encoder_.size(); ++l) h = encoder_[l]->forward(h, {}, observe.layer(l));
   return ln_encoder_->forward(h);  // (B, Ts, D)
 }
 
 torch::Tensor EncoderDecoderImpl::decode(const torch::Tensor& target_in,
-                                         const torch::Tensor& memory, InspectionRecord* record) {
+                                         const torch::Tensor& memory,
+                                         const InspectionObserver& observe) {
   auto h = embedWithPositions(target_embed_, target_in);  // (B, Tt, D)
-  if (record) record->decoder_layers.assign(decoder_.size(), LayerInspection{});
   for (size_t l = 0; l < decoder_.size(); ++l) {
-    h = decoder_[l]->forward(h, memory, record ? &record->decoder_layers[l] : nullptr,
-                             record ? record->sample : 0);
+    h = decoder_[l]->forward(h, memory, observe.decoderLayer(l));
   }
   return output_->forward(ln_decoder_->forward(h));  // (B, Tt, V)
 }
@@ -74,17 +70,17 @@ torch::Tensor EncoderDecoderImpl::decode(const torch::Tensor& target_in,
 torch::Tensor EncoderDecoderImpl::forward(const torch::Tensor& source,
                                           const torch::Tensor& target_in,
                                           InspectionRecord* record) {
-  if (record) record->model = "encdec";
-  return decode(target_in, encode(source, record), record);
+  const InspectionObserver observe(record, "encdec", encoder_.size(), decoder_.size());
+  return decode(target_in, encode(source, observe), observe);
 }
 
 torch::Tensor EncoderDecoderImpl::greedyDecode(const torch::Tensor& source, int64_t bos,
                                                int64_t length) {
   torch::NoGradGuard no_grad;
-  auto memory = encode(source, nullptr);
+  auto memory = encode(source);
   auto tokens = torch::full({source.size(0), 1}, bos, source.options().dtype(torch::kInt64));
   for (int64_t t = 0; t < length; ++t) {
-    auto logits = decode(tokens, memory, nullptr);     // (B, t+1, V)
+    auto logits = decode(tokens, memory);              // (B, t+1, V)
     auto next = logits.select(1, t).argmax(-1, true);  // (B, 1)
     tokens = torch::cat({tokens, next}, 1);
   }

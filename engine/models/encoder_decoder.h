@@ -18,7 +18,7 @@ class DecoderBlockImpl : public torch::nn::Module {
   DecoderBlockImpl(AttentionKind attention_kind, const ModelOptions& options);
   // y + SelfAttn(LN(y)); y + CrossAttn(LN(y), memory); y + FFN(LN(y))
   torch::Tensor forward(const torch::Tensor& y, const torch::Tensor& memory,
-                        LayerInspection* record, int64_t sample);
+                        const LayerObserver& observe = {});
 
  private:
   torch::nn::LayerNorm ln_self_{nullptr}, ln_cross_{nullptr};
@@ -33,10 +33,12 @@ class EncoderDecoderImpl : public torch::nn::Module {
   // Uses options.encoder_attention, layers (encoder), decoder_layers (0: same as layers).
   EncoderDecoderImpl(const ModelOptions& options, int64_t source_vocab, int64_t target_vocab);
 
-  torch::Tensor encode(const torch::Tensor& source, InspectionRecord* record);  // (B, Ts, D)
+  // The observer: the encoder's layers and the decoder's (InspectionObserver::decoderLayer).
+  torch::Tensor encode(const torch::Tensor& source,
+                       const InspectionObserver& observe = {});  // (B, Ts, D)
   // target_in (B, Tt) token ids (teacher forcing) -> logits (B, Tt, V).
   torch::Tensor decode(const torch::Tensor& target_in, const torch::Tensor& memory,
-                       InspectionRecord* record);
+                       const InspectionObserver& observe = {});
   torch::Tensor forward(const torch::Tensor& source, const torch::Tensor& target_in,
                         InspectionRecord* record = nullptr);
   // Greedy decoding from `bos` for `length` tokens: (B, length), excluding bos.

@@ -3,8 +3,6 @@
 
 #include <algorithm>
 
-#include "engine/models/linear_attention_kernel.h"
-
 namespace rsalab {
 
 torch::Tensor eluFeatureMap(const torch::Tensor& x) { return torch::elu(x) + 1; }
@@ -115,16 +113,17 @@ LinearAttentionImpl::LinearAttentionImpl(int64_t d_model, int64_t heads, bool ca
     : SelfAttentionImpl(d_model, heads, causal), cumulative_(cumulative) {}
 
 // V'_i = φ(Q_i)ᵀ Σ_j φ(K_j)V_jᵀ / (φ(Q_i)ᵀ Σ_j φ(K_j) + eps)
-torch::Tensor LinearAttentionImpl::forward(const torch::Tensor& x, LayerInspection* record,
-                                           int64_t sample, const torch::Tensor& key_padding) {
+torch::Tensor LinearAttentionImpl::forward(const torch::Tensor& x, const torch::Tensor& key_padding,
+                                           const LayerObserver& observe) {
   if (causal_ && cumulative_ && fused_ && fusedLinearAttentionSupports(x)) {
     // The fused kernel reads the packed projection and writes the merged heads: no split,
     // feature map, masking or merge as separate ops.
     auto qkv = qkv_->forward(x);                                    // (B, T, 3D)
     auto y = fusedCausalLinearAttention(qkv, heads_, key_padding);  // (B, T, D)
-    if (record) {
+    if (observe) {
       auto parts = qkv.chunk(3, /*dim=*/-1);  // 3 × (B, T, D)
-      recordWeights(splitHeads(parts[0]), splitHeads(parts[1]), record, sample, key_padding);
+      observe.attention(linearAttentionWeights(splitHeads(parts[0]), splitHeads(parts[1]), causal_,
+                                               key_padding));  // (B, H, T, T)
     }
     return out_->forward(y);  // (B, T, D)
   }
@@ -132,19 +131,8 @@ torch::Tensor LinearAttentionImpl::forward(const torch::Tensor& x, LayerInspecti
   auto y = (causal_ && cumulative_)
                ? linearAttentionChunked(q, k, v, kLinearAttentionChunk, key_padding)
                : linearAttentionParallel(q, k, v, causal_, key_padding);  // (B, H, T, Dh)
-  if (record) recordWeights(q, k, record, sample, key_padding);
+  if (observe) observe.attention(linearAttentionWeights(q, k, causal_, key_padding));
   return out_->forward(mergeHeads(y));  // (B, T, D)
-}
-
-void LinearAttentionImpl::recordWeights(const torch::Tensor& q, const torch::Tensor& k,
-                                        LayerInspection* record, int64_t sample,
-                                        const torch::Tensor& key_padding) const {
-  auto w = linearAttentionWeights(
-      q[sample], k[sample], causal_,
-      key_padding.defined() ? key_padding[sample] : torch::Tensor());  // (H, T, T)
-  record->heads.resize(static_cast<size_t>(heads_));
-  for (int64_t h = 0; h < heads_; ++h)
-    record->heads[static_cast<size_t>(h)].attention = toMatrix(w[h]);
 }
 
 torch::Tensor LinearAttentionImpl::step(const torch::Tensor& x_t, AttentionState& state) {

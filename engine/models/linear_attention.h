@@ -4,11 +4,11 @@
 // Tensors below are per head: q, k, v (B, H, T, Dh).
 #pragma once
 
+#include "engine/kernels/linear_attention_kernel.h"
 #include "engine/models/attention.h"
 
 namespace rsalab {
 
-constexpr double kLinearAttentionEps = 1e-6;
 // Chunk length of the causal training path (linearAttentionChunked): 64 measured fastest of
 // 16/32/64/128 at d128 h8 B16 T512 (rsalab-bench "linear-levers", docs/PERFORMANCE.md).
 constexpr int64_t kLinearAttentionChunk = 64;
@@ -50,8 +50,9 @@ torch::Tensor linearAttentionWeights(const torch::Tensor& q, const torch::Tensor
 class LinearAttentionImpl : public SelfAttentionImpl {
  public:
   LinearAttentionImpl(int64_t d_model, int64_t heads, bool causal, bool cumulative);
-  torch::Tensor forward(const torch::Tensor& x, LayerInspection* record, int64_t sample,
-                        const torch::Tensor& key_padding = {}) override;
+  // The observer gets the implied weights (linearAttentionWeights).
+  torch::Tensor forward(const torch::Tensor& x, const torch::Tensor& key_padding = {},
+                        const LayerObserver& observe = {}) override;
   torch::Tensor step(const torch::Tensor& x_t, AttentionState& state) override;
   AttentionKind kind() const override { return AttentionKind::Linear; }
   // Off: the causal path runs linearAttentionChunked on CPU too (the path before the fused
@@ -59,10 +60,6 @@ class LinearAttentionImpl : public SelfAttentionImpl {
   void setFusedKernel(bool on) { fused_ = on; }
 
  private:
-  // The implied weights of batch element `sample` into `record`; q, k (B, H, T, Dh).
-  void recordWeights(const torch::Tensor& q, const torch::Tensor& k, LayerInspection* record,
-                     int64_t sample, const torch::Tensor& key_padding) const;
-
   bool cumulative_;
   bool fused_ = true;
 };

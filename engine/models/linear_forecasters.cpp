@@ -3,6 +3,8 @@
 
 #include <stdexcept>
 
+#include "engine/models/inspection_observer.h"
+
 namespace rsalab {
 namespace {
 
@@ -31,11 +33,7 @@ DLinearModelImpl::DLinearModelImpl(const ModelOptions& options, const ModelIO& i
 
 // DLinear: W_t·A·w + W_r·(w − A·w) + b = (W_r + (W_t − W_r)·A)·w + b, one map per position
 torch::Tensor DLinearModelImpl::forward(const torch::Tensor& x, InspectionRecord* record) {
-  if (record) {  // nothing to inspect: no attention, no gates
-    record->model = options_.model;
-    record->layers.clear();
-    record->gates.clear();
-  }
+  const InspectionObserver observe(record, options_.model, 0);  // nothing to inspect
   const auto& Wt = trend_->weight;
   const auto& Wr = remainder_->weight;
   auto A = average_.to(Wt.options());                                   // (L, L)
@@ -53,15 +51,11 @@ NLinearModelImpl::NLinearModelImpl(const ModelOptions& options, const ModelIO& i
 
 // NLinear: W·(w − w_L) + b + w_L
 torch::Tensor NLinearModelImpl::forward(const torch::Tensor& x, InspectionRecord* record) {
-  if (record) {  // nothing to inspect: no attention, no gates
-    record->model = options_.model;
-    record->layers.clear();
-    record->gates.clear();
-  }
-  auto windows = lookbackWindows(x, options_.lookback);  // (B, T, C, L)
-  auto last = x.unsqueeze(-1);                           // (B, T, C, 1): w_L = x_t
-  auto y = map_->forward(windows - last) + last;         // (B, T, C, H)
-  return stepsByColumn(y);                               // (B, T, H·C)
+  const InspectionObserver observe(record, options_.model, 0);  // nothing to inspect
+  auto windows = lookbackWindows(x, options_.lookback);         // (B, T, C, L)
+  auto last = x.unsqueeze(-1);                                  // (B, T, C, 1): w_L = x_t
+  auto y = map_->forward(windows - last) + last;                // (B, T, C, H)
+  return stepsByColumn(y);                                      // (B, T, H·C)
 }
 
 SequenceModel makeLinearForecaster(const ModelOptions& options, const ModelIO& io) {

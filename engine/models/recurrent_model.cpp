@@ -3,8 +3,6 @@
 
 #include <stdexcept>
 
-#include "engine/models/inspection_copy.h"
-
 namespace rsalab {
 
 RecurrentModelImpl::RecurrentModelImpl(const ModelOptions& options, const ModelIO& io)
@@ -57,7 +55,7 @@ torch::Tensor RecurrentModelImpl::weight(const std::string& name, int64_t layer)
 }
 
 torch::Tensor RecurrentModelImpl::runCells(const torch::Tensor& input,
-                                           std::vector<GateTrace>* gates, int64_t sample) {
+                                           const InspectionObserver& observe) {
   const auto B = input.size(0), T = input.size(1), D = options_.d_model;
   auto layer_input = input;  // (B, T, D_in)
   for (int64_t l = 0; l < options_.layers; ++l) {
@@ -68,7 +66,7 @@ torch::Tensor RecurrentModelImpl::runCells(const torch::Tensor& input,
     auto h = torch::zeros({B, D}, input.options());
     auto c = torch::zeros({B, D}, input.options());
     std::vector<torch::Tensor> outputs;
-    std::vector<std::vector<torch::Tensor>> traces;  // per gate, per step: (D)
+    std::vector<std::vector<torch::Tensor>> traces;  // per gate, per step: (B, D)
     for (int64_t t = 0; t < T; ++t) {
       auto xt = xw.select(1, t);                    // (B, G·D)
       auto hw = torch::matmul(h, w_hh.t()) + b_hh;  // (B, G·D)
@@ -90,18 +88,18 @@ torch::Tensor RecurrentModelImpl::runCells(const torch::Tensor& input,
         h = torch::tanh(xt + hw);  // h_t = tanh(W_ih x + W_hh h)
       }
       outputs.push_back(h);
-      if (gates) {
+      if (observe) {
         traces.resize(step_gates.size());
-        for (size_t k = 0; k < step_gates.size(); ++k) traces[k].push_back(step_gates[k][sample]);
+        for (size_t k = 0; k < step_gates.size(); ++k) traces[k].push_back(step_gates[k]);
       }
     }
     layer_input = torch::stack(outputs, 1);  // (B, T, D)
-    if (gates) {
+    if (observe && !traces.empty()) {
       const std::vector<std::string> names = lstm_ ? std::vector<std::string>{"i", "f", "g", "o"}
                                                    : std::vector<std::string>{"r", "z", "n"};
-      for (size_t k = 0; k < traces.size(); ++k) {
-        gates->push_back({l, names[k], toMatrix(torch::stack(traces[k], 0))});
-      }
+      std::vector<torch::Tensor> values;  // per gate: (B, T, D)
+      for (const auto& trace : traces) values.push_back(torch::stack(trace, 1));
+      observe.gates(l, names, values);
     }
   }
   return layer_input;
@@ -110,9 +108,7 @@ torch::Tensor RecurrentModelImpl::runCells(const torch::Tensor& input,
 torch::Tensor RecurrentModelImpl::forward(const torch::Tensor& x, InspectionRecord* record) {
   auto input = embed(x);  // (B, T, D)
   if (!record) return head(runModule(input), x);
-  record->model = options_.model;
-  record->gates.clear();
-  return head(runCells(input, &record->gates, record->sample), x);
+  return head(runCells(input, InspectionObserver(record, options_.model, 0)), x);
 }
 
 }  // namespace rsalab

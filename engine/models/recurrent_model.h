@@ -9,7 +9,8 @@
 
 #include <vector>
 
-#include "engine/models/fused_recurrent.h"
+#include "engine/kernels/fused_recurrent.h"
+#include "engine/models/inspection_observer.h"
 #include "engine/models/sequence_model.h"
 
 namespace rsalab {
@@ -27,9 +28,9 @@ class RecurrentModelImpl : public SequenceModelImpl {
   torch::Tensor runModule(const torch::Tensor& input);
   // Off: torch::nn's module everywhere (the before of the bench's lever). On by default.
   void setFused(bool on) { fused_ = on; }
-  // The same, one time step and one layer at a time; gates of batch element `sample` appended to
-  // `gates` (LSTM i, f, g, o; GRU r, z, n) when given.
-  torch::Tensor runCells(const torch::Tensor& input, std::vector<GateTrace>* gates, int64_t sample);
+  // The same, one time step and one layer at a time; each layer's gates (LSTM i, f, g, o; GRU r,
+  // z, n) reported to the observer once.
+  torch::Tensor runCells(const torch::Tensor& input, const InspectionObserver& observe = {});
 
  private:
   torch::Tensor weight(const std::string& name, int64_t layer) const;

@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/models/rsa_attention.h"
 
+#include <cmath>
 #include <stdexcept>
+
+#include "engine/kernels/blocked_attention.h"
 
 namespace rsalab {
 
 RsaAttentionImpl::RsaAttentionImpl(int64_t d_model, int64_t heads, bool causal,
                                    const RemHeadCounts& counts,
                                    const std::vector<int64_t>& dilations, const RemInit& init)
-    : SoftmaxAttentionImpl(d_model, heads, causal) {
+    : SelfAttentionImpl(d_model, heads, causal) {
   auto specs = assignRemHeads(counts, dilations);
   if (static_cast<int64_t>(specs.size()) > heads) {
     throw std::invalid_argument("REM head counts sum to " + std::to_string(specs.size()) +
@@ -19,72 +22,60 @@ RsaAttentionImpl::RsaAttentionImpl(int64_t d_model, int64_t heads, bool causal,
   mu = register_parameter("mu", torch::full({R}, init.mu), /*requires_grad=*/init.learn_gate);
 }
 
-torch::Tensor RsaAttentionImpl::remMatrices(int64_t query_offset, int64_t Tq, int64_t Tk,
-                                            const torch::Tensor& like) {
-  // REMs depend only on positions and scalars: built once for all batch elements.
-  torch::Tensor P;
-  if (query_offset == 0 && Tq == Tk) {
-    P = rems_->build(Tq);  // (R, T, T)
-  } else {
-    auto opts = torch::TensorOptions().dtype(torch::kInt64).device(like.device());
-    auto rows = torch::arange(query_offset, query_offset + Tq, opts);
-    auto cols = torch::arange(Tk, opts);
-    P = rems_->build(rows.unsqueeze(1) - cols.unsqueeze(0));  // (R, Tq, Tk)
-  }
-  return P.to(like.scalar_type());
-}
-
-torch::Tensor RsaAttentionImpl::mix(const torch::Tensor& y, const torch::Tensor& v,
-                                    const torch::Tensor& P) {
-  const int64_t R = rems_->size();
+namespace {
+// The gated mix on heads h < R: (1 − g_h)·S_h V_h + g_h·P_h V_h, from y = S·V (B, H, Tq, Dh),
+// v (B, H, Tk, Dh), P (R, Tq, Tk), g (R); heads R.. keep S_h V_h.
+torch::Tensor mixRems(const torch::Tensor& y, const torch::Tensor& v, const torch::Tensor& P,
+                      const torch::Tensor& g) {
+  const int64_t R = P.size(0), H = y.size(1);
+  if (R == 0) return y;
   const auto B = v.size(0), Tq = P.size(1), Tk = P.size(2), Dh = v.size(3);
   // P_h V_h for the REM heads as one bmm over heads, batch folded into the columns.
   auto v_rem = v.narrow(1, 0, R).permute({1, 2, 0, 3}).reshape({R, Tk, B * Dh});  // (R, Tk, B·Dh)
   auto pv = torch::bmm(P, v_rem).view({R, Tq, B, Dh}).permute({2, 0, 1, 3});      // (B, R, Tq, Dh)
-  auto g = gate().to(y.scalar_type()).view({1, R, 1, 1});                         // (1, R, 1, 1)
-  auto mixed = (1 - g) * y.narrow(1, 0, R) + g * pv;                              // (B, R, Tq, Dh)
-  if (R == heads_) return mixed;
-  return torch::cat({mixed, y.narrow(1, R, heads_ - R)}, /*dim=*/1);  // (B, H, Tq, Dh)
+  auto gh = g.view({1, R, 1, 1});                                                 // (1, R, 1, 1)
+  auto mixed = (1 - gh) * y.narrow(1, 0, R) + gh * pv;                            // (B, R, Tq, Dh)
+  if (R == H) return mixed;
+  return torch::cat({mixed, y.narrow(1, R, H - R)}, /*dim=*/1);  // (B, H, Tq, Dh)
 }
+}  // namespace
 
-RemMixing RsaAttentionImpl::remMixing(int64_t T, const torch::Tensor& like) {
-  if (rems_->size() == 0) return {};
-  return {rems_->diagonals(T).to(like.scalar_type()),
-          gate().to(like.scalar_type())};  // (R, 2T−1), (R)
-}
-
-torch::Tensor RsaAttentionImpl::attend(const torch::Tensor& probs, const torch::Tensor& v,
-                                       int64_t query_offset, LayerInspection* record,
-                                       int64_t sample) {
-  auto y = SoftmaxAttentionImpl::attend(probs, v, query_offset, record, sample);  // (B, H, Tq, Dh)
-  const int64_t R = rems_->size();
-  if (R == 0) return y;
-  auto P = remMatrices(query_offset, probs.size(2), probs.size(3), probs);  // (R, Tq, Tk)
-  auto out = mix(y, v, P);                                                  // (B, H, Tq, Dh)
-  if (record) {
-    auto base = rems_->base().detach().cpu();
-    auto theta = rems_->theta().detach().cpu();
-    auto gates = gate().detach().cpu();
-    for (int64_t h = 0; h < R; ++h) {
-      auto& head = record->heads[static_cast<size_t>(h)];
-      const auto& spec = rems_->specs()[static_cast<size_t>(h)];
-      const double gh = gates[h].item<double>();
-      head.softmax_part = head.attention;
-      head.rem = toMatrix(P[h]);
-      head.attention = toMatrix((1 - gh) * probs[sample][h] + gh * P[h]);
-      head.has_rem = true;
-      head.rem_kind = spec.kind;
-      head.dilation = spec.dilation;
-      head.gate = gh;
-      if (spec.kind == RemKind::Regular) {
-        head.lambda = base[h].item<double>();
-      } else {
-        head.gamma = base[h].item<double>();
-        head.theta = theta[h].item<double>();
-      }
-    }
+// RSA: ((1 − σ(µ))·softmax(QKᵀ/√Dh + mask) + σ(µ)·P)·V on REM heads, softmax(...)·V on the rest
+torch::Tensor RsaAttentionImpl::forward(const torch::Tensor& x, const torch::Tensor& key_padding,
+                                        const LayerObserver& observe) {
+  auto [q, k, v] = projectQkv(x);  // (B, H, T, Dh) each
+  const int64_t T = q.size(2), R = rems_->size();
+  const double scale = 1.0 / std::sqrt(static_cast<double>(head_dim_));
+  auto g = gate().to(q.scalar_type());  // (R): σ(µ_h)
+  // Training on the CPU: the blocked kernel mixes each P_h, given by its 2T − 1 diagonals (it is
+  // Toeplitz), into its blocks of softmax weights: the same values, no (B, H, T, T) tensor.
+  if (!observe && q.is_cpu() && !key_padding.defined()) {
+    RemMixing mixing;
+    if (R > 0) mixing = {rems_->diagonals(T).to(q.scalar_type()), g};  // (R, 2T − 1), (R)
+    return out_->forward(mergeHeads(blockedSoftmaxAttention(q, k, v, scale, causal_, mixing)));
   }
-  return out;
+  // The same, written out (GPU, key padding, inspection):
+  if (key_padding.defined()) {  // P reads v directly: padded values must be 0
+    v = v.masked_fill(key_padding.view({v.size(0), 1, T, 1}), 0.0);
+  }
+  auto S = softmaxWeights(q, k, scale, causal_, key_padding);  // (B, H, T, T): softmax part
+  auto P = rems_->build(T).to(q.scalar_type());                // (R, T, T): REMs, built once
+  auto y = torch::matmul(S, v);                                // (B, H, T, Dh): S·V
+  y = mixRems(y, v, P, g);  // (B, H, T, Dh): (1 − σ(µ))·S·V + σ(µ)·P·V on heads < R
+  if (observe) observe.rsaAttention(S, P, gate(), *rems_);
+  return out_->forward(mergeHeads(y));  // (B, T, D)
+}
+
+torch::Tensor RsaAttentionImpl::step(const torch::Tensor& x_t, AttentionState& state) {
+  auto [q, k_t, v_t] = projectQkv(x_t);          // (B, H, 1, Dh) each
+  const int64_t t = state.length;                // the new position
+  auto [k, v] = appendToCache(state, k_t, v_t);  // (B, H, t+1, Dh)
+  auto S = softmaxWeights(q, k, 1.0 / std::sqrt(static_cast<double>(head_dim_)),
+                          /*causal=*/false);  // (B, H, 1, t+1): keys 0..t only
+  auto lags = t - torch::arange(t + 1, q.options().dtype(torch::kInt64)).unsqueeze(0);  // (1, t+1)
+  auto P = rems_->build(lags).to(q.scalar_type());  // (R, 1, t+1): row t of the REMs
+  auto y = mixRems(torch::matmul(S, v), v, P, gate().to(q.scalar_type()));  // (B, H, 1, Dh)
+  return out_->forward(mergeHeads(y));                                      // (B, 1, D)
 }
 
 }  // namespace rsalab

@@ -18,7 +18,8 @@ class SequenceModelImpl : public torch::nn::Module {
   SequenceModelImpl(ModelOptions options, ModelIO io);
   ~SequenceModelImpl() override = default;
 
-  // With `record`, also fills it for batch element record->sample.
+  // With `record`, also fills it for batch element record->sample (through one
+  // InspectionObserver, engine/models/inspection_observer.h, that each layer reports to once).
   virtual torch::Tensor forward(const torch::Tensor& x, InspectionRecord* record = nullptr) = 0;
   // True when output t depends only on inputs 0..t.
   virtual bool causal() const = 0;

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "engine/kernels/blocked_attention.h"
 #include "engine/models/attention.h"
-#include "engine/models/blocked_attention.h"
 
 namespace rsalab {
 
@@ -39,9 +39,9 @@ torch::Tensor StarSaberLayerImpl::splitHeads(const torch::Tensor& t) const {
 // Gated variant (the seed paper's appendix): h^{l+1} = (1 − z)·h^l + z·tanh(A^l + V^l x),
 // z = σ(Wz h^l + Vz x), with no α.
 torch::Tensor StarSaberLayerImpl::forward(const torch::Tensor& h, const torch::Tensor& x,
-                                          LayerInspection* record, int64_t sample,
-                                          const torch::Tensor& key_padding) {
-  if (blocked_ && !record && h.is_cpu() && !key_padding.defined()) return forwardBlocked(h, x);
+                                          const torch::Tensor& key_padding,
+                                          const LayerObserver& observe) {
+  if (blocked_ && !observe && h.is_cpu() && !key_padding.defined()) return forwardBlocked(h, x);
   const auto B = h.size(0), T = h.size(1);
   auto hw = splitHeads(W_->forward(h));                                  // (B, H, T, Dh)
   auto hh = splitHeads(h);                                               // (B, H, T, Dh)
@@ -67,18 +67,8 @@ torch::Tensor StarSaberLayerImpl::forward(const torch::Tensor& h, const torch::T
   } else {
     next = h + alpha * update;
   }
-  if (record) {
-    record->heads.resize(static_cast<size_t>(heads_));
-    for (int64_t k = 0; k < heads_; ++k)
-      record->heads[static_cast<size_t>(k)].attention = toMatrix(G[sample][k]);
-    record->has_alpha = !gated_;  // the gated variant has no α to report
-    if (!gated_) record->alpha = alpha.item<double>();
-    auto before = h[sample].detach();
-    record->update = (next[sample].detach() - before).norm().item<double>();
-    record->residual = record->update / (before.norm().item<double>() + 1e-12);
-    record->equation_residual = (before - update[sample].detach()).norm().item<double>() /
-                                (before.norm().item<double>() + 1e-12);
-  }
+  observe.attention(G);
+  observe.fixedPoint(alpha, h, next, update);  // α undefined when gated
   return next;
 }
 
@@ -112,14 +102,9 @@ torch::Tensor StarSaberModelImpl::forward(const torch::Tensor& input, Inspection
   auto x = embed(input);  // (B, T, D): h^0 = x, and the direct path of every layer
   auto h = x;
   const auto padding = keyPaddingMask(input, io_);  // (B, T) or undefined
-  if (record) {
-    record->model = options_.model;
-    record->layers.assign(layers_.size(), LayerInspection{});
-  }
-  for (size_t l = 0; l < layers_.size(); ++l) {
-    h = layers_[l]->forward(h, x, record ? &record->layers[l] : nullptr,
-                            record ? record->sample : 0, padding);
-  }
+  const InspectionObserver observe(record, options_.model, layers_.size());
+  for (size_t l = 0; l < layers_.size(); ++l)
+    h = layers_[l]->forward(h, x, padding, observe.layer(l));
   return head(h, input);  // (B, T, O) | (B, O)
 }
 

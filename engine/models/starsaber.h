@@ -5,6 +5,7 @@
 // Shapes: B batch, T length, D width, H heads, Dh = D/H.
 #pragma once
 
+#include "engine/models/inspection_observer.h"
 #include "engine/models/sequence_model.h"
 
 namespace rsalab {
@@ -14,8 +15,9 @@ class StarSaberLayerImpl : public torch::nn::Module {
   StarSaberLayerImpl(int64_t d_model, int64_t heads, bool causal, bool gated);
   // h (B, T, D) at iteration l, x (B, T, D) the layer-0 input projection -> h^{l+1} (B, T, D).
   // key_padding (B, T) bool, optional: true at padding, which no position attends to.
-  torch::Tensor forward(const torch::Tensor& h, const torch::Tensor& x, LayerInspection* record,
-                        int64_t sample, const torch::Tensor& key_padding = {});
+  // The observer gets G per head and the layer's α and residuals.
+  torch::Tensor forward(const torch::Tensor& h, const torch::Tensor& x,
+                        const torch::Tensor& key_padding = {}, const LayerObserver& observe = {});
   // The score scale 1/√D: the seed paper's d "is the hidden size" (the width D of h, not Dh).
   double scoreScale() const;
   bool gated() const { return gated_; }

@@ -52,9 +52,10 @@ torch::Tensor TransformerBlockImpl::feedForward(const torch::Tensor& h) {
   return linear_ ? h : ffn_->forward(h);
 }
 
-torch::Tensor TransformerBlockImpl::forward(const torch::Tensor& x, LayerInspection* record,
-                                            int64_t sample, const torch::Tensor& key_padding) {
-  auto h = x + attention_->forward(norm(x), record, sample, key_padding);  // (B, T, D)
+torch::Tensor TransformerBlockImpl::forward(const torch::Tensor& x,
+                                            const torch::Tensor& key_padding,
+                                            const LayerObserver& observe) {
+  auto h = x + attention_->forward(norm(x), key_padding, observe);  // (B, T, D)
   return feedForward(h);
 }
 
@@ -98,15 +99,9 @@ torch::Tensor TransformerModelImpl::positional(int64_t T, int64_t offset,
 torch::Tensor TransformerModelImpl::forward(const torch::Tensor& x, InspectionRecord* record) {
   auto h = embed(x);  // (B, T, D)
   if (!options_.linear_value_path) h = h + positional(h.size(1), 0, h);
-  if (record) {
-    record->model = options_.model;
-    record->layers.assign(blocks_.size(), LayerInspection{});
-  }
+  const InspectionObserver observe(record, options_.model, blocks_.size());
   const auto padding = keyPaddingMask(x, io_);  // (B, T) or undefined
-  for (size_t l = 0; l < blocks_.size(); ++l) {
-    h = blocks_[l]->forward(h, record ? &record->layers[l] : nullptr, record ? record->sample : 0,
-                            padding);
-  }
+  for (size_t l = 0; l < blocks_.size(); ++l) h = blocks_[l]->forward(h, padding, observe.layer(l));
   return head(finalNorm(h), x);  // (B, T, O) | (B, O)
 }
 

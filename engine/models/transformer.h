@@ -31,9 +31,9 @@ class TransformerBlockImpl : public torch::nn::Module {
  public:
   TransformerBlockImpl(AttentionKind attention_kind, const ModelOptions& options, bool causal);
   // x + MHA(LN(x)), then x + FFN(LN(x)), FFN = Linear(D, 4D)·GELU·Linear(4D, D)
-  // key_padding (B, T) bool, optional: see SelfAttentionImpl::forward.
-  torch::Tensor forward(const torch::Tensor& x, LayerInspection* record, int64_t sample,
-                        const torch::Tensor& key_padding = {});
+  // key_padding (B, T) bool and the observer, optional: see SelfAttentionImpl::forward.
+  torch::Tensor forward(const torch::Tensor& x, const torch::Tensor& key_padding = {},
+                        const LayerObserver& observe = {});
   torch::Tensor step(const torch::Tensor& x_t, AttentionState& state);
   SelfAttention attention() const { return attention_; }
 

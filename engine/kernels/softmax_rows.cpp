@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "engine/models/softmax_rows.h"
+#include "engine/kernels/softmax_rows.h"
 
 #include <algorithm>
 #include <cstring>
 
-#include "engine/models/fast_exp.h"
+#include "engine/kernels/fast_exp.h"
 
 // Every loop is an always-inline template, instantiated below in three copies on x86-64: the
 // baseline, AVX2 + FMA and AVX-512 (function target attributes), one picked per call from what

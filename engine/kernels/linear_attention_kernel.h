@@ -8,6 +8,9 @@
 
 namespace rsalab {
 
+// The normaliser's eps in every form of linear attention (spec: eps = 1e−6).
+constexpr double kLinearAttentionEps = 1e-6;
+
 // Whether the fused kernel takes these inputs: CPU, float or double.
 bool fusedLinearAttentionSupports(const torch::Tensor& x);
 

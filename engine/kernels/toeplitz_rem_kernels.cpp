@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "engine/models/toeplitz_rem_kernels.h"
+#include "engine/kernels/toeplitz_rem_kernels.h"
 
 namespace rsalab::toeplitz {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Raw row loops of the blocked softmax attention kernel (engine/models/blocked_attention.cpp):
+// Raw row loops of the blocked softmax attention kernel (engine/kernels/blocked_attention.cpp):
 // the softmax of a block of scores with its causal limit, the weights' recomputation in the
 // backward, and the softmax backward, each one pass per row (no LibTorch, no Qt). S = float or
 // double. A block is `rows` rows of `keys` values, row-major (row stride `keys`). Row i reads keys

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "engine/models/blocked_attention.h"
+#include "engine/kernels/blocked_attention.h"
 
 #include <algorithm>
 #include <cmath>
@@ -7,9 +7,9 @@
 #include <type_traits>
 #include <vector>
 
-#include "engine/models/row_gemm.h"
-#include "engine/models/softmax_rows.h"
-#include "engine/models/toeplitz_rem_kernels.h"
+#include "engine/kernels/row_gemm.h"
+#include "engine/kernels/softmax_rows.h"
+#include "engine/kernels/toeplitz_rem_kernels.h"
 
 namespace rsalab {
 

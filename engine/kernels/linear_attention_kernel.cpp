@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "engine/models/linear_attention_kernel.h"
+#include "engine/kernels/linear_attention_kernel.h"
 
 #include <algorithm>
 #include <vector>
 
-#include "engine/models/linear_attention.h"
-#include "engine/models/linear_attention_loops.h"
+#include "engine/kernels/linear_attention_loops.h"
 
 namespace rsalab {
 

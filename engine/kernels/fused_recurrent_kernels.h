@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Raw loops for the fused recurrent layers (engine/models/fused_recurrent.h): the elementwise gate
+// Raw loops for the fused recurrent layers (engine/kernels/fused_recurrent.h): the elementwise gate
 // work of one time step, forward and backward (no LibTorch, no Qt). S = float or double.
 // Layout per step: B rows (batch); a row of gates holds G blocks of H units in PyTorch's order
 // (LSTM i, f, g, o; GRU r, z, n); states are B × H, row-major. No pointer may be null except

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "engine/models/fused_recurrent.h"
+#include "engine/kernels/fused_recurrent.h"
 
 #include <atomic>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
 
-#include "engine/models/fused_recurrent_kernels.h"
-#include "engine/models/row_gemm.h"
+#include "engine/kernels/fused_recurrent_kernels.h"
+#include "engine/kernels/row_gemm.h"
 
 namespace rsalab {
 namespace {

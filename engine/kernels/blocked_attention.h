@@ -3,7 +3,7 @@
 // compiled with -fopenmp (see engine/CMakeLists.txt).
 #pragma once
 
-#include "engine/models/blocked_attention_plan.h"
+#include "engine/kernels/blocked_attention_plan.h"
 #include "engine/torch_api.h"
 
 namespace rsalab {
@@ -13,7 +13,7 @@ namespace rsalab {
 // skip the keys after their last row; the backward recomputes the weights block by block from
 // each row's max and softmax sum kept by the forward (FlashAttention's recomputation). The
 // products go straight to the BLAS's gemm, the softmax and its backward are one fused pass per
-// row (engine/models/softmax_rows.h, a polynomial exp). Same values as
+// row (engine/kernels/softmax_rows.h, a polynomial exp). Same values as
 // softmax(q kᵀ·scale + mask)·v up to rounding. q, k, v (B, H, T, Dh) -> (B, H, T, Dh).
 // block_values: scores per block (heads × rows × keys); the default was chosen with
 // rsalab-bench's "attention block size" lever (docs/PERFORMANCE.md). CPU tensors, float or double.

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "engine/models/fused_recurrent_kernels.h"
+#include "engine/kernels/fused_recurrent_kernels.h"
 
 #include <cstring>
 
-#include "engine/models/fast_exp.h"
+#include "engine/kernels/fast_exp.h"
 
 // Every loop below is inlined into the public functions at the end, which GCC compiles twice on
 // x86-64 (target_clones): for AVX2 + FMA CPUs and for the baseline, picked at load time.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Block sizes of the blocked softmax attention kernel (engine/models/blocked_attention.h), as
+// Block sizes of the blocked softmax attention kernel (engine/kernels/blocked_attention.h), as
 // plain C++ (no LibTorch) so that a test can check them under -D_GLIBCXX_ASSERTIONS.
 #pragma once
 
