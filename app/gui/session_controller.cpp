@@ -304,7 +304,7 @@ void SessionController::applyBundleToPanels(const SessionBundle& b) {
   s.config = c;
   for (const auto& m : b.models) s.models << QString::fromStdString(m);
   s.seeds = static_cast<int>(std::max<int64_t>(1, b.seeds));
-  if (c.task.name == "csv") {
+  if (readsCsvPath(c.task.name)) {
     w_->csv_->setTask(QString::fromStdString(c.task.csv_path), static_cast<int>(c.task.horizon),
                       false);
   }

@@ -213,7 +213,7 @@ CsvImportDialog* CsvImporter::importCsv(const QString& path) {
   connect(dialog, &QDialog::accepted, this, [this, dialog] {
     setTask(dialog->path(), dialog->horizon(), true);
     RunSetup s = w_->setup_->setup();
-    s.config.task.name = "csv";
+    s.config.task.name = csvPathTaskName();
     s.config.task.length = dialog->length();
     w_->setup_->setSetup(s);
     w_->appendLog(QString("Task: CSV series %1, T = %2, H = %3 (applies at the next Start)")
@@ -249,13 +249,14 @@ bool CsvImporter::drop(const QMimeData* data) {
 void CsvImporter::setTask(const QString& path, int horizon, bool select) {
   path_ = path;
   horizon_ = horizon;
+  const QString task = QString::fromStdString(csvPathTaskName());
   if (!select) {
-    w_->setup_->addTask("csv", "CSV series: " + QFileInfo(path_).fileName());
+    w_->setup_->addTask(task, "CSV series: " + QFileInfo(path_).fileName());
     return;
   }
   w_->setup_->addTask(
-      "csv", QString("CSV series: %1 (H = %2)").arg(QFileInfo(path_).fileName()).arg(horizon_));
-  w_->applyTaskKindDefaults("csv");
+      task, QString("CSV series: %1 (H = %2)").arg(QFileInfo(path_).fileName()).arg(horizon_));
+  w_->applyTaskKindDefaults(task);
 }
 
 }  // namespace rsalab
