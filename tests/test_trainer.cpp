@@ -59,7 +59,8 @@ RunConfig teacherRun(TeacherKind kind, double base, double theta) {
   c.model.d_model = 8;
   c.model.heads = 1;
   c.model.layers = 1;
-  c.model.rem = RemHeadCounts{kind == "regular" ? 1 : 0, kind == "cos" ? 1 : 0, 0, 0, 0, 0};
+  c.model.rem = RemHeadCounts{
+      kind == TeacherKind::Regular ? 1 : 0, kind == TeacherKind::Cos ? 1 : 0, 0, 0, 0, 0};
   c.model.rem_init.mu = 20;
   c.model.rem_init.learn_gate = false;
   c.model.rem_init.eta_min = 0.2;  // start away from the truth: λ ≈ ±0.2..0.4
