@@ -232,7 +232,7 @@ AnchorLatency benchAnchorLatency(const QString& csv, int horizon, double max_sec
   QObject receiver;
   TrainingController controller;
   RunConfig c = defaultLaunchConfig();
-  c.task.name = "csv";
+  c.task.name = csvPathTaskName();
   c.task.csv_path = csv.toStdString();
   c.task.horizon = horizon;
   c = realSeriesDefaults(c);

@@ -110,7 +110,7 @@ class TestBayesFloor : public QObject {
   void teacherFloorIsZeroAndItsTruthIsTheKernel() {
     TaskOptions o;
     o.name = "teacher";
-    o.teacher_kinds = {"regular", "cos"};
+    o.teacher_kinds = {TeacherKind::Regular, TeacherKind::Cos};
     o.teacher_bases = {0.8, 0.9};
     o.teacher_thetas = {0.0, 0.5};
     o.length = 16;

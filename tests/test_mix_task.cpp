@@ -25,7 +25,7 @@ TaskOptions mixOptions(double share, double noise) {
   o.mix_share = share;
   o.mix_keys = 5;
   o.noise = noise;
-  o.teacher_kinds = {"regular", "cos"};
+  o.teacher_kinds = {TeacherKind::Regular, TeacherKind::Cos};
   o.teacher_bases = {0.7, 0.85};
   o.teacher_thetas = {0.0, 1.1};
   o.validation_size = 8;
@@ -65,8 +65,9 @@ double kernel(const TaskOptions& o, int64_t d) {
   double k = 0;
   for (size_t i = 0; i < o.teacher_kinds.size(); ++i) {
     const double b = std::pow(o.teacher_bases[i], static_cast<double>(d));
-    k += o.teacher_kinds[i] == "cos" ? b * std::cos(o.teacher_thetas[i] * static_cast<double>(d))
-                                     : b;
+    k += o.teacher_kinds[i] == TeacherKind::Cos
+             ? b * std::cos(o.teacher_thetas[i] * static_cast<double>(d))
+             : b;
   }
   return k;
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/core/config/flops.h"
+#include "engine/core/config/run_config.h"
 #include "engine/core/io/enums.h"
 #include "engine/core/registry/model_registry.h"
 #include "engine/core/sweep/sweep_types.h"
@@ -184,12 +185,14 @@ class TestModelRegistry : public QObject {
     }
     QCOMPARE(built, 3);
 
-    // The seq2seq option keeps the typed name: parsed by the table, refused when unknown.
+    // The seq2seq option is an AttentionKind; configs keep its name, and a name that is no kind
+    // is refused when the config is read.
     ModelOptions o = smallOptions("encdec");
-    o.encoder_attention = "linear";
+    o.encoder_attention = AttentionKind::Linear;
     QVERIFY(encoderAttention(o) == AttentionKind::Linear);
-    o.encoder_attention = "x";
-    QVERIFY(errorOf([&] { encoderAttention(o); }).contains("use softmax, rsa, linear"));
+    QVERIFY(errorOf([] {
+              runConfigFromJson(R"({"model": {"encoder_attention": "x"}})");
+            }).contains("model.encoder_attention = 'x' is unknown: use softmax, rsa or linear"));
   }
 
   // `rsalab-cli models`: one line per registry row, in its order, with its title and equation.

@@ -756,7 +756,7 @@ class TestRealSeries : public QObject {
       QCOMPARE(later.references[k].test_loss, now.references[k].test_loss);
     }
     QVERIFY(fitted.seconds > 0);
-    o.anchors = "none";
+    o.anchors = AnchorMode::None;
     const TaskData without = makeTask(o, 64, 0);
     QCOMPARE(without.references.size() + 3, now.references.size());
     QVERIFY(std::any_of(without.notes.begin(), without.notes.end(), [](const std::string& n) {

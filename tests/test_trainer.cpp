@@ -48,7 +48,7 @@ std::vector<double> losses(Trainer& trainer, int steps) {
 }
 
 // RSA with one REM head whose gate is held open (σ(µ) = σ(20) ≈ 1): attention = the REM.
-RunConfig teacherRun(const std::string& kind, double base, double theta) {
+RunConfig teacherRun(TeacherKind kind, double base, double theta) {
   RunConfig c;
   c.task.name = "teacher";
   c.task.length = 48;
@@ -59,7 +59,8 @@ RunConfig teacherRun(const std::string& kind, double base, double theta) {
   c.model.d_model = 8;
   c.model.heads = 1;
   c.model.layers = 1;
-  c.model.rem = RemHeadCounts{kind == "regular" ? 1 : 0, kind == "cos" ? 1 : 0, 0, 0, 0, 0};
+  c.model.rem = RemHeadCounts{
+      kind == TeacherKind::Regular ? 1 : 0, kind == TeacherKind::Cos ? 1 : 0, 0, 0, 0, 0};
   c.model.rem_init.mu = 20;
   c.model.rem_init.learn_gate = false;
   c.model.rem_init.eta_min = 0.2;  // start away from the truth: λ ≈ ±0.2..0.4
@@ -455,7 +456,7 @@ class TestTrainer : public QObject {
     }
   }
   void remLearnsTheTrueLambda() {
-    Trainer t(teacherRun("regular", 0.8, 0.0));
+    Trainer t(teacherRun(TeacherKind::Regular, 0.8, 0.0));
     const double before = remHead(t).lambda;
     t.run();
     const auto head = remHead(t);
@@ -466,7 +467,7 @@ class TestTrainer : public QObject {
   }
   void cyclicalRemLearnsTrueGammaAndTheta() {
     const double theta = 2 * M_PI / 12;
-    Trainer t(teacherRun("cos", 0.9, theta));
+    Trainer t(teacherRun(TeacherKind::Cos, 0.9, theta));
     t.run();
     const auto head = remHead(t);
     qInfo("cos REM: gamma %.4f (truth 0.9), theta %.4f (truth %.4f), test mse %.3g", head.gamma,

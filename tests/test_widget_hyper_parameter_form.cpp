@@ -6,8 +6,11 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSlider>
+#include <QSpinBox>
 #include <QtTest>
 #include <cmath>
+#include <functional>
+#include <stdexcept>
 
 #include "engine/core/registry/model_registry.h"
 #include "support/test_registry.h"
@@ -249,6 +252,53 @@ class TestHyperParameterForm : public QObject {
     form.spinBox("batch_size")->setValue(64);
     const QImage shot = rsalab::test::grabShot(&form, "hyper_parameter_form");
     QVERIFY(rsalab::test::countColor(shot, amber, 4) > 50);
+  }
+
+  // The run setup's spin boxes take the option tables' ranges, the ones validate checks: each end
+  // is no range error, one past it is (D was 4..1024 in the panel and 1..8192 in validate).
+  void runSetupSpinBoxesHaveTheValidationRanges() {
+    RunSetupPanel panel({{"seasonal", ""}, {"lynx", ""}});
+    struct Field {
+      const char* name;
+      std::function<void(RunConfig&, int64_t)> set;
+    };
+    const std::vector<Field> fields = {
+        {"d_model", [](RunConfig& c, int64_t v) { c.model.d_model = v, c.model.heads = 1; }},
+        {"heads", [](RunConfig& c, int64_t v) { c.model.heads = v, c.model.d_model = 256; }},
+        {"layers", [](RunConfig& c, int64_t v) { c.model.layers = v; }},
+        {"length",
+         [](RunConfig& c, int64_t v) {
+           c.task.name = "lynx";  // 0 = auto: a real series'
+           c.task.length = v;
+           c.train_size = 1;
+           c.task.validation_size = c.task.test_size = 1;
+         }},
+        {"max_steps", [](RunConfig& c, int64_t v) { c.trainer.max_steps = v; }},
+        {"train_size",
+         [](RunConfig& c, int64_t v) {
+           c.train_size = v;
+           c.task.length = 1;
+         }},
+    };
+    auto rangeError = [](const Field& f, int64_t v) {
+      RunConfig c = defaultRunConfig();
+      f.set(c, v);
+      try {
+        validate(c);
+      } catch (const std::invalid_argument& e) {
+        return std::string(e.what()).find("out of range") != std::string::npos;
+      }
+      return false;
+    };
+    for (const Field& f : fields) {
+      const auto* spin = panel.findChild<QSpinBox*>(f.name);
+      QVERIFY2(spin, f.name);
+      QVERIFY2(!rangeError(f, spin->minimum()), f.name);
+      QVERIFY2(!rangeError(f, spin->maximum()), f.name);
+      QVERIFY2(rangeError(f, int64_t{spin->minimum()} - 1), f.name);
+      QVERIFY2(rangeError(f, int64_t{spin->maximum()} + 1), f.name);
+    }
+    QCOMPARE(panel.findChild<QSpinBox*>("d_model")->maximum(), 8192);
   }
 };
 

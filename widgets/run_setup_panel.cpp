@@ -7,6 +7,7 @@
 #include <QStyle>
 #include <QVBoxLayout>
 
+#include "engine/core/config/task_limits.h"
 #include "engine/core/io/enums.h"
 #include "engine/core/registry/model_registry.h"
 
@@ -32,6 +33,13 @@ QSpinBox* spin(int lo, int hi, const QString& tip, QWidget* parent) {
   s->setAccelerated(true);
   return s;
 }
+// A spin box over an option table's row: the row's one range (the one validate checks).
+template <typename S>
+QSpinBox* spin(const OptionInfo<S>* row, const QString& tip, QWidget* parent) {
+  auto* s = spin(static_cast<int>(row->minimum), static_cast<int>(row->maximum), tip, parent);
+  s->setObjectName(QString::fromStdString(row->name));  // the JSON key: "d_model"
+  return s;
+}
 }  // namespace
 
 RunSetupPanel::RunSetupPanel(const QList<QPair<QString, QString>>& tasks, QWidget* parent)
@@ -45,24 +53,26 @@ RunSetupPanel::RunSetupPanel(const QList<QPair<QString, QString>>& tasks, QWidge
   task_description_->setStyleSheet("color: palette(mid);");
   form->addRow("Task", task_);
   form->addRow("", task_description_);
-  train_size_ = spin(1, 1000000, "training-set size N: sequences or windows", this);
+  train_size_ =
+      spin(1, static_cast<int>(kMaxTrainSize), "training-set size N: sequences or windows", this);
+  train_size_->setObjectName("train_size");
   form->addRow("Training set N", train_size_);
-  length_ = spin(0, 4096, "sequence length T (auto: a T that fits a real series)", this);
+  length_ =
+      spin(findTaskOption("length"), "sequence length T (auto: a T that fits a real series)", this);
   length_->setSpecialValueText("auto");
   form->addRow("Length T", length_);
   seeds_ = spin(1, 10, "seeds per model", this);
   form->addRow("Seeds", seeds_);
-  steps_ = spin(1, 10000000, "training steps per run", this);
+  steps_ = spin(findHyperParameter("max_steps"), "training steps per run", this);
   form->addRow("Max steps", steps_);
-  d_model_ = spin(4, 1024, "width D (divisible by heads)", this);
+  d_model_ = spin(findModelOption("d_model"), "width D (divisible by heads)", this);
   form->addRow("Width D", d_model_);
-  heads_ = spin(1, 64, "attention heads H", this);
+  heads_ = spin(findModelOption("heads"), "attention heads H", this);
   form->addRow("Heads H", heads_);
-  layers_ = spin(1, 24, "layers L", this);
+  layers_ = spin(findModelOption("layers"), "layers L", this);
   form->addRow("Layers L", layers_);
   anchors_ = new QComboBox(this);
-  for (auto mode : {AnchorMode::All, AnchorMode::Fast, AnchorMode::None})
-    anchors_->addItem(anchorModeName(mode));
+  for (const auto& name : enumNames<AnchorMode>()) anchors_->addItem(QString::fromStdString(name));
   anchors_->setToolTip(
       "Real series: the forecasting anchors (ETS, auto ARIMA, Theta) fitted in the background "
       "while the runs train and drawn when ready. all: on at most the last 8192 and "
@@ -131,7 +141,7 @@ void RunSetupPanel::setSetup(const RunSetup& s) {
   d_model_->setValue(static_cast<int>(c.model.d_model));
   heads_->setValue(static_cast<int>(c.model.heads));
   layers_->setValue(static_cast<int>(c.model.layers));
-  anchors_->setCurrentText(QString::fromStdString(c.task.anchors));
+  anchors_->setCurrentText(enumName(c.task.anchors));
   const int k = task_->currentIndex();
   task_description_->setText(k >= 0 && k < tasks_.size() ? tasks_[k].second : QString());
 }
@@ -145,7 +155,8 @@ RunConfig RunSetupPanel::config(const RunConfig& base) const {
   c.model.d_model = d_model_->value();
   c.model.heads = heads_->value();
   c.model.layers = layers_->value();
-  c.task.anchors = anchors_->currentText().toStdString();
+  c.task.anchors =
+      parseEnum<AnchorMode>(anchors_->currentText().toStdString()).value_or(c.task.anchors);
   // Other heads than the base's: the REM heads follow by the one rule (a preset's own REM heads
   // stay while its heads do).
   if (c.model.heads != base.model.heads) c.model.rem = defaultRemHeads(c.model.heads);

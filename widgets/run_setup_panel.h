@@ -3,7 +3,8 @@
 // architecture shared by all models. The model check boxes come from the model registry (every
 // sequence model; the default launch ticked). config() writes the panel's fields into a RunConfig
 // (REM heads by defaultRemHeads); the panel starts at defaultLaunchConfig() (the GUI's first
-// launch).
+// launch). Each spin box has its option table row's range (the one validate checks) and the row's
+// key as its object name ("d_model", "heads", "layers", "length", "max_steps"; "train_size").
 #pragma once
 
 #include <QCheckBox>

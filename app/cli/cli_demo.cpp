@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "app/cli/cli_command.h"
+#include "app/cli/cli_run_flags.h"
 #include "engine/core/registry/model_registry.h"
 #include "engine/tasks/task.h"
 #include "engine/training/trainer.h"
@@ -72,9 +73,7 @@ CliCommand addDemoCommand(CLI::App& app) {
   demo->add_option("--seconds", demo_options.seconds_per_model, "training seconds per model")
       ->check(CLI::Range(0.1, 600.0))
       ->capture_default_str();
-  demo->add_option("--d-model", demo_options.d_model, "width D")
-      ->check(CLI::Range(4, 1024))
-      ->capture_default_str();
+  addTableFlag(demo, *findModelOption("d_model"), demo_options.d_model);
   demo->add_option("--seed", demo_options.seed, "random seed")->capture_default_str();
 
   return {demo, [options] { return runDemo(*options, std::cout); }};

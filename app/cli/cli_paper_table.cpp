@@ -13,6 +13,7 @@
 #include "app/cli/cli_command.h"
 #include "app/cli/cli_interrupt.h"
 #include "app/cli/cli_progress.h"
+#include "app/cli/cli_run_flags.h"
 #include "app/figures/paper_table_figure.h"
 #include "engine/core/forecast/long_horizon.h"
 #include "engine/core/io/atomic_file.h"
@@ -150,9 +151,9 @@ CliCommand addPaperTableCommand(CLI::App& app) {
       ->capture_default_str();
   sub->add_option("--anchors", o.anchors, "anchors on OT: all | fast | none")
       ->capture_default_str();
-  sub->add_option("--d-model", o.d_model, "width of every network")->capture_default_str();
-  sub->add_option("--heads", o.heads, "heads")->capture_default_str();
-  sub->add_option("--layers", o.layers, "layers")->capture_default_str();
+  addTableFlag(sub, *findModelOption("d_model"), o.d_model);  // every network's
+  addTableFlag(sub, *findModelOption("heads"), o.heads);
+  addTableFlag(sub, *findModelOption("layers"), o.layers);
   sub->add_option("--epochs", o.epochs, "at most this many epochs per run")->capture_default_str();
   sub->add_option("--patience", o.patience, "epochs without a better validation MSE")
       ->capture_default_str();

@@ -129,7 +129,14 @@ RunConfig reportConfig(const ReportCommand& command) {
   if (command.steps > 0) c.trainer.max_steps = command.steps;
   if (command.skip_lags >= 0) c.model.skip_lags = command.skip_lags;
   if (command.patience >= 0) c.trainer.patience = command.patience;
-  if (!command.norm.empty()) c.task.norm = command.norm;
+  if (!command.norm.empty()) {
+    const auto norm = parseNormMode(command.norm);
+    if (!norm) {
+      throw std::invalid_argument("--norm '" + command.norm + "' is unknown: use " +
+                                  enumChoices<NormMode>());
+    }
+    c.task.norm = *norm;
+  }
   return c;
 }
 
@@ -303,7 +310,7 @@ int runReport(const ReportCommand& command, std::ostream& out) {
                                    {"max_steps", base.trainer.max_steps},
                                    {"patience", base.trainer.patience},
                                    {"eval_every", base.trainer.eval_every},
-                                   {"norm", base.task.norm},
+                                   {"norm", normModeName(base.task.norm)},
                                    {"seeds", command.seeds},
                                    {"validation_only", command.validation_only}}},
                                  {"series", json_series}};

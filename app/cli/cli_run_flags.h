@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 #include <functional>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <variant>
@@ -22,6 +23,16 @@ namespace rsalab {
 
 inline std::string seriesNameList() { return joined(bundledSeriesNames()); }
 
+// The flag of a numeric option-table row bound to a plain variable, for the commands that keep
+// their own options (models, demo, paper-table): the row's flag, help and range, so that no flag
+// is declared twice with two ranges.
+template <typename S, typename T>
+CLI::Option* addTableFlag(CLI::App* cmd, const OptionInfo<S>& row, T& target) {
+  CLI::Option* opt = cmd->add_option(row.flag, target, row.help);
+  if (row.numeric()) opt->check(CLI::Range(row.minimum, row.maximum));
+  return opt->capture_default_str();
+}
+
 // Run flags bound to a RunConfig; applied after --config so that flags win.
 class RunFlags {
  public:
@@ -29,11 +40,9 @@ class RunFlags {
     cmd->add_option("--config", config_path_, "JSON config (task/model/trainer sections)");
     cmd->add_option("--preset", preset_,
                     "start from a preset's run (then --config, then flags): " + presetNameList());
-    if (with_model)
-      bind(cmd, "--model", &RunConfig::model, &ModelOptions::model, "model: " + modelNameList());
-    bind(cmd, "--task", &RunConfig::task, &TaskOptions::name, "task name (see `rsalab-cli tasks`)");
-    bind(cmd, "--csv", &RunConfig::task, &TaskOptions::csv_path,
-         "CSV time series file (sets --task csv)");
+    // The tables' flags (--task, --csv, --norm, --horizon, --lr, --steps, --d-model, ...): each
+    // row's flag and help; validate checks the row's range after --config and the flags.
+    bindRows(cmd, &RunConfig::task, taskOptionTable());
     bind(cmd, "--series", &RunConfig::task, &TaskOptions::name,
          "a bundled real series (sets --task): " + seriesNameList());
     auto* length = cmd->add_option("--length", length_,
@@ -53,33 +62,8 @@ class RunFlags {
         throw std::invalid_argument("--length " + length_ + " is not a number or auto");
       }
     });
-    bind(cmd, "--norm", &RunConfig::task, &TaskOptions::norm,
-         "series normalisation: window (per input window, reversible; the CSV default), global "
-         "(train part's mean and std) or none");
-    bind(cmd, "--target", &RunConfig::task, &TaskOptions::target,
-         "CSV: comma-separated columns to forecast (names or 1-based numbers; default all)");
-    bind(cmd, "--period", &RunConfig::task, &TaskOptions::seasonal_period,
-         "seasonal period of the seasonal naive and the anchors (default: from the time "
-         "column's calendar step, else detected from the train part)");
-    bind(cmd, "--anchors", &RunConfig::task, &TaskOptions::anchors,
-         "real series: the forecasting anchors (ETS, auto ARIMA, Theta) to fit: all (default; on "
-         "at most the last 8192 and 48000/period train rows), fast (2000 and 12000/period rows, "
-         "seasonal ARIMA orders <= 1) or none");
-    bind(cmd, "--horizon", &RunConfig::task, &TaskOptions::horizon,
-         "forecast horizon H (series, CSV)");
-    for (const auto& p : trainerHyperParameters()) {  // the trainer's flags: the table's
-      if (p.flag)
-        std::visit([&](auto field) { bind(cmd, p.flag, &RunConfig::trainer, field, p.help); },
-                   p.member);
-    }
-    bind(cmd, "--d-model", &RunConfig::model, &ModelOptions::d_model, "width D");
-    bind(cmd, "--heads", &RunConfig::model, &ModelOptions::heads, "attention heads H");
-    bind(cmd, "--layers", &RunConfig::model, &ModelOptions::layers, "layers L");
-    bind(cmd, "--skip-lags", &RunConfig::model, &ModelOptions::skip_lags,
-         "linear skip path over the last K inputs beside the model (series; 0 = off; real series "
-         "default 24)");
-    bind(cmd, "--lookback", &RunConfig::model, &ModelOptions::lookback,
-         "lookback window L of the linear forecasters (dlinear, nlinear): inputs t-L+1..t");
+    bindRows(cmd, &RunConfig::trainer, trainerHyperParameters());
+    bindRows(cmd, &RunConfig::model, modelOptionTable(), with_model ? "" : "model");
     auto* device = cmd->add_option("--device", device_, "cpu, cuda[:N] or auto");
     appliers_.push_back([this, device](RunConfig& c) {
       if (*device) c.device = device_;
@@ -126,25 +110,52 @@ class RunFlags {
     if (c.model.heads != base.model.heads && default_rems)
       c.model.rem = defaultRemHeads(c.model.heads);
     if (bidirectional_) c.model.causal = false;
-    if (!c.task.csv_path.empty()) c.task.name = "csv";
+    if (!c.task.csv_path.empty()) c.task.name = csvPathTaskName();
     if (check) validate(c);
     return c;
   }
 
+  // Adds the flag of every row of `rows` that has one (but the row named `skip`), bound to its
+  // field of config.*section.
+  template <typename Section>
+  void bindRows(CLI::App* cmd, Section RunConfig::*section,
+                const std::vector<OptionInfo<Section>>& rows, const std::string& skip = "") {
+    for (const auto& row : rows) {
+      if (!row.flag || row.name == skip) continue;
+      std::visit([&](auto field) { bind(cmd, row.flag, section, field, row.help); }, row.member);
+    }
+  }
+
   // Adds a flag whose value is copied into (config.*section).*field only when it was given (a
-  // boolean field: a flag without a value that sets it).
+  // boolean field: a flag without a value that sets it; an enum: one of its names).
   template <typename Section, typename T>
   void bind(CLI::App* cmd, const std::string& flag, Section RunConfig::*section, T Section::*field,
             const std::string& help) {
-    auto value = std::make_shared<T>();
-    CLI::Option* opt = nullptr;
-    if constexpr (std::is_same_v<T, bool>)
-      opt = cmd->add_flag(flag, *value, help);  // no value: given means true
-    else
-      opt = cmd->add_option(flag, *value, help);
-    appliers_.push_back([opt, value, section, field](RunConfig& c) {
-      if (*opt) (c.*section).*field = *value;
-    });
+    if constexpr (std::is_enum_v<T>) {
+      auto text = std::make_shared<std::string>();
+      CLI::Option* opt = cmd->add_option(flag, *text, help);
+      appliers_.push_back([opt, text, flag, section, field](RunConfig& c) {
+        if (!*opt) return;
+        const auto value = parseEnum<T>(*text);
+        if (!value) {
+          throw std::invalid_argument(flag + " '" + *text + "' is unknown: use " +
+                                      enumChoices<T>());
+        }
+        (c.*section).*field = *value;
+      });
+    } else if constexpr (std::is_arithmetic_v<T> || std::is_same_v<T, std::string>) {
+      auto value = std::make_shared<T>();
+      CLI::Option* opt = nullptr;
+      if constexpr (std::is_same_v<T, bool>)
+        opt = cmd->add_flag(flag, *value, help);  // no value: given means true
+      else
+        opt = cmd->add_option(flag, *value, help);
+      appliers_.push_back([opt, value, section, field](RunConfig& c) {
+        if (*opt) (c.*section).*field = *value;
+      });
+    } else {  // lists: JSON only
+      throw std::logic_error(flag + ": a list has no flag (use --config)");
+    }
   }
 
   std::string config_path_;

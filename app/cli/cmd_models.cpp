@@ -7,6 +7,7 @@
 
 #include "app/cli/cli_command.h"
 #include "app/cli/cli_commands.h"
+#include "app/cli/cli_run_flags.h"
 #include "engine/models/model_factory.h"
 
 namespace rsalab {
@@ -17,9 +18,10 @@ CliCommand addModelsCommand(CLI::App& app) {
   ModelOptions& model_options = *options;
   ModelIO& io = *io_options;
   auto* models = app.add_subcommand("models", "List the models with parameter counts for a config");
-  models->add_option("--d-model", model_options.d_model, "width D")->capture_default_str();
-  models->add_option("--heads", model_options.heads, "attention heads H")->capture_default_str();
-  models->add_option("--layers", model_options.layers, "layers L")->capture_default_str();
+  for (const char* name : {"d_model", "heads", "layers"}) {
+    const auto& row = *findModelOption(name);
+    addTableFlag(models, row, model_options.*std::get<int64_t ModelOptions::*>(row.member));
+  }
   models->add_option("--input-dim", io.input_dim, "input features per position")
       ->capture_default_str();
   models->add_option("--vocab", io.vocab, "token vocabulary (0: real-valued input)")

@@ -45,12 +45,12 @@ bool parseTeacher(const QString& text, rsalab::TaskOptions& task, QString& error
     bool ok_base = p.size() >= 2, ok_theta = true;
     const double base = ok_base ? p[1].toDouble(&ok_base) : 0;
     const double theta = p.size() >= 3 ? p[2].toDouble(&ok_theta) : 0;
-    if (!ok_base || !ok_theta || (p[0] != "regular" && p[0] != "cos") ||
-        (p[0] == "cos" && p.size() != 3)) {
+    const auto kind = rsalab::parseEnum<rsalab::TeacherKind>(p[0].toStdString());
+    if (!ok_base || !ok_theta || !kind || (kind == rsalab::TeacherKind::Cos && p.size() != 3)) {
       error = QString("--teacher term '%1': use regular:BASE or cos:GAMMA:THETA").arg(term);
       return false;
     }
-    task.teacher_kinds.push_back(p[0].toStdString());
+    task.teacher_kinds.push_back(*kind);
     task.teacher_bases.push_back(base);
     task.teacher_thetas.push_back(theta);
   }
@@ -159,7 +159,7 @@ int main(int argc, char** argv) {
   if (parser.isSet(csv)) {  // the imported series' defaults, as a drop of the file gives them
     window.csv()->setTask(parser.value(csv), std::max(1, parser.value(horizon).toInt()), true);
     setup = setup_panel->setup();
-    setup.config.task.name = "csv";
+    setup.config.task.name = rsalab::csvPathTaskName();
   }
   if (parser.isSet(models)) setup.models = parser.value(models).split(',', Qt::SkipEmptyParts);
   if (parser.isSet(heads)) setup.config.model.heads = parser.value(heads).toInt();

@@ -7,6 +7,7 @@
 #include <QUrl>
 
 #include "engine/core/io/csv_reader.h"
+#include "engine/core/registry/task_registry.h"
 #include "widgets/csv_import_dialog.h"
 #include "widgets/run_setup_panel.h"
 
@@ -31,7 +32,7 @@ CsvImportDialog* CsvImporter::importCsv(const QString& path) {
   connect(dialog, &QDialog::accepted, this, [this, dialog] {
     setTask(dialog->path(), dialog->horizon(), true);
     RunSetup s = setup_->setup();
-    s.config.task.name = "csv";
+    s.config.task.name = csvPathTaskName();
     s.config.task.length = dialog->length();
     setup_->setSetup(s);
     emit log(QString("Task: CSV series %1, T = %2, H = %3 (applies at the next Start)")
@@ -67,13 +68,14 @@ bool CsvImporter::drop(const QMimeData* data) {
 void CsvImporter::setTask(const QString& path, int horizon, bool select) {
   path_ = path;
   horizon_ = horizon;
+  const QString task = QString::fromStdString(csvPathTaskName());
   if (!select) {
-    setup_->addTask("csv", "CSV series: " + QFileInfo(path_).fileName());
+    setup_->addTask(task, "CSV series: " + QFileInfo(path_).fileName());
     return;
   }
   setup_->addTask(
-      "csv", QString("CSV series: %1 (H = %2)").arg(QFileInfo(path_).fileName()).arg(horizon_));
-  emit taskSelected("csv");
+      task, QString("CSV series: %1 (H = %2)").arg(QFileInfo(path_).fileName()).arg(horizon_));
+  emit taskSelected(task);
 }
 
 }  // namespace rsalab

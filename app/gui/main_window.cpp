@@ -86,7 +86,7 @@ RunConfig MainWindow::currentConfig() const {
   // Real series: per-window normalisation and best weights restored (no form fields for them)
   if (isRealSeriesTask(setup_->setup().config.task.name)) base = realSeriesDefaults(base);
   RunConfig c = setup_->config(hyper_->config(base));
-  if (c.task.name == "csv") {  // imported by drag and drop (CsvImporter)
+  if (readsCsvPath(c.task.name)) {  // imported by drag and drop (CsvImporter)
     c.task.csv_path = csv_->path().toStdString();
     c.task.horizon = csv_->horizon();
   }

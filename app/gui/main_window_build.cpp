@@ -30,7 +30,7 @@ namespace {
 QList<QPair<QString, QString>> taskList() {
   QList<QPair<QString, QString>> out;
   for (const auto& name : taskNames()) {
-    if (name == "csv") continue;  // needs a file: opened by drag and drop / the CLI
+    if (readsCsvPath(name)) continue;  // needs a file: opened by drag and drop / the CLI
     out.push_back({QString::fromStdString(name), QString::fromStdString(taskDescription(name))});
   }
   return out;

@@ -21,6 +21,7 @@
 #include "engine/core/io/enums.h"
 #include "engine/core/io/inspection_io.h"
 #include "engine/core/registry/model_registry.h"
+#include "engine/core/registry/task_registry.h"
 #include "engine/core/session/run_record.h"
 #include "widgets/hyper_parameter_form.h"
 #include "widgets/inspector_panel.h"
@@ -280,7 +281,7 @@ void SessionController::applyBundleToPanels(const SessionBundle& b) {
   s.config = c;
   for (const auto& m : b.models) s.models << QString::fromStdString(m);
   s.seeds = static_cast<int>(std::max<int64_t>(1, b.seeds));
-  if (c.task.name == "csv") {
+  if (readsCsvPath(c.task.name)) {
     v_.csv->setTask(QString::fromStdString(c.task.csv_path), static_cast<int>(c.task.horizon),
                     false);
   }

@@ -77,7 +77,8 @@ SweepDialog::SweepDialog(QWidget* parent) : QDialog(parent) {
   seeds_->setValue(static_cast<int>(defaults.seeds));
   form->addRow(tr("Seeds"), seeds_);
   steps_ = new QSpinBox(this);
-  steps_->setRange(1, 1000000);
+  const auto* steps = findHyperParameter("max_steps");  // the trainer table's range
+  steps_->setRange(static_cast<int>(steps->minimum), static_cast<int>(steps->maximum));
   steps_->setValue(static_cast<int>(defaultSweepConfig().trainer.max_steps));
   steps_->setSuffix(tr(" steps per run"));
   form->addRow(tr("Budget"), steps_);

@@ -9,22 +9,23 @@ RecurrentModelImpl::RecurrentModelImpl(const ModelOptions& options, const ModelI
     : SequenceModelImpl(options, io) {
   registerIoLayers(options_.d_model);
   const int64_t D = options_.d_model, L = options_.layers;
-  if (options_.model == "rnn") {
+  const auto cell = modelInfo(options_.model).cell;  // the registry's cell column
+  if (cell == RecurrentCell::Rnn) {
     rnn_ = register_module(
         "rnn",
         torch::nn::RNN(torch::nn::RNNOptions(D, D).num_layers(L).batch_first(true).nonlinearity(
             torch::kTanh)));
-  } else if (options_.model == "lstm") {
+  } else if (cell == RecurrentCell::Lstm) {
     kind_ = RecurrentKind::kLstm;
     lstm_ = register_module(
         "lstm", torch::nn::LSTM(torch::nn::LSTMOptions(D, D).num_layers(L).batch_first(true)));
-  } else if (options_.model == "gru") {
+  } else if (cell == RecurrentCell::Gru) {
     kind_ = RecurrentKind::kGru;
     gru_ = register_module(
         "gru", torch::nn::GRU(torch::nn::GRUOptions(D, D).num_layers(L).batch_first(true)));
   } else {
-    throw std::invalid_argument("RecurrentModel: model must be rnn, lstm or gru, not '" +
-                                options_.model + "'");
+    throw std::invalid_argument("RecurrentModel: model '" + options_.model +
+                                "' has no recurrent cell");
   }
 }
 

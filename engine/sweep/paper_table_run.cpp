@@ -110,7 +110,7 @@ RunConfig paperRunConfig(const PaperTableOptions& o, const std::string& model, i
   c.task.name = o.series;
   c.task.length = o.input_length;
   c.task.horizon = horizon;
-  c.task.norm = "global";
+  c.task.norm = NormMode::Global;
   c.model.model = model;
   c.model.d_model = o.d_model;
   c.model.heads = o.heads;

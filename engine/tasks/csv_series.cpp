@@ -165,7 +165,7 @@ TaskData makeCsvTaskFromTable(const CsvTable& table, const TaskOptions& o, int64
   data.io.input_dim = C;
   data.io.output_dim = C * H;
   data.columns = table.columns;
-  data.norm = o.norm;
+  data.norm = normModeName(o.norm);
   data.norm_mean = layout.mean;
   data.norm_std = layout.stddev;
   data.length = T;
@@ -178,7 +178,7 @@ TaskData makeCsvTaskFromTable(const CsvTable& table, const TaskOptions& o, int64
   data.references = std::move(references.scores);
   data.season = references.season;
   data.mase_scale = std::move(references.mase_scale);
-  anchors.mode = parseAnchorMode(o.anchors).value_or(AnchorMode::All);
+  anchors.mode = o.anchors;
   anchors.column_names = table.columns;
   anchors.period_rule = data.season.rule;
   data.pending_anchors = std::make_shared<const forecast::AnchorInput>(std::move(anchors));
@@ -199,12 +199,13 @@ TaskData makeCsvTaskFromTable(const CsvTable& table, const TaskOptions& o, int64
   }
   data.notes.push_back("seasonal naive: " + data.season.note());
   const std::string names = joined(table.columns);
-  data.summary =
-      source + ", " + std::to_string(C) + " column(s) (" + names + "), " +
-      std::to_string(table.rows) + " rows split 70/15/15%; N = " + std::to_string(N) +
-      " train windows, " + std::to_string(data.validation.size()) + " validation / " +
-      std::to_string(data.test.size()) + " test targets (rolling origin), T=" + std::to_string(T) +
-      (o.length == 0 ? " (auto)" : "") + ", horizon " + std::to_string(H) + ", norm " + o.norm;
+  data.summary = source + ", " + std::to_string(C) + " column(s) (" + names + "), " +
+                 std::to_string(table.rows) + " rows split 70/15/15%; N = " + std::to_string(N) +
+                 " train windows, " + std::to_string(data.validation.size()) + " validation / " +
+                 std::to_string(data.test.size()) +
+                 " test targets (rolling origin), T=" + std::to_string(T) +
+                 (o.length == 0 ? " (auto)" : "") + ", horizon " + std::to_string(H) + ", norm " +
+                 normModeName(o.norm);
   if (table.filled > 0) data.summary += "; " + std::to_string(table.filled) + " missing filled";
   for (const auto& s : table.skipped_columns) {
     const bool numeric = std::find(table.time_columns.begin(), table.time_columns.end(), s) !=

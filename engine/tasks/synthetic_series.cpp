@@ -188,7 +188,7 @@ TaskData makeSyntheticSeriesTask(const TaskOptions& o, int64_t train_size, uint6
   data.io.input_dim = 1;
   data.io.output_dim = o.horizon;
   data.columns = {"value"};
-  data.norm = o.norm;
+  data.norm = normModeName(o.norm);
   data.norm_mean = layout.mean;
   data.norm_std = layout.stddev;
   data.length = o.length;

@@ -38,12 +38,7 @@ std::vector<TeacherTerm> teacherTerms(const TaskOptions& o) {
   std::vector<TeacherTerm> terms;
   for (size_t i = 0; i < n; ++i) {
     TeacherTerm term;
-    const std::string& kind = o.teacher_kinds[i];
-    if (kind != "regular" && kind != "cos") {
-      throw std::invalid_argument(indexed("teacher_kinds", i) + " = '" + kind +
-                                  "' is unknown: use regular or cos");
-    }
-    term.cos = kind == "cos";
+    term.cos = o.teacher_kinds[i] == TeacherKind::Cos;
     term.base = o.teacher_bases[i];
     if (term.cos) {
       requireReal(term.base >= 0 && term.base < 1, indexed("teacher_bases", i), term.base,

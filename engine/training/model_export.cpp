@@ -66,8 +66,7 @@ std::string peerIncompatibility(const ModelOptions& o, const ModelIO& io) {
   if (io.pooled) return "a pooled output (the peer's models output every position)";
   if (o.skip_lags > 0)
     return "the peer has no linear skip path (skip_lags = " + std::to_string(o.skip_lags) + ")";
-  const bool recurrent = o.model == "rnn" || o.model == "lstm" || o.model == "gru";
-  if (recurrent) return "";
+  if (recurrentCell(o.model)) return "";  // the peer's cells are torch.nn's
   if (!o.causal) return "bidirectional attention (the peer's is causal)";
   if (o.linear_value_path)
     return "the linear value path (the peer's blocks have LayerNorm and FFN)";

@@ -90,7 +90,7 @@ Trainer::Trainer(RunConfig config, std::shared_ptr<const TaskData> data)
     (p.dim() >= 2 ? decay : no_decay).push_back(p);
   // One flat buffer for parameters and gradients (engine/training/flat_adam.h).
   state_->optimizer = std::make_unique<FlatAdam>(decay, no_decay, t.learning_rate, t.weight_decay,
-                                                 t.optimizer == "adamw");
+                                                 t.optimizer == OptimizerKind::AdamW);
   state_->sampler = at::detail::createCPUGenerator(t.seed + 0x9E3779B97F4A7C15ULL);
   state_->hot = t;
   keepGoodState();

@@ -26,35 +26,93 @@ RemHeadCounts defaultRemHeads(int64_t heads) {
   return c;
 }
 
+const std::vector<OptionInfo<ModelOptions>>& modelOptionTable() {
+  using M = ModelOptions;
+  // clang-format off
+  static const std::vector<OptionInfo<ModelOptions>> rows = {
+      // name, label, unit, minimum, maximum, log scale, hot, member, flag, help
+      {"model", "Model", "", 0, 0, false, false, &M::model, "--model",
+       "model: " + modelNameList()},
+      {"d_model", "Width D", "", 1, 8192, true, false, &M::d_model, "--d-model",
+       "width D (divisible by heads)"},
+      {"heads", "Heads H", "heads", 1, 256, false, false, &M::heads, "--heads",
+       "attention heads H"},
+      {"layers", "Layers L", "layers", 1, 64, false, false, &M::layers, "--layers", "layers L"},
+      {"ff_mult", "Feed-forward width (x D)", "", 1, 16, false, false, &M::ff_mult},
+      {"causal", "Causal", "", 0, 0, false, false, &M::causal},
+      {"dilations", "Dilations", "", 0, 0, false, false, &M::dilations},
+      {"starsaber_gated", "Gated StarSaber", "", 0, 0, false, false, &M::starsaber_gated},
+      {"encoder_attention", "Encoder attention", "", 0, 0, false, false,
+       &M::encoder_attention},
+      {"decoder_layers", "Decoder layers (0 = as the encoder)", "layers", 0, 64, false, false,
+       &M::decoder_layers},
+      {"linear_cumulative", "Linear attention as running sums", "", 0, 0, false, false,
+       &M::linear_cumulative},
+      {"linear_value_path", "Linear value path", "", 0, 0, false, false, &M::linear_value_path},
+      {"skip_lags", "Linear skip path K (0 = off)", "steps", 0, 4096, false, false,
+       &M::skip_lags, "--skip-lags",
+       "linear skip path over the last K inputs beside the model (series; 0 = off; real series "
+       "default 24)"},
+      {"lookback", "Lookback L", "steps", 1, 4096, false, false, &M::lookback, "--lookback",
+       "lookback window L of the linear forecasters (dlinear, nlinear): inputs t-L+1..t"},
+  };
+  // clang-format on
+  return rows;
+}
+
+const std::vector<OptionInfo<RemHeadCounts>>& remHeadTable() {
+  using R = RemHeadCounts;
+  static const std::vector<OptionInfo<RemHeadCounts>> rows = {
+      {"regular", "Regular REM heads", "heads", 0, 256, false, false, &R::regular},
+      {"cos", "Cos REM heads", "heads", 0, 256, false, false, &R::cos},
+      {"sin", "Sin REM heads", "heads", 0, 256, false, false, &R::sin},
+      {"dilated_regular", "Dilated regular REM heads", "heads", 0, 256, false, false,
+       &R::dilated_regular},
+      {"dilated_cos", "Dilated cos REM heads", "heads", 0, 256, false, false, &R::dilated_cos},
+      {"dilated_sin", "Dilated sin REM heads", "heads", 0, 256, false, false, &R::dilated_sin},
+  };
+  return rows;
+}
+
+const std::vector<OptionInfo<RemInit>>& remInitTable() {
+  using I = RemInit;
+  static const std::vector<OptionInfo<RemInit>> rows = {
+      {"eta_min", "|eta| from", "", -20, 20, false, false, &I::eta_min},
+      {"eta_max", "|eta| to", "", -20, 20, false, false, &I::eta_max},
+      {"eta_sign", "Sign of lambda (0 = random)", "", -1, 1, false, false, &I::eta_sign},
+      {"nu_min", "nu from", "", -20, 20, false, false, &I::nu_min},
+      {"nu_max", "nu to", "", -20, 20, false, false, &I::nu_max},
+      {"mu", "Gate logit mu", "", -50, 50, false, false, &I::mu},
+      {"learn_gate", "Learn the gate", "", 0, 0, false, false, &I::learn_gate},
+      {"theta", "Cyclical angles theta", "", 0, 0, false, false, &I::theta},
+  };
+  return rows;
+}
+
+const OptionInfo<ModelOptions>* findModelOption(const std::string& name) {
+  return findOption(modelOptionTable(), name);
+}
+
 AttentionKind encoderAttention(const ModelOptions& o) {
-  const auto kind = parseAttentionKind(o.encoder_attention);
-  if (!kind || !findAttention(*kind)) {
-    throw std::invalid_argument("encoder_attention '" + o.encoder_attention + "' is unknown: use " +
+  if (!findAttention(o.encoder_attention)) {
+    throw std::invalid_argument(std::string("encoder_attention '") +
+                                attentionKindName(o.encoder_attention) + "' is unknown: use " +
                                 attentionKindList());
   }
-  return *kind;
+  return o.encoder_attention;
 }
 
 void validate(const ModelOptions& o) {
   const ModelInfo& info = modelInfo(o.model);  // throws naming the model and the known ones
-  const ModelInfo* encoder = findAttention(encoderAttention(o));  // throws for an unknown name
-  require(o.d_model >= 1 && o.d_model <= 8192, "d_model", "1..8192", o.d_model);
-  require(o.heads >= 1 && o.heads <= 256, "heads", "1..256", o.heads);
+  const ModelInfo* encoder = findAttention(encoderAttention(o));
+  checkRanges(modelOptionTable(), o);
   if (o.d_model % o.heads != 0) {
     std::ostringstream s;
     s << "d_model = " << o.d_model << " is not divisible by heads = " << o.heads;
     throw std::invalid_argument(s.str());
   }
-  require(o.layers >= 1 && o.layers <= 64, "layers", "1..64", o.layers);
-  require(o.skip_lags >= 0 && o.skip_lags <= 4096, "skip_lags", "0..4096", o.skip_lags);
-  require(o.lookback >= 1 && o.lookback <= 4096, "lookback", "1..4096", o.lookback);
-  require(o.ff_mult >= 1 && o.ff_mult <= 16, "ff_mult", "1..16", o.ff_mult);
-  require(o.decoder_layers >= 0 && o.decoder_layers <= 64, "decoder_layers", "0..64",
-          o.decoder_layers);
   const RemHeadCounts& r = o.rem;
-  for (int64_t c : {r.regular, r.cos, r.sin, r.dilated_regular, r.dilated_cos, r.dilated_sin}) {
-    require(c >= 0, "rem head count", ">= 0", c);
-  }
+  checkRanges(remHeadTable(), r, "rem.");
   // The REM heads of a model whose attention has REMs (or a seq2seq encoder using that attention).
   if (info.has_rems || (info.family == ModelFamily::Seq2Seq && encoder->has_rems)) {
     if (r.total() > o.heads) {
@@ -69,16 +127,7 @@ void validate(const ModelOptions& o) {
     for (int64_t d : o.dilations) require(d >= 1 && d <= 1024, "dilation", "1..1024", d);
   }
   const RemInit& init = o.rem_init;
-  for (const auto& [name, value] :
-       {std::pair<const char*, double>{"rem_init.eta_min", init.eta_min},
-        {"rem_init.eta_max", init.eta_max},
-        {"rem_init.nu_min", init.nu_min},
-        {"rem_init.nu_max", init.nu_max}}) {
-    require(std::isfinite(value) && std::abs(value) <= 20, name, "-20..20", value);
-  }
-  require(std::isfinite(init.mu) && std::abs(init.mu) <= 50, "rem_init.mu", "-50..50", init.mu);
-  require(init.eta_sign >= -1 && init.eta_sign <= 1, "rem_init.eta_sign", "-1, 0 or 1",
-          static_cast<double>(init.eta_sign));
+  checkRanges(remInitTable(), init, "rem_init.");
   require(init.eta_min <= init.eta_max, "rem_init.eta_min", "<= eta_max", init.eta_min);
   require(init.nu_min <= init.nu_max, "rem_init.nu_min", "<= nu_max", init.nu_min);
   require(init.theta.size() <= 256, "rem_init.theta count", "0..256",

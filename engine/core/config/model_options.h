@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/core/config/option_table.h"
+#include "engine/core/io/enums.h"
 #include "engine/core/registry/model_registry.h"
 
 namespace rsalab {
@@ -52,9 +54,9 @@ struct ModelOptions {
   std::vector<int64_t> dilations = {2};    // factors for dilated heads, used in turn
   RemInit rem_init;
   bool starsaber_gated = false;  // highway-gated StarSaber variant
-  // The seq2seq family's self-attention, by the name the user types and configs keep: the name
-  // of one of attentionKinds() (softmax | rsa | linear); encoderAttention() gives its kind.
-  std::string encoder_attention = "softmax";
+  // The seq2seq family's self-attention: one of attentionKinds() (softmax | rsa | linear; configs
+  // keep the name).
+  AttentionKind encoder_attention = AttentionKind::Softmax;
   int64_t decoder_layers = 0;     // 0: same as layers
   bool linear_cumulative = true;  // causal linear: running-sum form, chunked (else masked T x T)
   // Attention stacks only: no positional encoding, no LayerNorm and no feed-forward block, so the
@@ -85,8 +87,17 @@ struct ModelIO {
   int64_t pad_token = -1;  // >= 0: token inputs equal to it are padding, left out of the mean
 };
 
-// The kind named by options.encoder_attention; throws std::invalid_argument (as validate does)
-// for a name that is no attention kind.
+// The rows of ModelOptions' fields (engine/core/config/option_table.h), and of its "rem" and
+// "rem_init" sections (the JSON's model.rem and model.rem_init objects): key, label, the one range
+// validate, the run setup's spin boxes and the CLI's flags use, flag.
+const std::vector<OptionInfo<ModelOptions>>& modelOptionTable();
+const std::vector<OptionInfo<RemHeadCounts>>& remHeadTable();
+const std::vector<OptionInfo<RemInit>>& remInitTable();
+// nullptr when `name` is no row's of modelOptionTable().
+const OptionInfo<ModelOptions>* findModelOption(const std::string& name);
+
+// options.encoder_attention; throws std::invalid_argument (as validate does) when it is no kind
+// of attentionKinds().
 AttentionKind encoderAttention(const ModelOptions& options);
 // Throws std::invalid_argument naming the field and its allowed range.
 void validate(const ModelOptions& options);

@@ -55,21 +55,98 @@ const char* kindName(const std::vector<double>*) { return "an array of numbers";
 const char* kindName(const std::vector<int64_t>*) { return "an array of integers"; }
 const char* kindName(const std::vector<std::string>*) { return "an array of strings"; }
 
+// A list of an option enum (TaskOptions::teacher_kinds).
+template <typename T>
+struct IsEnumVector : std::false_type {};
+template <typename E>
+struct IsEnumVector<std::vector<E>> : std::is_enum<E> {};
+
+// `v` into `field`, with an error naming `where` ("model.d_model") for a wrong type or, for an
+// enum, a name its table does not have.
+template <typename T>
+void readValue(const json& v, const std::string& where, T& field) {
+  if constexpr (std::is_enum_v<T>) {
+    if (!v.is_string()) {
+      throw std::invalid_argument(where + " has the wrong type (" + v.type_name() +
+                                  "): it must be a string: " + enumChoices<T>());
+    }
+    const auto value = parseEnum<T>(v.get<std::string>());
+    if (!value) {
+      throw std::invalid_argument(where + " = '" + v.get<std::string>() + "' is unknown: use " +
+                                  enumChoices<T>());
+    }
+    field = *value;
+  } else if constexpr (IsEnumVector<T>::value) {
+    if (!v.is_array()) {
+      throw std::invalid_argument(where + " has the wrong type (" + v.type_name() +
+                                  "): it must be an array of strings");
+    }
+    T out;
+    for (size_t i = 0; i < v.size(); ++i) {
+      out.emplace_back();
+      readValue(v[i], where + "[" + std::to_string(i) + "]", out.back());
+    }
+    field = std::move(out);
+  } else {
+    if (!hasKind<T>(v)) {
+      throw std::invalid_argument(where + " has the wrong type (" + v.type_name() +
+                                  "): it must be " + kindName(static_cast<const T*>(nullptr)));
+    }
+    try {
+      field = v.get<T>();
+    } catch (const json::exception&) {
+      throw std::invalid_argument(where + " has the wrong type (" + v.type_name() + ")");
+    }
+  }
+}
+
+// `value` as JSON: enums (and lists of them) by their names, the rest as they are.
+template <typename T>
+json jsonValue(const T& value) {
+  if constexpr (std::is_enum_v<T>) {
+    return enumName(value);
+  } else if constexpr (IsEnumVector<T>::value) {
+    json out = json::array();
+    for (const auto& e : value) out.push_back(enumName(e));
+    return out;
+  } else {
+    return value;
+  }
+}
+
 // Reads key into field if present, with a typed, named error on mismatch.
 template <typename T>
 void readField(const json& object, const char* section, const char* key, T& field) {
   auto it = object.find(key);
   if (it == object.end()) return;
-  if (!hasKind<T>(*it)) {
-    throw std::invalid_argument(std::string(section) + "." + key + " has the wrong type (" +
-                                it->type_name() + "): it must be " +
-                                kindName(static_cast<const T*>(nullptr)));
+  readValue(*it, std::string(section) + "." + key, field);
+}
+
+// One JSON object per option table: one key per row, named by the row.
+template <typename S>
+json sectionJson(const std::vector<OptionInfo<S>>& rows, const S& value) {
+  json out = json::object();
+  for (const auto& row : rows)
+    std::visit([&](auto member) { out[row.name] = jsonValue(value.*member); }, row.member);
+  return out;
+}
+
+// The keys of `j` present in `rows` into `value`; any other key is an error unless it is one of
+// `nested` (read by the caller).
+template <typename S>
+void readSection(const json& j, const std::string& section, const std::vector<OptionInfo<S>>& rows,
+                 S& value, std::initializer_list<const char*> nested = {}) {
+  if (!j.is_object()) throw std::invalid_argument(section + " must be an object");
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    bool known = findOption(rows, it.key()) != nullptr;
+    for (const char* k : nested) known = known || it.key() == k;
+    if (!known) throw std::invalid_argument("unknown key " + section + "." + it.key());
   }
-  try {
-    field = it->get<T>();
-  } catch (const json::exception&) {
-    throw std::invalid_argument(std::string(section) + "." + key + " has the wrong type (" +
-                                it->type_name() + ")");
+  for (const auto& row : rows) {
+    auto it = j.find(row.name);
+    if (it == j.end()) continue;
+    std::visit([&](auto member) { readValue(*it, section + "." + row.name, value.*member); },
+               row.member);
   }
 }
 
@@ -83,85 +160,18 @@ void rejectUnknown(const json& object, const char* section,
   }
 }
 
-// clang-format off
-#define RSALAB_FIELDS_TASK(X)                                                               \
-  X(name) X(length) X(validation_size) X(test_size) X(ar_poles) X(periods) X(dampings)      \
-  X(noise) X(horizon) X(teacher_kinds) X(teacher_bases) X(teacher_thetas) X(min_length)     \
-  X(max_length) X(test_max_length) X(symbols) X(text_path) X(csv_path) X(norm) X(target)       \
-  X(seasonal_period) X(mix_share) X(mix_keys) X(anchors)
-#define RSALAB_FIELDS_MODEL(X)                                                              \
-  X(model) X(d_model) X(heads) X(layers) X(ff_mult) X(causal) X(dilations)                  \
-  X(starsaber_gated) X(encoder_attention) X(decoder_layers) X(linear_cumulative)             \
-  X(linear_value_path) X(skip_lags) X(lookback)
-#define RSALAB_FIELDS_REM(X) \
-  X(regular) X(cos) X(sin) X(dilated_regular) X(dilated_cos) X(dilated_sin)
-#define RSALAB_FIELDS_REM_INIT(X) \
-  X(eta_min) X(eta_max) X(eta_sign) X(nu_min) X(nu_max) X(mu) X(learn_gate) X(theta)
-// clang-format on
-
-#define RSALAB_WRITE(f) out[#f] = value.f;
-#define RSALAB_KEY(f) #f,
-
-json toJsonObject(const TaskOptions& value) {
-  json out;
-  RSALAB_FIELDS_TASK(RSALAB_WRITE) return out;
-}
-json toJsonObject(const RemHeadCounts& value) {
-  json out;
-  RSALAB_FIELDS_REM(RSALAB_WRITE) return out;
-}
-json toJsonObject(const RemInit& value) {
-  json out;
-  RSALAB_FIELDS_REM_INIT(RSALAB_WRITE) return out;
-}
 json toJsonObject(const ModelOptions& value) {
-  json out;
-  RSALAB_FIELDS_MODEL(RSALAB_WRITE)
-  out["rem"] = toJsonObject(value.rem);
-  out["rem_init"] = toJsonObject(value.rem_init);
-  return out;
-}
-// The trainer's section: one key per row of the hyperparameter table.
-json toJsonObject(const TrainerOptions& value) {
-  json out = json::object();
-  for (const auto& p : trainerHyperParameters())
-    std::visit([&](auto member) { out[p.name] = value.*member; }, p.member);
+  json out = sectionJson(modelOptionTable(), value);
+  out["rem"] = sectionJson(remHeadTable(), value.rem);
+  out["rem_init"] = sectionJson(remInitTable(), value.rem_init);
   return out;
 }
 
-void overlay(const json& j, TaskOptions& value) {
-  rejectUnknown(j, "task", {RSALAB_FIELDS_TASK(RSALAB_KEY)});
-#define RSALAB_READ(f) readField(j, "task", #f, value.f);
-  RSALAB_FIELDS_TASK(RSALAB_READ)
-#undef RSALAB_READ
-}
 void overlay(const json& j, ModelOptions& value) {
-  rejectUnknown(j, "model", {RSALAB_FIELDS_MODEL(RSALAB_KEY) "rem", "rem_init"});
-#define RSALAB_READ(f) readField(j, "model", #f, value.f);
-  RSALAB_FIELDS_MODEL(RSALAB_READ)
-#undef RSALAB_READ
-  if (j.contains("rem")) {
-    rejectUnknown(j["rem"], "model.rem", {RSALAB_FIELDS_REM(RSALAB_KEY)});
-#define RSALAB_READ(f) readField(j["rem"], "model.rem", #f, value.rem.f);
-    RSALAB_FIELDS_REM(RSALAB_READ)
-#undef RSALAB_READ
-  }
-  if (j.contains("rem_init")) {
-    rejectUnknown(j["rem_init"], "model.rem_init", {RSALAB_FIELDS_REM_INIT(RSALAB_KEY)});
-#define RSALAB_READ(f) readField(j["rem_init"], "model.rem_init", #f, value.rem_init.f);
-    RSALAB_FIELDS_REM_INIT(RSALAB_READ)
-#undef RSALAB_READ
-  }
-}
-void overlay(const json& j, TrainerOptions& value) {
-  if (!j.is_object()) throw std::invalid_argument("trainer must be an object");
-  for (auto it = j.begin(); it != j.end(); ++it) {
-    if (!findHyperParameter(it.key()))
-      throw std::invalid_argument("unknown key trainer." + it.key());
-  }
-  for (const auto& p : trainerHyperParameters())
-    std::visit([&](auto member) { readField(j, "trainer", p.name.c_str(), value.*member); },
-               p.member);
+  readSection(j, "model", modelOptionTable(), value, {"rem", "rem_init"});
+  if (j.contains("rem")) readSection(j["rem"], "model.rem", remHeadTable(), value.rem);
+  if (j.contains("rem_init"))
+    readSection(j["rem_init"], "model.rem_init", remInitTable(), value.rem_init);
 }
 
 }  // namespace
@@ -198,9 +208,9 @@ void validate(const RunConfig& c) {
 
 std::string toJson(const RunConfig& c) {
   json out;
-  out["task"] = toJsonObject(c.task);
+  out["task"] = sectionJson(taskOptionTable(), c.task);
   out["model"] = toJsonObject(c.model);
-  out["trainer"] = toJsonObject(c.trainer);
+  out["trainer"] = sectionJson(trainerHyperParameters(), c.trainer);
   out["train_size"] = c.train_size;
   out["device"] = c.device;
   return out.dump(2);
@@ -210,9 +220,10 @@ RunConfig mergeRunConfigJson(const RunConfig& base, const std::string& text) {
   const json j = parseJsonLimited(text, "config");
   RunConfig c = base;
   rejectUnknown(j, "config", {"task", "model", "trainer", "train_size", "device"});
-  if (j.contains("task")) overlay(j["task"], c.task);
+  if (j.contains("task")) readSection(j["task"], "task", taskOptionTable(), c.task);
   if (j.contains("model")) overlay(j["model"], c.model);
-  if (j.contains("trainer")) overlay(j["trainer"], c.trainer);
+  if (j.contains("trainer"))
+    readSection(j["trainer"], "trainer", trainerHyperParameters(), c.trainer);
   readField(j, "config", "train_size", c.train_size);
   readField(j, "config", "device", c.device);
   validate(c);
@@ -221,12 +232,11 @@ RunConfig mergeRunConfigJson(const RunConfig& base, const std::string& text) {
 
 namespace {
 
-// The numeric scalar fields of TaskOptions, from the field list (the axes a sweep can take).
+// The numeric fields of TaskOptions, from its table (the axes a sweep can take).
 std::vector<std::string> numericTaskKeys() {
-  const json task = json::parse(toJson(RunConfig{}))["task"];
   std::vector<std::string> keys;
-  for (const auto& [k, v] : task.items())
-    if (v.is_number()) keys.push_back(k);
+  for (const auto& row : taskOptionTable())
+    if (row.numeric()) keys.push_back(row.name);
   return keys;
 }
 
@@ -285,8 +295,8 @@ RunConfig defaultLaunchConfig() {
 
 RunConfig realSeriesDefaults(const RunConfig& base) {
   RunConfig c = base;
-  c.task.length = 0;       // auto: a T that fits the series (engine/tasks/csv_series.h)
-  c.task.norm = "window";  // trends and level shifts leave the train part's range
+  c.task.length = 0;               // auto: a T that fits the series (engine/tasks/csv_series.h)
+  c.task.norm = NormMode::Window;  // trends and level shifts leave the train part's range
   // Chosen on the bundled series' VALIDATION parts only (scripts/choose-real-defaults.sh; the
   // figures are in docs/REAL_SERIES.md): the geometric mean over (series × network) of the best
   // validation MSE over the best anchor's validation MSE. Stage 1 at 300 steps, patience 5: skip

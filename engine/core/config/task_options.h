@@ -6,13 +6,14 @@
 #include <string>
 #include <vector>
 
+#include "engine/core/config/option_table.h"
+#include "engine/core/io/enums.h"
 #include "engine/core/registry/task_registry.h"  // taskNames(), taskDescription()
 
 namespace rsalab {
 
 struct TaskOptions {
-  // seasonal | ar | teacher | parity | dyck1 | tomita1 .. tomita7 | charlm | copy | reverse |
-  // mlm | csv
+  // A name of the task registry (engine/core/registry/task_registry.h).
   std::string name = "seasonal";
   // T (series windows, LM context, seq2seq length). CSV and bundled series: 0 = auto, a T that
   // fits the series (engine/tasks/csv_series.h says how; the task's summary says which).
@@ -28,9 +29,9 @@ struct TaskOptions {
   int64_t horizon = 1;  // series and CSV: predict the next `horizon` values from every position
   // Linear-recurrence teacher: y_t = Σ_terms Σ_{s<t} base^(t−s)·{1 | cos θ(t−s)} x_s (every
   // term with weight 1).
-  std::vector<std::string> teacher_kinds = {"regular"};  // per term: regular | cos
-  std::vector<double> teacher_bases = {0.8};             // λ (regular) or γ (cos)
-  std::vector<double> teacher_thetas = {0.0};            // θ per term (cos terms)
+  std::vector<TeacherKind> teacher_kinds = {TeacherKind::Regular};  // per term: regular | cos
+  std::vector<double> teacher_bases = {0.8};                        // λ (regular) or γ (cos)
+  std::vector<double> teacher_thetas = {0.0};                       // θ per term (cos terms)
   // Mix (engine/tasks/mix_task.h): the recurrent part is the teacher above, the other part a
   // lookup over mix_keys keys; mix_share a ∈ [0, 1] is the recurrent share of the signal's
   // variance. `noise` is the noise's standard deviation in the signal's units.
@@ -50,7 +51,7 @@ struct TaskOptions {
   // Series tasks: window | global | none (NormMode in engine/core/io/enums.h). "global" here for
   // the synthetic series; realSeriesDefaults() (engine/core/config/run_config.h) makes it "window"
   // for real ones.
-  std::string norm = "global";
+  NormMode norm = NormMode::Global;
   // CSV and bundled series: comma-separated names (or 1-based numbers) of the columns to
   // forecast; empty = every column.
   std::string target;
@@ -61,7 +62,15 @@ struct TaskOptions {
   int64_t seasonal_period = 0;
   // Real series: which forecasting anchors are fitted (AnchorMode in engine/core/io/enums.h): all |
   // fast | none.
-  std::string anchors = "all";
+  AnchorMode anchors = AnchorMode::All;
 };
+
+// The rows of TaskOptions' fields (engine/core/config/option_table.h): JSON key, label, the one
+// range validate (engine/core/config/task_validation.h), the run setup's spin boxes and the CLI's
+// flags use, flag. validate narrows some ranges by task (length 0 = auto for real series only;
+// the regular languages' lengths follow each other).
+const std::vector<OptionInfo<TaskOptions>>& taskOptionTable();
+// nullptr when `name` is no row's.
+const OptionInfo<TaskOptions>* findTaskOption(const std::string& name);
 
 }  // namespace rsalab

@@ -8,7 +8,6 @@
 #include <string>
 
 #include "engine/core/config/task_limits.h"
-#include "engine/core/io/enums.h"
 #include "engine/core/registry/task_registry.h"
 
 namespace rsalab {
@@ -44,10 +43,9 @@ void requireListSize(const char* field, size_t size) {
 
 void validate(const TaskOptions& o, int64_t train_size) {
   requireInt("train_size", train_size, 1, kMaxTrainSize);
-  requireInt("task.validation_size", o.validation_size, 1, kMaxEvalSize);
-  requireInt("task.test_size", o.test_size, 1, kMaxEvalSize);
   const auto family = taskFamily(o.name);
   const bool language = family == TaskFamily::Language;
+  // The ranges a task narrows, before the table's ranges (taskOptionTable) of every field.
   if (language) {
     requireInt("task.min_length", o.min_length, 1, kMaxTaskLanguageLength - 1);
     requireInt("task.max_length", o.max_length, o.min_length, kMaxTaskLanguageLength - 1);
@@ -56,6 +54,7 @@ void validate(const TaskOptions& o, int64_t train_size) {
     // 0 = auto for the real series (a T that fits, chosen when the task is built)
     requireInt("task.length", o.length, family == TaskFamily::Csv ? 0 : 1, kMaxTaskLength);
   }
+  checkRanges(taskOptionTable(), o, "task.");
   const int64_t width = std::max<int64_t>(1, language ? o.test_max_length : o.length);
   const int64_t sequences = train_size + o.validation_size + o.test_size;
   if (sequences > kMaxTaskValues / width) {
@@ -64,11 +63,6 @@ void validate(const TaskOptions& o, int64_t train_size) {
         " sequences of " + std::to_string(width) + " steps exceed " +
         std::to_string(kMaxTaskValues) + " values: use fewer or shorter sequences");
   }
-  requireInt("task.horizon", o.horizon, 1, kMaxHorizon);
-  requireInt("task.symbols", o.symbols, 1, kMaxTaskSymbols);
-  requireReal(o.noise >= 0 && o.noise <= 1000, "task.noise", o.noise, "[0, 1000]");
-  requireReal(o.mix_share >= 0 && o.mix_share <= 1, "task.mix_share", o.mix_share, "[0, 1]");
-  requireInt("task.mix_keys", o.mix_keys, 2, 256);
   requireListSize("task.ar_poles", o.ar_poles.size());
   requireListSize("task.periods", o.periods.size());
   requireListSize("task.dampings", o.dampings.size());
@@ -86,36 +80,21 @@ void validate(const TaskOptions& o, int64_t train_size) {
     requireReal(o.dampings[i] >= 0 && o.dampings[i] < 1, indexed("task.dampings", i), o.dampings[i],
                 "[0, 1)");
   }
-  for (size_t i = 0; i < o.teacher_kinds.size(); ++i) {
-    if (o.teacher_kinds[i] != "regular" && o.teacher_kinds[i] != "cos") {
-      throw std::invalid_argument(indexed("task.teacher_kinds", i) + " = '" + o.teacher_kinds[i] +
-                                  "' is unknown: use regular or cos");
-    }
-  }
   for (size_t i = 0; i < o.teacher_bases.size(); ++i) {
     requireReal(std::abs(o.teacher_bases[i]) < 1, indexed("task.teacher_bases", i),
                 o.teacher_bases[i], "(-1, 1)");
   }
   for (size_t i = 0; i < o.teacher_thetas.size(); ++i) {
-    const bool cos = i < o.teacher_kinds.size() && o.teacher_kinds[i] == "cos";
+    const bool cos = i < o.teacher_kinds.size() && o.teacher_kinds[i] == TeacherKind::Cos;
     const double t = o.teacher_thetas[i];
     requireReal(!cos || (t >= 0 && t <= M_PI), indexed("task.teacher_thetas", i), t, "[0, pi]");
-  }
-  if (!parseNormMode(o.norm)) {
-    throw std::invalid_argument("task.norm = '" + o.norm +
-                                "' is unknown: use window, global or none");
-  }
-  requireInt("task.seasonal_period", o.seasonal_period, 0, kMaxTaskLength);
-  if (!parseAnchorMode(o.anchors)) {
-    throw std::invalid_argument("task.anchors = '" + o.anchors +
-                                "' is unknown: use all, fast or none");
   }
   if (o.target.size() > 4096 || o.target.find('\0') != std::string::npos) {
     throw std::invalid_argument(
         "task.target is not a usable column list (over 4096 bytes or a NUL byte)");
   }
-  if (family == TaskFamily::Csv && !findTask(o.name)->series_file && o.csv_path.empty()) {
-    throw std::invalid_argument("task.csv_path is empty: the csv task needs a CSV file");
+  if (readsCsvPath(o.name) && o.csv_path.empty()) {
+    throw std::invalid_argument("task.csv_path is empty: the " + o.name + " task needs a CSV file");
   }
   for (const std::string* path : {&o.csv_path, &o.text_path}) {
     if (path->size() > 4096 || path->find('\0') != std::string::npos) {

@@ -33,7 +33,7 @@ const std::vector<HyperParameterInfo>& trainerHyperParameters() {
       {"max_seconds", "Wall-time budget (0 = none)", "s", 0, 1e7, false, false, &T::max_seconds,
        "--max-seconds", "wall-time budget per run (0 = none)"},
       {"optimizer", "Optimizer", "", 0, 0, false, false, &T::optimizer,
-       "--optimizer", "adam or adamw"},
+       "--optimizer", "optimizer: " + enumChoices<OptimizerKind>()},
       {"cosine", "Cosine decay", "", 0, 0, false, false, &T::cosine,
        "--cosine", "cosine learning-rate decay"},
       {"restore_best", "Restore the best weights", "", 0, 0, false, false, &T::restore_best},
@@ -48,24 +48,6 @@ const HyperParameterInfo* findHyperParameter(const std::string& name) {
     if (p.name == name) return &p;
   }
   return nullptr;
-}
-
-bool HyperParameterInfo::numeric() const {
-  return std::holds_alternative<double TrainerOptions::*>(member) ||
-         std::holds_alternative<int64_t TrainerOptions::*>(member);
-}
-
-double HyperParameterInfo::get(const TrainerOptions& options) const {
-  if (const auto* d = std::get_if<double TrainerOptions::*>(&member); d && *d) return options.**d;
-  if (const auto* i = std::get_if<int64_t TrainerOptions::*>(&member); i && *i)
-    return static_cast<double>(options.**i);
-  return NAN;
-}
-
-void HyperParameterInfo::set(TrainerOptions& options, double value) const {
-  if (const auto* d = std::get_if<double TrainerOptions::*>(&member); d && *d) options.** d = value;
-  if (const auto* i = std::get_if<int64_t TrainerOptions::*>(&member); i && *i)
-    options.** i = static_cast<int64_t>(std::llround(value));
 }
 
 TrainerOptions withHot(TrainerOptions base, const HotParameters& hot) {
@@ -84,23 +66,12 @@ std::optional<double> applyHotEdit(HotParameters& hot, const std::string& name, 
 }
 
 void validate(const TrainerOptions& o) {
-  if (o.optimizer != "adam" && o.optimizer != "adamw") {
-    throw std::invalid_argument("optimizer '" + o.optimizer + "' is unknown: use adam or adamw");
-  }
   if (!(o.learning_rate > 0)) {
     std::ostringstream s;
     s << "learning_rate = " << o.learning_rate << " must be > 0";
     throw std::invalid_argument(s.str());
   }
-  for (const auto& p : trainerHyperParameters()) {
-    if (!p.numeric()) continue;
-    const double value = p.get(o);
-    if (!std::isfinite(value) || value < p.minimum || value > p.maximum) {
-      std::ostringstream s;
-      s << p.name << " = " << value << " is out of range: " << p.minimum << ".." << p.maximum;
-      throw std::invalid_argument(s.str());
-    }
-  }
+  checkRanges(trainerHyperParameters(), o);
 }
 
 }  // namespace rsalab

@@ -5,17 +5,19 @@
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <variant>
 #include <vector>
+
+#include "engine/core/config/option_table.h"
+#include "engine/core/io/enums.h"
 
 namespace rsalab {
 
 struct TrainerOptions {
-  std::string optimizer = "adamw";  // adam | adamw
-  double learning_rate = 3e-3;      // hot
-  double weight_decay = 0.01;       // hot (AdamW: decoupled; Adam: L2)
-  double grad_clip = 1.0;           // hot; max global gradient norm, 0 = off
-  int64_t snapshot_every = 25;      // hot; steps between inspection snapshots, 0 = off
+  OptimizerKind optimizer = OptimizerKind::AdamW;  // adam | adamw
+  double learning_rate = 3e-3;                     // hot
+  double weight_decay = 0.01;                      // hot (AdamW: decoupled; Adam: L2)
+  double grad_clip = 1.0;                          // hot; max global gradient norm, 0 = off
+  int64_t snapshot_every = 25;  // hot; steps between inspection snapshots, 0 = off
   int64_t batch_size = 32;
   int64_t max_steps = 2000;
   int64_t warmup_steps = 0;  // linear warm-up from 0
@@ -33,36 +35,11 @@ struct TrainerOptions {
   uint64_t seed = 0;
 };
 
-// The TrainerOptions field behind a row of the hyperparameter table.
-using TrainerMember =
-    std::variant<double TrainerOptions::*, int64_t TrainerOptions::*, uint64_t TrainerOptions::*,
-                 bool TrainerOptions::*, std::string TrainerOptions::*>;
-
-// One trainer setting as data: the one list of TrainerOptions' fields, read by validate (range),
-// the JSON reader and writer (key), the GUI's form (label, unit, range, log scale, hot/cold
-// badge), hot edits while a run trains and rsalab-cli's run flags. A new setting is a member of
-// TrainerOptions plus a row here.
-struct HyperParameterInfo {
-  std::string name;   // key in TrainerOptions' JSON section ("learning_rate")
-  std::string label;  // for forms
-  std::string unit;   // "", "steps", "s", ...
-  double minimum, maximum;
-  bool log_scale;
-  bool hot;  // true: applies at the next step; false: needs a restart
-  TrainerMember member;
-  const char* flag = nullptr;  // rsalab-cli's flag ("--lr"); nullptr: none
-  const char* help = "";       // the flag's help text
-
-  // A number with a range (double and int64_t fields): range-checked by validate, shown by the
-  // form and editable as a number. The others (optimizer, cosine, restore_best, seed) are JSON
-  // keys and flags only.
-  bool numeric() const;
-  // The field of `options` as a number (numeric rows; NaN for the others).
-  double get(const TrainerOptions& options) const;
-  // Sets the field from a number (integer fields round to the nearest whole number); no effect
-  // for rows that are not numeric.
-  void set(TrainerOptions& options, double value) const;
-};
+// One trainer setting as data (engine/core/config/option_table.h): the one list of
+// TrainerOptions' fields, read by validate (range), the JSON reader and writer (key), the GUI's
+// form (label, unit, range, log scale, hot/cold badge), hot edits while a run trains and
+// rsalab-cli's run flags. A new setting is a member of TrainerOptions plus a row here.
+using HyperParameterInfo = OptionInfo<TrainerOptions>;
 // Every row, in the order the form shows them.
 const std::vector<HyperParameterInfo>& trainerHyperParameters();
 // nullptr when `name` is no row's.

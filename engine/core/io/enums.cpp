@@ -16,16 +16,6 @@ const EnumName<Split> kSplits[] = {
 const EnumName<RemKind> kRemKinds[] = {
     {RemKind::Regular, "regular"}, {RemKind::Cos, "cos"}, {RemKind::Sin, "sin"}};
 
-const EnumName<AttentionKind> kAttentionKinds[] = {{AttentionKind::Softmax, "softmax"},
-                                                   {AttentionKind::Rsa, "rsa"},
-                                                   {AttentionKind::Linear, "linear"}};
-
-const EnumName<NormMode> kNormModes[] = {
-    {NormMode::Window, "window"}, {NormMode::Global, "global"}, {NormMode::None, "none"}};
-
-const EnumName<AnchorMode> kAnchorModes[] = {
-    {AnchorMode::All, "all"}, {AnchorMode::Fast, "fast"}, {AnchorMode::None, "none"}};
-
 }  // namespace
 
 const char* runStateName(RunState state) { return nameOf(kRunStates, state); }
@@ -47,19 +37,17 @@ std::optional<Split> parseSplit(const std::string& name) { return parseName(kSpl
 const char* remKindName(RemKind kind) { return nameOf(kRemKinds, kind); }
 std::optional<RemKind> parseRemKind(const std::string& name) { return parseName(kRemKinds, name); }
 
-const char* attentionKindName(AttentionKind kind) { return nameOf(kAttentionKinds, kind); }
+const char* attentionKindName(AttentionKind kind) { return enumName(kind); }
 std::optional<AttentionKind> parseAttentionKind(const std::string& name) {
-  return parseName(kAttentionKinds, name);
+  return parseEnum<AttentionKind>(name);
 }
 
-const char* normModeName(NormMode mode) { return nameOf(kNormModes, mode); }
-std::optional<NormMode> parseNormMode(const std::string& name) {
-  return parseName(kNormModes, name);
-}
+const char* normModeName(NormMode mode) { return enumName(mode); }
+std::optional<NormMode> parseNormMode(const std::string& name) { return parseEnum<NormMode>(name); }
 
-const char* anchorModeName(AnchorMode mode) { return nameOf(kAnchorModes, mode); }
+const char* anchorModeName(AnchorMode mode) { return enumName(mode); }
 std::optional<AnchorMode> parseAnchorMode(const std::string& name) {
-  return parseName(kAnchorModes, name);
+  return parseEnum<AnchorMode>(name);
 }
 
 }  // namespace rsalab

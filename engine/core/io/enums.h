@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Enums that cross files (run state, data split, REM kind, attention kind) with their one set of
-// names. Every writer writes these names and every reader parses them here, so a bundle, a CSV or a
-// status line written by one part of the app is read by every other. Plain C++: no LibTorch, no Qt.
+// Enums that cross files (run state, data split, REM kind, attention kind, the options' modes)
+// with their one set of names. Every writer writes these names and every reader parses them here,
+// so a bundle, a CSV or a status line written by one part of the app is read by every other. Plain
+// C++: no LibTorch, no Qt.
 #pragma once
 
 #include <cstddef>
@@ -51,11 +52,23 @@ enum class RemKind { Regular, Cos, Sin };
 const char* remKindName(RemKind kind);  // regular | cos | sin
 std::optional<RemKind> parseRemKind(const std::string& name);
 
+// The enums that are options (ModelOptions, TaskOptions, TrainerOptions): their name tables are
+// here so that the option tables (engine/core/config/option_table.h) read and write any of them
+// through EnumTable<E>: JSON keeps the names, a bad name is an error listing enumChoices<E>().
+template <typename E>
+struct EnumTable;  // EnumTable<E>::rows: E's name table
+
 // The attention inside a transformer block (ModelInfo::attention, ModelOptions::encoder_attention):
 // softmax (the baseline), RSA (softmax mixed with REMs) or linear (elu+1 feature maps).
 enum class AttentionKind { Softmax, Rsa, Linear };
 const char* attentionKindName(AttentionKind kind);  // softmax | rsa | linear
 std::optional<AttentionKind> parseAttentionKind(const std::string& name);
+template <>
+struct EnumTable<AttentionKind> {
+  static constexpr EnumName<AttentionKind> rows[] = {{AttentionKind::Softmax, "softmax"},
+                                                     {AttentionKind::Rsa, "rsa"},
+                                                     {AttentionKind::Linear, "linear"}};
+};
 
 // Normalisation of a series task's values (TaskOptions::norm). Every loss is reported in the units
 // of the train part's global normalisation whatever the mode, so modes and baselines compare.
@@ -66,6 +79,11 @@ std::optional<AttentionKind> parseAttentionKind(const std::string& name);
 enum class NormMode { Window, Global, None };
 const char* normModeName(NormMode mode);  // window | global | none
 std::optional<NormMode> parseNormMode(const std::string& name);
+template <>
+struct EnumTable<NormMode> {
+  static constexpr EnumName<NormMode> rows[] = {
+      {NormMode::Window, "window"}, {NormMode::Global, "global"}, {NormMode::None, "none"}};
+};
 
 // Which forecasting anchors a real-series task fits (TaskOptions::anchors, --anchors):
 //   all:  ETS, auto ARIMA and Theta on every column, on at most the train part's last 8,192 rows
@@ -77,5 +95,60 @@ std::optional<NormMode> parseNormMode(const std::string& name);
 enum class AnchorMode { All, Fast, None };
 const char* anchorModeName(AnchorMode mode);  // all | fast | none
 std::optional<AnchorMode> parseAnchorMode(const std::string& name);
+template <>
+struct EnumTable<AnchorMode> {
+  static constexpr EnumName<AnchorMode> rows[] = {
+      {AnchorMode::All, "all"}, {AnchorMode::Fast, "fast"}, {AnchorMode::None, "none"}};
+};
+
+// The trainer's optimizer (TrainerOptions::optimizer): Adam (L2 weight decay) or AdamW (decoupled).
+enum class OptimizerKind { Adam, AdamW };
+template <>
+struct EnumTable<OptimizerKind> {
+  static constexpr EnumName<OptimizerKind> rows[] = {{OptimizerKind::Adam, "adam"},
+                                                     {OptimizerKind::AdamW, "adamw"}};
+};
+
+// A term of the linear-recurrence teacher (TaskOptions::teacher_kinds): base^(t−s) (regular) or
+// base^(t−s)·cos θ(t−s) (cos).
+enum class TeacherKind { Regular, Cos };
+template <>
+struct EnumTable<TeacherKind> {
+  static constexpr EnumName<TeacherKind> rows[] = {{TeacherKind::Regular, "regular"},
+                                                   {TeacherKind::Cos, "cos"}};
+};
+
+// The cell of a recurrent model (ModelInfo::cell): tanh RNN, LSTM or GRU.
+enum class RecurrentCell { Rnn, Lstm, Gru };
+template <>
+struct EnumTable<RecurrentCell> {
+  static constexpr EnumName<RecurrentCell> rows[] = {
+      {RecurrentCell::Rnn, "rnn"}, {RecurrentCell::Lstm, "lstm"}, {RecurrentCell::Gru, "gru"}};
+};
+
+// Any enum with an EnumTable: its name, the value of a name (nullopt when unknown) and the names
+// for messages ("window, global or none").
+template <typename E>
+const char* enumName(E value) {
+  return nameOf(EnumTable<E>::rows, value);
+}
+template <typename E>
+std::optional<E> parseEnum(const std::string& name) {
+  return parseName(EnumTable<E>::rows, name);
+}
+template <typename E>
+std::vector<std::string> enumNames() {
+  std::vector<std::string> out;
+  for (const auto& row : EnumTable<E>::rows) out.emplace_back(row.second);
+  return out;
+}
+template <typename E>
+std::string enumChoices() {
+  const auto names = enumNames<E>();
+  std::string out;
+  for (size_t i = 0; i < names.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+  return out;
+}
 
 }  // namespace rsalab

@@ -20,35 +20,36 @@ const char* modelFamilyName(ModelFamily family) { return nameOf(kModelFamilies, 
 const std::vector<ModelInfo>& modelRegistry() {
   using F = ModelFamily;
   using A = AttentionKind;
+  using C = RecurrentCell;
   // clang-format off
   static const std::vector<ModelInfo> rows = {
-    // name, title, equation, family, causal, bidirectional, REMs, gates, attention, gate blocks,
-    // default launch[, series only]
+    // name, title, equation, family, causal, bidirectional, REMs, gates, attention, recurrent
+    // cell, gate blocks, default launch[, series only]
     {"rnn", "RNN (tanh)", "h_t = tanh(W_ih x_t + W_hh h_{t-1} + b)",
-     F::Recurrent, true, false, false, false, std::nullopt, 1, true},
+     F::Recurrent, true, false, false, false, std::nullopt, C::Rnn, 1, true},
     {"lstm", "LSTM", "c_t = f*c_{t-1} + i*g, h_t = o*tanh(c_t)",
-     F::Recurrent, true, false, false, true, std::nullopt, 4, false},
+     F::Recurrent, true, false, false, true, std::nullopt, C::Lstm, 4, false},
     {"gru", "GRU", "h_t = (1-z)*n + z*h_{t-1}",
-     F::Recurrent, true, false, false, true, std::nullopt, 3, false},
+     F::Recurrent, true, false, false, true, std::nullopt, C::Gru, 3, false},
     {"transformer", "Softmax Transformer",
      "softmax(QK^T/sqrt(Dh) + mask) V, pre-LN, sinusoidal PE",
-     F::Attention, true, true, false, false, A::Softmax, 0, true},
+     F::Attention, true, true, false, false, A::Softmax, std::nullopt, 0, true},
     {"rsa", "RSA (self-attention with recurrence)",
      "((1-s(mu)) softmax(QK^T/sqrt(Dh)) + s(mu) P) V",
-     F::Attention, true, true, true, true, A::Rsa, 0, true},
+     F::Attention, true, true, true, true, A::Rsa, std::nullopt, 0, true},
     {"linear", "Linear attention (elu+1)", "phi(Q_i)^T S_i / (phi(Q_i)^T z_i + eps)",
-     F::Attention, true, true, false, false, A::Linear, 0, false},
+     F::Attention, true, true, false, false, A::Linear, std::nullopt, 0, false},
     {"starsaber", "StarSaber (fixed-point attention)", "h^{l+1} = h^l + a_l tanh(A^l + V^l x)",
-     F::FixedPoint, true, true, false, true, std::nullopt, 0, false},
+     F::FixedPoint, true, true, false, true, std::nullopt, std::nullopt, 0, false},
     {"encdec", "Encoder-decoder", "bidirectional encoder; causal decoder + cross-attention",
-     F::Seq2Seq, true, false, false, false, std::nullopt, 0, false},
+     F::Seq2Seq, true, false, false, false, std::nullopt, std::nullopt, 0, false},
     // The linear forecasters reported beside forecasting transformers (Zeng et al., "Are
     // Transformers Effective for Time Series Forecasting?", arXiv 2205.13504), on the lookback
     // window x_{t-L+1..t} of each position: engine/models/linear_forecasters.h.
     {"dlinear", "DLinear (trend + remainder maps)", "y = W_t MA25(w) + W_r (w - MA25(w)) + b",
-     F::Linear, true, false, false, false, std::nullopt, 0, false, true},
+     F::Linear, true, false, false, false, std::nullopt, std::nullopt, 0, false, true},
     {"nlinear", "NLinear (last value subtracted)", "y = W (w - w_L) + b + w_L",
-     F::Linear, true, false, false, false, std::nullopt, 0, false, true},
+     F::Linear, true, false, false, false, std::nullopt, std::nullopt, 0, false, true},
   };
   // clang-format on
   return rows;
@@ -100,6 +101,11 @@ std::string modelNameList(bool sequence_only) {
   std::string out;
   for (const auto& name : modelNames(sequence_only)) out += (out.empty() ? "" : ", ") + name;
   return out;
+}
+
+std::optional<RecurrentCell> recurrentCell(const std::string& name) {
+  const auto* row = findModel(name);
+  return row ? row->cell : std::nullopt;
 }
 
 const char* defaultModelName() { return "rsa"; }

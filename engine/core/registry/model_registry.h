@@ -30,6 +30,9 @@ struct ModelInfo {
   bool has_gates;  // gates the inspector shows (LSTM/GRU gates, StarSaber's α)
   // Attention family: the attention inside the transformer block; nullopt for the other families.
   std::optional<AttentionKind> attention;
+  // Recurrent family: the cell the model stacks (engine/models/recurrent_model.h builds it);
+  // nullopt for the other families.
+  std::optional<RecurrentCell> cell;
   // Recurrent family: gate blocks per cell (FLOP count): rnn 1, gru 3, lstm 4.
   int gate_blocks;
   // In the GUI's default launch and the bench's default comparison.
@@ -56,6 +59,9 @@ std::vector<std::string> defaultModelNames();
 int modelIndex(const std::string& name);
 // "rnn, lstm, …" for messages and help texts.
 std::string modelNameList(bool sequence_only = false);
+// The recurrent cell of model `name` (ModelInfo::cell); nullopt for an unknown or non-recurrent
+// model.
+std::optional<RecurrentCell> recurrentCell(const std::string& name);
 // The model of a config that names none (ModelOptions' default).
 const char* defaultModelName();
 // The attention kinds of the attention family (ModelInfo::attention), in registry order; also the

@@ -29,7 +29,7 @@ const std::vector<TaskInfo>& taskRegistry() {
   using F = TaskFamily;
   // clang-format off
   static const std::vector<TaskInfo> rows = {
-    // name, description, family, objective, next step
+    // name, description, family, objective, next step[, bundled series file, reads csv_path]
     {"seasonal", "forecast AR(1) + damped seasonal components + noise (known λ, γ, θ)",
      F::SyntheticSeries, O::Regression, true},
     {"ar", "forecast a sum of AR(1) components + noise (known λ)",
@@ -63,7 +63,7 @@ const std::vector<TaskInfo>& taskRegistry() {
     {"mlm", "StarSaber MLM pretraining: restore text characters, 30% of inputs redrawn",
      F::Text, O::LanguageModel, false},
     {"csv", "forecast every column (or the target columns) of a CSV time series (csv_path)",
-     F::Csv, O::Regression, true},
+     F::Csv, O::Regression, true, nullptr, true},
     {"airpassengers", "real series: monthly airline passengers 1949-1960, 144 rows (R datasets)",
      F::Csv, O::Regression, true, "airpassengers.csv"},
     {"lynx", "real series: annual Canadian lynx trappings 1821-1934, 114 rows (R datasets)",
@@ -113,6 +113,20 @@ std::string taskNameList() { return joined(taskNames()); }
 bool isRealSeriesTask(const std::string& name) {
   const auto* row = findTask(name);
   return row && row->family == TaskFamily::Csv;
+}
+
+const std::string& csvPathTaskName() {
+  static const std::string name = [] {
+    for (const auto& t : taskRegistry())
+      if (t.reads_csv_path) return std::string(t.name);
+    return std::string();
+  }();
+  return name;
+}
+
+bool readsCsvPath(const std::string& name) {
+  const auto* row = findTask(name);
+  return row && row->reads_csv_path;
 }
 
 std::optional<TaskFamily> taskFamily(const std::string& name) {

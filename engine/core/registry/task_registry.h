@@ -42,8 +42,11 @@ struct TaskInfo {
   // these tasks need a causal model.
   bool next_step;
   // Bundled real series (resources/series/<file>, see resources/series/README.md); nullptr for
-  // every other task. The Csv family (these and "csv") are the real-series tasks.
+  // every other task. The Csv family (these and the csv_path task) are the real-series tasks.
   const char* series_file = nullptr;
+  // The series is the user's file TaskOptions::csv_path (imported by drag and drop, File > Import
+  // CSV or --csv); the task box lists it only once a file is imported. One row ("csv") has it.
+  bool reads_csv_path = false;
 };
 
 // Every task, in the order `rsalab-cli tasks` lists them.
@@ -59,6 +62,10 @@ std::string taskNameList();
 // A forecasting task on a recorded series (csv or a bundled series): rolling-origin validation and
 // test, real-series defaults (realSeriesDefaults in engine/core/config/run_config.h).
 bool isRealSeriesTask(const std::string& name);
+// The task whose series is the user's CSV file (the row with reads_csv_path): "csv".
+const std::string& csvPathTaskName();
+// Whether task `name` reads TaskOptions::csv_path (false when it is unknown).
+bool readsCsvPath(const std::string& name);
 // The family of task `name`; nullopt when it is unknown.
 std::optional<TaskFamily> taskFamily(const std::string& name);
 // The names of one family's tasks, in registry order (the regular languages, …).

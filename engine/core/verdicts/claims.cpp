@@ -7,6 +7,7 @@
 #include <map>
 #include <stdexcept>
 
+#include "engine/core/registry/model_registry.h"
 #include "engine/core/sweep/sweep_io.h"
 #include "engine/core/verdicts/generation_claim.h"
 #include "engine/core/verdicts/linear_rnn_demo.h"
@@ -21,8 +22,6 @@ std::string number(double v, int precision = 3) {
   std::snprintf(text, sizeof text, "%.*g", precision, v);
   return text;
 }
-
-bool isRecurrentModel(const std::string& m) { return m == "rnn" || m == "lstm" || m == "gru"; }
 
 // Ties are ties: a claim that a model wins a share of the cells holds when its outright wins (95 %
 // paired interval above 0) reach that share, does not hold when even counting every tie it is in
@@ -96,7 +95,8 @@ std::vector<ClaimVerdict> figure1Verdicts(const RegimeMap& map) {
   std::vector<ClaimVerdict> out;
   out.push_back(regionClaim(
       map, "A recurrent model (RNN) wins where the signal is recurrent and data are scarce.",
-      isRecurrentModel, /*high_axis=*/true, /*small_n=*/true));
+      [](const std::string& m) { return recurrentCell(m).has_value(); }, /*high_axis=*/true,
+      /*small_n=*/true));
   out.push_back(regionClaim(
       map, "The Transformer wins where the signal is not recurrent and data are plentiful.",
       [](const std::string& m) { return m == "transformer"; }, false, false));

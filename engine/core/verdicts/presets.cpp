@@ -23,7 +23,7 @@ namespace {
 // The kernel 0.8^k + 0.9^k cos(2πk/5) at T = 32, with 128 validation and 256 test sequences
 // (the recover and figure1 presets' recurrence).
 void setRecoverKernel(TaskOptions& t) {
-  t.teacher_kinds = {"regular", "cos"};
+  t.teacher_kinds = {TeacherKind::Regular, TeacherKind::Cos};
   t.teacher_bases = {0.8, 0.9};
   t.teacher_thetas = {0.0, 2 * M_PI / 5};
   t.length = 32;

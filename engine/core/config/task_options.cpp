@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// TaskOptions' table: one row per field (engine/core/config/option_table.h).
+#include "engine/core/config/task_options.h"
+
+#include "engine/core/config/task_limits.h"
+
+namespace rsalab {
+
+const std::vector<OptionInfo<TaskOptions>>& taskOptionTable() {
+  using T = TaskOptions;
+  constexpr double kMaxLength = static_cast<double>(kMaxTaskLength);
+  constexpr double kMaxLanguage = static_cast<double>(kMaxTaskLanguageLength);
+  // clang-format off
+  static const std::vector<OptionInfo<TaskOptions>> rows = {
+      // name, label, unit, minimum, maximum, log scale, hot, member, flag, help
+      {"name", "Task", "", 0, 0, false, false, &T::name, "--task",
+       "task name (see `rsalab-cli tasks`)"},
+      // 0 = auto, real series only (validate); --length takes "auto" (cli_run_flags.h)
+      {"length", "Length T", "steps", 0, kMaxLength, false, false, &T::length},
+      {"validation_size", "Validation set", "sequences", 1, static_cast<double>(kMaxEvalSize),
+       false, false, &T::validation_size},
+      {"test_size", "Test set", "sequences", 1, static_cast<double>(kMaxEvalSize), false, false,
+       &T::test_size},
+      {"ar_poles", "AR(1) poles", "", 0, 0, false, false, &T::ar_poles},
+      {"periods", "Season periods", "", 0, 0, false, false, &T::periods},
+      {"dampings", "Season dampings", "", 0, 0, false, false, &T::dampings},
+      {"noise", "Noise (std)", "", 0, 1000, false, false, &T::noise},
+      {"horizon", "Horizon H", "steps", 1, static_cast<double>(kMaxHorizon), false, false,
+       &T::horizon, "--horizon", "forecast horizon H (series, CSV)"},
+      {"teacher_kinds", "Teacher terms", "", 0, 0, false, false, &T::teacher_kinds},
+      {"teacher_bases", "Teacher bases", "", 0, 0, false, false, &T::teacher_bases},
+      {"teacher_thetas", "Teacher angles", "", 0, 0, false, false, &T::teacher_thetas},
+      {"min_length", "Shortest train string", "", 1, kMaxLanguage - 1, false, false,
+       &T::min_length},
+      {"max_length", "Longest train string", "", 1, kMaxLanguage - 1, false, false,
+       &T::max_length},
+      {"test_max_length", "Longest test string", "", 2, kMaxLanguage, false, false,
+       &T::test_max_length},
+      {"symbols", "Symbols", "", 1, static_cast<double>(kMaxTaskSymbols), false, false,
+       &T::symbols},
+      {"text_path", "Text file", "", 0, 0, false, false, &T::text_path},
+      {"csv_path", "CSV file", "", 0, 0, false, false, &T::csv_path, "--csv",
+       "CSV time series file (sets --task " + csvPathTaskName() + ")"},
+      {"norm", "Normalisation", "", 0, 0, false, false, &T::norm, "--norm",
+       "series normalisation: window (per input window, reversible; the CSV default), global "
+       "(train part's mean and std) or none"},
+      {"target", "Target columns", "", 0, 0, false, false, &T::target, "--target",
+       "CSV: comma-separated columns to forecast (names or 1-based numbers; default all)"},
+      {"seasonal_period", "Seasonal period (0 = auto)", "steps", 0, kMaxLength, false, false,
+       &T::seasonal_period, "--period",
+       "seasonal period of the seasonal naive and the anchors (default: from the time "
+       "column's calendar step, else detected from the train part)"},
+      {"mix_share", "Recurrent share a", "", 0, 1, false, false, &T::mix_share},
+      {"mix_keys", "Lookup keys", "", 2, 256, false, false, &T::mix_keys},
+      {"anchors", "Anchors", "", 0, 0, false, false, &T::anchors, "--anchors",
+       "real series: the forecasting anchors (ETS, auto ARIMA, Theta) to fit: all (default; on "
+       "at most the last 8192 and 48000/period train rows), fast (2000 and 12000/period rows, "
+       "seasonal ARIMA orders <= 1) or none"},
+  };
+  // clang-format on
+  return rows;
+}
+
+const OptionInfo<TaskOptions>* findTaskOption(const std::string& name) {
+  return findOption(taskOptionTable(), name);
+}
+
+}  // namespace rsalab
