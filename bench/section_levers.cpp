@@ -83,7 +83,7 @@ void reportLever(std::vector<LeverResult>& out, const std::string& lever,
   for (size_t i = 0; i < names.size(); ++i) {
     std::printf("    %-58s %s %s  (x%s vs first)\n", names[i].c_str(),
                 spread(stats[i], unit).c_str(), unit_name,
-                fmt(stats[0].median / stats[i].median).c_str());
+                formatNumber(stats[0].median / stats[i].median).c_str());
     out.push_back({lever, names[i], stats[i]});
   }
 }

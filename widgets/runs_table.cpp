@@ -4,12 +4,13 @@
 #include <QHeaderView>
 #include <cmath>
 
+#include "widgets/number_text.h"
 #include "widgets/run_palette.h"
 
 namespace rsalab {
 
 namespace {
-QString lossText(double v) { return std::isfinite(v) ? QString::number(v, 'g', 4) : QString("–"); }
+QString lossText(double v) { return cellText(v, 4); }
 
 QTableWidgetItem* readOnly(const QString& text) {
   auto* item = new QTableWidgetItem(text);

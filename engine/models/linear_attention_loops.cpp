@@ -9,8 +9,8 @@
 namespace rsalab::linear_sweeps {
 
 namespace {
-// The copies built for x86-64 (RSALAB_SWEEPS_AVX2: linear_attention_sweeps_avx2.cpp and
-// linear_attention_sweeps_avx512.cpp), on processors that have their instructions; this file's
+// The copies built for x86-64 (RSALAB_SWEEPS_AVX2: linear_attention_loops_avx2.cpp and
+// linear_attention_loops_avx512.cpp), on processors that have their instructions; this file's
 // own copy elsewhere.
 Isa highestIsa() {
 #ifdef RSALAB_SWEEPS_AVX2

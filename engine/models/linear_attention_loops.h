@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Causal linear attention of a few heads as plain loops over raw rows (no LibTorch): the sweeps
 // behind fusedCausalLinearAttention (linear_attention_kernel.h). Compiled with -O3 (and once more
-// for AVX2 + FMA, chosen at run time); the loops are in linear_attention_sweeps_impl.h.
+// for AVX2 + FMA, chosen at run time); the loops are in linear_attention_loops_impl.h.
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The sweeps compiled for AVX2 + FMA (engine/CMakeLists.txt), chosen at run time by
-// linear_attention_sweeps.cpp on processors that have both.
+// linear_attention_loops.cpp on processors that have both.
 #include "engine/models/linear_attention_loops_impl.h"
 
 namespace rsalab::linear_sweeps::avx2 {

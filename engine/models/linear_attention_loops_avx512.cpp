@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The sweeps for float heads of width 16 with AVX-512 (engine/CMakeLists.txt), chosen at run time
-// by linear_attention_sweeps.cpp: a row of 16 floats is one register, so a head's whole 16 × 16
+// by linear_attention_loops.cpp: a row of 16 floats is one register, so a head's whole 16 × 16
 // state (S, Sᵀ or R) stays in 16 registers for the whole sweep; only the rows of the inputs and
 // outputs touch memory. Each head is swept alone (its state fills the registers).
 #include <immintrin.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The sweeps of linear_attention_sweeps.h as templates, included by the two files that compile
+// The sweeps of linear_attention_loops.h as templates, included by the two files that compile
 // them, once portably and once for AVX2 + FMA (the AVX-512 sweeps, float Dh 16 only, are written
-// out in linear_attention_sweeps_avx512.cpp): everything here has internal linkage (an unnamed
+// out in linear_attention_loops_avx512.cpp): everything here has internal linkage (an unnamed
 // namespace) and calls nothing outside, so the two copies never mix. Every sum runs
 // along a row of Dh contiguous values (the state kept in whichever layout makes it so), so the
 // inner loops vectorise without horizontal sums; φ'(x) comes from φ(x) without a branch.

@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "engine/core/forecast/skill_interval.h"
+#include "engine/core/io/json_read.h"
+#include "engine/core/io/text.h"
 
 namespace rsalab {
 
@@ -22,25 +24,13 @@ namespace {
 
 using nlohmann::json;
 
+// json_read::number (NaN when missing or null), its message naming the report.
 double num(const json& o, const char* key) {
-  const auto it = o.find(key);
-  if (it == o.end() || it->is_null()) return NAN;
-  if (!it->is_number())
-    throw std::runtime_error(std::string("report: key \"") + key + "\" is not a number");
-  return it->get<double>();
+  return json_read::keyErrorsAs<std::runtime_error>(
+      "report", [&] { return json_read::number(o, key, "", NAN); });
 }
 
-std::string str(const json& o, const char* key) {
-  const auto it = o.find(key);
-  return it != o.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
-std::string fixed(double v, int digits) {
-  if (!std::isfinite(v)) return "n/a";
-  std::ostringstream s;
-  s << std::fixed << std::setprecision(digits) << v;
-  return s.str();
-}
+const auto& str = json_read::stringOrEmpty;
 
 // "+0.12 [−0.05, 0.30]": a mean with the range of its values (seeds), or the value alone.
 std::string meanRange(const std::vector<double>& values) {
@@ -54,8 +44,8 @@ std::string meanRange(const std::vector<double>& values) {
   o << std::showpos << std::fixed << std::setprecision(2) << sum / static_cast<double>(ok.size())
     << std::noshowpos;
   if (ok.size() > 1)
-    o << " [" << fixed(*std::min_element(ok.begin(), ok.end()), 2) << ", "
-      << fixed(*std::max_element(ok.begin(), ok.end()), 2) << "]";
+    o << " [" << fixedNumber(*std::min_element(ok.begin(), ok.end()), 2) << ", "
+      << fixedNumber(*std::max_element(ok.begin(), ok.end()), 2) << "]";
   return o.str();
 }
 
@@ -120,16 +110,16 @@ std::string realSeriesReportMarkdown(const std::string& text) {
       const std::string model = str(row, "model");
       const bool ensemble = row.value("ensemble", false);
       if (!test) {
-        table << lead << model << " | " << fixed(num(row, "validation"), 4) << " | "
-              << fixed(num(row, "validation_ratio"), 3) << " |\n";
+        table << lead << model << " | " << fixedNumber(num(row, "validation"), 4) << " | "
+              << fixedNumber(num(row, "validation_ratio"), 3) << " |\n";
         if (!ensemble) ratios[model].push_back(num(row, "validation_ratio"));
         continue;
       }
       if (ensemble) {
         const auto ci = interval(row);
-        table << lead << model << " | " << fixed(num(row, "validation"), 4) << " | "
-              << fixed(num(row, "test"), 4) << " | " << fixed(num(row, "test_mase"), 3) << " | "
-              << ci.text(2) << " | " << str(row, "verdict") << " | "
+        table << lead << model << " | " << fixedNumber(num(row, "validation"), 4) << " | "
+              << fixedNumber(num(row, "test"), 4) << " | " << fixedNumber(num(row, "test_mase"), 3)
+              << " | " << ci.text(2) << " | " << str(row, "verdict") << " | "
               << meanRange({num(row, "skill_vs_persistence")}) << " |\n";
         continue;
       }
@@ -147,10 +137,10 @@ std::string realSeriesReportMarkdown(const std::string& text) {
         if (std::isfinite(v)) mean_test += v, ++n;
       for (double v : mases)
         if (std::isfinite(v)) mean_mase += v, ++m;
-      table << lead << model << " | " << fixed(num(row, "validation"), 4) << " | "
-            << fixed(n ? mean_test / n : NAN, 4) << " ± " << fixed(sd(tests), 4) << " | "
-            << fixed(m ? mean_mase / m : NAN, 3) << " | " << meanRange(skills) << " | "
-            << row.value("beats", 0) << " / " << row.value("ties", 0) << " / "
+      table << lead << model << " | " << fixedNumber(num(row, "validation"), 4) << " | "
+            << fixedNumber(n ? mean_test / n : NAN, 4) << " ± " << fixedNumber(sd(tests), 4)
+            << " | " << fixedNumber(m ? mean_mase / m : NAN, 3) << " | " << meanRange(skills)
+            << " | " << row.value("beats", 0) << " / " << row.value("ties", 0) << " / "
             << row.value("loses", 0) << " | " << meanRange(persistence) << " |\n";
       if (const std::string word = str(row, "word"); !word.empty()) words[model][word] += 1;
     }
@@ -160,14 +150,14 @@ std::string realSeriesReportMarkdown(const std::string& text) {
       const std::string mark = is_best ? "**" : "*";
       if (!test) {
         table << lead << mark << str(ref, "label") << mark << " | "
-              << fixed(num(ref, "validation"), 4) << " | " << fixed(num(ref, "validation_ratio"), 3)
-              << " |\n";
+              << fixedNumber(num(ref, "validation"), 4) << " | "
+              << fixedNumber(num(ref, "validation_ratio"), 3) << " |\n";
         continue;
       }
       const auto ci = interval(ref);
       table << lead << mark << str(ref, "label") << mark << " | "
-            << fixed(num(ref, "validation"), 4) << " | " << fixed(num(ref, "test"), 4) << " | "
-            << fixed(num(ref, "test_mase"), 3) << " | "
+            << fixedNumber(num(ref, "validation"), 4) << " | " << fixedNumber(num(ref, "test"), 4)
+            << " | " << fixedNumber(num(ref, "test_mase"), 3) << " | "
             << (is_best ? std::string("0 (best anchor)") : ci.text(2)) << " | "
             << (is_best ? std::string() : str(ref, "verdict")) << " | "
             << (str(ref, "name") == "persistence" ? std::string("0")
@@ -186,9 +176,7 @@ std::string realSeriesReportMarkdown(const std::string& text) {
     }
   }
   auto list = [](const std::vector<std::string>& v) {
-    std::string s;
-    for (const auto& x : v) s += (s.empty() ? "" : "; ") + x;
-    return s.empty() ? std::string("none") : s;
+    return v.empty() ? std::string("none") : joined(v, "; ");
   };
   std::ostringstream summary;
   if (test) {
@@ -230,7 +218,7 @@ std::string realSeriesReportMarkdown(const std::string& text) {
           v.empty()
               ? NAN
               : (v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2);
-      summary << "- " << model << ": " << fixed(median, 3) << "\n";
+      summary << "- " << model << ": " << fixedNumber(median, 3) << "\n";
     }
   }
   return table.str() + summary.str();
