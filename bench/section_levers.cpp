@@ -285,7 +285,7 @@ std::vector<LeverResult> benchLevers(const Options& o) {
               .backward(grad);
         }};
     report("RSA attention core fwd+bwd, B16 H8 T512 Dh16, R=3 REM heads",
-           {"softmax only (blocked, for reference)",
+           {"softmax only (blocked, for comparison)",
             "RSA: REMs (R,T,T) built, P V as one bmm, outputs mixed",
             "RSA: REMs mixed into the blocks from their diagonals (engine)"},
            interleave(fns, scaled(Plan{1, 5, 12, 10}, o)), 1e3, "ms");

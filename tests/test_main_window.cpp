@@ -433,7 +433,7 @@ class TestMainWindow : public QObject {
     const InspectionRecord* last = snapshotHistory(w).at(inspected, recorded.back());
     QVERIFY(remParameters(w)->remGrid()->cellMatrix(0, 0).values ==
             last->layers[0].heads[0].rem.values);
-    // The mix task's truth (its recurrent part: the teacher's λ = 0.8) as a reference line, and
+    // The mix task's truth (its recurrent part: the teacher's λ = 0.8) as a truth line, and
     // the regular head L0 H0 matched against it (the same kind) with a finite |Δλ|.
     QCOMPARE(remParameters(w)->groundTruthLineCount(), 1);
     QVERIFY(remParameters(w)->headTable()->rowCount() > 0);
@@ -450,7 +450,7 @@ class TestMainWindow : public QObject {
     QTRY_COMPARE_WITH_TIMEOUT(table->rowCount(), 0, 5000);
   }
   // A short real series: the runs table and the status bar give the N the runs have (75 windows
-  // on AirPassengers, not the 1024 asked for), and the skill column is against the best anchor.
+  // on AirPassengers, not the 1024 asked for), and the skill column is against the best reference.
   void realSeriesShowsTheActualNAndTheBestAnchor() {
     MainWindow w;
     w.show();
@@ -469,7 +469,7 @@ class TestMainWindow : public QObject {
     QCOMPARE(table->item(0, RunsTable::kN)->text(), QString("75"));
     QVERIFY2(w.statusText().contains("N = 75 (asked for 1024"), qPrintable(w.statusText()));
     QTRY_COMPARE_WITH_TIMEOUT(stateOf(table, 0), QString("finished"), 60000);
-    QVERIFY2(table->item(0, RunsTable::kSkill)->toolTip().contains("best anchor"),
+    QVERIFY2(table->item(0, RunsTable::kSkill)->toolTip().contains("best reference"),
              qPrintable(table->item(0, RunsTable::kSkill)->toolTip()));
     QVERIFY(table->item(0, RunsTable::kSkill)->text() != "–");
     QVERIFY(table->item(0, RunsTable::kSkillPersistence)->text() != "–");

@@ -44,11 +44,11 @@ class TestWidgetReferenceLines : public QObject {
     view.setReferenceLines(1, {});
     view.flush();
     QVERIFY(view.drawnReferenceLabels().isEmpty());  // run 0 hidden, run 1 has none
-    // The best anchor is named as such; the legend sits beside the data, not over it.
+    // The best reference is named as such; the legend sits beside the data, not over it.
     view.setReferenceLines(1, {{"ETS(M,A,M)", 0.2, /*best=*/true}, {"persistence", 0.8}});
     view.flush();
     QCOMPARE(view.drawnReferenceLabels(),
-             (QStringList{"persistence 0.8", "best anchor: ETS(M,A,M) 0.2"}));
+             (QStringList{"persistence 0.8", "best reference: ETS(M,A,M) 0.2"}));
     QVERIFY(view.plot()->legend->layout() == view.plot()->plotLayout());  // not the axis inset
     view.removeRun(0);
     view.clear();
@@ -92,7 +92,7 @@ class TestWidgetReferenceLines : public QObject {
     row.skill = qQNaN();
     table.updateRun(row);
     QCOMPARE(table.item(0, RunsTable::kSkill)->text(), QString("–"));
-    QVERIFY(table.horizontalHeaderItem(RunsTable::kSkill)->text().contains("best anchor"));
+    QVERIFY(table.horizontalHeaderItem(RunsTable::kSkill)->text().contains("best reference"));
   }
 };
 

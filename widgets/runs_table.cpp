@@ -21,15 +21,16 @@ QTableWidgetItem* readOnly(const QString& text) {
 
 RunsTable::RunsTable(QWidget* parent) : QTableWidget(0, kColumns, parent) {
   setHorizontalHeaderLabels({"", "Show", "Model", "Seed", "N", "State", "Step", "Train loss",
-                             "Val loss", "Excess (val)", "Skill vs best anchor", "vs persistence",
-                             "Params", "Steps/s"});
+                             "Val loss", "Excess (val)", "Skill vs best reference",
+                             "vs persistence", "Params", "Steps/s"});
   horizontalHeaderItem(kN)->setToolTip(
       "Training windows or sequences the run has: fewer than asked for when the series is short");
   horizontalHeaderItem(kExcess)->setToolTip(
       "Validation loss minus the task's Bayes floor (the optimal predictor's expected loss): what "
       "is left to learn. \"–\" where the task does not know its floor.");
   horizontalHeaderItem(kSkill)->setToolTip(
-      "1 − MSE(model) / MSE(best anchor) on the same targets: > 0 beats the field. The best anchor "
+      "1 − MSE(model) / MSE(best reference) on the same targets: > 0 beats the field. The best "
+      "reference "
       "is the reference (ETS, auto ARIMA, Theta, AR(p), seasonal naive, persistence) with the "
       "lowest validation loss. Validation while training, test once finished (cell tooltip)");
   horizontalHeaderItem(kSkillPersistence)

@@ -26,7 +26,7 @@ struct RunRow {
   double bayes_floor = qQNaN();  // the task's floor; NaN: unknown (the column shows "–")
   double steps_per_second = 0;
   QString message;  // error or stop reason, shown as the state's tooltip
-  // 1 − MSE_model / MSE_best anchor (series tasks; NaN: none), the best anchor being the
+  // 1 − MSE_model / MSE_best reference (series tasks; NaN: none), the best reference being the
   // reference with the lowest validation loss: on validation while the run trains, on test once
   // it has finished. skill_tip says which, with both losses. skill_persistence: the same vs
   // persistence ("tomorrow = today").

@@ -186,7 +186,8 @@ int runReport(const ReportCommand& command, std::ostream& out) {
     auto persistence = [&](double loss) {
       return skillVersus(loss, data.references, baselineName(Baseline::Persistence));
     };
-    // The model chosen like an anchor: the lowest validation MSE (a seed mean or an ensemble).
+    // The model chosen like the best reference: the lowest validation MSE (a seed mean or an
+    // ensemble).
     nlohmann::ordered_json chosen;
     double chosen_validation = INFINITY;
     auto choose = [&](const std::string& label, double v, const SkillInterval& ci) {

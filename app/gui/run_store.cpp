@@ -65,13 +65,13 @@ RunRow RunStore::row(const RunDescriptor& d, const RunStatus& s) {
   row.bayes_floor = d.truth.bayes_floor;
   row.steps_per_second = s.steps_per_second;
   row.message = s.message;
-  // The headline: skill vs the best anchor (the reference best on validation); persistence's
+  // The headline: skill vs the best reference (the reference best on validation); persistence's
   // skill beside it. On validation while the run trains, on test once it has finished.
   const bool test = std::isfinite(s.test_loss);
   const double model = test ? s.test_loss : s.validation_loss;
   row.skill = skillVersusBest(model, d.references, test);
   if (const auto* best = bestAnchor(d.references); best && std::isfinite(row.skill)) {
-    row.skill_tip = QString("%1: 1 − %2 / %3 (model / best anchor, %4: lowest validation loss)")
+    row.skill_tip = QString("%1: 1 − %2 / %3 (model / best reference, %4: lowest validation loss)")
                         .arg(test ? "test, best weights" : "validation, latest evaluation")
                         .arg(model, 0, 'g', 4)
                         .arg(test ? best->test_loss : best->validation_loss, 0, 'g', 4)
@@ -95,7 +95,7 @@ RunRow RunStore::row(const RunDescriptor& d, const RunStatus& s) {
                            .arg(row.skill_verdict);
     }
   }
-  // Persistence's skill by the same rule: persistence as the only anchor.
+  // Persistence's skill by the same rule: persistence as the only reference.
   if (const auto* p = findReference(d.references, baselineName(Baseline::Persistence)))
     row.skill_persistence = skillVersusBest(model, {*p}, test);
   return row;

@@ -48,7 +48,7 @@ class RunStore {
 };
 
 // The lines a run's validation curve is read against: the baselines' validation losses (the
-// train mean's left out unless it is the best anchor: far above every curve, it would squash
+// train mean's left out unless it is the best reference: far above every curve, it would squash
 // them) and the task's Bayes floor, below which no model can go (in expectation).
 std::vector<ReferenceLine> referenceLines(const RunDescriptor& run);
 

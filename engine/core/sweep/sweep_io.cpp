@@ -99,14 +99,14 @@ std::string sweepCsv(const SweepResult& result) {
   for (const auto& k : metric_names) s << ",test_" << k;
   // size: the N used; requested_size: the N asked for; reference: a baseline row, not a model
   s << ",best_validation,steps,parameters,seconds,requested_size,reference,stop_reason,error";
-  // The headline beside every row: skill vs the best anchor of its (task value, N, seed), the
+  // The headline beside every row: skill vs the best reference of its (task value, N, seed), the
   // reference row with the lowest validation loss. Empty for tasks without references.
   s << ",best_anchor,skill_vs_best_anchor";
   // Its paired block-bootstrap interval, the Diebold–Mariano p-value and the word it earns
   // (engine/core/forecast/skill_interval.h); empty without per-target errors.
   s << ",skill_ci95_low,skill_ci95_high,skill_dm_p,skill_verdict\n";
   // A run's references: the reference rows of its (task value, N, seed), as ReferenceScores, so
-  // that the best anchor and the skill are metrics.h's rule (bestAnchor, skillVersusBest).
+  // that the best reference and the skill are metrics.h's rule (bestAnchor, skillVersusBest).
   std::map<std::tuple<double, int64_t, uint64_t>, std::vector<ReferenceScore>> references;
   auto key = [](const SweepRow& r) {
     return std::make_tuple(std::isnan(r.axis_value) ? 0.0 : r.axis_value, r.size, r.seed);

@@ -91,11 +91,11 @@ std::string realSeriesReportMarkdown(const std::string& text) {
   std::ostringstream table;
   if (test) {
     table << "| series | T | N | model | validation MSE | test MSE (mean ± sd) | test MASE | "
-             "skill vs best anchor: mean [seeds' range] | beats / ties / loses | skill vs "
+             "skill vs best reference: mean [seeds' range] | beats / ties / loses | skill vs "
              "persistence |\n"
              "|---|---|---|---|---|---|---|---|---|---|\n";
   } else {
-    table << "| series | T | N | model | validation MSE (mean over seeds) | ÷ best anchor's "
+    table << "| series | T | N | model | validation MSE (mean over seeds) | ÷ best reference's "
              "validation MSE |\n|---|---|---|---|---|---|\n";
   }
   std::vector<std::string> order;                           // models, first-seen order
@@ -158,7 +158,7 @@ std::string realSeriesReportMarkdown(const std::string& text) {
       table << lead << mark << str(ref, "label") << mark << " | "
             << fixedNumber(num(ref, "validation"), 4) << " | " << fixedNumber(num(ref, "test"), 4)
             << " | " << fixedNumber(num(ref, "test_mase"), 3) << " | "
-            << (is_best ? std::string("0 (best anchor)") : ci.text(2)) << " | "
+            << (is_best ? std::string("0 (best reference)") : ci.text(2)) << " | "
             << (is_best ? std::string() : str(ref, "verdict")) << " | "
             << (str(ref, "name") == "persistence" ? std::string("0")
                                                   : meanRange({num(ref, "skill_vs_persistence")}))
@@ -180,19 +180,20 @@ std::string realSeriesReportMarkdown(const std::string& text) {
   };
   std::ostringstream summary;
   if (test) {
-    summary << "\nThe best anchor of a series is the reference (statistical method or baseline) "
-               "with the lowest validation loss, in bold; skill = 1 − MSE_model / MSE_best anchor "
-               "on test (> 0: the model is better), with its 95 % paired moving-block bootstrap "
-               "interval (circular blocks of max(horizon, season) targets, "
-            << kSkillResamples
-            << " resamples) and the Diebold–Mariano p-value (Harvey–Leybourne–Newbold). A "
-               "model beats the anchor only when the interval lies above 0, loses when it lies "
-               "below, and otherwise ties. \"beats / ties / loses\" counts a model's seeds, each "
-               "its own run and interval. A \"mean of\" row is an ensemble: the runs' forecasts "
-               "averaged, then scored, with its own interval. MASE: MAE over the train part's "
-               "in-sample seasonal-naive MAE.\n"
-            << "\nSeed ensembles (or the single run) against the best anchor, by their intervals "
-               "(series beaten / tied / lost):\n";
+    summary
+        << "\nThe best reference of a series is the reference (statistical method or baseline) "
+           "with the lowest validation loss, in bold; skill = 1 − MSE_model / MSE_best reference "
+           "on test (> 0: the model is better), with its 95 % paired moving-block bootstrap "
+           "interval (circular blocks of max(horizon, season) targets, "
+        << kSkillResamples
+        << " resamples) and the Diebold–Mariano p-value (Harvey–Leybourne–Newbold). A "
+           "model beats the best reference only when the interval lies above 0, loses when it lies "
+           "below, and otherwise ties. \"beats / ties / loses\" counts a model's seeds, each "
+           "its own run and interval. A \"mean of\" row is an ensemble: the runs' forecasts "
+           "averaged, then scored, with its own interval. MASE: MAE over the train part's "
+           "in-sample seasonal-naive MAE.\n"
+        << "\nSeed ensembles (or the single run) against the best reference, by their intervals "
+           "(series beaten / tied / lost):\n";
     for (const auto& model : order) {
       auto at = [&](const char* k) {
         const auto it = words[model].find(k);
@@ -203,13 +204,13 @@ std::string realSeriesReportMarkdown(const std::string& text) {
     }
     summary << "\nWith the model chosen on validation (lowest mean validation MSE over the seeds, "
                "or an ensemble's):\n"
-            << "- it beats the best anchor on " << chosen_beats.size() << ": " << list(chosen_beats)
-            << "\n"
+            << "- it beats the best reference on " << chosen_beats.size() << ": "
+            << list(chosen_beats) << "\n"
             << "- it ties on " << chosen_ties.size() << ": " << list(chosen_ties) << "\n"
             << "- it loses on " << chosen_loses.size() << ": " << list(chosen_loses) << "\n";
   } else {
     summary << "\nValidation only (no test number is computed into this table): each model's "
-               "best validation MSE (mean over seeds) over the best anchor's validation MSE, "
+               "best validation MSE (mean over seeds) over the best reference's validation MSE, "
                "median over the series:\n";
     for (const auto& [model, r] : ratios) {
       std::vector<double> v = r;
