@@ -16,12 +16,6 @@
 namespace rsalab::bench {
 namespace {
 
-std::string joined(const std::vector<std::string>& items) {
-  std::string out;
-  for (const auto& s : items) out += (out.empty() ? "" : ",") + s;
-  return out;
-}
-
 // Binds the flags to `o` and `sections` (copied into o.sections once parsed).
 void addFlags(CLI::App& app, Options& o, std::vector<std::string>& sections) {
   sections = defaultSections();
@@ -32,15 +26,15 @@ void addFlags(CLI::App& app, Options& o, std::vector<std::string>& sections) {
   app.add_option("--sections", sections, "sections to run (comma-separated)")
       ->delimiter(',')
       ->check(CLI::IsMember(sectionNames()))
-      ->default_str(joined(defaultSections()));
+      ->default_str(joined(defaultSections(), ","));
   app.add_option("--configs", o.configs, "training configurations (comma-separated)")
       ->delimiter(',')
       ->check(CLI::IsMember(trainConfigNames()))
-      ->default_str(joined(o.configs));
+      ->default_str(joined(o.configs, ","));
   app.add_option("--models", o.models, "models to train (comma-separated)")
       ->delimiter(',')
       ->check(CLI::IsMember(modelNames(/*sequence_only=*/true)))
-      ->default_str(joined(o.models));
+      ->default_str(joined(o.models, ","));
   app.add_flag_callback(
       "--quick", [&o] { o.scale = 0.3; }, "fewer repeats and shorter budgets (a smoke test)");
   app.add_flag("--with-sweep", o.with_sweep, "also time `rsalab-cli sweep` with its defaults");
@@ -54,7 +48,7 @@ void printHeader(const RuntimeInfo& runtime, const Machine& m, double load_befor
             << "machine: " << m.cpu << ", " << m.cores << " cores, " << m.os << ", kernel "
             << m.kernel << ", LibTorch " << TORCH_VERSION << "\n"
             << runtime.summary() << "\n"
-            << "load average before: " << fmt(load_before) << "\n";
+            << "load average before: " << formatNumber(load_before) << "\n";
 }
 
 Json machineJson(const RuntimeInfo& runtime, const Machine& m, double load_before) {
@@ -78,7 +72,7 @@ Results runSections(const Options& o, const RuntimeInfo& runtime) {
     r.gemm = benchGemm(o);
     for (const auto& g : *r.gemm) r.peak_flops = std::max(r.peak_flops, g.gflops.median * 1e9);
     std::printf("  peak (max of the medians): %s GFLOP/s; BLAS: %s, kernels %s\n",
-                fmt(r.peak_flops / 1e9).c_str(), runtime.blas_kind.c_str(),
+                formatNumber(r.peak_flops / 1e9).c_str(), runtime.blas_kind.c_str(),
                 runtime.blas_core.c_str());
   }
   if (o.has("train")) r.train = benchTrain(o, r.peak_flops, &r.ratios);
@@ -142,8 +136,8 @@ int run(int argc, char** argv) {
   const double wall = since(wall_start);
   root["wall_seconds"] = wall;
   root["load_average_after"] = loadAverage();
-  std::printf("\nbench wall time %s s; load average after: %s\n", fmt(wall, 4).c_str(),
-              fmt(loadAverage()).c_str());
+  std::printf("\nbench wall time %s s; load average after: %s\n", formatNumber(wall, 4).c_str(),
+              formatNumber(loadAverage()).c_str());
   if (!o.json_path.empty()) {
     if (!writeJson(o.json_path, root)) return 1;
     std::cout << "wrote " << o.json_path << "\n";

@@ -116,15 +116,9 @@ Plan scaled(Plan p, const Options& o) {
 
 // ---------------------------------------------------------------- output
 
-std::string fmt(double v, int precision) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*g", precision, v);
-  return buf;
-}
-
 std::string spread(const Stats& s, double scale, int precision) {
-  return fmt(s.median * scale, precision) + " (" + fmt(s.min * scale, precision) + "-" +
-         fmt(s.max * scale, precision) + ")";
+  return formatNumber(s.median * scale, precision) + " (" + formatNumber(s.min * scale, precision) +
+         "-" + formatNumber(s.max * scale, precision) + ")";
 }
 
 void heading(const std::string& title) { std::cout << "\n== " << title << " ==\n" << std::flush; }

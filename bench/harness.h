@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/core/io/text.h"  // formatNumber, joined: the bench prints numbers as the app does
+
 namespace rsalab::bench {
 
 using Clock = std::chrono::steady_clock;
@@ -89,7 +91,6 @@ Plan scaled(Plan p, const Options& o);
 
 // ---------------------------------------------------------------- output
 
-std::string fmt(double v, int precision = 3);
 // "median (min-max)" in the given unit scale.
 std::string spread(const Stats& s, double scale = 1, int precision = 3);
 void heading(const std::string& title);

@@ -134,8 +134,8 @@ Json reportTargets(const Results& r) {
   auto target = [&](const std::string& name, double value, const std::string& op,
                     double threshold) {
     const bool met = std::isfinite(value) && (op == "<=" ? value <= threshold : value >= threshold);
-    std::printf("  %-52s %8s %s %-6s %s\n", name.c_str(), fmt(value).c_str(), op.c_str(),
-                fmt(threshold).c_str(), met ? "MET" : "NOT MET");
+    std::printf("  %-52s %8s %s %-6s %s\n", name.c_str(), formatNumber(value).c_str(), op.c_str(),
+                formatNumber(threshold).c_str(), met ? "MET" : "NOT MET");
     rows.push_back(
         {{"name", name}, {"value", value}, {"op", op}, {"threshold", threshold}, {"met", met}});
   };

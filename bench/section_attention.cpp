@@ -23,7 +23,8 @@ std::vector<RemResult> benchRems(const Options& o, const std::vector<TrainResult
               "RSA step / softmax step: median (min-max) over paired rounds");
   for (const auto& r : ratios) {
     std::printf("  %-7s %s  (IQR %s-%s, %zu rounds)\n", r.config.c_str(), spread(r.ratio).c_str(),
-                fmt(r.ratio.q1).c_str(), fmt(r.ratio.q3).c_str(), r.ratio.samples.size());
+                formatNumber(r.ratio.q1).c_str(), formatNumber(r.ratio.q3).c_str(),
+                r.ratio.samples.size());
   }
   const std::string softmax_model = attentionModel(AttentionKind::Softmax);
   std::vector<RemResult> out;
@@ -45,11 +46,12 @@ std::vector<RemResult> benchRems(const Options& o, const std::vector<TrainResult
       if (r.config == c.name && r.model == softmax_model) softmax_step = r.seconds.median;
     }
     RemResult r{c.name, c.T, counts.total(), c.L, t, softmax_step};
-    std::printf("  %-7s %5lld %3lld %-24s %s\n", c.name.c_str(), static_cast<long long>(c.T),
-                static_cast<long long>(r.R), spread(t, 1e3).c_str(),
-                softmax_step > 0
-                    ? (fmt(100 * t.median * static_cast<double>(c.L) / softmax_step) + "%").c_str()
-                    : "-");
+    std::printf(
+        "  %-7s %5lld %3lld %-24s %s\n", c.name.c_str(), static_cast<long long>(c.T),
+        static_cast<long long>(r.R), spread(t, 1e3).c_str(),
+        softmax_step > 0
+            ? (formatNumber(100 * t.median * static_cast<double>(c.L) / softmax_step) + "%").c_str()
+            : "-");
     out.push_back(r);
   }
   return out;
@@ -92,7 +94,7 @@ std::vector<ScalingResult> benchAttention(const Options& o) {
   for (const auto& r : out) {
     std::printf("  %-8s", r.kind.c_str());
     for (const auto& s : r.seconds) std::printf(" %-20s", (spread(s, 1e3) + "ms").c_str());
-    std::printf(" %s; %s\n", fmt(r.slope).c_str(), fmt(r.slope_upper).c_str());
+    std::printf(" %s; %s\n", formatNumber(r.slope).c_str(), formatNumber(r.slope_upper).c_str());
   }
   return out;
 }
@@ -139,7 +141,7 @@ std::vector<GenerationResult> benchGeneration(const Options& o) {
   for (const auto& r : out) {
     std::printf("  %-26s %s ms per token (%zu tokens, IQR %s-%s)\n", r.method.c_str(),
                 spread(r.seconds, 1e3).c_str(), r.seconds.samples.size(),
-                fmt(r.seconds.q1 * 1e3).c_str(), fmt(r.seconds.q3 * 1e3).c_str());
+                formatNumber(r.seconds.q1 * 1e3).c_str(), formatNumber(r.seconds.q3 * 1e3).c_str());
   }
   return out;
 }

@@ -105,19 +105,20 @@ std::vector<Breakdown> benchBreakdown(const Options& o, double peak) {
   for (const auto& b : out) {
     const double sec = b.seconds.median;
     std::printf("  %-46s %-24s %7s%% %10s %7s%%\n", b.part.c_str(), spread(b.seconds, 1e3).c_str(),
-                fmt(100 * sec / t[0].median).c_str(),
-                b.flops > 0 ? fmt(b.flops / sec / 1e9).c_str() : "-",
-                b.flops > 0 ? fmt(100 * b.flops / sec / peak).c_str() : "-");
+                formatNumber(100 * sec / t[0].median).c_str(),
+                b.flops > 0 ? formatNumber(b.flops / sec / 1e9).c_str() : "-",
+                b.flops > 0 ? formatNumber(100 * b.flops / sec / peak).c_str() : "-");
   }
   const double ceiling = step_flops / (t[1].median + t[2].median) / peak;
   std::printf(
       "  MFU if the rest were free (dense + attention time only): %s%%; measured step: %s%%\n",
-      fmt(100 * ceiling).c_str(), fmt(100 * step_flops / t[0].median / peak).c_str());
+      formatNumber(100 * ceiling).c_str(),
+      formatNumber(100 * step_flops / t[0].median / peak).c_str());
   const double products_ceiling = step_flops / (t[1].median + t[3].median) / peak;
   std::printf(
       "  MFU if softmax, masks and all elementwise work were free (dense + attention products "
       "only): %s%%\n",
-      fmt(100 * products_ceiling).c_str());
+      formatNumber(100 * products_ceiling).c_str());
   return out;
 }
 

@@ -86,7 +86,7 @@ std::vector<LeverResult> benchBlasLevers(const Options& o) {
     std::printf("    %-58s %s ms  (x1 vs first)\n    %-58s %s ms  (x%s vs first)\n",
                 (l.before_name + ": " + before_blas).substr(0, 58).c_str(), spread(p, 1e3).c_str(),
                 (l.after_name + ": " + after_blas).substr(0, 58).c_str(), spread(m, 1e3).c_str(),
-                fmt(p.median / m.median).c_str());
+                formatNumber(p.median / m.median).c_str());
     out.push_back({l.name, l.before_name, p});
     out.push_back({l.name, l.after_name, m});
   }
@@ -109,7 +109,7 @@ SweepTiming benchSweep(const Options& o) {
   s.seconds = since(start);
   s.exit_code = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
   s.ran = true;
-  std::printf("  wall %s s, exit code %d\n", fmt(s.seconds, 4).c_str(), s.exit_code);
+  std::printf("  wall %s s, exit code %d\n", formatNumber(s.seconds, 4).c_str(), s.exit_code);
   return s;
 }
 

@@ -84,7 +84,7 @@ void reportLever(std::vector<LeverResult>& out, const std::string& lever,
   for (size_t i = 0; i < names.size(); ++i) {
     std::printf("    %-58s %s %s  (x%s vs first)\n", names[i].c_str(),
                 spread(stats[i], unit).c_str(), unit_name,
-                fmt(stats[0].median / stats[i].median).c_str());
+                formatNumber(stats[0].median / stats[i].median).c_str());
     out.push_back({lever, names[i], stats[i]});
   }
 }
@@ -286,7 +286,7 @@ std::vector<LeverResult> benchLevers(const Options& o) {
               .backward(grad);
         }};
     report("RSA attention core fwd+bwd, B16 H8 T512 Dh16, R=3 REM heads",
-           {"softmax only (blocked, for reference)",
+           {"softmax only (blocked, for comparison)",
             "RSA: REMs (R,T,T) built, P V as one bmm, outputs mixed",
             "RSA: REMs mixed into the blocks from their diagonals (engine)"},
            interleave(fns, scaled(Plan{1, 5, 12, 10}, o)), 1e3, "ms");

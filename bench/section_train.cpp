@@ -21,8 +21,8 @@ std::vector<GemmResult> benchGemm(const Options& o) {
     auto t = measure([&] { torch::mm_out(c, a, b); }, scaled(plan, o));
     GemmResult r{n, mapStats(t, [&](double s) { return flops / s / 1e9; })};
     std::printf("  n = %-5lld %s GFLOP/s   (%zu repeats, IQR %s-%s)\n", static_cast<long long>(n),
-                spread(r.gflops).c_str(), r.gflops.samples.size(), fmt(r.gflops.q1).c_str(),
-                fmt(r.gflops.q3).c_str());
+                spread(r.gflops).c_str(), r.gflops.samples.size(),
+                formatNumber(r.gflops.q1).c_str(), formatNumber(r.gflops.q3).c_str());
     out.push_back(r);
   }
   return out;
@@ -57,7 +57,7 @@ void runRounds(std::vector<std::unique_ptr<TrainCase>>& cases, const Plan& plan)
 std::vector<TrainResult> benchTrain(const Options& o, double peak_flops,
                                     std::vector<PairedRatio>* ratios) {
   heading("2. Training step (forward + backward + AdamW), MFU vs this run's GEMM peak");
-  std::printf("  peak used for MFU: %s GFLOP/s\n", fmt(peak_flops / 1e9).c_str());
+  std::printf("  peak used for MFU: %s GFLOP/s\n", formatNumber(peak_flops / 1e9).c_str());
   const std::string rsa_model = attentionModel(AttentionKind::Rsa),
                     softmax_model = attentionModel(AttentionKind::Softmax);
   std::vector<TrainResult> out;
@@ -96,9 +96,10 @@ std::vector<TrainResult> benchTrain(const Options& o, double peak_flops,
       }
       const double sec = r.seconds.median;
       std::printf("  %-12s %-22s %10s %12s %10s %7s%%%s\n", r.model.c_str(),
-                  spread(r.seconds, 1e3).c_str(), fmt(1 / sec).c_str(),
-                  fmt(static_cast<double>(r.tokens) / sec).c_str(),
-                  fmt(r.flops / sec / 1e9).c_str(), fmt(100 * r.flops / sec / peak_flops).c_str(),
+                  spread(r.seconds, 1e3).c_str(), formatNumber(1 / sec).c_str(),
+                  formatNumber(static_cast<double>(r.tokens) / sec).c_str(),
+                  formatNumber(r.flops / sec / 1e9).c_str(),
+                  formatNumber(100 * r.flops / sec / peak_flops).c_str(),
                   r.note.empty() ? "" : ("  [" + r.note + "]").c_str());
       out.push_back(r);
     }

@@ -4,7 +4,7 @@
 # bundled series' VALIDATION parts only. Each candidate runs `rsalab-cli report --validation-only`
 # (the seven networks, 3 seeds, the six bundled series), which prints no test number. A
 # candidate's score is the geometric mean over (series × model) of the model's best validation
-# MSE (mean over seeds) divided by the best anchor's validation MSE; lower is better. The median
+# MSE (mean over seeds) divided by the best reference's validation MSE; lower is better. The median
 # is printed beside it: it was the first criterion written here, and it hid a 4.4× validation
 # failure of the global normalisation on AirPassengers and 3.8× on UKgas (docs/REAL_SERIES.md).
 #   stage 1: skip path K ∈ {0, 24} × normalisation ∈ {window, global} at 300 steps, patience 5
@@ -28,7 +28,7 @@ j=json.load(open(sys.argv[1]))
 r=[m['validation_ratio'] for x in j['series'] for m in x['models'] if not m.get('ensemble') and m.get('validation_ratio') is not None]
 per=' '.join('%s %.2f' % (x['series'], s.median([m['validation_ratio'] for m in x['models'] if not m.get('ensemble')])) for x in j['series'])
 print('geometric mean %.3f, median %.3f; per series (median over models): %s' % (math.exp(s.mean(map(math.log, r))), s.median(r), per))" "$out/$name.json")
-  echo "$name: validation MSE / best anchor's: $score ($((SECONDS - start)) s)"
+  echo "$name: validation MSE / best reference's: $score ($((SECONDS - start)) s)"
 }
 if [ "$stage" = stage1 ]; then
   for k in 0 24; do

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # cli_result_best_anchor: on a bundled real series, `rsalab-cli train` closes with the skill vs
-# the best anchor (the reference with the lowest validation loss), and result.json carries it
+# the best reference (the reference with the lowest validation loss), and result.json carries it
 # beside every reference's skill, ETS, auto ARIMA and Theta among them.
 # -DCLI=path/to/rsalab-cli -DOUT=scratch folder
 file(REMOVE_RECURSE "${OUT}")
@@ -11,9 +11,9 @@ execute_process(
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "rsalab-cli train --series lynx failed (${rc}):\n${out}\n${err}")
 endif()
-if(NOT out MATCHES "<- best anchor \\(lowest validation loss\\)"
-   OR NOT out MATCHES "skill vs the best anchor, [^:]+: [+-][0-9]")
-  message(FATAL_ERROR "the closing lines lack the best anchor's skill:\n${out}")
+if(NOT out MATCHES "<- best reference \\(lowest validation loss\\)"
+   OR NOT out MATCHES "skill vs the best reference, [^:]+: [+-][0-9]")
+  message(FATAL_ERROR "the closing lines lack the best reference's skill:\n${out}")
 endif()
 file(READ "${OUT}/run/result.json" result)
 foreach(key "\"best_anchor\"" "\"skill_vs_best_anchor\"" "\"name\": \"ets\""

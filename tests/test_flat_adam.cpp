@@ -56,7 +56,8 @@ torch::Tensor loss(const SequenceModel& net, const Batch& b) {
 
 constexpr double kLr = 3e-3, kDecay = 0.1, kClip = 0.05;
 
-// One step of the per-tensor reference: zero_grad, backward, clip_grad_norm_, step.
+// One step of the per-tensor optimiser (the plain form): zero_grad, backward, clip_grad_norm_,
+// step.
 void referenceStep(const SequenceModel& net, torch::optim::Optimizer& opt, int64_t s) {
   opt.zero_grad();
   loss(net, batch(s)).backward();

@@ -444,7 +444,7 @@ class TestMainWindow : public QObject {
     const InspectionRecord* last = snapshotHistory(w).at(inspected, recorded.back());
     QVERIFY(remParameters(w)->remGrid()->cellMatrix(0, 0).values ==
             last->layers[0].heads[0].rem.values);
-    // The mix task's truth (its recurrent part: the teacher's λ = 0.8) as a reference line, and
+    // The mix task's truth (its recurrent part: the teacher's λ = 0.8) as a truth line, and
     // the regular head L0 H0 matched against it (the same kind) with a finite |Δλ|.
     QCOMPARE(remParameters(w)->groundTruthLineCount(), 1);
     QVERIFY(remParameters(w)->headTable()->rowCount() > 0);
@@ -461,7 +461,7 @@ class TestMainWindow : public QObject {
     QTRY_COMPARE_WITH_TIMEOUT(table->rowCount(), 0, 5000);
   }
   // A short real series: the runs table and the status bar give the N the runs have (75 windows
-  // on AirPassengers, not the 1024 asked for), and the skill column is against the best anchor.
+  // on AirPassengers, not the 1024 asked for), and the skill column is against the best reference.
   void realSeriesShowsTheActualNAndTheBestAnchor() {
     MainWindow w;
     w.show();
@@ -480,7 +480,7 @@ class TestMainWindow : public QObject {
     QCOMPARE(table->text(0, RunStore::kN), QString("75"));
     QVERIFY2(w.statusText().contains("N = 75 (asked for 1024"), qPrintable(w.statusText()));
     QTRY_COMPARE_WITH_TIMEOUT(stateOf(table, 0), QString("finished"), 60000);
-    QVERIFY2(table->toolTip(0, RunStore::kSkill).contains("best anchor"),
+    QVERIFY2(table->toolTip(0, RunStore::kSkill).contains("best reference"),
              qPrintable(table->toolTip(0, RunStore::kSkill)));
     QVERIFY(table->text(0, RunStore::kSkill) != "–");
     QVERIFY(table->text(0, RunStore::kSkillPersistence) != "–");

@@ -791,7 +791,7 @@ class TestRealSeries : public QObject {
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, trainer.forecasts("train"));
   }
 
-  // The best anchor is chosen on validation, never on test; the headline skill is against it.
+  // The best reference is chosen on validation, never on test; the headline skill is against it.
   void bestAnchorIsChosenOnValidation() {
     const std::vector<ReferenceScore> refs = {{"persistence", "persistence", 0.5, 0.4},
                                               {"ets", "ETS(A,N,N)", 0.3, 0.6},

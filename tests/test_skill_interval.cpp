@@ -38,7 +38,7 @@ std::vector<double> squaredErrors(size_t n, double sd, std::mt19937_64& rng) {
 class TestSkillInterval : public QObject {
   Q_OBJECT
  private slots:
-  // A model with half the anchor's error scale on 36 targets (a bundled series' test part): the
+  // A model with half the reference's error scale on 36 targets (a bundled series' test part): the
   // whole interval lies above 0, DM rejects equal accuracy, and the word is "beats".
   void clearlyBetterModelExcludesZero() {
     std::mt19937_64 rng(7);
@@ -52,7 +52,7 @@ class TestSkillInterval : public QObject {
     QVERIFY(ci.low <= ci.skill && ci.skill <= ci.high);
     QVERIFY(ci.dm_p < 0.05);
     QCOMPARE(ci.verdict(), SkillVerdict::Beats);
-    // Swapped, the anchor is the better one: the model loses.
+    // Swapped, the reference is the better one: the model loses.
     const auto swapped = pairedSkillInterval(anchor, model, 12, 1);
     QVERIFY(swapped.high < 0);
     QCOMPARE(swapped.verdict(), SkillVerdict::Loses);
@@ -108,7 +108,7 @@ class TestSkillInterval : public QObject {
     QVERIFY(!pairedSkillInterval({1, NAN}, {1, 2}, 1, 1).valid());
     QVERIFY(!pairedSkillInterval({1, 2}, {0, 0}, 1, 1).valid());
     QCOMPARE(SkillInterval{}.verdict(), SkillVerdict::Ties);
-    // The headline without the best anchor's per-target errors (an old bundle): none.
+    // The headline without the best reference's per-target errors (an old bundle): none.
     std::vector<ReferenceScore> refs{{"persistence", "persistence", 1.0, 1.0}};
     QVERIFY(!skillIntervalVersusBest({1, 2, 3}, refs, 1, 1).valid());
     refs[0].test_errors = {2, 2, 4};

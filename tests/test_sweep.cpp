@@ -1,16 +1,21 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Sample-efficiency sweeps: one row per (model, N, seed), CSV/JSON output, power-law fit.
+// Sample-efficiency sweeps: one row per (model, N, seed), CSV/JSON output, power-law fit, a real
+// series parsed once per sweep.
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QTemporaryDir>
 #include <cmath>
+#include <fstream>
 #include <random>
 #include <set>
 
 #include "engine/core/io/atomic_file.h"
 #include "engine/core/io/inspection_io.h"
 #include "engine/core/session/session_bundle.h"
+#include "engine/core/config/run_config.h"
 #include "engine/sweep/sweep.h"
+#include "engine/sweep/sweep_references.h"
+#include "engine/tasks/csv_series.h"
 #include "support/test_support.h"
 
 using namespace rsalab;
@@ -186,6 +191,51 @@ class TestSweep : public QObject {
     QCOMPARE(runs, 2);
   }
 
+  // A real-series sweep at 16, 64, 256 (64 and 256 both give N = 53) over 2 seeds parses its CSV
+  // once: not once per requested size (honestSweepSizes), again per dataset of the cells and again
+  // per dataset of the reference rows (11 parses before the parsed file was kept). A changed file
+  // is parsed again.
+  void realSeriesSweepParsesItsFileOnce() {
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("once.csv").toStdString();
+    auto write = [&](int64_t rows) {
+      std::ofstream out(path);
+      out << "time,value\n";
+      for (int64_t t = 0; t < rows; ++t)
+        out << "2000-" << t << "," << 100 + 0.8 * t + 10 * std::sin(2 * M_PI * t / 12.0) << "\n";
+    };
+    write(100);
+    SweepOptions o;
+    o.base = realSeriesDefaults(defaultRunConfig());
+    o.base.task.name = "csv";
+    o.base.task.csv_path = path;
+    o.base.task.length = 24;
+    o.base.task.anchors = AnchorMode::None;
+    o.base.model.d_model = 8;
+    o.base.model.layers = 1;
+    o.base.trainer.max_steps = 2;
+    o.base.trainer.eval_every = 1;
+    o.models = {"gru"};
+    o.sizes = {16, 64, 256};
+    o.seeds = 2;
+    const int64_t before = seriesFileParses();
+    const SweepResult result = runSweep(o);
+    const int64_t parses = seriesFileParses() - before;
+    qInfo("parses of the series file in one sweep: %lld", static_cast<long long>(parses));
+    QCOMPARE(parses, int64_t{1});
+    int64_t trained = 0;
+    for (const auto& r : result.rows) {
+      QVERIFY2(r.error.empty(), r.error.c_str());
+      trained += r.reference ? 0 : 1;
+    }
+    QCOMPARE(trained, int64_t{4});  // N = 16 and 53, 2 seeds each
+    const int64_t all_windows = actualTrainSize(o.base.task, 1024, 0);
+    QCOMPARE(seriesFileParses() - before, int64_t{1});
+    write(120);  // another file at the same path: parsed again, once
+    QVERIFY(actualTrainSize(o.base.task, 1024, 0) > all_windows);
+    QCOMPARE(actualTrainSize(o.base.task, 16, 0), int64_t{16});
+    QCOMPARE(seriesFileParses() - before, int64_t{2});
+  }
   void badModelFailsBeforeTraining() {
     SweepOptions o;
     o.models = {"gru", "nosuchmodel"};

@@ -44,11 +44,11 @@ class TestWidgetReferenceLines : public QObject {
     view.setReferenceLines(1, {});
     view.flush();
     QVERIFY(view.drawnReferenceLabels().isEmpty());  // run 0 hidden, run 1 has none
-    // The best anchor is named as such; the legend sits beside the data, not over it.
+    // The best reference is named as such; the legend sits beside the data, not over it.
     view.setReferenceLines(1, {{"ETS(M,A,M)", 0.2, /*best=*/true}, {"persistence", 0.8}});
     view.flush();
     QCOMPARE(view.drawnReferenceLabels(),
-             (QStringList{"persistence 0.8", "best anchor: ETS(M,A,M) 0.2"}));
+             (QStringList{"persistence 0.8", "best reference: ETS(M,A,M) 0.2"}));
     QVERIFY(view.plot()->legend->layout() == view.plot()->plotLayout());  // not the axis inset
     view.removeRun(0);
     view.clear();
@@ -84,7 +84,7 @@ class TestWidgetReferenceLines : public QObject {
     run.what.train_size = 75;  // the N the run has, with the N asked for in its tooltip
     run.what.requested_train_size = 1024;
     run.what.references = {{"ar_lsq", "AR(p)", 0.1, 0.1}, {"persistence", "persistence", 0.6, 0.6}};
-    run.now.validation_loss = 0.075;  // 1 − 0.075 / 0.1 vs the best anchor, 1 − 0.075 / 0.6
+    run.now.validation_loss = 0.075;  // 1 − 0.075 / 0.1 vs the best reference, 1 − 0.075 / 0.6
     store.add(run);
     QCOMPARE(table.rowCount(), 1);
     QCOMPARE(table.text(0, RunStore::kN), QString("75"));
@@ -96,7 +96,7 @@ class TestWidgetReferenceLines : public QObject {
     RunStatus none;
     store.setStatus(run.id, none);
     QCOMPARE(table.text(0, RunStore::kSkill), QString("–"));
-    QVERIFY(store.headerData(RunStore::kSkill, Qt::Horizontal).toString().contains("best anchor"));
+    QVERIFY(store.headerData(RunStore::kSkill, Qt::Horizontal).toString().contains("best reference"));
     // The check box hides the run: the store says so to the loss view.
     QSignalSpy toggled(&store, &RunStore::visibilityChanged);
     QVERIFY(store.setData(store.index(0, RunStore::kVisible), Qt::Unchecked, Qt::CheckStateRole));

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "widgets/number_text.h"
 #include "widgets/sample_efficiency_view.h"
 
 namespace rsalab {
@@ -131,9 +132,7 @@ void ComparisonTable::rebuild() {
     table_->setItem(r, kRuns, new NumberItem(e.runs, QString::number(e.runs)));
     for (int k = 0; k < sizes.size(); ++k) {
       const double v = e.test_loss.value(sizes[k], NAN);
-      table_->setItem(
-          r, kFirstLoss + k,
-          new NumberItem(v, std::isfinite(v) ? QString::number(v, 'g', 4) : QStringLiteral("–")));
+      table_->setItem(r, kFirstLoss + k, new NumberItem(v, cellText(v, 4)));
     }
   }
   table_->setSortingEnabled(true);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// LossCurveView's reference lines (baselines and floors): kept per run, drawn once per distinct
-// (label, loss) while one of their runs is shown.
+// LossCurveView's reference lines (baselines, anchors and the Bayes floor): kept per run, drawn
+// once per distinct (label, loss) while one of their runs is shown.
 #include <qcustomplot.h>
 
 #include <algorithm>
@@ -67,7 +67,7 @@ void LossCurveView::drawReferences() {
     line->point2->setCoords(1, r.loss);
     auto* text = new QCPItemText(plot_);
     text->setText(
-        QString("%1%2 %3").arg(r.best ? "best anchor: " : "", r.label).arg(r.loss, 0, 'g', 3));
+        QString("%1%2 %3").arg(r.best ? "best reference: " : "", r.label).arg(r.loss, 0, 'g', 3));
     text->setColor(kReferenceColor.darker(130));
     text->setFont(f);
     text->position->setTypeX(QCPItemPosition::ptAxisRectRatio);

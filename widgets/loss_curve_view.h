@@ -38,11 +38,11 @@ class QSlider;
 
 namespace rsalab {
 
-// A labelled horizontal line at a loss: a baseline's or a floor's (ReferenceScore), drawn dashed.
+// A labelled horizontal line at a loss: a reference's (ReferenceScore) or the Bayes floor, dashed.
 struct ReferenceLine {
   QString label;  // e.g. "persistence", "AR(25) least squares", "ETS(M,Ad,M)"
   double loss = 0;
-  bool best = false;  // the best anchor (lowest validation loss): drawn darker and thicker
+  bool best = false;  // the best reference (lowest validation loss): drawn darker and thicker
 };
 
 class LossCurveView : public QWidget {

@@ -13,4 +13,9 @@ inline QString numberText(double v, int significant = 3) {
   return QString::fromStdString(formatNumber(v, significant));
 }
 
+// A table cell's number: cellNumber (numberText, or "–" for a run without that number).
+inline QString cellText(double v, int significant = 3) {
+  return QString::fromStdString(cellNumber(v, significant));
+}
+
 }  // namespace rsalab

@@ -451,7 +451,7 @@ void RemParameterView::redraw() {
     r = have ? QCPRange(std::min(r.lower, vy.lower), std::max(r.upper, vy.upper)) : vy;
     have = true;
   }
-  for (auto* line : truth_lines_) {  // keep the reference lines in view
+  for (auto* line : truth_lines_) {  // keep the truth lines in view
     const double v = line->point1->coords().y();
     const bool theta = line->point1->valueAxis() == plot_->yAxis2;
     QCPRange& r = theta ? right : left;

@@ -5,6 +5,7 @@
 
 #include "engine/core/forecast/skill_interval.h"
 #include "engine/core/registry/model_registry.h"
+#include "widgets/number_text.h"
 #include "widgets/run_palette.h"
 #include "widgets/sample_efficiency_view.h"
 
@@ -12,7 +13,7 @@ namespace rsalab {
 
 namespace {
 
-QString lossText(double v) { return std::isfinite(v) ? QString::number(v, 'g', 4) : QString("–"); }
+QString lossText(double v) { return cellText(v, 4); }
 
 QString signedText(double v) {
   return std::isfinite(v) ? QString::asprintf("%+.3f", v) : QString("–");
@@ -147,13 +148,13 @@ RunStore::Progress RunStore::progress() const {
 RunStore::Skill RunStore::skillOf(const Run& run) {
   Skill skill;
   const auto& refs = run.what.references;
-  // The headline: skill vs the best anchor (the reference best on validation); persistence's
+  // The headline: skill vs the best reference (the reference best on validation); persistence's
   // skill beside it. On validation while the run trains, on test once it has finished.
   const bool test = std::isfinite(run.now.test_loss);
   const double model = test ? run.now.test_loss : run.now.validation_loss;
   skill.value = skillVersusBest(model, refs, test);
   if (const auto* best = bestAnchor(refs); best && std::isfinite(skill.value)) {
-    skill.tip = QString("%1: 1 − %2 / %3 (model / best anchor, %4: lowest validation loss)")
+    skill.tip = QString("%1: 1 − %2 / %3 (model / best reference, %4: lowest validation loss)")
                     .arg(test ? "test, best weights" : "validation, latest evaluation")
                     .arg(model, 0, 'g', 4)
                     .arg(test ? best->test_loss : best->validation_loss, 0, 'g', 4)
@@ -178,7 +179,7 @@ RunStore::Skill RunStore::skillOf(const Run& run) {
                        .arg(skill.verdict);
     }
   }
-  // Persistence's skill by the same rule: persistence as the only anchor.
+  // Persistence's skill by the same rule: persistence as the only reference.
   if (const auto* p = findReference(refs, baselineName(Baseline::Persistence)))
     skill.persistence = skillVersusBest(model, {*p}, test);
   return skill;
@@ -292,7 +293,7 @@ QVariant RunStore::headerData(int section, Qt::Orientation orientation, int role
   static const char* const kLabels[kColumns] = {
       "",           "Show",         "Model",  "Seed",
       "N",          "State",        "Step",   "Train loss",
-      "Val loss",   "Excess (val)", "Skill vs best anchor", "vs persistence",
+      "Val loss",   "Excess (val)", "Skill vs best reference", "vs persistence",
       "Params",     "Steps/s"};
   if (section < 0 || section >= kColumns) return {};
   if (role == Qt::DisplayRole) return QString(kLabels[section]);
@@ -308,8 +309,8 @@ QVariant RunStore::headerData(int section, Qt::Orientation orientation, int role
           "what is left to learn. \"–\" where the task does not know its floor.");
     case kSkill:
       return QString(
-          "1 − MSE(model) / MSE(best anchor) on the same targets: > 0 beats the field. The best "
-          "anchor is the reference (ETS, auto ARIMA, Theta, AR(p), seasonal naive, persistence) "
+          "1 − MSE(model) / MSE(best reference) on the same targets: > 0 beats the field. The "
+          "best reference is the one (ETS, auto ARIMA, Theta, AR(p), seasonal naive, persistence) "
           "with the lowest validation loss. Validation while training, test once finished (cell "
           "tooltip)");
     case kSkillPersistence:

@@ -2,7 +2,7 @@
 // RunStore: the runs the window shows, one Run each (engine/core/session/run_record.h), live,
 // from a session bundle or a sweep's run, and the table model the runs table (a QTableView) draws:
 // one row per run with its colour swatch, a visibility checkbox, state, step, losses, the
-// validation loss above the task's Bayes floor, the skill against the best anchor with its
+// validation loss above the task's Bayes floor, the skill against the best reference with its
 // interval, parameters and speed. The inspector, the loss view's reference lines, the session
 // recorder and a train preset's verdict read the same records.
 #pragma once
@@ -81,7 +81,7 @@ class RunStore : public QAbstractTableModel {
   void visibilityChanged(const rsalab::RunId& id, bool visible);
 
  private:
-  // The skill against the best anchor (series tasks): on validation while the run trains, on
+  // The skill against the best reference (series tasks): on validation while the run trains, on
   // test with its paired bootstrap interval once finished. Computed when the run changes, not
   // on every paint (the bootstrap resamples).
   struct Skill {
@@ -101,7 +101,7 @@ class RunStore : public QAbstractTableModel {
 };
 
 // The lines a run's validation curve is read against: the baselines' validation losses (the
-// train mean's left out unless it is the best anchor: far above every curve, it would squash
+// train mean's left out unless it is the best reference: far above every curve, it would squash
 // them) and the task's Bayes floor, below which no model can go (in expectation).
 std::vector<ReferenceLine> referenceLines(const RunDescriptor& run);
 

@@ -19,6 +19,7 @@
 #include "engine/core/io/enums.h"
 #include "engine/core/io/inspection_io.h"
 #include "engine/core/io/safetensors.h"
+#include "engine/core/io/text.h"
 #include "engine/core/registry/ground_truth.h"
 #include "engine/core/registry/model_registry.h"
 #include "engine/core/session/session_bundle.h"
@@ -36,16 +37,10 @@ namespace rsalab {
 
 namespace {
 
-std::string format(double v, int precision = 4) {
-  std::ostringstream s;
-  s << std::setprecision(precision) << v;
-  return s.str();
-}
-
 std::string metricsLine(const EvalMetrics& m) {
   std::ostringstream s;
-  s << splitName(m.split) << " loss " << format(m.loss, 6);
-  for (const auto& [k, v] : m.values) s << "  " << k << " " << format(v, 6);
+  s << splitName(m.split) << " loss " << formatNumber(m.loss, 6);
+  for (const auto& [k, v] : m.values) s << "  " << k << " " << formatNumber(v, 6);
   return s.str();
 }
 
@@ -75,11 +70,11 @@ std::shared_ptr<const TaskData> taskWithAnchorLines(const RunConfig& config) {
     const auto fitted = fitAnchors(data, [](const forecast::AnchorProgress& p) {
       std::cerr << "anchors: [" << p.done << "/" << p.total << "] " << p.anchor << " on "
                 << p.column << ": " << (p.error.empty() ? p.model : "not fitted (" + p.error + ")")
-                << ", " << format(p.seconds, 3) << " s" << std::endl;
+                << ", " << formatNumber(p.seconds, 3) << " s" << std::endl;
     });
     if (!plan.empty())
-      std::cerr << "anchors: " << fitted.scores.size() << " fitted in " << format(fitted.seconds, 3)
-                << " s\n";
+      std::cerr << "anchors: " << fitted.scores.size() << " fitted in "
+                << formatNumber(fitted.seconds, 3) << " s\n";
   }
   return std::make_shared<const TaskData>(std::move(data));
 }
@@ -126,7 +121,7 @@ int runTrain(const TrainCommand& command) {
     recorder.recordStep(0, m);
     last_loss = m.train_loss;
     ++steps_done;
-    progress.update(m.step, "loss " + format(m.train_loss));
+    progress.update(m.step, "loss " + formatNumber(m.train_loss, 4));
   };
   trainer.onEval = [&](const EvalMetrics& m) { recorder.recordEval(0, m); };
   trainer.faults.nan_loss_at_step = command.fault_nan_at_step;
@@ -147,7 +142,7 @@ int runTrain(const TrainCommand& command) {
     InterruptToStop interrupt(control.stop);
     reason = trainer.run(&control);
   }
-  progress.finish(steps_done == 0 ? "" : "loss " + format(last_loss), trainer.stepsDone());
+  progress.finish(steps_done == 0 ? "" : "loss " + formatNumber(last_loss, 4), trainer.stepsDone());
   writeFileAtomically((dir / "metrics.csv").string(), recorder.metricsCsv(0));
   trainer.saveCheckpoint((dir / "checkpoint.pt").string());
   auto writeSession = [&](RunState state, const EvalMetrics* test) {
@@ -234,9 +229,10 @@ int runGenerationProbe(const RunConfig& config, const Preset& preset, const std:
           linear = p;
           return;
         }
-        std::cout << std::setw(8) << p.position << std::setw(12) << format(linear.ms_per_token, 3)
-                  << std::setw(12) << format(p.ms_per_token, 3) << std::setw(15)
-                  << linear.state_floats << std::setw(15) << p.state_floats << std::endl;
+        std::cout << std::setw(8) << p.position << std::setw(12)
+                  << formatNumber(linear.ms_per_token, 3) << std::setw(12)
+                  << formatNumber(p.ms_per_token, 3) << std::setw(15) << linear.state_floats
+                  << std::setw(15) << p.state_floats << std::endl;
       },
       &stop);
   std::cout << "model " << probe.model << "\n";
@@ -273,15 +269,15 @@ int runInspect(const std::string& run_dir, int64_t sample, const std::string& ou
       std::cout << "  layer " << l << " head " << h << ": " << remKindName(x.rem_kind)
                 << " (d=" << x.dilation << ")";
       if (x.rem_kind == RemKind::Regular)
-        std::cout << " lambda " << format(x.lambda);
+        std::cout << " lambda " << formatNumber(x.lambda, 4);
       else
-        std::cout << " gamma " << format(x.gamma) << " theta " << format(x.theta) << " period "
-                  << format(x.theta != 0 ? 2 * M_PI / x.theta : 0);
-      std::cout << " gate " << format(x.gate) << "\n";
+        std::cout << " gamma " << formatNumber(x.gamma, 4) << " theta " << formatNumber(x.theta, 4)
+                  << " period " << formatNumber(x.theta != 0 ? 2 * M_PI / x.theta : 0, 4);
+      std::cout << " gate " << formatNumber(x.gate, 4) << "\n";
     }
     if (record.layers[l].has_alpha) {
-      std::cout << "  layer " << l << ": alpha " << format(record.layers[l].alpha) << " residual "
-                << format(record.layers[l].residual) << "\n";
+      std::cout << "  layer " << l << ": alpha " << formatNumber(record.layers[l].alpha, 4)
+                << " residual " << formatNumber(record.layers[l].residual, 4) << "\n";
     }
   }
   return 0;

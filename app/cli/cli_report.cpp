@@ -16,6 +16,7 @@
 #include "engine/core/forecast/skill_interval.h"
 #include "engine/core/io/atomic_file.h"
 #include "engine/core/io/marked_block.h"
+#include "engine/core/io/text.h"
 #include "engine/core/registry/model_registry.h"
 #include "engine/core/registry/task_registry.h"
 #include "engine/core/verdicts/paper_table.h"
@@ -46,13 +47,6 @@ Stats stats(const std::vector<double>& v) {
   s.low = *std::min_element(ok.begin(), ok.end());
   s.high = *std::max_element(ok.begin(), ok.end());
   return s;
-}
-
-std::string fixed(double v, int digits) {
-  if (!std::isfinite(v)) return "n/a";
-  std::ostringstream s;
-  s << std::fixed << std::setprecision(digits) << v;
-  return s.str();
 }
 
 // The element-wise mean of several runs' forecasts scored against the targets `y` (a split's y,
@@ -113,8 +107,7 @@ std::vector<std::string> seriesList(const std::vector<std::string>& asked) {
     }
     const auto* row = findTask(name);
     if (!row || !row->series_file) {
-      std::string all;
-      for (const auto& n : bundledSeriesNames()) all += (all.empty() ? "" : ", ") + n;
+      const std::string all = joined(bundledSeriesNames());
       throw std::invalid_argument("'" + name + "' is not a bundled series: use all, " + all);
     }
     out.push_back(name);
@@ -180,7 +173,7 @@ int runReport(const ReportCommand& command, std::ostream& out) {
     std::cerr << "report: " << name << " (" << data.summary << ")\n";
     ProgressLine progress("report " + name, total);
     const auto result = runSweep(options, [&](int64_t done, int64_t, const SweepRow& row) {
-      progress.update(done, row.model + (test ? " test " + fixed(row.test_loss, 4) : ""));
+      progress.update(done, row.model + (test ? " test " + fixedNumber(row.test_loss, 4) : ""));
     });
     progress.finish("");
     const auto* best = bestAnchor(data.references);
@@ -200,7 +193,8 @@ int runReport(const ReportCommand& command, std::ostream& out) {
     auto persistence = [&](double loss) {
       return skillVersus(loss, data.references, baselineName(Baseline::Persistence));
     };
-    // The model chosen like an anchor: the lowest validation MSE (a seed mean or an ensemble).
+    // The model chosen like the best reference: the lowest validation MSE (a seed mean or an
+    // ensemble).
     nlohmann::ordered_json chosen;
     double chosen_validation = INFINITY;
     auto choose = [&](const std::string& label, double v, const SkillInterval& ci) {

@@ -92,7 +92,7 @@ std::string resultJson(const EvalMetrics& m, const Trainer& trainer,
     }
     j["references"] = refs;
     j["skill"] = skill;
-    // The headline: skill against the best anchor, the reference best on validation, with its
+    // The headline: skill against the best reference, the reference best on validation, with its
     // paired bootstrap interval and the Diebold–Mariano p-value
     // (engine/core/forecast/skill_interval.h).
     if (const auto* best = bestAnchor(data.references)) {
@@ -159,12 +159,12 @@ std::string referenceLines(const EvalMetrics& test, const TaskData& data) {
       << std::setprecision(4) << std::setw(8) << r.validation_loss << "  test " << std::setw(8)
       << r.test_loss << "  MASE " << std::setw(6) << r.test_mase << "  model skill "
       << signedSkill(skillVersus(test_loss, data.references, r.name))
-      << (&r == best ? "   <- best anchor (lowest validation loss)" : "") << "\n";
+      << (&r == best ? "   <- best reference (lowest validation loss)" : "") << "\n";
   }
   if (best) {
     const auto ci = skillIntervalVersusBest(test.target_errors, data.references, data.horizon,
                                             data.season.period);
-    s << "skill vs the best anchor, " << best->label << ": "
+    s << "skill vs the best reference, " << best->label << ": "
       << (ci.valid() ? ci.text() : signedSkill(skillVersusBest(test_loss, data.references)));
     if (ci.valid())
       s << " (95 % paired block bootstrap, block " << ci.block << ", " << ci.resamples

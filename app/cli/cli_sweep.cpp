@@ -18,6 +18,7 @@
 #include "app/figures/sweep_figures.h"
 #include "engine/core/io/atomic_file.h"
 #include "engine/core/io/enums.h"
+#include "engine/core/io/text.h"
 #include "engine/core/registry/model_registry.h"
 #include "engine/core/session/session_bundle.h"
 #include "engine/core/session/session_recorder.h"
@@ -32,12 +33,6 @@ namespace rsalab {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string format(double v, int precision = 4) {
-  std::ostringstream s;
-  s << std::setprecision(precision) << v;
-  return s.str();
-}
 
 // The trained runs of a sweep (its reference rows, the baselines of a series task, are not runs).
 int64_t trainedRuns(const SweepResult& result) {
@@ -63,10 +58,10 @@ void printFits(const SweepResult& result) {
       std::cout << "excess loss (test − Bayes floor) ~ a N^-b:\n";
     for (const auto& f : *fits) {
       std::cout << std::left << std::setw(13) << f.model;
-      if (axis) std::cout << std::setw(12) << format(f.axis_value, 4);
-      std::cout << "  " << std::setw(18) << format(f.b, 4) << "  [" << format(f.b_low, 3) << ", "
-                << format(f.b_high, 3) << "]"
-                << "   " << format(f.r2, 3) << "\n";
+      if (axis) std::cout << std::setw(12) << formatNumber(f.axis_value, 4);
+      std::cout << "  " << std::setw(18) << formatNumber(f.b, 4) << "  ["
+                << formatNumber(f.b_low, 3) << ", " << formatNumber(f.b_high, 3) << "]"
+                << "   " << formatNumber(f.r2, 3) << "\n";
     }
   }
 }
@@ -127,8 +122,8 @@ int mergeSweepFolder(const SweepPlan& plan, const SweepMergeCommand& command) {
   writeFileAtomically((out / "sweep.json").string(), sweepJson(result));
   if (!command.session_dir.empty()) writeSession(plan, result, command.session_dir);
   std::cout << "sweep: " << trainedRuns(result) << " of " << plan.cellCount() << " runs in "
-            << format(result.wall_seconds, 4) << " s (" << result.parallel << " concurrent runs x "
-            << result.threads_per_run << " thread(s))\n";
+            << formatNumber(result.wall_seconds, 4) << " s (" << result.parallel
+            << " concurrent runs x " << result.threads_per_run << " thread(s))\n";
   printFits(result);
   if (!result.axis.empty()) printRegimeMap(result);
   if (command.rule) {
@@ -246,7 +241,7 @@ int runSweepCommand(const SweepCommand& command) {
           if (row.stop_reason == StopReason::Requested) return;  // cut short
           writeSweepCell(dir, cell);
           progress.update(++done, row.model + " N=" + std::to_string(row.size) +
-                                      (row.error.empty() ? " test " + format(row.test_loss)
+                                      (row.error.empty() ? " test " + formatNumber(row.test_loss, 4)
                                                          : " ERROR " + row.error));
         },
         &control);
@@ -323,8 +318,9 @@ int runSweepCellCommand(const SweepCellCommand& command) {
   const SweepRow& row = result->row;
   std::cout << "cell " << cell.index << ": " << row.model << " N=" << row.size << " seed "
             << row.seed << " "
-            << (row.error.empty() ? "test loss " + format(row.test_loss, 6) : "ERROR " + row.error)
-            << " after " << row.steps << " steps, " << format(row.seconds, 3) << " s on "
+            << (row.error.empty() ? "test loss " + formatNumber(row.test_loss, 6)
+                                  : "ERROR " + row.error)
+            << " after " << row.steps << " steps, " << formatNumber(row.seconds, 3) << " s on "
             << result->device << " x " << result->threads << " thread(s); wrote " << path << "\n";
   return row.error.empty() ? 0 : 1;
 }

@@ -7,6 +7,7 @@
 
 #include "app/cli/cli_sweep.h"
 #include "engine/core/io/atomic_file.h"
+#include "engine/core/io/text.h"
 #include "engine/core/sweep/sweep_status.h"
 
 namespace rsalab {
@@ -39,9 +40,7 @@ int64_t scriptMaxParallel(const std::string& script_path) {
 }
 
 std::string jobList(const std::vector<SlurmSubmission>& submissions) {
-  std::string out;
-  for (const auto& s : submissions) out += (out.empty() ? "" : ", ") + s.job_id;
-  return out;
+  return joined(submissions, ", ", [](const SlurmSubmission& s) { return s.job_id; });
 }
 
 }  // namespace

@@ -2,7 +2,11 @@
 #include "engine/tasks/csv_series.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <deque>
+#include <filesystem>
+#include <mutex>
 #include <stdexcept>
 
 #include "engine/core/forecast/anchors.h"
@@ -35,7 +39,56 @@ std::vector<std::string> splitList(const std::string& text) {
   return out;
 }
 
+// The files parsedSeriesFile keeps: a few, most recent first.
+struct ParsedFile {
+  std::string path;
+  std::uintmax_t bytes;
+  std::filesystem::file_time_type modified;
+  std::shared_ptr<const CsvTable> table;
+};
+constexpr size_t kParsedFilesKept = 4;
+std::mutex parsed_mutex;
+std::deque<ParsedFile> parsed_files;  // guarded by parsed_mutex
+std::atomic<int64_t> parses{0};
+
+std::shared_ptr<const CsvTable> parse(const std::string& path) {
+  ++parses;
+  return std::make_shared<const CsvTable>(readCsvFile(path));
+}
+
 }  // namespace
+
+std::shared_ptr<const CsvTable> parsedSeriesFile(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code size_error, time_error;
+  const std::uintmax_t bytes = fs::file_size(path, size_error);
+  const fs::file_time_type modified = fs::last_write_time(path, time_error);
+  if (size_error || time_error) return parse(path);  // readCsvFile says what is wrong
+  {
+    std::lock_guard<std::mutex> lock(parsed_mutex);
+    for (auto it = parsed_files.begin(); it != parsed_files.end(); ++it) {
+      if (it->path != path) continue;
+      if (it->bytes == bytes && it->modified == modified) {
+        ParsedFile hit = *it;
+        parsed_files.erase(it);
+        parsed_files.push_front(hit);
+        return hit.table;
+      }
+      parsed_files.erase(it);  // the file changed: parse it again
+      break;
+    }
+  }
+  auto table = parse(path);  // outside the lock: two first asks may both parse, never wrongly
+  std::lock_guard<std::mutex> lock(parsed_mutex);
+  parsed_files.erase(std::remove_if(parsed_files.begin(), parsed_files.end(),
+                                    [&](const ParsedFile& f) { return f.path == path; }),
+                     parsed_files.end());
+  parsed_files.push_front({path, bytes, modified, table});
+  if (parsed_files.size() > kParsedFilesKept) parsed_files.pop_back();
+  return table;
+}
+
+int64_t seriesFileParses() { return parses.load(); }
 
 CsvTable selectTargetColumns(const CsvTable& table, const std::string& target,
                              const std::string& source) {
@@ -231,7 +284,7 @@ CsvTable readSeriesTable(const TaskOptions& o, std::string* source) {
     name = slash == std::string::npos ? o.csv_path : o.csv_path.substr(slash + 1);
   }
   if (source) *source = name;
-  return selectTargetColumns(readCsvFile(path), o.target, name);
+  return selectTargetColumns(*parsedSeriesFile(path), o.target, name);
 }
 
 TaskData makeCsvTask(const TaskOptions& o, int64_t train_size, const TaskBuild& build) {

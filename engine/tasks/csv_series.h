@@ -23,6 +23,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "engine/core/io/csv_reader.h"
@@ -49,5 +50,13 @@ TaskData makeCsvTaskFromTable(const CsvTable& table, const TaskOptions& options,
 TaskData makeCsvTask(const TaskOptions& options, int64_t train_size, const TaskBuild& build = {});
 // The CsvTable of a real-series task (after the target selection) and its display name.
 CsvTable readSeriesTable(const TaskOptions& options, std::string* source);
+
+// The parsed file behind readSeriesTable, parsed once while it stays the same file (path, size and
+// modification time): a sweep asks for its series once per requested size (actualTrainSize) and
+// once per dataset it builds, and every ask after the first is served from here. The last few
+// files are kept; a file that cannot be looked at is parsed (and its error thrown) every time.
+std::shared_ptr<const CsvTable> parsedSeriesFile(const std::string& path);
+// How many times a series file has been parsed since the program started (tests count them).
+int64_t seriesFileParses();
 
 }  // namespace rsalab

@@ -113,24 +113,26 @@ TaskData makeMixTask(const TaskOptions& o, int64_t train_size, uint64_t seed) {
     if (!kernel.empty()) kernel += " + ";
     if (term.cos) {
       data.truth.components.push_back({RemKind::Cos, term.base, term.theta});
-      kernel += "γ=" + fmt(term.base) + " θ=" + fmt(term.theta);
+      kernel += "γ=" + formatNumber(term.base, 6) + " θ=" + formatNumber(term.theta, 6);
     } else {
       data.truth.components.push_back({RemKind::Regular, term.base, 0.0});
-      kernel += "λ=" + fmt(term.base);
+      kernel += "λ=" + formatNumber(term.base, 6);
     }
   }
-  data.truth.meaning = "generating REM of the recurrent part (its share a = " + fmt(o.mix_share) +
-                       " of the signal's variance)";
+  data.truth.meaning =
+      "generating REM of the recurrent part (its share a = " + formatNumber(o.mix_share, 6) +
+      " of the signal's variance)";
   data.truth.bayes_floor = o.noise * o.noise;
   data.truth.floor_note = "noise²: both parts are fixed functions of the inputs up to t";
-  data.truth.description = "mix a=" + fmt(o.mix_share) + ": √a·REM(" + kernel +
+  data.truth.description = "mix a=" + formatNumber(o.mix_share, 6) + ": √a·REM(" + kernel +
                            ") + √(1−a)·lookup over " + std::to_string(o.mix_keys) +
-                           " keys + noise " + fmt(o.noise);
+                           " keys + noise " + formatNumber(o.noise, 6);
   data.summary = "mix: " + std::to_string(train_size) + "/" + std::to_string(o.validation_size) +
                  "/" + std::to_string(o.test_size) +
                  " train/validation/test sequences, T=" + std::to_string(o.length) +
-                 "; recurrent share a=" + fmt(o.mix_share) + " (" + kernel + "), lookup over " +
-                 std::to_string(o.mix_keys) + " keys, noise " + fmt(o.noise);
+                 "; recurrent share a=" + formatNumber(o.mix_share, 6) + " (" + kernel +
+                 "), lookup over " + std::to_string(o.mix_keys) + " keys, noise " +
+                 formatNumber(o.noise, 6);
   return data;
 }
 

@@ -133,13 +133,13 @@ GroundTruth syntheticSeriesTruth(const TaskOptions& o) {
       // The pole pair γe^{±iθ} contributes a cos and a sin REM (the RSA paper's decomposition).
       truth.components.push_back({RemKind::Cos, c.gamma, c.theta});
       truth.components.push_back({RemKind::Sin, c.gamma, c.theta});
-      d += "season P=" + fmt(c.period) + " γ=" + fmt(c.gamma);
+      d += "season P=" + formatNumber(c.period, 6) + " γ=" + formatNumber(c.gamma, 6);
     } else {
       truth.components.push_back({RemKind::Regular, c.lambda, 0.0});
-      d += "AR(1) λ=" + fmt(c.lambda);
+      d += "AR(1) λ=" + formatNumber(c.lambda, 6);
     }
   }
-  truth.description = d + " + noise " + fmt(o.noise);
+  truth.description = d + " + noise " + formatNumber(o.noise, 6);
   // With observation noise the optimal one-step predictor's lag weights decay at other rates than
   // the poles: the poles generate the data but are not what this loss rewards exactly.
   truth.meaning = "generating poles (not the optimum of this loss)";

@@ -105,7 +105,4 @@ inline std::string indexed(const std::string& field, size_t i) {
   return field + "[" + std::to_string(i) + "]";
 }
 
-// Compact number for summaries and descriptions: 0.8, 12, 0.97.
-inline std::string fmt(double v) { return formatNumber(v, 6); }  // as a stream prints it
-
 }  // namespace rsalab::task_support

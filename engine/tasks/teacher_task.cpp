@@ -100,10 +100,10 @@ TaskData makeTeacherTask(const TaskOptions& o, int64_t train_size, uint64_t seed
     if (!d.empty()) d += " + ";
     if (term.cos) {
       data.truth.components.push_back({RemKind::Cos, term.base, term.theta});
-      d += "γ=" + fmt(term.base) + " θ=" + fmt(term.theta);
+      d += "γ=" + formatNumber(term.base, 6) + " θ=" + formatNumber(term.theta, 6);
     } else {
       data.truth.components.push_back({RemKind::Regular, term.base, 0.0});
-      d += "λ=" + fmt(term.base);
+      d += "λ=" + formatNumber(term.base, 6);
     }
   }
   data.truth.meaning = "generating REM (the loss optimum: the target is this kernel applied to x)";

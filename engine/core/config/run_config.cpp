@@ -299,7 +299,7 @@ RunConfig realSeriesDefaults(const RunConfig& base) {
   c.task.norm = NormMode::Window;  // trends and level shifts leave the train part's range
   // Chosen on the bundled series' VALIDATION parts only (scripts/choose-real-defaults.sh; the
   // figures are in docs/REAL_SERIES.md): the geometric mean over (series × network) of the best
-  // validation MSE over the best anchor's validation MSE. Stage 1 at 300 steps, patience 5: skip
+  // validation MSE over the best reference's validation MSE. Stage 1 at 300 steps, patience 5: skip
   // path K = 24 with the window normalisation 1.466, K = 0 1.664, K = 24 global 1.682, K = 0
   // global 2.608. Stage 2 at K = 24, window: 300 steps / patience 5 1.466, 600 / 10 1.397,
   // 1000 / 10 1.387 (early stopping ends most runs well before 1000).

@@ -89,9 +89,8 @@ std::string anchorPlan(const AnchorInput& in) {
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   const int64_t threads =
       std::min<int64_t>(fits, in.threads > 0 ? in.threads : static_cast<int64_t>(cores));
-  std::string labels;
-  for (const auto& row : anchorTable())
-    labels += (labels.empty() ? "" : ", ") + std::string(row.label);
+  const std::string labels =
+      joined(anchorTable(), ", ", [](const auto& row) { return std::string(row.label); });
   const auto& b = anchorBudget(in.mode);
   std::string text =
       labels + " on " + std::to_string(in.columns) + " column(s), fitted on " +

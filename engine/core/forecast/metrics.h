@@ -34,9 +34,10 @@ struct EvalMetrics {
   std::vector<double> target_errors;
 };
 
-// A loss to read a model's loss against, computed on the same validation and test targets in the
-// same units: a baseline forecaster (train mean, persistence, seasonal naive, AR(p) by least
-// squares; engine/core/forecast/baselines.h) or, where a task knows it, a floor no model can beat.
+// A reference's losses (README, "Words used here": a baseline or an anchor), computed on the same
+// validation and test targets in the same units as a model's: a baseline forecaster (train mean,
+// persistence, seasonal naive, AR(p) by least squares; engine/core/forecast/baselines.h) or an
+// anchor (ETS, ARIMA, Theta; engine/core/forecast/anchors.h).
 // Carried by the task (TaskData::references), written to result.json ("references"), drawn as
 // labelled horizontal lines in the loss view and as grey rows/curves in sweeps.
 struct ReferenceScore {
@@ -55,7 +56,7 @@ struct ReferenceScore {
   double test_mase = std::numeric_limits<double>::quiet_NaN();
   // Per test target (origin), the mean of e² over its steps and columns, in test order: the
   // paired bootstrap interval of a skill against this reference (skill_interval.h) resamples
-  // them. Empty where the reference has no per-target errors (a floor, an old bundle).
+  // them. Empty where the reference has no per-target errors (an old bundle).
   std::vector<double> test_errors;
 };
 // The simple baselines of every series task (engine/core/forecast/baselines.h), by the one name
@@ -63,11 +64,11 @@ struct ReferenceScore {
 enum class Baseline { Mean, Persistence, SeasonalNaive, ArLsq };
 const char* baselineName(Baseline baseline);
 
-// The best anchor: the reference with the lowest validation loss — chosen like a model is, never
+// The best reference: the reference with the lowest validation loss — chosen like a model is, never
 // on test. nullptr when no reference has a finite validation loss.
 const ReferenceScore* bestAnchor(const std::vector<ReferenceScore>& references);
-// 1 − loss / the best anchor's loss on the same split (test: its test loss; validation: its
-// validation loss). NaN when there is no best anchor or the loss is not finite. The headline.
+// 1 − loss / the best reference's loss on the same split (test: its test loss; validation: its
+// validation loss). NaN when there is no best reference or the loss is not finite. The headline.
 double skillVersusBest(double loss, const std::vector<ReferenceScore>& references,
                        bool on_test = true);
 // nullptr when `name` is not among `references`.

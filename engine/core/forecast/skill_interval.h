@@ -23,7 +23,7 @@
 // √((n + 1 − 2h + h(h − 1)/n) / n) and read it against Student's t with n − 1 degrees of freedom;
 // the p-value is two-sided (GSL's t distribution).
 //
-// The words: a model "beats" the anchor when the whole interval lies above 0, "loses" when it
+// The words: a model "beats" the reference when the whole interval lies above 0, "loses" when it
 // lies below, and otherwise "ties".
 #pragma once
 
@@ -57,7 +57,7 @@ struct SkillInterval {
 
 constexpr int kSkillResamples = 2000;
 
-// The paired interval of the model's skill against the anchor, from per-target errors of equal
+// The paired interval of the model's skill against a reference, from per-target errors of equal
 // length. Invalid (NaN) when the lengths differ, there are fewer than 2 targets, or a value is not
 // finite. `block` < 1 is taken as 1; deterministic for a `seed`.
 SkillInterval pairedSkillInterval(const std::vector<double>& model_errors,
@@ -68,7 +68,7 @@ SkillInterval pairedSkillInterval(const std::vector<double>& model_errors,
 // The block length of the rule: max(horizon, season), at least 1.
 int64_t skillBlockLength(int64_t horizon, int64_t season);
 
-// The headline's interval: against the best anchor of `references` (bestAnchor, chosen on
+// The headline's interval: against the best reference of `references` (bestAnchor, chosen on
 // validation), whose ReferenceScore::test_errors must hold its per-target errors.
 SkillInterval skillIntervalVersusBest(const std::vector<double>& model_errors,
                                       const std::vector<ReferenceScore>& references,

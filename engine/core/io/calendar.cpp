@@ -7,6 +7,8 @@
 #include <map>
 #include <sstream>
 
+#include "engine/core/io/text.h"
+
 namespace rsalab {
 namespace {
 
@@ -405,10 +407,9 @@ CalendarPeriod calendarPeriod(const CsvTable& table) {
   for (const auto& t : tried)
     if (t.period > 0) return t;
   CalendarPeriod none;
-  for (const auto& t : tried) {
+  for (const auto& t : tried)
     if (none.column.empty()) none.column = t.column;
-    none.problem += (none.problem.empty() ? "" : "; ") + t.problem;
-  }
+  none.problem = joined(tried, "; ", [](const CalendarPeriod& t) { return t.problem; });
   return none;
 }
 

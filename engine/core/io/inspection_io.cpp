@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "engine/core/io/atomic_file.h"
+#include "engine/core/io/json_read.h"
 
 namespace rsalab {
 
@@ -126,47 +127,13 @@ json layerJson(const LayerInspection& layer, bool compact = false) {
   throw std::runtime_error(where + ": " + path + " " + what);
 }
 
-const json& member(const json& j, const char* key, const std::string& where,
-                   const std::string& path) {
-  if (!j.is_object()) fail(where, path, "must be an object");
-  auto it = j.find(key);
-  if (it == j.end()) fail(where, path + "." + key, "is missing");
-  return *it;
-}
-
-double number(const json& j, const char* key, const std::string& where, const std::string& path,
-              double fallback) {
-  if (!j.is_object()) fail(where, path, "must be an object");
-  auto it = j.find(key);
-  if (it == j.end()) return fallback;
-  if (!it->is_number()) fail(where, path + "." + key, "must be a number");
-  return it->get<double>();
-}
-
-int64_t integer(const json& j, const char* key, const std::string& where, const std::string& path) {
-  const json& v = member(j, key, where, path);
-  if (!v.is_number_integer()) fail(where, path + "." + key, "must be an integer");
-  return v.get<int64_t>();
-}
-
-std::string text(const json& j, const char* key, const std::string& where,
-                 const std::string& path) {
-  const json& v = member(j, key, where, path);
-  if (!v.is_string()) fail(where, path + "." + key, "must be a string");
-  return v.get<std::string>();
-}
-
-const json& array(const json& j, const char* key, const std::string& where,
-                  const std::string& path) {
-  const json& v = member(j, key, where, path);
-  if (!v.is_array()) fail(where, path + "." + key, "must be an array");
-  return v;
-}
+// The checked readers of engine/core/io/json_read.h; inspectionFromJsonValue puts `where` first.
+using namespace json_read;
 
 Matrix readMatrix(const json& j, const std::string& where, const std::string& path) {
   Matrix m;
-  m.rows = integer(j, "rows", where, path);
-  m.cols = integer(j, "cols", where, path);
+  m.rows = needInteger(j, "rows", path + ".");
+  m.cols = needInteger(j, "cols", path + ".");
   if (m.rows < 0 || m.cols < 0 || m.rows > kMaxMatrixSide || m.cols > kMaxMatrixSide ||
       m.rows * m.cols > kMaxMatrixValues) {
     fail(where, path,
@@ -192,7 +159,7 @@ Matrix readMatrix(const json& j, const std::string& where, const std::string& pa
     }
     return m;
   }
-  const json& values = array(j, "values", where, path);
+  const json& values = array(need(j, "values", path + "."), path + ".values");
   if (values.size() != n) {
     fail(where, path + ".values",
          "holds " + std::to_string(values.size()) + " values; rows x cols is " + std::to_string(n));
@@ -210,33 +177,33 @@ LayerInspection readLayer(const json& j, const std::string& where, const std::st
   LayerInspection layer;
   if (!j.is_object()) fail(where, path, "must be an object");
   if (j.contains("heads")) {
-    const json& heads = array(j, "heads", where, path);
+    const json& heads = array(need(j, "heads", path + "."), path + ".heads");
     for (size_t h = 0; h < heads.size(); ++h) {
       const std::string p = path + ".heads[" + std::to_string(h) + "]";
       const json& x = heads[h];
       HeadInspection head;
-      head.attention = readMatrix(member(x, "attention", where, p), where, p + ".attention");
+      head.attention = readMatrix(need(x, "attention", p + "."), where, p + ".attention");
       if (x.contains("rem_kind")) {
         head.has_rem = true;
-        const std::string kind = text(x, "rem_kind", where, p);
+        const std::string kind = needString(x, "rem_kind", p + ".");
         const auto parsed = parseRemKind(kind);
         if (!parsed)
           fail(where, p + ".rem_kind", "must be regular, cos or sin (is \"" + kind + "\")");
         head.rem_kind = *parsed;
-        head.dilation = integer(x, "dilation", where, p);
-        head.gate = number(x, "gate", where, p, 0);
-        head.lambda = number(x, "lambda", where, p, 0);
-        head.gamma = number(x, "gamma", where, p, 0);
-        head.theta = number(x, "theta", where, p, 0);
+        head.dilation = needInteger(x, "dilation", p + ".");
+        head.gate = number(x, "gate", p + ".", 0);
+        head.lambda = number(x, "lambda", p + ".", 0);
+        head.gamma = number(x, "gamma", p + ".", 0);
+        head.theta = number(x, "theta", p + ".", 0);
         head.softmax_part =
-            readMatrix(member(x, "softmax_part", where, p), where, p + ".softmax_part");
-        head.rem = readMatrix(member(x, "rem", where, p), where, p + ".rem");
+            readMatrix(need(x, "softmax_part", p + "."), where, p + ".softmax_part");
+        head.rem = readMatrix(need(x, "rem", p + "."), where, p + ".rem");
       }
       layer.heads.push_back(std::move(head));
     }
   }
   if (j.contains("cross_attention")) {
-    const json& cross = array(j, "cross_attention", where, path);
+    const json& cross = array(need(j, "cross_attention", path + "."), path + ".cross_attention");
     for (size_t h = 0; h < cross.size(); ++h) {
       layer.cross_attention.push_back(
           readMatrix(cross[h], where, path + ".cross_attention[" + std::to_string(h) + "]"));
@@ -244,11 +211,11 @@ LayerInspection readLayer(const json& j, const std::string& where, const std::st
   }
   if (j.contains("alpha")) {
     layer.has_alpha = true;
-    layer.alpha = number(j, "alpha", where, path, 0);
+    layer.alpha = number(j, "alpha", path + ".", 0);
   }
-  layer.residual = number(j, "residual", where, path, 0);
-  layer.update = number(j, "update", where, path, 0);
-  layer.equation_residual = number(j, "equation_residual", where, path, 0);
+  layer.residual = number(j, "residual", path + ".", 0);
+  layer.update = number(j, "update", path + ".", 0);
+  layer.equation_residual = number(j, "equation_residual", path + ".", 0);
   return layer;
 }
 
@@ -271,14 +238,16 @@ std::string inspectionJson(const InspectionRecord& record) {
   return inspectionJsonValue(record).dump(1);
 }
 
-InspectionRecord inspectionFromJsonValue(const json& j, const std::string& where) {
+namespace {
+
+InspectionRecord recordFromJson(const json& j, const std::string& where) {
   InspectionRecord record;
   if (!j.is_object()) fail(where, "record", "must be an object");
-  record.model = text(j, "model", where, "record");
-  record.sample = integer(j, "sample", where, "record");
+  record.model = needString(j, "model", "record.");
+  record.sample = needInteger(j, "sample", "record.");
   auto layers = [&](const char* key, std::vector<LayerInspection>& out) {
     if (!j.contains(key)) return;
-    const json& list = array(j, key, where, "record");
+    const json& list = array(need(j, key, "record."), std::string("record.") + key);
     for (size_t l = 0; l < list.size(); ++l) {
       out.push_back(readLayer(list[l], where, std::string(key) + "[" + std::to_string(l) + "]"));
     }
@@ -286,17 +255,24 @@ InspectionRecord inspectionFromJsonValue(const json& j, const std::string& where
   layers("layers", record.layers);
   layers("decoder_layers", record.decoder_layers);
   if (j.contains("gates")) {
-    const json& gates = array(j, "gates", where, "record");
+    const json& gates = array(need(j, "gates", "record."), "record.gates");
     for (size_t g = 0; g < gates.size(); ++g) {
       const std::string p = "gates[" + std::to_string(g) + "]";
       GateTrace trace;
-      trace.layer = integer(gates[g], "layer", where, p);
-      trace.gate = text(gates[g], "gate", where, p);
-      trace.values = readMatrix(member(gates[g], "values", where, p), where, p + ".values");
+      trace.layer = needInteger(gates[g], "layer", p + ".");
+      trace.gate = needString(gates[g], "gate", p + ".");
+      trace.values = readMatrix(need(gates[g], "values", p + "."), where, p + ".values");
       record.gates.push_back(std::move(trace));
     }
   }
   return record;
+}
+
+}  // namespace
+
+InspectionRecord inspectionFromJsonValue(const json& j, const std::string& where) {
+  return json_read::keyErrorsAs<std::runtime_error>(where,
+                                                    [&] { return recordFromJson(j, where); });
 }
 
 InspectionRecord inspectionFromJson(const std::string& text, const std::string& where) {

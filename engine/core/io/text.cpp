@@ -17,6 +17,17 @@ std::string cellNumber(double v, int significant) {
   return std::isfinite(v) ? formatNumber(v, significant) : "–";
 }
 
+std::string fixedNumber(double v, int decimals) {
+  if (!std::isfinite(v)) return "n/a";
+  char text[352];  // %.17f of the largest double
+  std::snprintf(text, sizeof text, "%.*f", decimals, v);
+  return text;
+}
+
+std::string meanSdText(double mean, double sd) {
+  return cellNumber(mean) + " ± " + cellNumber(sd, 2);
+}
+
 std::string minutesSeconds(double seconds) {
   const auto s = static_cast<long long>(std::llround(seconds));
   return s >= 60 ? std::to_string(s / 60) + " min " + std::to_string(s % 60) + " s"

@@ -16,6 +16,13 @@ std::string formatNumber(double v, int significant = 3);
 // A table cell's number: formatNumber, or "–" where `v` is not finite (a run without that number).
 std::string cellNumber(double v, int significant = 3);
 
+// printf's %.<decimals>f ("0.412", "-1.50"); "n/a" where `v` is not finite.
+std::string fixedNumber(double v, int decimals);
+
+// A mean with its standard deviation as tables and summaries show it: "0.0185 ± 0.0031" (cellNumber
+// of each, the sd to 2 significant digits).
+std::string meanSdText(double mean, double sd);
+
 // A wall time as people read it: "42 s", "3 min 15 s" (rounded to the second).
 std::string minutesSeconds(double seconds);
 

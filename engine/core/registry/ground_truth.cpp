@@ -5,19 +5,14 @@
 #include <cmath>
 #include <sstream>
 
+#include "engine/core/io/text.h"
+
 namespace rsalab {
 
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kTwoPi = 6.283185307179586;
-
-std::string num(double v, int precision = 3) {
-  std::ostringstream s;
-  s.precision(precision);
-  s << v;
-  return s.str();
-}
 
 double frobenius(const std::vector<double>& a) {
   double s = 0;
@@ -70,10 +65,11 @@ std::string RemMatch::status() const {
   if (!has_rem) return "no REM";
   if (!matched) return "no true component of this kind";
   if (kind == RemKind::Regular)
-    return "λ*=" + num(truth.base) + " |Δλ|=" + num(delta_base, 2) + " rel.F " +
-           num(rel_frobenius, 2);
-  return "γ*=" + num(truth.base) + " θ*=" + num(truth.theta) + " |Δγ|=" + num(delta_base, 2) +
-         " |Δθ|=" + num(delta_theta, 2) + " rel.F " + num(rel_frobenius, 2);
+    return "λ*=" + formatNumber(truth.base) + " |Δλ|=" + formatNumber(delta_base, 2) + " rel.F " +
+           formatNumber(rel_frobenius, 2);
+  return "γ*=" + formatNumber(truth.base) + " θ*=" + formatNumber(truth.theta) +
+         " |Δγ|=" + formatNumber(delta_base, 2) + " |Δθ|=" + formatNumber(delta_theta, 2) +
+         " rel.F " + formatNumber(rel_frobenius, 2);
 }
 
 RemMatch matchRem(RemKind kind, double base, double theta, int64_t dilation,

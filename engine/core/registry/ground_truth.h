@@ -3,8 +3,8 @@
 // generated with (matched against learned REMs) and the loss of the optimal predictor (the Bayes
 // floor, so "excess loss = test loss − floor" measures learning rather than noise).
 //
-// REM truth is matched per kind (spec/models.md "Lag matrix and REMs"; causal, P[i, j] = 0 unless
-// i > j and the dilation d divides i − j = k·d):
+// REM truth is matched per kind (../shared/spec/models.md "Lag matrix and REMs"; causal, P[i, j] =
+// 0 unless i > j and the dilation d divides i − j = k·d):
 //   regular  P[i, j] = λ^k           cos  P[i, j] = γ^k cos(θk)           sin  P[i, j] = γ^k
 //   sin(θk)
 // A learned head is compared only with true components of its own kind (regular ↔ regular,

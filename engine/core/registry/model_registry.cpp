@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "engine/core/io/enums.h"
+#include "engine/core/io/text.h"
 
 namespace rsalab {
 
@@ -97,11 +98,7 @@ int modelIndex(const std::string& name) {
   return -1;
 }
 
-std::string modelNameList(bool sequence_only) {
-  std::string out;
-  for (const auto& name : modelNames(sequence_only)) out += (out.empty() ? "" : ", ") + name;
-  return out;
-}
+std::string modelNameList(bool sequence_only) { return joined(modelNames(sequence_only)); }
 
 std::optional<RecurrentCell> recurrentCell(const std::string& name) {
   const auto* row = findModel(name);
@@ -119,10 +116,8 @@ std::vector<AttentionKind> attentionKinds() {
 }
 
 std::string attentionKindList() {
-  std::string out;
-  for (AttentionKind kind : attentionKinds())
-    out += (out.empty() ? "" : ", ") + std::string(attentionKindName(kind));
-  return out;
+  return joined(attentionKinds(), ", ",
+                [](AttentionKind kind) { return std::string(attentionKindName(kind)); });
 }
 
 const ModelInfo* findAttention(AttentionKind kind) {

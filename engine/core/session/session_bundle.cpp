@@ -22,6 +22,7 @@
 #include "engine/core/io/atomic_file.h"
 #include "engine/core/io/enums.h"
 #include "engine/core/io/inspection_io.h"
+#include "engine/core/io/json_read.h"
 #include "engine/core/io/text.h"
 #include "engine/core/registry/ground_truth_json.h"
 #include "engine/core/sweep/sweep_io.h"
@@ -103,25 +104,20 @@ std::string number(double v) { return formatNumber(v, 17); }
 
 const json& need(const json& j, const char* key, const std::string& file,
                  const std::string& path = "") {
-  auto it = j.find(key);
-  if (it == j.end()) fail(file, "missing key \"" + path + key + "\"");
-  return *it;
+  return json_read::keyErrorsAs<SessionError>(
+      file, [&]() -> const json& { return json_read::need(j, key, path); });
 }
 
 int64_t needInt(const json& j, const char* key, const std::string& file,
                 const std::string& path = "") {
-  const json& v = need(j, key, file, path);
-  if (!v.is_number_integer())
-    fail(file, "key \"" + path + key + "\" must be an integer (is " + v.type_name() + ")");
-  return v.get<int64_t>();
+  return json_read::keyErrorsAs<SessionError>(file,
+                                              [&] { return json_read::needInteger(j, key, path); });
 }
 
 std::string needString(const json& j, const char* key, const std::string& file,
                        const std::string& path = "") {
-  const json& v = need(j, key, file, path);
-  if (!v.is_string())
-    fail(file, "key \"" + path + key + "\" must be a string (is " + v.type_name() + ")");
-  return v.get<std::string>();
+  return json_read::keyErrorsAs<SessionError>(file,
+                                              [&] { return json_read::needString(j, key, path); });
 }
 
 json manifestJson(const SessionBundle& b) {
@@ -186,9 +182,7 @@ void parseErrorsJson(const std::string& text, SessionBundle& b) {
   const json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded() || !j.is_object()) fail(file, "not a JSON object");
   auto number = [&](const json& v, const std::string& key) {
-    if (v.is_null()) return std::nan("");
-    if (!v.is_number()) fail(file, "key \"" + key + "\" must be a number or null");
-    return v.get<double>();
+    return json_read::keyErrorsAs<SessionError>(file, [&] { return json_read::toNumber(v, key); });
   };
   auto numbers = [&](const json& o, const std::string& path) {
     const json& v = need(o, "test_errors", file, path);

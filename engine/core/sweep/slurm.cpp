@@ -16,6 +16,7 @@
 
 #include "engine/core/io/atomic_file.h"
 #include "engine/core/io/json_limits.h"
+#include "engine/core/io/text.h"
 #include "engine/core/sweep/sweep_cell.h"
 
 namespace rsalab {
@@ -277,8 +278,8 @@ std::vector<SlurmSubmission> submitSweep(const std::string& dir,
 }
 
 std::vector<std::string> squeueCommand(const std::vector<SlurmSubmission>& submissions) {
-  std::string jobs;
-  for (const auto& s : submissions) jobs += (jobs.empty() ? "" : ",") + s.job_id;
+  const std::string jobs =
+      joined(submissions, ",", [](const SlurmSubmission& s) { return s.job_id; });
   return {"squeue", "--noheader", "--array", "--states=all", "--jobs=" + jobs, "--format=%i|%T"};
 }
 

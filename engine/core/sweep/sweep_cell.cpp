@@ -12,6 +12,7 @@
 
 #include "engine/core/io/atomic_file.h"
 #include "engine/core/io/json_limits.h"
+#include "engine/core/io/json_read.h"
 #include "engine/core/sweep/sweep_io.h"
 #include "engine/core/sweep/sweep_row_json.h"
 
@@ -29,9 +30,6 @@ constexpr size_t kMaxCellBytes = size_t{256} << 20;
 std::string startedPath(const std::string& dir, int64_t index) {
   return (fs::path(dir) / "cells" / (std::to_string(index) + ".started")).string();
 }
-
-// A number read back from JSON: null is NaN (what nlohmann writes for a NaN or an infinity).
-double number(const json& v) { return v.is_null() ? NAN : v.get<double>(); }
 
 json trainCurveJson(const std::vector<StepMetrics>& curve) {
   json step = json::array(), seen = json::array(), loss = json::array(), lr = json::array(),
@@ -60,10 +58,10 @@ std::vector<StepMetrics> trainCurveFromJson(const json& j) {
   for (size_t i = 0; i < n; ++i) {
     curve[i].step = step[i].get<int64_t>();
     curve[i].samples_seen = j["samples_seen"][i].get<int64_t>();
-    curve[i].train_loss = number(j["train_loss"][i]);
-    curve[i].learning_rate = number(j["learning_rate"][i]);
-    curve[i].grad_norm = number(j["grad_norm"][i]);
-    curve[i].seconds = number(j["seconds"][i]);
+    curve[i].train_loss = json_read::toNumber(j["train_loss"][i], "train_loss");
+    curve[i].learning_rate = json_read::toNumber(j["learning_rate"][i], "learning_rate");
+    curve[i].grad_norm = json_read::toNumber(j["grad_norm"][i], "grad_norm");
+    curve[i].seconds = json_read::toNumber(j["seconds"][i], "seconds");
   }
   return curve;
 }
@@ -88,8 +86,8 @@ std::vector<EvalMetrics> validationCurveFromJson(const json& j) {
     m.samples_seen = e.at("samples_seen").get<int64_t>();
     // a validation curve: every point's split is validation, whatever a file says
     m.split = parseSplit(e.at("split").get<std::string>()).value_or(Split::Validation);
-    m.loss = number(e.at("loss"));
-    for (const auto& [k, v] : e.at("values").items()) m.values[k] = number(v);
+    m.loss = json_read::toNumber(e.at("loss"), "loss");
+    for (const auto& [k, v] : e.at("values").items()) m.values[k] = json_read::toNumber(v, k);
     curve.push_back(std::move(m));
   }
   return curve;

@@ -11,6 +11,7 @@
 
 #include "engine/core/forecast/skill_interval.h"
 #include "engine/core/registry/ground_truth_json.h"
+#include "engine/core/io/json_read.h"
 #include "engine/core/sweep/sweep_row_json.h"
 
 namespace rsalab {
@@ -21,73 +22,15 @@ namespace {
 
 const char* const kFile = "sweep.json";
 
-// A bad key; the reader of the whole file (sweep.json, a sweep cell) names the file.
-struct KeyError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+using namespace json_read;  // find, need, number, integer, string, array, object
 
-[[noreturn]] void fail(const std::string& what) { throw KeyError(what); }
-
-[[noreturn]] void wrongType(const std::string& key, const char* expected, const json& v) {
-  fail("key \"" + key + "\" must be " + expected + " (is " + v.type_name() + ")");
-}
-
-const json* find(const json& o, const char* key) {
-  auto it = o.find(key);
-  return it == o.end() ? nullptr : &*it;
-}
-
-const json& need(const json& o, const char* key, const std::string& path) {
-  const json* v = find(o, key);
-  if (!v) fail("missing key \"" + path + key + "\"");
-  return *v;
-}
-
-// A number; null = NaN (what sweepJson writes for a NaN).
-double toNumber(const json& v, const std::string& key) {
-  if (v.is_null()) return NAN;
-  if (!v.is_number()) wrongType(key, "a number or null", v);
-  return v.get<double>();
-}
-
-double number(const json& o, const char* key, const std::string& path, double fallback) {
-  const json* v = find(o, key);
-  return v ? toNumber(*v, path + key) : fallback;
-}
-
-int64_t integer(const json& o, const char* key, const std::string& path, int64_t fallback) {
-  const json* v = find(o, key);
-  if (!v) return fallback;
-  if (!v->is_number_integer()) wrongType(path + key, "an integer", *v);
-  return v->get<int64_t>();
-}
-
-std::string string(const json& o, const char* key, const std::string& path,
-                   const std::string& fallback) {
-  const json* v = find(o, key);
-  if (!v) return fallback;
-  if (!v->is_string()) wrongType(path + key, "a string", *v);
-  return v->get<std::string>();
-}
-
-const json& array(const json& o, const char* key) {
-  const json& v = *find(o, key);
-  if (!v.is_array()) wrongType(key, "an array", v);
-  return v;
-}
-
-const json& object(const json& v, const std::string& key) {
-  if (!v.is_object()) wrongType(key, "an object", v);
-  return v;
-}
+[[noreturn]] void fail(const std::string& what) { keyError(what); }
 
 SweepRow rowFromJson(const json& r, int64_t index, const std::string& path) {
   SweepRow row;
-  need(r, "model", path);
-  row.model = string(r, "model", path, "");
-  need(r, "size", path);
-  row.size = integer(r, "size", path, 0);
-  row.test_loss = toNumber(need(r, "test_loss", path), path + "test_loss");
+  row.model = needString(r, "model", path);
+  row.size = needInteger(r, "size", path);
+  row.test_loss = needNumber(r, "test_loss", path);
   row.run = integer(r, "run", path, index);
   row.requested_size = integer(r, "requested_size", path, row.size);
   if (const json* ref = find(r, "reference")) {
@@ -126,7 +69,7 @@ SweepRow rowFromJson(const json& r, int64_t index, const std::string& path) {
     try {
       row.truth = groundTruthFromJson(*truth, path + "truth");
     } catch (const std::exception& e) {
-      throw KeyError(e.what());
+      keyError(e.what());
     }
   }
   return row;
@@ -135,8 +78,7 @@ SweepRow rowFromJson(const json& r, int64_t index, const std::string& path) {
 PowerLawFit fitFromJson(const json& f, int64_t index) {
   const std::string path = "fits[" + std::to_string(index) + "].";
   PowerLawFit fit;
-  need(f, "model", path);
-  fit.model = string(f, "model", path, "");
+  fit.model = needString(f, "model", path);
   fit.a = number(f, "a", path, 0.0);
   fit.b = number(f, "b", path, 0.0);
   if (const json* ci = find(f, "b_ci95")) {
@@ -166,14 +108,14 @@ std::string sweepCsv(const SweepResult& result) {
   for (const auto& k : metric_names) s << ",test_" << k;
   // size: the N used; requested_size: the N asked for; reference: a baseline row, not a model
   s << ",best_validation,steps,parameters,seconds,requested_size,reference,stop_reason,error";
-  // The headline beside every row: skill vs the best anchor of its (task value, N, seed), the
+  // The headline beside every row: skill vs the best reference of its (task value, N, seed), the
   // reference row with the lowest validation loss. Empty for tasks without references.
   s << ",best_anchor,skill_vs_best_anchor";
   // Its paired block-bootstrap interval, the Diebold–Mariano p-value and the word it earns
   // (engine/core/forecast/skill_interval.h); empty without per-target errors.
   s << ",skill_ci95_low,skill_ci95_high,skill_dm_p,skill_verdict\n";
   // A run's references: the reference rows of its (task value, N, seed), as ReferenceScores, so
-  // that the best anchor and the skill are metrics.h's rule (bestAnchor, skillVersusBest).
+  // that the best reference and the skill are metrics.h's rule (bestAnchor, skillVersusBest).
   std::map<std::tuple<double, int64_t, uint64_t>, std::vector<ReferenceScore>> references;
   auto key = [](const SweepRow& r) {
     return std::make_tuple(std::isnan(r.axis_value) ? 0.0 : r.axis_value, r.size, r.seed);
@@ -295,23 +237,22 @@ SweepResult sweepResultFromJsonKeys(const json& j) {
   result.threads_per_run = integer(j, "threads_per_run", "", 1);
   if (const json* axis = find(j, "axis")) {
     const json& a = object(*axis, "axis");
-    need(a, "name", "axis.");
-    result.axis.name = string(a, "name", "axis.", "");
-    need(a, "values", "axis.");
-    const json& values = array(a, "values");
+    result.axis.name = needString(a, "name", "axis.");
+    const json& values = array(need(a, "values", "axis."), "axis.values");
     for (size_t i = 0; i < values.size(); ++i)
       result.axis.values.push_back(toNumber(values[i], "axis.values[" + std::to_string(i) + "]"));
   }
-  if (find(j, "runs")) {
-    const json& runs = array(j, "runs");
+  if (const json* found = find(j, "runs")) {
+    const json& runs = array(*found, "runs");
     for (size_t i = 0; i < runs.size(); ++i) {
       const std::string key = "runs[" + std::to_string(i) + "]";
       result.rows.push_back(rowFromJson(object(runs[i], key), static_cast<int64_t>(i), key + "."));
     }
   }
   for (const char* name : {"fits", "excess_fits"}) {
-    if (!find(j, name)) continue;
-    const json& fits = array(j, name);
+    const json* found = find(j, name);
+    if (!found) continue;
+    const json& fits = array(*found, name);
     auto& out = std::string(name) == "fits" ? result.fits : result.excess_fits;
     for (size_t i = 0; i < fits.size(); ++i) {
       const std::string key = std::string(name) + "[" + std::to_string(i) + "]";
@@ -330,7 +271,7 @@ SweepResult sweepResultFromJson(const std::string& text) {
 SweepResult sweepResultFromParsedJson(const nlohmann::json& parsed) {
   try {
     return sweepResultFromJsonKeys(parsed);
-  } catch (const KeyError& e) {
+  } catch (const JsonKeyError& e) {
     throw std::runtime_error(std::string(kFile) + ": " + e.what());
   }
 }

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "engine/core/registry/model_registry.h"
+#include "engine/core/io/text.h"
 #include "engine/core/sweep/sweep_io.h"
 #include "engine/core/verdicts/generation_claim.h"
 #include "engine/core/verdicts/linear_rnn_demo.h"
@@ -17,11 +18,6 @@ namespace rsalab {
 
 namespace {
 
-std::string number(double v, int precision = 3) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.*g", precision, v);
-  return text;
-}
 
 // Ties are ties: a claim that a model wins a share of the cells holds when its outright wins (95 %
 // paired interval above 0) reach that share, does not hold when even counting every tie it is in
@@ -75,8 +71,8 @@ ClaimVerdict regionClaim(const RegimeMap& map, const std::string& claim,
     else
       ++others[w.best];
   }
-  const std::string region = "a in [" + number(a_lo) + ", " + number(a_hi) + "], N in [" +
-                             std::to_string(n_lo) + ", " + std::to_string(n_hi) + "]";
+  const std::string region = "a in [" + formatNumber(a_lo) + ", " + formatNumber(a_hi) +
+                             "], N in [" + std::to_string(n_lo) + ", " + std::to_string(n_hi) + "]";
   v.detail = std::to_string(wins) + " of " + std::to_string(cells) + " cells won outright (" +
              region + "), " + std::to_string(tied_best) + " tied for best (not counted as wins), " +
              std::to_string(other_ties) + " other tie(s)";
@@ -179,7 +175,6 @@ ClaimVerdict sampleEfficiencyVerdict(const std::vector<SweepRow>& rows, const st
   // data is part of a larger N's: the seed, not the (N, seed) pair, is the independent unit.
   std::vector<double> summaries;
   int wins = 0, losses = 0, ties = 0;
-  std::string per_seed;
   for (const auto& [seed, sizes] : by_seed) {
     double sum = 0;
     int count = 0;
@@ -194,8 +189,8 @@ ClaimVerdict sampleEfficiencyVerdict(const std::vector<SweepRow>& rows, const st
     if (d < 0) ++wins;
     if (d > 0) ++losses;
     if (d == 0) ++ties;
-    per_seed += (per_seed.empty() ? "" : ", ") + number(d);
   }
+  const std::string per_seed = joined(summaries, ", ", [](double d) { return formatNumber(d); });
   const int n = wins + losses;
   const double p = signTestPValue(wins, n);
   std::vector<double> sorted = summaries;
@@ -204,16 +199,17 @@ ClaimVerdict sampleEfficiencyVerdict(const std::vector<SweepRow>& rows, const st
   v.decided = n > 0 && p < kClaimAlpha;
   v.holds = v.decided && wins > losses;
   v.inconclusive = n > 0 && !v.decided;
-  v.detail =
-      better + " lower on " + std::to_string(wins) + " of " + std::to_string(n) + " seeds" +
-      (ties ? " (" + std::to_string(ties) + " exact ties left out)" : "") +
-      ", sign test p = " + number(p, 2) +
-      (summaries.empty() ? std::string()
-                         : "; mean log-loss difference per seed " + per_seed + ", mean " +
-                               number(mean.mean) + " (" + regimeIntervalText(mean, "seeds") + ")");
+  v.detail = better + " lower on " + std::to_string(wins) + " of " + std::to_string(n) + " seeds" +
+             (ties ? " (" + std::to_string(ties) + " exact ties left out)" : "") +
+             ", sign test p = " + formatNumber(p, 2) +
+             (summaries.empty()
+                  ? std::string()
+                  : "; mean log-loss difference per seed " + per_seed + ", mean " +
+                        formatNumber(mean.mean) + " (" + regimeIntervalText(mean, "seeds") + ")");
   if (n > 0 && n < kSignTestMinSeeds)
-    v.detail += "; " + std::to_string(n) + " seeds cannot reach p < " + number(kClaimAlpha, 2) +
-                " (the sign test needs " + std::to_string(kSignTestMinSeeds) + " agreeing)";
+    v.detail += "; " + std::to_string(n) + " seeds cannot reach p < " +
+                formatNumber(kClaimAlpha, 2) + " (the sign test needs " +
+                std::to_string(kSignTestMinSeeds) + " agreeing)";
   if (n == 0) v.detail = "no seed with both " + better + " and " + than + " at some N";
   return v;
 }
@@ -241,9 +237,7 @@ std::vector<double> layerMeans(const std::vector<std::vector<double>>& samples) 
 }
 
 std::string ratioList(const std::vector<double>& v) {
-  std::string out;
-  for (double x : v) out += (out.empty() ? "" : ", ") + number(x);
-  return out;
+  return joined(v, ", ", [](double x) { return formatNumber(x); });
 }
 
 }  // namespace
@@ -255,7 +249,7 @@ ClaimVerdict fixedPointVerdict(const std::vector<const InspectionRecord*>& train
       "StarSaber's layers approach the fixed point of h = tanh(A(h) + V x): the relative residual "
       "‖h^l − tanh(A^l(h^l) + V^l x)‖ / ‖h^l‖ falls from the first layer to the last, and ends "
       "more than " +
-      number(100 * (1 - kFixedPointMargin), 2) +
+      formatNumber(100 * (1 - kFixedPointMargin), 2) +
       " % below the untrained model's with the same initialisation (α does not enter).";
   std::vector<std::vector<double>> t, c;
   for (const auto* r : trained)
@@ -276,9 +270,10 @@ ClaimVerdict fixedPointVerdict(const std::vector<const InspectionRecord*>& train
   const double control_fall = control_means.back() / control_means.front();
   const double closer = trained_means.back() / control_means.back();
   v.detail = "residual per layer " + ratioList(trained_means) + " (geometric mean over " +
-             std::to_string(t.size()) + " samples), last / first " + number(fall) +
+             std::to_string(t.size()) + " samples), last / first " + formatNumber(fall) +
              "; untrained control " + ratioList(control_means) + ", last / first " +
-             number(control_fall) + "; last layer against the control's " + number(closer);
+             formatNumber(control_fall) + "; last layer against the control's " +
+             formatNumber(closer);
   if (fall >= 1 || closer >= 1) {
     v.decided = true;
     v.holds = false;
@@ -288,7 +283,7 @@ ClaimVerdict fixedPointVerdict(const std::vector<const InspectionRecord*>& train
     v.decided = v.holds = true;
   } else {
     v.inconclusive = true;
-    v.detail += ": falls, but ends within " + number(100 * (1 - kFixedPointMargin), 2) +
+    v.detail += ": falls, but ends within " + formatNumber(100 * (1 - kFixedPointMargin), 2) +
                 " % of the untrained model's";
   }
   return v;
@@ -304,8 +299,8 @@ ClaimVerdict linearRnnVerdict(double max_error, int64_t values, double tolerance
   v.claim = "A linear RNN is a sum of REMs: h = Z + Σ REM terms equals the recurrence.";
   v.decided = values > 0 && std::isfinite(max_error);
   v.holds = v.decided && max_error <= tolerance;
-  v.detail = "max |recurrence − REM sum| = " + number(max_error) + " over " +
-             std::to_string(values) + " values (tolerance " + number(tolerance) + ")";
+  v.detail = "max |recurrence − REM sum| = " + formatNumber(max_error) + " over " +
+             std::to_string(values) + " values (tolerance " + formatNumber(tolerance) + ")";
   return v;
 }
 
@@ -320,7 +315,7 @@ ClaimVerdict recoverVerdict(const InspectionRecord& record, const GroundTruth& t
                             int64_t length) {
   ClaimVerdict v;
   v.claim = "An RSA head recovers the recurrence that generated its data (every REM within " +
-            number(kRecoveryTolerance) + ").";
+            formatNumber(kRecoveryTolerance) + ").";
   const auto matches = matchRems(record, truth, length);
   double worst = 0;
   int matched = 0;
@@ -332,7 +327,7 @@ ClaimVerdict recoverVerdict(const InspectionRecord& record, const GroundTruth& t
   v.decided = !matches.empty();
   v.holds = remsRecovered(matches);
   v.detail = std::to_string(matched) + " of " + std::to_string(matches.size()) +
-             " REM head(s) matched; largest parameter difference " + number(worst);
+             " REM head(s) matched; largest parameter difference " + formatNumber(worst);
   return v;
 }
 

@@ -214,7 +214,7 @@ std::string firstMinuteBlock(const FirstMinuteTable& t) {
     }
     for (double FirstMinuteRun::*field : {&FirstMinuteRun::validation, &FirstMinuteRun::test}) {
       const MeanSd s = meanSd(losses(runs, model, field));
-      out += s.n ? " " + cellNumber(s.mean) + " ± " + cellNumber(s.sd, 2) + " |" : " – |";
+      out += s.n ? " " + meanSdText(s.mean, s.sd) + " |" : " – |";
     }
     out += "\n";
   }
@@ -233,8 +233,7 @@ std::string firstMinuteSummary(const FirstMinuteTable& t) {
   for (const auto& model : t.models) {
     const MeanSd s = meanSd(losses(runs, model, &FirstMinuteRun::test));
     if (s.n == 0) continue;
-    out += std::string(first ? " " : ", ") + model + " " + cellNumber(s.mean) + " ± " +
-           cellNumber(s.sd, 2);
+    out += std::string(first ? " " : ", ") + model + " " + meanSdText(s.mean, s.sd);
     first = false;
   }
   // The verdicts only ("RSA beats rnn, ties transformer"); the README has the intervals.

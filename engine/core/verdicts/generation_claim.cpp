@@ -11,23 +11,15 @@ namespace rsalab {
 
 namespace {
 
-std::string number(double x) { return formatNumber(x); }
-
-std::string fixed2(double x) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.2f", x);
-  return text;
-}
-
 // "… 0.41 ms at T=32 → 2.3 ms at T=4096 (growth 5.1×), state 12288 → 4194304 floats"
 std::string describe(const GenerationCurve& c) {
   if (c.points.empty()) return c.method + ": not measured";
   const auto& a = c.points.front();
   const auto& b = c.points.back();
-  return c.method + " " + number(a.ms_per_token) + " ms at T=" + std::to_string(a.position) +
-         " → " + number(b.ms_per_token) + " ms at T=" + std::to_string(b.position) + " (growth " +
-         fixed2(generationGrowth(c)) + "×), state " + std::to_string(a.state_floats) + " → " +
-         std::to_string(b.state_floats) + " floats";
+  return c.method + " " + formatNumber(a.ms_per_token) + " ms at T=" + std::to_string(a.position) +
+         " → " + formatNumber(b.ms_per_token) + " ms at T=" + std::to_string(b.position) +
+         " (growth " + fixedNumber(generationGrowth(c), 2) + "×), state " +
+         std::to_string(a.state_floats) + " → " + std::to_string(b.state_floats) + " floats";
 }
 
 }  // namespace
@@ -60,9 +52,9 @@ std::vector<ClaimVerdict> linearAttentionRnnVerdicts(const LinearAttentionRnnPro
       "the same outputs.";
   same.decided = probe.values > 0 && std::isfinite(probe.max_error);
   same.holds = same.decided && probe.max_error <= kParallelRecurrentTolerance;
-  same.detail = "max |parallel − recurrent| = " + number(probe.max_error) + " over " +
+  same.detail = "max |parallel − recurrent| = " + formatNumber(probe.max_error) + " over " +
                 std::to_string(probe.values) + " outputs (float64, tolerance " +
-                number(kParallelRecurrentTolerance) + ")";
+                formatNumber(kParallelRecurrentTolerance) + ")";
 
   ClaimVerdict cost;
   cost.claim =
@@ -74,7 +66,7 @@ std::vector<ClaimVerdict> linearAttentionRnnVerdicts(const LinearAttentionRnnPro
                  std::isfinite(linear) && std::isfinite(softmax);
   cost.holds = cost.decided && linear <= kFlatGrowth && softmax >= kGrowingGrowth;
   cost.detail = describe(probe.linear) + "; " + describe(probe.softmax) + " (flat: growth ≤ " +
-                number(kFlatGrowth) + "×, grows: ≥ " + number(kGrowingGrowth) + "×" +
+                formatNumber(kFlatGrowth) + "×, grows: ≥ " + formatNumber(kGrowingGrowth) + "×" +
                 (probe.model.empty() ? ")" : "; " + probe.model + ")");
   if (!cost.decided) cost.detail += "; needs three positions on both curves";
   return {same, cost};

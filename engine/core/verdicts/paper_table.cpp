@@ -9,6 +9,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "engine/core/io/json_read.h"
+#include "engine/core/io/text.h"
 #include "engine/core/verdicts/regime_map.h"  // meanWithInterval
 
 namespace rsalab {
@@ -164,28 +166,21 @@ std::string paperRowsJson(const std::vector<PaperRun>& runs,
 
 namespace {
 
-std::string fixed(double v, int digits = 3) {
-  if (!std::isfinite(v)) return "n/a";
-  std::ostringstream s;
-  s << std::fixed << std::setprecision(digits) << v;
-  return s.str();
-}
+using json_read::numberOrNaN;
 
-double number(const json& j) { return j.is_number() ? j.get<double>() : NAN; }
-
+// json_read::need, its message naming the table ("paper table: missing key \"settings\"").
 const json& need(const json& j, const char* key) {
-  if (!j.is_object() || !j.contains(key))
-    throw std::runtime_error(std::string("paper table: missing key '") + key + "'");
-  return j.at(key);
+  return json_read::keyErrorsAs<std::runtime_error>(
+      "paper table", [&]() -> const json& { return json_read::need(j, key); });
 }
 
 // "0.412 [0.398, 0.426]" (the 95 % interval over seeds), or "0.412" for a single run.
 std::string cell(const json& stat) {
-  const double mean = number(need(stat, "mean")), lo = number(need(stat, "low")),
-               hi = number(need(stat, "high"));
+  const double mean = numberOrNaN(need(stat, "mean")), lo = numberOrNaN(need(stat, "low")),
+               hi = numberOrNaN(need(stat, "high"));
   if (!std::isfinite(mean)) return "—";
-  if (!std::isfinite(lo)) return fixed(mean);
-  return fixed(mean) + " [" + fixed(lo) + ", " + fixed(hi) + "]";
+  if (!std::isfinite(lo)) return fixedNumber(mean, 3);
+  return fixedNumber(mean, 3) + " [" + fixedNumber(lo, 3) + ", " + fixedNumber(hi, 3) + "]";
 }
 
 std::string seriesLabel(const std::string& series) {
@@ -222,7 +217,7 @@ std::string paperTableMarkdown(const std::string& table_json) {
      << need(s, "d_model").get<int64_t>() << ", " << need(s, "heads").get<int64_t>() << " heads, "
      << need(s, "layers").get<int64_t>() << " layers; at most " << need(s, "epochs").get<int64_t>()
      << " epochs of batch " << need(s, "batch_size").get<int64_t>() << " (AdamW, learning rate "
-     << number(need(s, "learning_rate")) << "), early stopping on validation after "
+     << numberOrNaN(need(s, "learning_rate")) << "), early stopping on validation after "
      << need(s, "patience").get<int64_t>()
      << " epochs without improvement, the best epoch's weights restored; dlinear and nlinear "
      << "with lookback L.\n\n";
@@ -233,7 +228,7 @@ std::string paperTableMarkdown(const std::string& table_json) {
     for (const auto& r : rows) {
       if (need(r, "model").get<std::string>() != model ||
           need(r, "features").get<std::string>() != features ||
-          number(need(r, "train_fraction")) != 1.0)
+          numberOrNaN(need(r, "train_fraction")) != 1.0)
         continue;
       out[need(r, "horizon").get<int64_t>()] = cell(need(r, metric));
     }
@@ -273,7 +268,7 @@ std::string paperTableMarkdown(const std::string& table_json) {
       std::map<int64_t, std::string> cells;
       for (const auto& q : publishedResults())
         if (q.series == series && q.features == features && published(q) == label)
-          cells[q.horizon] = fixed(q.mse);
+          cells[q.horizon] = fixedNumber(q.mse, 3);
       line(label, cells);
     }
   };
@@ -316,7 +311,7 @@ std::string paperTableMarkdown(const std::string& table_json) {
   // The sample-efficiency curve, when the run measured it.
   std::vector<double> fractions;
   for (const auto& r : rows) {
-    const double f = number(need(r, "train_fraction"));
+    const double f = numberOrNaN(need(r, "train_fraction"));
     if (f != 1.0 && std::find(fractions.begin(), fractions.end(), f) == fractions.end())
       fractions.push_back(f);
   }
@@ -326,14 +321,14 @@ std::string paperTableMarkdown(const std::string& table_json) {
     const auto h = need(s, "efficiency_horizon").get<int64_t>();
     md << "\nSample efficiency at H = " << h
        << ": test MSE (M) with the train part cut to its most recent windows:\n\n| model |";
-    for (double f : fractions) md << " " << fixed(100 * f, 0) << " % |";
+    for (double f : fractions) md << " " << fixedNumber(100 * f, 0) << " % |";
     md << "\n|---|";
     for (size_t k = 0; k < fractions.size(); ++k) md << "---|";
     md << "\n";
     std::vector<std::string> seen;
     for (const auto& r : rows) {
       const auto m = need(r, "model").get<std::string>();
-      if (number(need(r, "train_fraction")) == 1.0 ||
+      if (numberOrNaN(need(r, "train_fraction")) == 1.0 ||
           std::find(seen.begin(), seen.end(), m) != seen.end())
         continue;
       seen.push_back(m);
@@ -341,7 +336,8 @@ std::string paperTableMarkdown(const std::string& table_json) {
       for (double f : fractions) {
         std::string c = "—";
         for (const auto& q : rows)
-          if (need(q, "model").get<std::string>() == m && number(need(q, "train_fraction")) == f &&
+          if (need(q, "model").get<std::string>() == m &&
+              numberOrNaN(need(q, "train_fraction")) == f &&
               need(q, "horizon").get<int64_t>() == h &&
               need(q, "features").get<std::string>() == "M")
             c = cell(need(q, "mse")) +
@@ -359,8 +355,8 @@ std::string paperTableMarkdown(const std::string& table_json) {
   md << "\nSources of the published rows (shown beside ours, never mixed: other model sizes, other "
         "lookbacks, their code):\n\n";
   for (const auto& [name, text] : publishedSources()) md << "- " << name << ": " << text << "\n";
-  const double seconds = number(need(j, "seconds"));
-  md << "\nTime: " << fixed(seconds / 60, 1) << " min wall for the whole command ("
+  const double seconds = numberOrNaN(need(j, "seconds"));
+  md << "\nTime: " << fixedNumber(seconds / 60, 1) << " min wall for the whole command ("
      << need(s, "parallel").get<int64_t>() << " runs at a time, "
      << need(s, "threads_per_run").get<int64_t>() << " thread(s) each; "
      << need(s, "machine").get<std::string>() << ").\n";
@@ -373,7 +369,8 @@ std::vector<PaperCurve> paperTableCurves(const std::string& table_json) {
   const std::string main = need(j, "settings").value("features", std::string("M"));
   std::vector<PaperCurve> out;
   for (const auto& r : need(j, "rows")) {
-    if (need(r, "features").get<std::string>() != main || number(need(r, "train_fraction")) != 1.0)
+    if (need(r, "features").get<std::string>() != main ||
+        numberOrNaN(need(r, "train_fraction")) != 1.0)
       continue;
     const auto model = need(r, "model").get<std::string>();
     auto at =
@@ -384,9 +381,9 @@ std::vector<PaperCurve> paperTableCurves(const std::string& table_json) {
     }
     const auto& mse = need(r, "mse");
     at->horizon.push_back(static_cast<double>(need(r, "horizon").get<int64_t>()));
-    at->mse.push_back(number(need(mse, "mean")));
-    at->low.push_back(number(need(mse, "low")));
-    at->high.push_back(number(need(mse, "high")));
+    at->mse.push_back(numberOrNaN(need(mse, "mean")));
+    at->low.push_back(numberOrNaN(need(mse, "low")));
+    at->high.push_back(numberOrNaN(need(mse, "high")));
   }
   const auto horizons = need(need(j, "settings"), "horizons").get<std::vector<int64_t>>();
   for (const auto& p : publishedResults()) {  // at the table's horizons
@@ -424,7 +421,7 @@ std::vector<SweepRow> paperEfficiencyRows(const std::string& table_json) {
       row.model = need(r, "model").get<std::string>();
       row.size = need(r, "train_windows").get<int64_t>();
       row.seed = need(run, "seed").get<uint64_t>();
-      row.test_loss = number(need(run, "mse"));
+      row.test_loss = numberOrNaN(need(run, "mse"));
       row.steps = std::max<int64_t>(1, need(run, "epochs").get<int64_t>());
       out.push_back(std::move(row));
     }

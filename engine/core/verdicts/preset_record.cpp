@@ -130,7 +130,7 @@ std::string lossTable(const SweepResult& sweep) {
     out += "| " + model + " |";
     for (int64_t n : sizes) {
       const MeanSd s = meanSd(losses[{model, n}]);
-      out += s.n ? " " + cellNumber(s.mean) + " ± " + cellNumber(s.sd, 2) + " |" : " – |";
+      out += s.n ? " " + meanSdText(s.mean, s.sd) + " |" : " – |";
     }
     std::string fit = "–";
     for (const auto& f : sweep.fits)

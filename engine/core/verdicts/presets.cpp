@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "engine/core/io/text.h"
 #include "engine/core/verdicts/claims.h"
 
 namespace rsalab {
@@ -257,9 +258,7 @@ const Preset& presetOrThrow(const std::string& name) {
 }
 
 std::string presetNameList() {
-  std::string out;
-  for (const auto& p : presets()) out += (out.empty() ? "" : ", ") + p.name;
-  return out;
+  return joined(presets(), ", ", [](const Preset& p) { return p.name; });
 }
 
 }  // namespace rsalab

@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "engine/core/forecast/skill_interval.h"
+#include "engine/core/io/json_read.h"
+#include "engine/core/io/text.h"
 
 namespace rsalab {
 
@@ -22,25 +24,13 @@ namespace {
 
 using nlohmann::json;
 
+// json_read::number (NaN when missing or null), its message naming the report.
 double num(const json& o, const char* key) {
-  const auto it = o.find(key);
-  if (it == o.end() || it->is_null()) return NAN;
-  if (!it->is_number())
-    throw std::runtime_error(std::string("report: key \"") + key + "\" is not a number");
-  return it->get<double>();
+  return json_read::keyErrorsAs<std::runtime_error>(
+      "report", [&] { return json_read::number(o, key, "", NAN); });
 }
 
-std::string str(const json& o, const char* key) {
-  const auto it = o.find(key);
-  return it != o.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
-std::string fixed(double v, int digits) {
-  if (!std::isfinite(v)) return "n/a";
-  std::ostringstream s;
-  s << std::fixed << std::setprecision(digits) << v;
-  return s.str();
-}
+const auto& str = json_read::stringOrEmpty;
 
 // "+0.12 [−0.05, 0.30]": a mean with the range of its values (seeds), or the value alone.
 std::string meanRange(const std::vector<double>& values) {
@@ -54,8 +44,8 @@ std::string meanRange(const std::vector<double>& values) {
   o << std::showpos << std::fixed << std::setprecision(2) << sum / static_cast<double>(ok.size())
     << std::noshowpos;
   if (ok.size() > 1)
-    o << " [" << fixed(*std::min_element(ok.begin(), ok.end()), 2) << ", "
-      << fixed(*std::max_element(ok.begin(), ok.end()), 2) << "]";
+    o << " [" << fixedNumber(*std::min_element(ok.begin(), ok.end()), 2) << ", "
+      << fixedNumber(*std::max_element(ok.begin(), ok.end()), 2) << "]";
   return o.str();
 }
 
@@ -101,11 +91,11 @@ std::string realSeriesReportMarkdown(const std::string& text) {
   std::ostringstream table;
   if (test) {
     table << "| series | T | N | model | validation MSE | test MSE (mean ± sd) | test MASE | "
-             "skill vs best anchor: mean [seeds' range] | beats / ties / loses | skill vs "
+             "skill vs best reference: mean [seeds' range] | beats / ties / loses | skill vs "
              "persistence |\n"
              "|---|---|---|---|---|---|---|---|---|---|\n";
   } else {
-    table << "| series | T | N | model | validation MSE (mean over seeds) | ÷ best anchor's "
+    table << "| series | T | N | model | validation MSE (mean over seeds) | ÷ best reference's "
              "validation MSE |\n|---|---|---|---|---|---|\n";
   }
   std::vector<std::string> order;                           // models, first-seen order
@@ -120,16 +110,16 @@ std::string realSeriesReportMarkdown(const std::string& text) {
       const std::string model = str(row, "model");
       const bool ensemble = row.value("ensemble", false);
       if (!test) {
-        table << lead << model << " | " << fixed(num(row, "validation"), 4) << " | "
-              << fixed(num(row, "validation_ratio"), 3) << " |\n";
+        table << lead << model << " | " << fixedNumber(num(row, "validation"), 4) << " | "
+              << fixedNumber(num(row, "validation_ratio"), 3) << " |\n";
         if (!ensemble) ratios[model].push_back(num(row, "validation_ratio"));
         continue;
       }
       if (ensemble) {
         const auto ci = interval(row);
-        table << lead << model << " | " << fixed(num(row, "validation"), 4) << " | "
-              << fixed(num(row, "test"), 4) << " | " << fixed(num(row, "test_mase"), 3) << " | "
-              << ci.text(2) << " | " << str(row, "verdict") << " | "
+        table << lead << model << " | " << fixedNumber(num(row, "validation"), 4) << " | "
+              << fixedNumber(num(row, "test"), 4) << " | " << fixedNumber(num(row, "test_mase"), 3)
+              << " | " << ci.text(2) << " | " << str(row, "verdict") << " | "
               << meanRange({num(row, "skill_vs_persistence")}) << " |\n";
         continue;
       }
@@ -147,10 +137,10 @@ std::string realSeriesReportMarkdown(const std::string& text) {
         if (std::isfinite(v)) mean_test += v, ++n;
       for (double v : mases)
         if (std::isfinite(v)) mean_mase += v, ++m;
-      table << lead << model << " | " << fixed(num(row, "validation"), 4) << " | "
-            << fixed(n ? mean_test / n : NAN, 4) << " ± " << fixed(sd(tests), 4) << " | "
-            << fixed(m ? mean_mase / m : NAN, 3) << " | " << meanRange(skills) << " | "
-            << row.value("beats", 0) << " / " << row.value("ties", 0) << " / "
+      table << lead << model << " | " << fixedNumber(num(row, "validation"), 4) << " | "
+            << fixedNumber(n ? mean_test / n : NAN, 4) << " ± " << fixedNumber(sd(tests), 4)
+            << " | " << fixedNumber(m ? mean_mase / m : NAN, 3) << " | " << meanRange(skills)
+            << " | " << row.value("beats", 0) << " / " << row.value("ties", 0) << " / "
             << row.value("loses", 0) << " | " << meanRange(persistence) << " |\n";
       if (const std::string word = str(row, "word"); !word.empty()) words[model][word] += 1;
     }
@@ -160,15 +150,15 @@ std::string realSeriesReportMarkdown(const std::string& text) {
       const std::string mark = is_best ? "**" : "*";
       if (!test) {
         table << lead << mark << str(ref, "label") << mark << " | "
-              << fixed(num(ref, "validation"), 4) << " | " << fixed(num(ref, "validation_ratio"), 3)
-              << " |\n";
+              << fixedNumber(num(ref, "validation"), 4) << " | "
+              << fixedNumber(num(ref, "validation_ratio"), 3) << " |\n";
         continue;
       }
       const auto ci = interval(ref);
       table << lead << mark << str(ref, "label") << mark << " | "
-            << fixed(num(ref, "validation"), 4) << " | " << fixed(num(ref, "test"), 4) << " | "
-            << fixed(num(ref, "test_mase"), 3) << " | "
-            << (is_best ? std::string("0 (best anchor)") : ci.text(2)) << " | "
+            << fixedNumber(num(ref, "validation"), 4) << " | " << fixedNumber(num(ref, "test"), 4)
+            << " | " << fixedNumber(num(ref, "test_mase"), 3) << " | "
+            << (is_best ? std::string("0 (best reference)") : ci.text(2)) << " | "
             << (is_best ? std::string() : str(ref, "verdict")) << " | "
             << (str(ref, "name") == "persistence" ? std::string("0")
                                                   : meanRange({num(ref, "skill_vs_persistence")}))
@@ -186,25 +176,24 @@ std::string realSeriesReportMarkdown(const std::string& text) {
     }
   }
   auto list = [](const std::vector<std::string>& v) {
-    std::string s;
-    for (const auto& x : v) s += (s.empty() ? "" : "; ") + x;
-    return s.empty() ? std::string("none") : s;
+    return v.empty() ? std::string("none") : joined(v, "; ");
   };
   std::ostringstream summary;
   if (test) {
-    summary << "\nThe best anchor of a series is the reference (statistical method or baseline) "
-               "with the lowest validation loss, in bold; skill = 1 − MSE_model / MSE_best anchor "
-               "on test (> 0: the model is better), with its 95 % paired moving-block bootstrap "
-               "interval (circular blocks of max(horizon, season) targets, "
-            << kSkillResamples
-            << " resamples) and the Diebold–Mariano p-value (Harvey–Leybourne–Newbold). A "
-               "model beats the anchor only when the interval lies above 0, loses when it lies "
-               "below, and otherwise ties. \"beats / ties / loses\" counts a model's seeds, each "
-               "its own run and interval. A \"mean of\" row is an ensemble: the runs' forecasts "
-               "averaged, then scored, with its own interval. MASE: MAE over the train part's "
-               "in-sample seasonal-naive MAE.\n"
-            << "\nSeed ensembles (or the single run) against the best anchor, by their intervals "
-               "(series beaten / tied / lost):\n";
+    summary
+        << "\nThe best reference of a series is the reference (statistical method or baseline) "
+           "with the lowest validation loss, in bold; skill = 1 − MSE_model / MSE_best reference "
+           "on test (> 0: the model is better), with its 95 % paired moving-block bootstrap "
+           "interval (circular blocks of max(horizon, season) targets, "
+        << kSkillResamples
+        << " resamples) and the Diebold–Mariano p-value (Harvey–Leybourne–Newbold). A "
+           "model beats the best reference only when the interval lies above 0, loses when it lies "
+           "below, and otherwise ties. \"beats / ties / loses\" counts a model's seeds, each "
+           "its own run and interval. A \"mean of\" row is an ensemble: the runs' forecasts "
+           "averaged, then scored, with its own interval. MASE: MAE over the train part's "
+           "in-sample seasonal-naive MAE.\n"
+        << "\nSeed ensembles (or the single run) against the best reference, by their intervals "
+           "(series beaten / tied / lost):\n";
     for (const auto& model : order) {
       auto at = [&](const char* k) {
         const auto it = words[model].find(k);
@@ -215,13 +204,13 @@ std::string realSeriesReportMarkdown(const std::string& text) {
     }
     summary << "\nWith the model chosen on validation (lowest mean validation MSE over the seeds, "
                "or an ensemble's):\n"
-            << "- it beats the best anchor on " << chosen_beats.size() << ": " << list(chosen_beats)
-            << "\n"
+            << "- it beats the best reference on " << chosen_beats.size() << ": "
+            << list(chosen_beats) << "\n"
             << "- it ties on " << chosen_ties.size() << ": " << list(chosen_ties) << "\n"
             << "- it loses on " << chosen_loses.size() << ": " << list(chosen_loses) << "\n";
   } else {
     summary << "\nValidation only (no test number is computed into this table): each model's "
-               "best validation MSE (mean over seeds) over the best anchor's validation MSE, "
+               "best validation MSE (mean over seeds) over the best reference's validation MSE, "
                "median over the series:\n";
     for (const auto& [model, r] : ratios) {
       std::vector<double> v = r;
@@ -230,7 +219,7 @@ std::string realSeriesReportMarkdown(const std::string& text) {
           v.empty()
               ? NAN
               : (v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2);
-      summary << "- " << model << ": " << fixed(median, 3) << "\n";
+      summary << "- " << model << ": " << fixedNumber(median, 3) << "\n";
     }
   }
   return table.str() + summary.str();
