@@ -179,8 +179,9 @@ Latency benchLatency(double seconds, int parallel) {
     for (const auto& [run, step] : steps) n += step;
     return n;
   };
-  QObject::connect(controller.worker(), &TrainingWorker::status, &receiver,
-                   [&steps](int run, const RunStatus& s) { steps[run] = std::max<qint64>(steps[run], s.step); });
+  QObject::connect(
+      controller.worker(), &TrainingWorker::status, &receiver,
+      [&steps](int run, const RunStatus& s) { steps[run] = std::max<qint64>(steps[run], s.step); });
   HeatMapGrid grid;
   grid.resize(1200, 700);
   grid.setGridSize(2, 4);

@@ -9,10 +9,10 @@
 #include <random>
 #include <set>
 
+#include "engine/core/config/run_config.h"
 #include "engine/core/io/atomic_file.h"
 #include "engine/core/io/inspection_io.h"
 #include "engine/core/session/session_bundle.h"
-#include "engine/core/config/run_config.h"
 #include "engine/sweep/sweep.h"
 #include "engine/sweep/sweep_references.h"
 #include "engine/tasks/csv_series.h"
@@ -183,8 +183,7 @@ class TestSweep : public QObject {
       parseSessionMetricsCsv(readTextFile(r.files + "/metrics.csv", 1 << 24), "metrics.csv", all);
       QCOMPARE(all.steps.size(), size_t{40});
       QCOMPARE(all.evals.size(), size_t{20});
-      const auto record =
-          inspectionFromJson(readTextFile(r.files + "/inspection.json", 1 << 24));
+      const auto record = inspectionFromJson(readTextFile(r.files + "/inspection.json", 1 << 24));
       QCOMPARE(QString::fromStdString(record.model), QString::fromStdString(r.model));
       QVERIFY(!record.layers.empty() || !record.gates.empty());
     }

@@ -13,10 +13,10 @@
 #include <map>
 #include <memory>
 
-#include "widgets/run_store.h"
 #include "app/gui/training_controller.h"
 #include "app/gui/training_worker.h"
 #include "engine/runtime.h"
+#include "widgets/run_store.h"
 
 using namespace rsalab;
 

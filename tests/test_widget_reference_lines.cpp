@@ -96,7 +96,8 @@ class TestWidgetReferenceLines : public QObject {
     RunStatus none;
     store.setStatus(run.id, none);
     QCOMPARE(table.text(0, RunStore::kSkill), QString("–"));
-    QVERIFY(store.headerData(RunStore::kSkill, Qt::Horizontal).toString().contains("best reference"));
+    QVERIFY(
+        store.headerData(RunStore::kSkill, Qt::Horizontal).toString().contains("best reference"));
     // The check box hides the run: the store says so to the loss view.
     QSignalSpy toggled(&store, &RunStore::visibilityChanged);
     QVERIFY(store.setData(store.index(0, RunStore::kVisible), Qt::Unchecked, Qt::CheckStateRole));

@@ -104,9 +104,9 @@ class InspectorPanel : public QWidget {
   const RunStore* store_ = nullptr;
   QMap<RunId, Latest> latest_;                   // newest record per run
   QMap<QPair<RunId, int>, SampleInput> inputs_;  // (run, sample) → that sample's input
-  SnapshotHistory history_;                    // every run's records by step, thinned
+  SnapshotHistory history_;                      // every run's records by step, thinned
   RunId inspected_run_;
-  QString applied_truth_;  // the truth the REM view shows (applyGroundTruth)
+  QString applied_truth_;            // the truth the REM view shows (applyGroundTruth)
   std::vector<qint64> scrub_steps_;  // the slider's index → step
   bool follow_latest_ = true;        // false once the user moves the slider back
   qint64 shown_step_ = -1;

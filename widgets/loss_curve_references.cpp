@@ -14,7 +14,8 @@ namespace {
 const QColor kReferenceColor(105, 105, 105);
 }  // namespace
 
-void LossCurveView::setReferenceLines(const RunId& run_id, const std::vector<ReferenceLine>& lines) {
+void LossCurveView::setReferenceLines(const RunId& run_id,
+                                      const std::vector<ReferenceLine>& lines) {
   if (lines.empty()) {
     references_.erase(run_id);
   } else {

@@ -149,7 +149,8 @@ std::vector<RunId> LossCurveView::runIds() const {
   return ids;
 }
 
-void LossCurveView::append(const RunId& run_id, Curve curve, double step, double samples_seen, double loss) {
+void LossCurveView::append(const RunId& run_id, Curve curve, double step, double samples_seen,
+                           double loss) {
   Run& run = ensureRun(run_id);
   CurveSeries& s = curve == Curve::kTrain ? run.train : run.validation;
   const bool first = s.empty();

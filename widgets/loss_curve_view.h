@@ -163,7 +163,7 @@ class LossCurveView : public QWidget {
   std::map<RunId, Run> runs_;
   std::vector<Marker> markers_;
   std::map<RunId, std::vector<ReferenceLine>> references_;  // by run
-  std::vector<QCPItemStraightLine*> reference_lines_;     // drawn, with their labels
+  std::vector<QCPItemStraightLine*> reference_lines_;       // drawn, with their labels
   std::vector<QCPItemText*> reference_texts_;
   XAxisMode x_mode_ = XAxisMode::kStep;
   double smoothing_ = 0.9;  // per-step losses are noisy; TensorBoard's 0.6 barely shows a trend

@@ -82,9 +82,7 @@ void RunStore::setStatus(const RunId& id, const RunStatus& now) {
   changed(row);
 }
 
-void RunStore::changed(int row) {
-  emit dataChanged(index(row, 0), index(row, kColumns - 1));
-}
+void RunStore::changed(int row) { emit dataChanged(index(row, 0), index(row, kColumns - 1)); }
 
 const Run* RunStore::find(const RunId& id) const {
   const int row = rowOf(id);
@@ -189,7 +187,9 @@ int RunStore::rowCount(const QModelIndex& parent) const {
   return parent.isValid() ? 0 : static_cast<int>(runs_.size());
 }
 
-int RunStore::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : kColumns; }
+int RunStore::columnCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : kColumns;
+}
 
 QVariant RunStore::text(const Run& r, const Skill& skill, int column) const {
   const RunDescriptor& d = r.what;
@@ -290,11 +290,20 @@ QVariant RunStore::data(const QModelIndex& index, int role) const {
 
 QVariant RunStore::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal) return {};
-  static const char* const kLabels[kColumns] = {
-      "",           "Show",         "Model",  "Seed",
-      "N",          "State",        "Step",   "Train loss",
-      "Val loss",   "Excess (val)", "Skill vs best reference", "vs persistence",
-      "Params",     "Steps/s"};
+  static const char* const kLabels[kColumns] = {"",
+                                                "Show",
+                                                "Model",
+                                                "Seed",
+                                                "N",
+                                                "State",
+                                                "Step",
+                                                "Train loss",
+                                                "Val loss",
+                                                "Excess (val)",
+                                                "Skill vs best reference",
+                                                "vs persistence",
+                                                "Params",
+                                                "Steps/s"};
   if (section < 0 || section >= kColumns) return {};
   if (role == Qt::DisplayRole) return QString(kLabels[section]);
   if (role != Qt::ToolTipRole) return {};
@@ -314,8 +323,7 @@ QVariant RunStore::headerData(int section, Qt::Orientation orientation, int role
           "with the lowest validation loss. Validation while training, test once finished (cell "
           "tooltip)");
     case kSkillPersistence:
-      return QString(
-          "1 − MSE(model) / MSE(persistence, \"tomorrow = today\") on the same targets");
+      return QString("1 − MSE(model) / MSE(persistence, \"tomorrow = today\") on the same targets");
     default:
       return {};
   }

@@ -193,7 +193,8 @@ void MainWindow::onRunsCreated(const QVector<Run>& runs) {
   for (const Run& r : runs) {
     runs_->add(r);
     sessions_->recorder().addRun(r);
-    curves_->addRun(r.id, QString("%1 s%2").arg(QString::fromStdString(r.what.model)).arg(r.what.seed),
+    curves_->addRun(r.id,
+                    QString("%1 s%2").arg(QString::fromStdString(r.what.model)).arg(r.what.seed),
                     runs_->colorOf(r.id));
     curves_->setReferenceLines(r.id, referenceLines(r.what));
   }

@@ -193,9 +193,8 @@ void MainWindow::wireJobs() {
   connect(csv_, &CsvImporter::log, this, &MainWindow::appendLog);
   connect(csv_, &CsvImporter::status, this, status);
   connect(csv_, &CsvImporter::taskSelected, this, &MainWindow::applyTaskKindDefaults);
-  connect(csv_, &CsvImporter::openRequested, this, [this](const QString& path) {
-    sessions_->open(path);
-  });
+  connect(csv_, &CsvImporter::openRequested, this,
+          [this](const QString& path) { sessions_->open(path); });
   connect(sessions_, &SessionController::log, this, &MainWindow::appendLog);
   connect(sessions_, &SessionController::status, this, status);
   connect(sessions_, &SessionController::saved, this, &MainWindow::sessionSaved);

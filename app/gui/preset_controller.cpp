@@ -60,7 +60,8 @@ int PresetController::train(const Preset& p) {
   QStringList models;
   for (const auto& m : p.models) models << QString::fromStdString(m);
   const QString line = claim_line_;
-  emit trainRequested(p.config, models);  // forgets the preset, as a Start by hand does: set it again
+  emit trainRequested(p.config,
+                      models);  // forgets the preset, as a Start by hand does: set it again
   claim_line_ = line;
   active_ = &p;
   showTab(p.tab);
@@ -159,7 +160,7 @@ void PresetController::showVerdicts(const std::vector<ClaimVerdict>& verdicts) {
   const QString name = active_ ? QString::fromStdString(active_->name) : QString();
   emit status(QString("Preset %1: %2").arg(name, lines.join("  |  ")), 0);
   v_.inspector->setHeadline((claim_line_.isEmpty() ? QString() : claim_line_ + "\n") +
-                              lines.join("\n"));
+                            lines.join("\n"));
   active_ = nullptr;  // judged once
 }
 
@@ -301,8 +302,7 @@ int PresetController::paperTable(const Preset& p) {
         return;
       }
       paper_view_->setTable(result.json);
-      for (const auto& e : result.errors)
-        emit log(QString::fromStdString("Paper table: " + e));
+      for (const auto& e : result.errors) emit log(QString::fromStdString("Paper table: " + e));
       ClaimEvidence e;
       e.paper_runs = &result.runs;
       if (judging) showVerdicts(judgeClaim(active_->rule, e));

@@ -214,14 +214,13 @@ bool SessionController::open(const QString& path, QString* error) {
   addRecent(path_);
   v_.window->setWindowTitle(QString("RSA Lab — %1[*]").arg(QFileInfo(path_).fileName()));
   v_.window->setWindowModified(recovered);
-  emit log(
-      QString("Opened session %1: %2 run(s)%3%4")
-          .arg(path_)
-          .arg(b.runs.size())
-          .arg(sweep_runs == 0 ? QString() : QString(", sweep of %1 runs").arg(sweep_runs))
-          .arg(recovered ? QString(" (recovered from %1 after an interrupted save)")
-                               .arg(QString::fromStdString(b.loaded_from))
-                         : QString()));
+  emit log(QString("Opened session %1: %2 run(s)%3%4")
+               .arg(path_)
+               .arg(b.runs.size())
+               .arg(sweep_runs == 0 ? QString() : QString(", sweep of %1 runs").arg(sweep_runs))
+               .arg(recovered ? QString(" (recovered from %1 after an interrupted save)")
+                                    .arg(QString::fromStdString(b.loaded_from))
+                              : QString()));
   if (!b.sweep_json.empty()) {
     // A sweep session (e.g. `rsalab-cli sweep --session DIR`) opens on its figures, focused
     // (SweepPanel::resultsOpened), from the rows loadSession has read.
@@ -246,9 +245,9 @@ void SessionController::showBundle(const SessionBundle& b) {
         r.train_size > 0 && (r.train_size != b.config.train_size || !b.sweep_json.empty())
             ? QString(" N=%1").arg(r.train_size)
             : QString();
-    v_.curves->addRun(
-        run.id, QString("%1%2 s%3").arg(QString::fromStdString(r.model), size).arg(r.seed),
-        v_.runs->colorOf(run.id));
+    v_.curves->addRun(run.id,
+                      QString("%1%2 s%3").arg(QString::fromStdString(r.model), size).arg(r.seed),
+                      v_.runs->colorOf(run.id));
     v_.curves->setReferenceLines(run.id, referenceLines(run.what));
     std::map<int64_t, int64_t> seen;  // step → samples seen (bundles keep it for train steps)
     for (const auto& m : r.steps) {
@@ -334,11 +333,11 @@ void SessionController::showSweepRun(const SweepRow& row) {
   }
   if (!problem.isEmpty()) what += "; its folder could not be read: " + problem;
   emit log(QString("Opened sweep run %1 N=%2 seed %3: test loss %4 (%5).")
-                    .arg(model)
-                    .arg(row.size)
-                    .arg(row.seed)
-                    .arg(QString::number(row.test_loss, 'g', 3))
-                    .arg(what));
+               .arg(model)
+               .arg(row.size)
+               .arg(row.seed)
+               .arg(QString::number(row.test_loss, 'g', 3))
+               .arg(what));
 }
 
 }  // namespace rsalab

@@ -67,7 +67,7 @@ class SessionController : public QObject {
   SessionRecorder& recorder() { return recorder_; }
   void setOffline(bool offline) { offline_ = offline; }
   void setTraining(bool training) { training_ = training; }  // no open while runs train
-  void setAutosaveMinutes(int minutes);  // 0: off
+  void setAutosaveMinutes(int minutes);                      // 0: off
   // Shows a finished sweep run like a session run: its curves in the loss dock (every point from
   // its folder where the sweep kept one) and, when its inspection record was kept, its maps in
   // the inspector (switches to that tab); its truth and references in the runs table.

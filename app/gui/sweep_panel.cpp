@@ -8,9 +8,9 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QProgressBar>
-#include <QStandardPaths>
 #include <QPushButton>
 #include <QSplitter>
+#include <QStandardPaths>
 #include <QVBoxLayout>
 #include <algorithm>
 
@@ -186,15 +186,15 @@ bool SweepPanel::startSweep(const SweepOptions& requested) {
   setRunning(true);
   updateProgress(0, runner_->total());
   dialog_->setMessage(tr("Running: points appear in the Sample efficiency tab as runs finish."));
-  emit log(QString("Sweep started: %1 models × %2 sizes × %3 seeds = %4 runs of %5 steps on %6%7.")
-               .arg(options.models.size())
-               .arg(options.sizes.size())
-               .arg(options.seeds)
-               .arg(runner_->total())
-               .arg(options.base.trainer.max_steps)
-               .arg(QString::fromStdString(options.base.task.name))
-               .arg(folder_.isEmpty() ? QString()
-                                      : "; every run's curves and maps go to " + folder_));
+  emit log(
+      QString("Sweep started: %1 models × %2 sizes × %3 seeds = %4 runs of %5 steps on %6%7.")
+          .arg(options.models.size())
+          .arg(options.sizes.size())
+          .arg(options.seeds)
+          .arg(runner_->total())
+          .arg(options.base.trainer.max_steps)
+          .arg(QString::fromStdString(options.base.task.name))
+          .arg(folder_.isEmpty() ? QString() : "; every run's curves and maps go to " + folder_));
   return true;
 }
 

@@ -3,9 +3,10 @@
 // New sweep… / Open results… / Save figure…, and the running sweep's progress, ETA and Cancel.
 // Owns the SweepRunner (its thread contract is in app/gui/sweep_runner.h) and the Sweep dialog;
 // keeps the finished runs' rows (thinned curves; every point and the inspection record in the
-// sweep's folder) so a clicked point can be opened. It also shows a sweep folder filling in (watchFolder: a planned or Slurm sweep's cells as
-// they appear, app/gui/sweep_folder_watcher.h). Rows with a task-axis value (SweepRow::axis_value)
-// also feed the regime map (regimeView(), a tab of its own that MainWindow places beside this one).
+// sweep's folder) so a clicked point can be opened. It also shows a sweep folder filling in
+// (watchFolder: a planned or Slurm sweep's cells as they appear, app/gui/sweep_folder_watcher.h).
+// Rows with a task-axis value (SweepRow::axis_value) also feed the regime map (regimeView(), a tab
+// of its own that MainWindow places beside this one).
 #pragma once
 
 #include <QWidget>

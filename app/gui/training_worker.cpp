@@ -337,7 +337,8 @@ void TrainingWorker::tick() {
       any = false;
       for (auto& r : runs_) {
         if (stop_flag_.load()) break;
-        if (r->state() != RunState::Running && !(steps_to_go_ > 0 && r->state() == RunState::Paused))
+        if (r->state() != RunState::Running &&
+            !(steps_to_go_ > 0 && r->state() == RunState::Paused))
           continue;
         if (stepRun(*r)) any = true;
       }

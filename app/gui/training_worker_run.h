@@ -26,7 +26,9 @@ struct TrainingWorker::WorkerRun {
   RunState& state() { return record.now.state; }
   RunState state() const { return record.now.state; }
   QString label() const {  // "rsa seed 3", for the log
-    return QString("%1 seed %2").arg(QString::fromStdString(record.what.model)).arg(record.what.seed);
+    return QString("%1 seed %2")
+        .arg(QString::fromStdString(record.what.model))
+        .arg(record.what.seed);
   }
 };
 

@@ -39,12 +39,7 @@ QList<QKeySequence> bindings(QKeySequence::StandardKey key, const QKeySequence& 
 
 WindowSettings::WindowSettings(QMainWindow* window, SessionController* sessions, CsvImporter* csv,
                                FigureFocus* focus, LossCurveView* curves)
-    : QObject(window),
-      w_(window),
-      sessions_(sessions),
-      csv_(csv),
-      focus_(focus),
-      curves_(curves) {}
+    : QObject(window), w_(window), sessions_(sessions), csv_(csv), focus_(focus), curves_(curves) {}
 
 void WindowSettings::buildMenus(QMenu* file, QMenu* view) {
   auto standard = [this](QMenu* menu, const QString& text, QKeySequence::StandardKey key,

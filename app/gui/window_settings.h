@@ -4,8 +4,8 @@
 // focused plot.
 //
 // QSettings keys: window/geometry, window/state + window/state_version (saveState with the
-// layout version FigureFocus holds; another version is ignored), appearance/theme (system|light|dark),
-// session/autosave_minutes, session/recent (newest first, at most 8;
+// layout version FigureFocus holds; another version is ignored), appearance/theme
+// (system|light|dark), session/autosave_minutes, session/recent (newest first, at most 8;
 // app/gui/session_controller.cpp), paths/session, paths/sweep, paths/csv (last folders;
 // paths/export is PlotExport's).
 #pragma once

@@ -39,9 +39,10 @@ struct SweepCellsTiming {
 // Trains the plan's cells `indices` (each index once) and hands each finished cell to `done`
 // (from worker threads, serialised), in completion order. Cells sharing (N, seed) share one
 // dataset; the cells run seed by seed, a dataset's cells together, and each dataset is freed once
-// its last cell has finished, so a long sweep holds the datasets of about one seed at a time. With `control` stopped, no further cell starts and the running ones stop after their
-// step: they come back with stop_reason "stopped" (not a result to keep). A cell's own failure
-// (bad config, out of memory) comes back in row.error; the others go on.
+// its last cell has finished, so a long sweep holds the datasets of about one seed at a time. With
+// `control` stopped, no further cell starts and the running ones stop after their step: they come
+// back with stop_reason "stopped" (not a result to keep). A cell's own failure (bad config, out of
+// memory) comes back in row.error; the others go on.
 SweepCellsTiming runSweepCells(const SweepPlan& plan, const std::vector<int64_t>& indices,
                                const SweepCellsOptions& options,
                                const std::function<void(SweepCellResult&&)>& done,

@@ -21,8 +21,8 @@ const char* runSourceName(RunSource source) {
 }
 
 bool RunStatus::ended() const {
-  return state == RunState::Finished || state == RunState::Stopped ||
-         state == RunState::Failed || state == RunState::Interrupted;
+  return state == RunState::Finished || state == RunState::Stopped || state == RunState::Failed ||
+         state == RunState::Interrupted;
 }
 
 std::vector<Run> runsOfSession(const SessionBundle& b) {

@@ -70,7 +70,8 @@ struct Run {
 // truth, length, references, horizon and season; each run's N, state, last losses and test errors.
 std::vector<Run> runsOfSession(const SessionBundle& bundle);
 // A sweep's run (source Sweep, number = its run index): its truth, length, N, seed, losses, and
-// the references of its dataset, from the sweep's reference rows of the same N, seed and axis value.
+// the references of its dataset, from the sweep's reference rows of the same N, seed and axis
+// value.
 Run runOfSweepRow(const SweepRow& row, const std::vector<SweepRow>& reference_rows);
 
 }  // namespace rsalab

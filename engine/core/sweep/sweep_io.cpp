@@ -10,8 +10,8 @@
 #include <tuple>
 
 #include "engine/core/forecast/skill_interval.h"
-#include "engine/core/registry/ground_truth_json.h"
 #include "engine/core/io/json_read.h"
+#include "engine/core/registry/ground_truth_json.h"
 #include "engine/core/sweep/sweep_row_json.h"
 
 namespace rsalab {

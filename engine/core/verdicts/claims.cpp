@@ -7,8 +7,8 @@
 #include <map>
 #include <stdexcept>
 
-#include "engine/core/registry/model_registry.h"
 #include "engine/core/io/text.h"
+#include "engine/core/registry/model_registry.h"
 #include "engine/core/sweep/sweep_io.h"
 #include "engine/core/verdicts/generation_claim.h"
 #include "engine/core/verdicts/linear_rnn_demo.h"
@@ -17,7 +17,6 @@
 namespace rsalab {
 
 namespace {
-
 
 // Ties are ties: a claim that a model wins a share of the cells holds when its outright wins (95 %
 // paired interval above 0) reach that share, does not hold when even counting every tie it is in
