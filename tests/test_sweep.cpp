@@ -155,7 +155,7 @@ class TestSweep : public QObject {
     o.base.task.validation_size = 16;
     o.base.task.test_size = 16;
     o.base.model.d_model = 8;
-    o.base.model.heads = 2;
+    o.base.model.heads = 4;
     o.base.model.layers = 1;
     o.base.trainer.max_steps = 40;
     o.base.trainer.eval_every = 2;
