@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# The GUI's memory over a long sample-efficiency sweep (README, "Memory"): starts the app under
+# The GUI's memory over a long sample-efficiency sweep (docs/PERFORMANCE.md): starts the app under
 # Xvfb with `rsalab --sweep SPEC` and samples its resident set (VmRSS) every INTERVAL seconds,
 # with the runs finished so far (the run folders the sweep has written), until the sweep's
 # sweep.json appears (the sweep has ended) or LIMIT seconds pass. Prints CSV: seconds, rss_mib,
