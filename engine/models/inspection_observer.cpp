@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/models/inspection_observer.h"
 
+#include <algorithm>
+
 namespace rsalab {
 
 Matrix toMatrix(const torch::Tensor& t) {
@@ -19,6 +21,16 @@ void LayerObserver::attention(const torch::Tensor& weights) const {
   layer_->heads.resize(static_cast<size_t>(H));
   for (int64_t h = 0; h < H; ++h) {
     layer_->heads[static_cast<size_t>(h)].attention = toMatrix(weights[sample_][h]);
+  }
+}
+
+void LayerObserver::decay(const torch::Tensor& decays) const {
+  if (!layer_) return;
+  const int64_t H = decays.dim() == 1 ? decays.size(0) : decays.size(1);
+  layer_->heads.resize(std::max(layer_->heads.size(), static_cast<size_t>(H)));
+  for (int64_t h = 0; h < H; ++h) {
+    const Matrix m = toMatrix(decays.dim() == 1 ? decays[h].reshape({1}) : decays[sample_][h]);
+    layer_->heads[static_cast<size_t>(h)].decay = m.values;
   }
 }
 

@@ -31,6 +31,9 @@ class LayerObserver {
   // Per-head weights applied to V, explicit or implied: (B, H, Tq, Tk) -> the sample's
   // heads[h].attention for every head h.
   void attention(const torch::Tensor& weights) const;
+  // A decaying head's per-step decay (HeadInspection::decay), after attention(): (H) for a decay
+  // that does not depend on the token (one value per head), or (B, H, Tq) for one per position.
+  void decay(const torch::Tensor& decays) const;
   // RSA: the softmax weights S (B, H, Tq, Tk), the REMs P (R, Tq, Tk) and gates σ(µ) (R) of REM
   // heads 0..R−1: heads[h].attention = (1 − σ(µ_h))·S_h + σ(µ_h)·P_h for h < R (S_h after), with
   // softmax_part, rem, the gate and the REM's scalars (λ or γ, θ, d) from `rems`.

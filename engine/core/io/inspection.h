@@ -31,6 +31,12 @@ struct HeadInspection {
   double gamma = 0;   // cyclical REM: γ = σ(ν)
   double theta = 0;   // cyclical REM: θ (radians); period 2π/θ
   double gate = 0;    // σ(µ)
+  // A decaying head without REMs (RetNet's γ_h, Mamba-2's a_t = exp(Δ_t·A_h)): the factor its
+  // memory is multiplied by per step. One value for a decay that does not depend on the token
+  // (RetNet), or one per query position (Mamba-2); empty for heads without one. The decay view
+  // draws it as a memory horizon (half-life ln ½ / ln a, and 1/(1 − a)). RSA's heads carry theirs
+  // as lambda / gamma above.
+  std::vector<float> decay;
 };
 
 struct LayerInspection {

@@ -108,6 +108,7 @@ json layerJson(const LayerInspection& layer, bool compact = false) {
       head["softmax_part"] = matrixJson(h.softmax_part, compact);
       head["rem"] = matrixJson(h.rem, compact);
     }
+    if (!h.decay.empty()) head["decay"] = h.decay;
     j["heads"].push_back(head);
   }
   for (const auto& m : layer.cross_attention)
@@ -173,6 +174,20 @@ Matrix readMatrix(const json& j, const std::string& where, const std::string& pa
   return m;
 }
 
+// A head's decay: an array of at most kMaxMatrixSide numbers.
+std::vector<float> readDecay(const json& j, const std::string& where, const std::string& path) {
+  const json& values = array(j, path);
+  if (values.size() > static_cast<size_t>(kMaxMatrixSide))
+    fail(where, path, "holds " + std::to_string(values.size()) + " values; the limit is 65536");
+  std::vector<float> out(values.size());
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (!values[i].is_number())
+      fail(where, path + "[" + std::to_string(i) + "]", "must be a number");
+    out[i] = values[i].get<float>();
+  }
+  return out;
+}
+
 LayerInspection readLayer(const json& j, const std::string& where, const std::string& path) {
   LayerInspection layer;
   if (!j.is_object()) fail(where, path, "must be an object");
@@ -199,6 +214,7 @@ LayerInspection readLayer(const json& j, const std::string& where, const std::st
             readMatrix(need(x, "softmax_part", p + "."), where, p + ".softmax_part");
         head.rem = readMatrix(need(x, "rem", p + "."), where, p + ".rem");
       }
+      if (x.contains("decay")) head.decay = readDecay(x["decay"], where, p + ".decay");
       layer.heads.push_back(std::move(head));
     }
   }
@@ -328,6 +344,20 @@ int writeInspection(const InspectionRecord& record, const std::string& dir) {
     }
   }
   write("rem_parameters.csv", s.str());
+  // Decaying heads (RetNet, Mamba-2): one row per head and position (position 0 for a decay that
+  // does not depend on the token).
+  std::ostringstream d;
+  d << "layer,head,position,decay\n";
+  bool any_decay = false;
+  for (size_t l = 0; l < record.layers.size(); ++l) {
+    for (size_t h = 0; h < record.layers[l].heads.size(); ++h) {
+      const auto& decay = record.layers[l].heads[h].decay;
+      for (size_t t = 0; t < decay.size(); ++t)
+        d << l << "," << h << "," << t << "," << decay[t] << "\n";
+      any_decay = any_decay || !decay.empty();
+    }
+  }
+  if (any_decay) write("decays.csv", d.str());
   return files;
 }
 
