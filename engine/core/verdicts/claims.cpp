@@ -13,6 +13,7 @@
 #include "engine/core/verdicts/generation_claim.h"
 #include "engine/core/verdicts/linear_rnn_demo.h"
 #include "engine/core/verdicts/paper_table.h"
+#include "engine/core/verdicts/recurrence_claim.h"
 
 namespace rsalab {
 
@@ -368,6 +369,11 @@ std::vector<ClaimVerdict> judgePaperTable(const ClaimEvidence& e) {
   return out;
 }
 
+std::vector<ClaimVerdict> judgeSameRecurrence(const ClaimEvidence& e) {
+  if (!e.rows) return {};
+  return {sameRecurrenceVerdict(*e.rows)};
+}
+
 std::vector<ClaimVerdict> judgeFigure1(const ClaimEvidence& e) {
   if (!e.rows) return {};
   return figure1Verdicts(buildRegimeMap(regimePoints(*e.rows)));
@@ -405,6 +411,13 @@ const std::vector<ClaimRuleInfo>& claimRules() {
        "p < kClaimAlpha",
        "per horizon: the transformer's lower on most seeds, p < kClaimAlpha",
        "seeds, but p >= kClaimAlpha (fewer than 6 seeds cannot decide)", judgePaperTable},
+      {ClaimRule::SameRecurrence, "same-recurrence", ClaimInput::SweepRows,
+       "each model's mean recovered decay is within its seeds' 95 % half-width + "
+       "kRecoveryTolerance of the true λ, with half-widths <= kSameRecurrenceWidth",
+       "a model's mean is further from λ than its half-width + kRecoveryTolerance, or the task "
+       "has no regular λ",
+       "no model misses λ, but a model's seeds spread wider than kSameRecurrenceWidth",
+       judgeSameRecurrence},
   };
   return table;
 }

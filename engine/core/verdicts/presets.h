@@ -46,7 +46,8 @@ enum class ClaimRule {
   LinearAttention,
   SampleEfficiency,
   Figure1,
-  PaperTable
+  PaperTable,
+  SameRecurrence
 };
 
 struct Preset {
