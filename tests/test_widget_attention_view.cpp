@@ -3,15 +3,22 @@
 // part, REM, gated mix) holding the record's matrices and σ(µ) in the caption; linear attention is
 // labelled as its implied φ(Q)φ(K)ᵀ matrix; the encoder–decoder's cross-attention carries token
 // labels; the sample picker asks for another sample; the gate view shows the record's gate values
-// beside the input and StarSaber's α / residual over steps.
+// beside the input and StarSaber's α / residual over steps. A signed implicit matrix (RetNet's)
+// states its normalisation rule and a diverging scale, and the |A| option draws |A| min–max per
+// map; the decay view reads RSA's λ and γ, a fixed γ and a per-token a_t as memory horizons
+// beside the task's true decay.
 #include <qcustomplot.h>
 
+#include <QComboBox>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QTableWidget>
 #include <QtTest>
+#include <cmath>
 
 #include "support/test_registry.h"
 #include "widgets/attention_view.h"
+#include "widgets/decay_view.h"
 #include "widgets/gate_view.h"
 #include "widgets/heat_map_grid.h"
 #include "widgets/heat_map_view.h"
@@ -150,6 +157,71 @@ class TestAttentionView : public QObject {
                  .arg(double(dec.cross_attention[0].at(1, 2)), 0, 'g', 6));
     QCOMPARE(view.grid()->tooltipFor(2, 0, 0, 0).section(':', 0, 0),
              QString("dec L0 H0 cross — row 0 (<bos>), col 0 (a)"));
+  }
+  void signedMatricesStateTheirRuleAndDiverge() {
+    InspectionRecord r;
+    r.model = "retnet";
+    LayerInspection layer;
+    HeadInspection h;
+    h.attention = filled(3, 3, -0.04f);  // −0.04 … +0.04: signed
+    h.decay = {0.96875f};
+    layer.heads = {h};
+    r.layers = {layer};
+    AttentionView view;
+    view.setRecord(4, r, SampleInput{});
+    QVERIFY2(view.caption().contains("RetNet's normalisers"), qPrintable(view.caption()));
+    QVERIFY(view.caption().contains("diverging around 0"));
+    view.grid()->flush();
+    QVERIFY(view.grid()->resolvedColorMode() == ColorMode::kDiverging);
+    QVERIFY(view.grid()->sharedScale());
+    QCOMPARE(view.grid()->colorValueLower(), -view.grid()->colorValueUpper());
+    // |A|, min–max per map: the cell holds |A| and each map scales to its own range.
+    view.setScale(AttentionView::Scale::kAbsoluteMinMax);
+    QVERIFY(!view.grid()->sharedScale());
+    QCOMPARE(view.grid()->cellMatrix(0, 0).values.front(), 0.04f);
+    QVERIFY(view.caption().contains("|A|, from its min to its max"));
+    // A softmax record stays sequential on one range.
+    view.setScale(AttentionView::Scale::kSigned);
+    r.model = "transformer";
+    r.layers[0].heads[0].attention = filled(3, 3, 0.1f);
+    view.setRecord(5, r, SampleInput{});
+    QVERIFY(view.caption().contains("each row sums to 1"));
+    QVERIFY(view.caption().contains("from the smallest weight to the largest"));
+  }
+  void decayViewReadsEveryDecayAsAHorizon() {
+    InspectionRecord r = rsaRecord();  // head 0: regular REM λ = 0.8
+    LayerInspection layer;
+    HeadInspection fixed, token;
+    fixed.decay = {0.96875f};                        // RetNet's γ_0 = 1 − 2^−5: horizon 32
+    token.decay = {0.5f, 0.75f, 0.9f, 0.6f, 0.75f};  // Mamba-2's a_t over 5 tokens
+    layer.heads = {fixed, token};
+    r.layers.push_back(layer);
+    DecayView view;
+    GroundTruth truth;
+    truth.components.push_back({RemKind::Regular, 0.8, 0.0});
+    view.setGroundTruth(truth);
+    view.setRecord(12, r, "mix run");
+    QCOMPARE(view.decays().size(), size_t{3});  // head 1 of layer 0 has no decay
+    QCOMPARE(view.table()->rowCount(), 3);
+    QCOMPARE(view.table()->item(0, DecayView::kHorizon)->text(), QString("5"));  // 1/(1−0.8)
+    QCOMPARE(view.table()->item(0, DecayView::kTruth)->text(), QString("true λ = 0.8"));
+    QCOMPARE(view.table()->item(0, DecayView::kDelta)->text(), QString("0"));
+    QCOMPARE(view.table()->item(1, DecayView::kHorizon)->text(), QString("32"));
+    QCOMPARE(view.table()->item(1, DecayView::kHead)->text(), QString("L1 H0"));
+    QCOMPARE(view.table()->item(2, DecayView::kHorizon)->text(), QString("4"));  // median 0.75
+    QVERIFY(view.table()->item(2, DecayView::kSource)->text().contains("5 tokens"));
+    QCOMPARE(view.truthLineCount(), 1);
+    // One point per fixed decay, one box for the per-token decay.
+    QCOMPARE(view.plot()->graph(0)->dataCount(), 2);
+    auto* box = qobject_cast<QCPStatisticalBox*>(view.plot()->plottable(1));
+    QVERIFY(box && box->dataCount() == 1);
+    QVERIFY(std::fabs(box->data()->at(0)->median - 4.0) < 1e-9);
+    QVERIFY(std::fabs(box->data()->at(0)->maximum - 10.0) < 1e-5);  // a = 0.9
+    r.model = "lstm";
+    r.layers.clear();
+    view.setRecord(13, r);
+    QVERIFY(view.caption().contains("no decaying heads"));
+    QCOMPARE(view.table()->rowCount(), 0);
   }
   void recurrentModelHasNoAttention() {
     InspectionRecord r;

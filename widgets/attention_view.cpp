@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "widgets/attention_view.h"
 
+#include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <cmath>
 
 #include "engine/core/registry/model_registry.h"
 #include "widgets/heat_map_grid.h"
@@ -33,6 +35,22 @@ bool hasLinearAttention(const InspectionRecord& record) {
   return info && info->attention == AttentionKind::Linear;
 }
 
+// Whether any drawn matrix of the record has a negative entry (the shared scale then diverges).
+bool anyNegative(const InspectionRecord& record) {
+  const auto negative = [](const Matrix& m) {
+    return std::any_of(m.values.begin(), m.values.end(), [](float v) { return v < 0; });
+  };
+  for (const auto* layers : {&record.layers, &record.decoder_layers}) {
+    for (const auto& layer : *layers) {
+      for (const auto& h : layer.heads)
+        if (negative(h.attention) || negative(h.softmax_part) || negative(h.rem)) return true;
+      for (const auto& m : layer.cross_attention)
+        if (negative(m)) return true;
+    }
+  }
+  return false;
+}
+
 bool hasRem(const InspectionRecord& record) {
   for (const auto& layer : record.layers)
     for (const auto& head : layer.heads)
@@ -54,18 +72,42 @@ AttentionView::AttentionView(QWidget* parent) : QWidget(parent) {
   picker_->setPrefix("sample ");
   picker_->setToolTip(tr("Validation sample whose attention is shown"));
   picker_->setKeyboardTracking(false);
+  scale_box_ = new QComboBox(this);
+  scale_box_->setObjectName("AttentionScale");
+  scale_box_->addItem(tr("signed, one range"));
+  scale_box_->addItem(tr("|A|, min–max per map"));
+  scale_box_->setToolTip(
+      tr("Colours: the signed weights on one range for every map (diverging around 0 when any "
+         "weight is negative), or |A| scaled from its min to its max within each map"));
   caption_ = new QLabel(tr("Start training to see the attention maps of the selected run."), this);
   caption_->setWordWrap(true);
   grid_ = new HeatMapGrid(this);
   grid_->setEnlargeOnClick(true);
   auto* top = new QHBoxLayout;
   top->addWidget(picker_);
+  top->addWidget(scale_box_);
   top->addWidget(caption_, 1);
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addLayout(top);
   layout->addWidget(grid_, 1);
   connect(picker_, qOverload<int>(&QSpinBox::valueChanged), this, &AttentionView::sampleChanged);
+  connect(scale_box_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] { redraw(); });
+}
+
+void AttentionView::setScale(Scale scale) {
+  scale_box_->setCurrentIndex(scale == Scale::kAbsoluteMinMax ? 1 : 0);  // redraws
+}
+
+AttentionView::Scale AttentionView::scale() const {
+  return scale_box_->currentIndex() == 1 ? Scale::kAbsoluteMinMax : Scale::kSigned;
+}
+
+Matrix AttentionView::drawn(const Matrix& m) const {
+  if (scale() == Scale::kSigned) return m;
+  Matrix a = m;
+  for (float& v : a.values) v = std::fabs(v);
+  return a;
 }
 
 int AttentionView::sample() const { return picker_->value(); }
@@ -82,19 +124,31 @@ void AttentionView::setRecord(qint64 step, const InspectionRecord& record, const
     const QSignalBlocker block(picker_);
     picker_->setMaximum(input.sample_count - 1);
   }
+  step_ = step;
+  record_ = record;
+  input_ = input;
+  run_label_ = run_label;
+  redraw();
+}
+
+void AttentionView::redraw() {
+  const InspectionRecord& record = record_;
   const QString where =
       QString("%1 at step %2, validation sample %3")
-          .arg(run_label.isEmpty() ? QString::fromStdString(record.model) : run_label)
-          .arg(step)
+          .arg(run_label_.isEmpty() ? QString::fromStdString(record.model) : run_label_)
+          .arg(step_)
           .arg(record.sample);
   if (record.layers.empty()) {
     clear(where + tr(": this model has no attention (its gates are in the Gates tab)."));
     return;
   }
-  const QStringList positions = input.positionLabels();
+  const bool absolute = scale() == Scale::kAbsoluteMinMax;
+  grid_->setSharedScale(!absolute);
+  grid_->setColorMode(absolute ? ColorMode::kSequential : ColorMode::kAuto);
+  const QStringList positions = input_.positionLabels();
   QString what;
   if (!record.decoder_layers.empty()) {
-    showEncoderDecoder(record, input);
+    showEncoderDecoder(record, input_);
     what =
         tr("encoder self-, decoder self- and cross-attention (target × source) per layer × head");
   } else if (hasRem(record)) {
@@ -107,9 +161,18 @@ void AttentionView::setRecord(qint64 step, const InspectionRecord& record, const
     what = tr("implied normalised φ(Q)φ(K)ᵀ matrix (row-normalised, φ = elu+1) per layer × head");
   } else {
     showLayersByHeads(record, positions);
-    what = tr("attention weights (query × key) per layer × head");
+    what = tr("the matrix applied to V (query × key) per layer × head");
   }
-  caption_->setText(where + ": " + what);
+  QString rule;
+  if (const char* text = implicitMatrixRule(record.model))
+    rule = tr(" Matrix: %1.").arg(QString::fromUtf8(text));
+  const QString colours =
+      absolute ? tr(" Colours: |A|, from its min to its max within each map.")
+      : anyNegative(record)
+          ? tr(" Colours: signed, one range ±max|A| for all maps, diverging around 0 (blue < 0 < "
+               "red).")
+          : tr(" Colours: one range for all maps, from the smallest weight to the largest.");
+  caption_->setText(where + ": " + what + "." + rule + colours);
 }
 
 void AttentionView::showRsa(const InspectionRecord& record, const QStringList& positions) {
@@ -123,17 +186,17 @@ void AttentionView::showRsa(const InspectionRecord& record, const QStringList& p
       const HeadInspection& head = heads[h];
       const QString name = QString("L%1 H%2").arg(l).arg(h);
       if (!head.has_rem) {
-        grid_->setCell(row, kSoftmaxPanel, head.attention, name + " softmax (no REM)", positions,
-                       positions, name + " softmax");
+        grid_->setCell(row, kSoftmaxPanel, drawn(head.attention), name + " softmax (no REM)",
+                       positions, positions, name + " softmax");
         grid_->setCell(row, kRemPanel, Matrix{}, QString());
         grid_->setCell(row, kMixPanel, Matrix{}, QString());
         continue;
       }
-      grid_->setCell(row, kSoftmaxPanel, head.softmax_part, name + " content softmax", positions,
-                     positions, name + " softmax");
-      grid_->setCell(row, kRemPanel, head.rem, name + " " + remSummary(head), positions, positions,
-                     name + " REM");
-      grid_->setCell(row, kMixPanel, head.attention,
+      grid_->setCell(row, kSoftmaxPanel, drawn(head.softmax_part), name + " content softmax",
+                     positions, positions, name + " softmax");
+      grid_->setCell(row, kRemPanel, drawn(head.rem), name + " " + remSummary(head), positions,
+                     positions, name + " REM");
+      grid_->setCell(row, kMixPanel, drawn(head.attention),
                      name + QString(" mix σ(µ)=%1").arg(numberText(head.gate)), positions,
                      positions, name + " mix");
     }
@@ -150,19 +213,20 @@ void AttentionView::showEncoderDecoder(const InspectionRecord& record, const Sam
     const auto& heads = record.layers[size_t(l)].heads;
     for (size_t h = 0; h < heads.size(); ++h) {
       const QString name = QString("enc L%1 H%2").arg(l).arg(h);
-      grid_->setCell(l, int(h), heads[h].attention, name + " self", source, source, name);
+      grid_->setCell(l, int(h), drawn(heads[h].attention), name + " self", source, source, name);
     }
   }
   for (int l = 0; l < dec; ++l) {
     const auto& layer = record.decoder_layers[size_t(l)];
     for (size_t h = 0; h < layer.heads.size(); ++h) {
       const QString name = QString("dec L%1 H%2 self").arg(l).arg(h);
-      grid_->setCell(enc + 2 * l, int(h), layer.heads[h].attention, name, target, target, name);
+      grid_->setCell(enc + 2 * l, int(h), drawn(layer.heads[h].attention), name, target, target,
+                     name);
     }
     for (size_t h = 0; h < layer.cross_attention.size(); ++h) {
       const QString name = QString("dec L%1 H%2 cross").arg(l).arg(h);
-      grid_->setCell(enc + 2 * l + 1, int(h), layer.cross_attention[h], name + " (target × source)",
-                     target, source, name);
+      grid_->setCell(enc + 2 * l + 1, int(h), drawn(layer.cross_attention[h]),
+                     name + " (target × source)", target, source, name);
     }
   }
 }
@@ -178,7 +242,8 @@ void AttentionView::showLayersByHeads(const InspectionRecord& record,
       QString title = name;
       if (linear) title += " φ(Q)φ(K)ᵀ norm.";
       if (layer.has_alpha) title += QString(" α=%1").arg(numberText(layer.alpha));
-      grid_->setCell(int(l), int(h), layer.heads[h].attention, title, positions, positions, name);
+      grid_->setCell(int(l), int(h), drawn(layer.heads[h].attention), title, positions, positions,
+                     name);
     }
   }
 }

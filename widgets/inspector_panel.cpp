@@ -12,6 +12,7 @@
 #include <algorithm>
 
 #include "widgets/attention_view.h"
+#include "widgets/decay_view.h"
 #include "widgets/gate_view.h"
 #include "widgets/linear_rnn_rem_panel.h"
 #include "widgets/rem_parameter_view.h"
@@ -46,6 +47,9 @@ InspectorPanel::InspectorPanel(QWidget* parent) : QWidget(parent) {
   rem_view_ = new RemParameterView(tabs_);
   rem_view_->setObjectName("RemParameterView");
   tabs_->addTab(rem_view_, "REM parameters");
+  decay_view_ = new DecayView(tabs_);
+  decay_view_->setObjectName("DecayView");
+  tabs_->addTab(decay_view_, "Decays (memory)");
   gate_view_ = new GateView(tabs_);
   gate_view_->setObjectName("GateView");
   tabs_->addTab(gate_view_, "Gates && fixed points");
@@ -134,6 +138,7 @@ void InspectorPanel::applyGroundTruth() {
   if (key == applied_truth_) return;
   applied_truth_ = key;
   rem_view_->setGroundTruth(truth, length);
+  decay_view_->setGroundTruth(truth);
 }
 
 // ---- Step scrubber: a slider over the inspected run's recorded steps, with Play/Pause.
@@ -235,6 +240,7 @@ void InspectorPanel::showRecord(const RunId& run, qint64 step, const InspectionR
   attention_view_->setRecord(step, rec, input, label);
   gate_view_->setRecord(step, rec, input, label);
   rem_view_->setCurrentRecord(step, rec);
+  decay_view_->setRecord(step, rec, label);
 }
 
 }  // namespace rsalab

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // InspectorPanel: the main window's central area. Tabs of inspector views (attention and REMs,
-// REM parameters, gates and fixed points, the linear-RNN explanation) over a step scrubber (a
-// slider over the inspected run's recorded steps, with Play/Pause) that drives every view. It keeps
-// the inspection records of every run (SnapshotHistory), the latest record per run with its
-// sample's input, and draws the inspected run's task truth (its Run in the RunStore) in the REM
-// view. Plain data in: no LibTorch, nothing from app/.
+// REM parameters, decays as memory horizons, gates and fixed points, the linear-RNN explanation)
+// over a step scrubber (a slider over the inspected run's recorded steps, with Play/Pause) that
+// drives every view. It keeps the inspection records of every run (SnapshotHistory), the latest
+// record per run with its sample's input, and draws the inspected run's task truth (its Run in the
+// RunStore) in the REM view. Plain data in: no LibTorch, nothing from app/.
 //
 // Child object names (for scripts and tests): InspectorTabs, AttentionView, RemParameterView,
-// GateView, StepSlider, PlayButton, StepLabel.
+// DecayView, GateView, StepSlider, PlayButton, StepLabel.
 #pragma once
 
 #include <QMap>
@@ -31,6 +31,7 @@ class QTimer;
 namespace rsalab {
 
 class AttentionView;
+class DecayView;
 class GateView;
 class RemParameterView;
 class RunStore;
@@ -44,8 +45,9 @@ class InspectorPanel : public QWidget {
   QTabWidget* tabs() const { return tabs_; }
   static constexpr int kInspectorTab = 0;  // the attention view's tab
   static constexpr int kRemTab = 1;        // the REM parameters' tab
-  static constexpr int kGatesTab = 2;      // gates and StarSaber's fixed-point residuals
-  static constexpr int kLinearRnnTab = 3;  // "Why REMs": a linear RNN as a sum of REMs
+  static constexpr int kDecayTab = 2;      // every head's decay as a memory horizon
+  static constexpr int kGatesTab = 3;      // gates and StarSaber's fixed-point residuals
+  static constexpr int kLinearRnnTab = 4;  // "Why REMs": a linear RNN as a sum of REMs
 
   // A line above the tabs, word-wrapped, in full (the launch or preset and its verdict); empty
   // hides it.
@@ -96,6 +98,7 @@ class InspectorPanel : public QWidget {
   QLabel* headline_;
   AttentionView* attention_view_;
   RemParameterView* rem_view_;
+  DecayView* decay_view_;
   GateView* gate_view_;
   QSlider* step_slider_ = nullptr;
   QLabel* step_label_ = nullptr;

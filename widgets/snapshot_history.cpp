@@ -17,8 +17,8 @@ qint64 SnapshotHistory::recordBytes(const InspectionRecord& record) {
   for (const auto* layers : {&record.layers, &record.decoder_layers}) {
     for (const auto& layer : *layers) {
       for (const auto& h : layer.heads)
-        floats +=
-            qint64(h.attention.values.size() + h.softmax_part.values.size() + h.rem.values.size());
+        floats += qint64(h.attention.values.size() + h.softmax_part.values.size() +
+                         h.rem.values.size() + h.decay.size());
       for (const auto& m : layer.cross_attention) floats += qint64(m.values.size());
     }
   }

@@ -5,8 +5,8 @@
 // PATH [--after SECONDS] starts training, saves a PNG of the window and quits (for docs and checks
 // under Xvfb/offscreen). The setup flags (--task, --models, --heads,
 // --length, --steps, --teacher) choose what trains; --shots TAB:MODEL,... saves one PNG per entry
-// instead (PATH-TAB-MODEL.png), TAB one of attention, rem, gates, linear-rnn, after inspecting the
-// first run of MODEL.
+// instead (PATH-TAB-MODEL.png), TAB one of attention, rem, decay, gates, linear-rnn, after
+// inspecting the first run of MODEL.
 // --session DIR opens a saved session (a .rsalab folder, e.g. from `rsalab-cli sweep --session
 // DIR`) at start; so does `rsalab DIR` (the desktop entry's Exec=rsalab %f), and `rsalab FILE` for
 // a file inside such a folder (its manifest.json, say) opens the folder.
@@ -115,7 +115,8 @@ int main(int argc, char** argv) {
                                 "path");
   QCommandLineOption after("after", "Seconds of training before the screenshot.", "seconds", "8");
   QCommandLineOption shots(
-      "shots", "Screenshots TAB:MODEL,... (tabs: attention, rem, gates, linear-rnn).", "list");
+      "shots", "Screenshots TAB:MODEL,... (tabs: attention, rem, decay, gates, linear-rnn).",
+      "list");
   QCommandLineOption task("task", "Task of the run setup.", "name");
   QCommandLineOption csv("csv", "A CSV series as the task (as File > Import CSV does).", "path");
   QCommandLineOption horizon("horizon", "Forecast horizon H of --csv.", "n", "1");

@@ -103,6 +103,8 @@ void PresetController::showTab(PresetTab tab) {
       return;
     case PresetTab::Rem:
       return v_.inspector->tabs()->setCurrentIndex(InspectorPanel::kRemTab);
+    case PresetTab::Decay:
+      return v_.inspector->tabs()->setCurrentIndex(InspectorPanel::kDecayTab);
     case PresetTab::Gates:
       return v_.inspector->tabs()->setCurrentIndex(InspectorPanel::kGatesTab);
     case PresetTab::LinearRnn:

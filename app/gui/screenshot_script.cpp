@@ -14,7 +14,8 @@
 namespace rsalab {
 
 int screenshotTabIndex(const QString& name) {
-  const QStringList tabs = {"attention", "rem", "gates", "linear-rnn"};
+  // In the inspector's tab order (InspectorPanel::kInspectorTab …).
+  const QStringList tabs = {"attention", "rem", "decay", "gates", "linear-rnn"};
   return int(tabs.indexOf(name));
 }
 

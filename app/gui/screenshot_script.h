@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The scripted screenshots of `rsalab --screenshot PATH`: start training (unless the window shows
 // a session or a sweep), wait, then save a PNG of the window, or one PNG per TAB:MODEL entry of
-// --shots (PATH-TAB-MODEL.png, TAB one of attention, rem, gates, linear-rnn, after inspecting the
-// first run of MODEL), and close the window. For the docs and for checks on Xvfb or Qt's offscreen
-// platform.
+// --shots (PATH-TAB-MODEL.png, TAB one of attention, rem, decay, gates, linear-rnn, after
+// inspecting the first run of MODEL), and close the window. For the docs and for checks on Xvfb or
+// Qt's offscreen platform.
 #pragma once
 
 #include <QString>

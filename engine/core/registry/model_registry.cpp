@@ -2,6 +2,7 @@
 #include "engine/core/registry/model_registry.h"
 
 #include <stdexcept>
+#include <utility>
 
 #include "engine/core/io/enums.h"
 #include "engine/core/io/text.h"
@@ -118,6 +119,31 @@ std::vector<AttentionKind> attentionKinds() {
 std::string attentionKindList() {
   return joined(attentionKinds(), ", ",
                 [](AttentionKind kind) { return std::string(attentionKindName(kind)); });
+}
+
+const char* implicitMatrixRule(const std::string& model) {
+  static const std::pair<const char*, const char*> rules[] = {
+      {"transformer", "softmax(QKᵀ/√Dh + causal mask): each row sums to 1, every weight in [0, 1]"},
+      {"rsa",
+       "(1−σ(µ))·softmax + σ(µ)·P: the softmax part's rows sum to 1; the REM P is not "
+       "normalised and is signed for cos/sin REMs (and for a negative λ)"},
+      {"linear",
+       "φ(q_i)ᵀφ(k_j) / Σ_j φ(q_i)ᵀφ(k_j), φ = elu+1: never materialised by the model; each row "
+       "sums to 1, every weight ≥ 0"},
+      {"starsaber",
+       "G = softmax(h_nᵀ W h_i/√D), applied through U to i < n and Q to i ≥ n: each row sums to 1"},
+      {"encdec", "softmax weights (self- and cross-attention): each row sums to 1"},
+      {"retnet",
+       "Q̃K̃ᵀ/√d ⊙ D̃ after RetNet's normalisers (D's rows divided by √Σ_m D_nm, then each row by "
+       "max(|row sum|, 1)): signed, rows need not sum to 1; GroupNorm follows, so a row's scale "
+       "does not matter, only its shape"},
+      {"mamba2",
+       "L ∘ (C Bᵀ) with Δ_j folded in, L_ij = a_{j+1}···a_i: y_i = Σ_j M_ij x_j (plus the skip "
+       "D·x_i); signed and not normalised"},
+  };
+  for (const auto& [name, rule] : rules)
+    if (model == name) return rule;
+  return nullptr;
 }
 
 const ModelInfo* findAttention(AttentionKind kind) {

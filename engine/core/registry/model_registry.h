@@ -69,6 +69,10 @@ const char* defaultModelName();
 std::vector<AttentionKind> attentionKinds();
 // "softmax, rsa, linear": the names of attentionKinds() for messages and help texts.
 std::string attentionKindList();
+// What the model's T × T matrix in the Attention view is (HeadInspection::attention: the weights
+// that multiply V, explicit or implied) and how it is normalised, one line for the view's caption;
+// nullptr for a model without one (the recurrent and linear families).
+const char* implicitMatrixRule(const std::string& model);
 // The attention-family row whose attention is `kind` (its has_rems says whether that attention
 // carries REMs); nullptr when no row has that kind.
 const ModelInfo* findAttention(AttentionKind kind);

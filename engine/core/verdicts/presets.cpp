@@ -220,10 +220,15 @@ const std::pair<PresetAction, const char*> kActionNames[] = {
     {PresetAction::PaperTable, "paper-table"}};
 
 const std::pair<PresetTab, const char*> kTabNames[] = {
-    {PresetTab::Unchanged, "unchanged"},   {PresetTab::Rem, "rem"},
-    {PresetTab::Gates, "gates"},           {PresetTab::LinearRnn, "linear-rnn"},
-    {PresetTab::Generation, "generation"}, {PresetTab::SampleEfficiency, "sample-efficiency"},
-    {PresetTab::RegimeMap, "regime-map"},  {PresetTab::PaperTable, "paper-table"}};
+    {PresetTab::Unchanged, "unchanged"},
+    {PresetTab::Rem, "rem"},
+    {PresetTab::Decay, "decay"},
+    {PresetTab::Gates, "gates"},
+    {PresetTab::LinearRnn, "linear-rnn"},
+    {PresetTab::Generation, "generation"},
+    {PresetTab::SampleEfficiency, "sample-efficiency"},
+    {PresetTab::RegimeMap, "regime-map"},
+    {PresetTab::PaperTable, "paper-table"}};
 
 }  // namespace
 

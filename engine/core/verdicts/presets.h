@@ -28,6 +28,7 @@ const char* presetActionName(PresetAction action);
 enum class PresetTab {
   Unchanged,
   Rem,
+  Decay,
   Gates,
   LinearRnn,
   Generation,
@@ -35,7 +36,7 @@ enum class PresetTab {
   RegimeMap,
   PaperTable
 };
-const char* presetTabName(PresetTab tab);  // unchanged | rem | gates | linear-rnn | …
+const char* presetTabName(PresetTab tab);  // unchanged | rem | decay | gates | linear-rnn | …
 
 // The rule that judges a preset's claim on what it ran: one row each in the claim rules
 // (engine/core/verdicts/claims.h: claimRuleInfo, judgeClaim).
