@@ -86,10 +86,11 @@ AttentionView::AttentionView(QWidget* parent) : QWidget(parent) {
   auto* top = new QHBoxLayout;
   top->addWidget(picker_);
   top->addWidget(scale_box_);
-  top->addWidget(caption_, 1);
+  top->addStretch(1);
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addLayout(top);
+  layout->addWidget(caption_);  // the whole width: the rules take two or three lines
   layout->addWidget(grid_, 1);
   connect(picker_, qOverload<int>(&QSpinBox::valueChanged), this, &AttentionView::sampleChanged);
   connect(scale_box_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] { redraw(); });

@@ -10,6 +10,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "widgets/number_text.h"
 #include "widgets/run_palette.h"
@@ -52,11 +53,11 @@ DecayView::DecayView(QWidget* parent) : QWidget(parent) {
   table_->verticalHeader()->setVisible(false);
   table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-  auto* split = new QSplitter(Qt::Horizontal, this);
+  auto* split = new QSplitter(Qt::Vertical, this);  // the table below: every column readable
   split->addWidget(plot_);
   split->addWidget(table_);
   split->setStretchFactor(0, 3);
-  split->setStretchFactor(1, 2);
+  split->setStretchFactor(1, 1);
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(caption_);
@@ -88,9 +89,8 @@ void DecayView::setRecord(qint64 step, const InspectionRecord& record, const QSt
                                   "Mamba-2's a_t have)."));
   } else {
     caption_->setText(
-        where_ + tr(": each head's decay a per step as a memory horizon 1/(1−|a|) (log scale). "
-                    "Points: one decay per head (RSA's |λ| or γ, RetNet's γ); boxes: a decay per "
-                    "token (Mamba-2's a_t over this sample: quartiles, median, min–max). Dashed: "
+        where_ + tr(": each head's decay a per step as a memory horizon 1/(1−|a|). Points: one "
+                    "decay per head; boxes: one per token (quartiles, median, min–max). Dashed: "
                     "the task's true decays."));
   }
   redraw();
@@ -109,7 +109,7 @@ void DecayView::redraw() {
   auto* boxes = new QCPStatisticalBox(plot_->xAxis, plot_->yAxis);
   boxes->setName(tr("decay per token"));
   boxes->setBrush(QColor(runColor(1).red(), runColor(1).green(), runColor(1).blue(), 90));
-  double lo = 1, hi = 10;
+  double lo = std::numeric_limits<double>::infinity(), hi = 0;
   for (size_t i = 0; i < decays_.size(); ++i) {
     const HeadDecay& d = decays_[i];
     const double x = static_cast<double>(i);
@@ -157,7 +157,8 @@ void DecayView::redraw() {
   }
   plot_->xAxis->setTicker(ticker);
   plot_->xAxis->setRange(-0.5, std::max<double>(1, static_cast<double>(decays_.size())) - 0.5);
-  plot_->yAxis->setRange(std::max(0.5, lo / 1.5), hi * 1.5);
+  if (!(hi > 0)) lo = 1, hi = 10;  // nothing drawn
+  plot_->yAxis->setRange(lo / 1.4, std::max(hi * 1.4, lo * 4));
   plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
