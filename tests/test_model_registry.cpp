@@ -163,11 +163,10 @@ class TestModelRegistry : public QObject {
                                         AttentionKind::Linear, AttentionKind::Retention}));
     // The encoder is bidirectional: a causal-only kind (retention) is no encoder_attention.
     QCOMPARE(encoderAttentionKindList(), std::string("softmax, rsa, linear"));
+    const auto encoder_kinds = encoderAttentionKinds();
     for (AttentionKind kind : attentionKinds()) {
       const bool encoder = findAttention(kind)->supports_bidirectional;
-      QCOMPARE(
-          std::count(encoderAttentionKinds().begin(), encoderAttentionKinds().end(), kind) == 1,
-          encoder);
+      QCOMPARE(std::count(encoder_kinds.begin(), encoder_kinds.end(), kind) == 1, encoder);
     }
 
     int built = 0;
