@@ -109,7 +109,8 @@ std::vector<GenerationResult> benchGeneration(const Options& o) {
   io.output_dim = 1;
   torch::NoGradGuard no_grad;
   auto x = torch::randn({1, T, 1});
-  // Every attention model by its recurrent step: (S, z) for linear attention, a KV cache else.
+  // Every attention model by its recurrent step: (S, z) for linear attention, (S, z, s) for
+  // retention, a KV cache else.
   for (const auto& model : attentionModels()) {
     torch::manual_seed(0);
     TransformerModelImpl net(modelOptions(model, 128, 8, 4), io);
@@ -121,10 +122,11 @@ std::vector<GenerationResult> benchGeneration(const Options& o) {
       times.push_back(timeOnce([&] { net.step(x.narrow(1, t, 1), state); }));
     }
     const AttentionKind kind = *modelInfo(model).attention;
-    out.push_back({kind == AttentionKind::Linear
-                       ? kLinearStep
-                       : std::string(attentionKindName(kind)) + " KV cache step",
-                   summarize(times)});
+    const std::string label = kind == AttentionKind::Linear ? kLinearStep
+                              : kind == AttentionKind::Retention
+                                  ? "retention (S, z, s) step"
+                                  : std::string(attentionKindName(kind)) + " KV cache step";
+    out.push_back({label, summarize(times)});
   }
   {
     torch::manual_seed(0);

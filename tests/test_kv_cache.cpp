@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Step-by-step generation (KV cache for softmax and RSA; (S, z) state for linear) equals the full
-// forward on the whole prefix.
+// Step-by-step generation (KV cache for softmax and RSA; (S, z) state for linear; (S, z, s) for
+// retention) equals the full forward on the whole prefix.
 #include "engine/models/transformer.h"
 #include "support/test_support.h"
 
@@ -12,7 +12,7 @@ class TestKvCache : public QObject {
   void stepsEqualFullForward_data() {
     QTest::addColumn<QString>("model");
     QTest::addColumn<bool>("tokens");
-    for (const char* m : {"transformer", "rsa", "linear"}) {
+    for (const char* m : {"transformer", "rsa", "linear", "retnet"}) {
       QTest::newRow((std::string(m) + "-real").c_str()) << QString(m) << false;
       QTest::newRow((std::string(m) + "-tokens").c_str()) << QString(m) << true;
     }

@@ -2,6 +2,7 @@
 // The model registry (engine/core/registry/model_registry.h) is the one model table: the factory,
 // the option check, the sweep's defaults, the FLOP counts and `rsalab-cli models` all read it. Also
 // the names of splits and stop reasons that the trainer and the sweep rows use.
+#include <algorithm>
 #include <cmath>
 #include <set>
 #include <typeinfo>
@@ -15,6 +16,7 @@
 #include "engine/core/sweep/sweep_types.h"
 #include "engine/models/linear_attention.h"
 #include "engine/models/model_factory.h"
+#include "engine/models/retention.h"
 #include "engine/models/rsa_attention.h"
 #include "engine/models/softmax_attention.h"
 #include "engine/models/transformer.h"
@@ -146,7 +148,8 @@ class TestModelRegistry : public QObject {
     const std::vector<std::pair<AttentionKind, std::string>> names = {
         {AttentionKind::Softmax, "softmax"},
         {AttentionKind::Rsa, "rsa"},
-        {AttentionKind::Linear, "linear"}};
+        {AttentionKind::Linear, "linear"},
+        {AttentionKind::Retention, "retention"}};
     for (const auto& [kind, name] : names) {
       QCOMPARE(std::string(attentionKindName(kind)), name);
       QVERIFY2(parseAttentionKind(name) == kind, name.c_str());
@@ -154,10 +157,17 @@ class TestModelRegistry : public QObject {
     QVERIFY(!parseAttentionKind("x"));
     QVERIFY(!parseAttentionKind("Softmax"));
     QVERIFY(!parseAttentionKind(""));
-    QCOMPARE(attentionKindList(), std::string("softmax, rsa, linear"));
-    QVERIFY(
-        (attentionKinds() == std::vector<AttentionKind>{AttentionKind::Softmax, AttentionKind::Rsa,
-                                                        AttentionKind::Linear}));
+    QCOMPARE(attentionKindList(), std::string("softmax, rsa, linear, retention"));
+    QVERIFY((attentionKinds() ==
+             std::vector<AttentionKind>{AttentionKind::Softmax, AttentionKind::Rsa,
+                                        AttentionKind::Linear, AttentionKind::Retention}));
+    // The encoder is bidirectional: a causal-only kind (retention) is no encoder_attention.
+    QCOMPARE(encoderAttentionKindList(), std::string("softmax, rsa, linear"));
+    const auto encoder_kinds = encoderAttentionKinds();
+    for (AttentionKind kind : attentionKinds()) {
+      const bool encoder = findAttention(kind)->supports_bidirectional;
+      QCOMPARE(std::count(encoder_kinds.begin(), encoder_kinds.end(), kind) == 1, encoder);
+    }
 
     int built = 0;
     for (const auto& row : modelRegistry()) {
@@ -180,19 +190,33 @@ class TestModelRegistry : public QObject {
         case AttentionKind::Linear:
           QVERIFY2(type == typeid(LinearAttentionImpl), row.name);
           break;
+        case AttentionKind::Retention:
+          QVERIFY2(type == typeid(RetentionImpl), row.name);
+          QVERIFY2(!row.supports_bidirectional && !row.positional_encoding, row.name);
+          break;
       }
+      QCOMPARE(row.positional_encoding, kind != AttentionKind::Retention);
       ++built;
     }
-    QCOMPARE(built, 3);
+    QCOMPARE(built, 4);
 
     // The seq2seq option is an AttentionKind; configs keep its name, and a name that is no kind
     // is refused when the config is read.
     ModelOptions o = smallOptions("encdec");
     o.encoder_attention = AttentionKind::Linear;
     QVERIFY(encoderAttention(o) == AttentionKind::Linear);
+    QVERIFY(errorOf([] { runConfigFromJson(R"({"model": {"encoder_attention": "x"}})"); })
+                .contains("model.encoder_attention = 'x' is unknown: use softmax, rsa, linear or "
+                          "retention"));
+    o.encoder_attention = AttentionKind::Retention;
+    const QString causal_only = errorOf([&] { validate(o); });
+    QVERIFY2(causal_only.contains("encoder_attention 'retention' is causal only and the encoder "
+                                  "is bidirectional: use softmax, rsa, linear"),
+             qPrintable(causal_only));
     QVERIFY(errorOf([] {
-              runConfigFromJson(R"({"model": {"encoder_attention": "x"}})");
-            }).contains("model.encoder_attention = 'x' is unknown: use softmax, rsa or linear"));
+              runConfigFromJson(
+                  R"({"model": {"model": "encdec", "encoder_attention": "retention"}})");
+            }).contains("causal only"));
   }
 
   // `rsalab-cli models`: one line per registry row, in its order, with its title and equation.

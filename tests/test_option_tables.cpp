@@ -88,6 +88,8 @@ RunConfig everyFieldChanged() {
   m.linear_value_path = true;
   m.skip_lags = 5;
   m.lookback = 48;
+  m.retnet_learnable_decay = true;
+  m.retnet_rotation = true;
   TrainerOptions& r = c.trainer;
   r.optimizer = OptimizerKind::Adam;
   r.learning_rate = 0.01;
@@ -130,13 +132,24 @@ class TestOptionTables : public QObject {
                                              "norm",          "target",        "seasonal_period",
                                              "mix_share",     "mix_keys",      "anchors"};
     QVERIFY(keysOf(j["task"]) == task_keys);
-    const std::set<std::string> model_keys = {
-        "model",          "d_model",           "heads",
-        "layers",         "ff_mult",           "causal",
-        "dilations",      "starsaber_gated",   "encoder_attention",
-        "decoder_layers", "linear_cumulative", "linear_value_path",
-        "skip_lags",      "lookback",          "rem",
-        "rem_init"};
+    const std::set<std::string> model_keys = {"model",
+                                              "d_model",
+                                              "heads",
+                                              "layers",
+                                              "ff_mult",
+                                              "causal",
+                                              "dilations",
+                                              "starsaber_gated",
+                                              "encoder_attention",
+                                              "decoder_layers",
+                                              "linear_cumulative",
+                                              "linear_value_path",
+                                              "skip_lags",
+                                              "lookback",
+                                              "retnet_learnable_decay",
+                                              "retnet_rotation",
+                                              "rem",
+                                              "rem_init"};
     QVERIFY(keysOf(j["model"]) == model_keys);
   }
 
@@ -221,7 +234,7 @@ class TestOptionTables : public QObject {
         {R"({"task": {"teacher_kinds": ["regular", "sin"]}})",
          "task.teacher_kinds[1] = 'sin' is unknown: use regular or cos"},
         {R"({"model": {"encoder_attention": "x"}})",
-         "model.encoder_attention = 'x' is unknown: use softmax, rsa or linear"},
+         "model.encoder_attention = 'x' is unknown: use softmax, rsa, linear or retention"},
         {R"({"task": {"norm": 1}})",
          "task.norm has the wrong type (number): it must be a string: window, global or none"},
         {R"({"task": {"teacher_kinds": "cos"}})",

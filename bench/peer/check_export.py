@@ -59,7 +59,10 @@ def peer_model(metadata):
     if name in models.RECURRENT:
         return models.Recurrent(name, d, L, features, outputs)
     if name in models.ATTENTION:
-        return models.Transformer(models.ATTENTION[name], d, h, L, o["ff_mult"], features, outputs)
+        options = ({"learnable_decay": o.get("retnet_learnable_decay", False),
+                    "rotation": o.get("retnet_rotation", False)} if name == "retnet" else {})
+        return models.Transformer(models.ATTENTION[name], d, h, L, o["ff_mult"], features, outputs,
+                                  **options)
     if name == "starsaber":
         return models.StarSaber(d, h, L, features, outputs)
     raise ValueError(f"the peer has no model {name!r}")
@@ -106,7 +109,7 @@ def main():
     ap.add_argument("--build",
                     default=os.environ.get("RSALAB_BUILD_DIR", os.path.join(root, "build")))
     ap.add_argument("--cli", help="rsalab-cli (default: BUILD/cli/rsalab-cli)")
-    ap.add_argument("--models", default="rnn,lstm,gru,transformer,rsa,linear,starsaber")
+    ap.add_argument("--models", default="rnn,lstm,gru,transformer,rsa,linear,retnet,starsaber")
     ap.add_argument("--tol", type=float, default=1e-5, help="largest absolute output difference")
     a = ap.parse_args()
     torch.set_num_threads(1)

@@ -13,7 +13,7 @@ import torch.nn.functional as F
 
 LINEAR_EPS = 1e-6  # kLinearAttentionEps
 LINEAR_CHUNK = 64  # kLinearAttentionChunk
-ATTENTION = {"transformer": "softmax", "rsa": "rsa", "linear": "linear"}
+ATTENTION = {"transformer": "softmax", "rsa": "rsa", "linear": "linear", "retnet": "retention"}
 RECURRENT = {"rnn": nn.RNN, "lstm": nn.LSTM, "gru": nn.GRU}
 LOOKBACK = 24  # ModelOptions::lookback
 DLINEAR_KERNEL = 25  # kDLinearKernel
@@ -144,7 +144,57 @@ class LinearAttention(SelfAttention):
         return y[..., :Dh] / (y[..., Dh:] + LINEAR_EPS)
 
 
-ATTENTION_MODULES = {"softmax": SoftmaxAttention, "rsa": RsaAttention, "linear": LinearAttention}
+def retention_decays(h):
+    """γ_h = 1 − 2^(−5−h), h = 0..H−1 (RetNet's fixed decays), float64."""
+    return 1 - 2.0 ** (-5 - torch.arange(h, dtype=torch.float64))
+
+
+def rotate(x, offset=0):
+    """Each channel pair (2i, 2i+1) at position t turned by t·θ_i, θ_i = 10000^(−2i/Dh)."""
+    T, Dh = x.shape[-2], x.shape[-1]
+    theta = 10000.0 ** (-2 * torch.arange(Dh // 2, dtype=torch.float64) / Dh)
+    angle = torch.arange(offset, offset + T, dtype=torch.float64)[:, None] * theta  # (T, Dh/2)
+    cos, sin = angle.cos().to(x.dtype), angle.sin().to(x.dtype)
+    x0, x1 = x[..., 0::2], x[..., 1::2]
+    return torch.stack([x0 * cos - x1 * sin, x0 * sin + x1 * cos], -1).flatten(-2)
+
+
+class Retention(SelfAttention):
+    """RetNet's multi-scale retention (arXiv 2307.08621), its parallel form as the paper writes
+    it: D_nm = γ_h^(n−m) (n ≥ m), D̃ = D / √(row sums), R = QKᵀ/√Dh ⊙ D̃,
+    R̃ = R / max(|row sums of R|, 1), out = W_O(swish(x W_G) ⊙ GroupNorm_H(R̃ V))."""
+
+    def __init__(self, d, h, learnable_decay=False, rotation=False):
+        super().__init__(d, h)  # qkv, out; then the engine's gate, norm, decay_logit
+        self.rotation = rotation
+        self.gate = nn.Linear(d, d)
+        self.norm = nn.GroupNorm(h, d)
+        gamma = retention_decays(h)
+        self.register_buffer("fixed_log_gamma", gamma.log(), persistent=False)
+        self.decay_logit = (nn.Parameter((gamma / (1 - gamma)).log().float())
+                            if learnable_decay else None)
+
+    def forward(self, x):
+        B, T, D = x.shape
+        q, k, v = (self.split(t) for t in self.qkv(x).chunk(3, dim=-1))  # (B, H, T, Dh)
+        if self.rotation:
+            q, k = rotate(q), rotate(k)
+        log_gamma = (F.logsigmoid(self.decay_logit) if self.decay_logit is not None
+                     else self.fixed_log_gamma.to(q.dtype))
+        n = torch.arange(T, dtype=q.dtype)
+        future = torch.ones(T, T, dtype=torch.bool).triu(1)
+        log_d = (log_gamma.view(-1, 1, 1) * (n[:, None] - n[None, :])).masked_fill(
+            future, float("-inf"))
+        d = log_d.exp()  # (H, T, T)
+        d = d / d.sum(-1, keepdim=True).sqrt()
+        r = torch.matmul(q, k.transpose(-2, -1)) / math.sqrt(self.dh) * d  # (B, H, T, T)
+        r = r / r.sum(-1, keepdim=True).abs().clamp_min(1.0)
+        y = torch.matmul(r, v).transpose(1, 2).reshape(B * T, D)  # (B·T, D)
+        return self.out(F.silu(self.gate(x)) * self.norm(y).view(B, T, D))
+
+
+ATTENTION_MODULES = {"softmax": SoftmaxAttention, "rsa": RsaAttention, "linear": LinearAttention,
+                     "retention": Retention}
 
 
 class FeedForward(nn.Module):
@@ -161,10 +211,10 @@ class FeedForward(nn.Module):
 class Block(nn.Module):
     """Pre-LN: h = x + attention(LN(x)); h + FFN(LN(h))."""
 
-    def __init__(self, kind, d, h, ff_mult):
+    def __init__(self, kind, d, h, ff_mult, **options):
         super().__init__()
         self.ln1 = nn.LayerNorm(d)
-        self.attention = ATTENTION_MODULES[kind](d, h)
+        self.attention = ATTENTION_MODULES[kind](d, h, **options)
         self.ffn = FeedForward(d, ff_mult)
 
     def forward(self, x):
@@ -172,16 +222,19 @@ class Block(nn.Module):
 
 
 class Transformer(nn.Module):
-    """input_proj + sinusoidal PE, L pre-LN blocks, final LayerNorm, per-position output."""
+    """input_proj + sinusoidal PE, L pre-LN blocks, final LayerNorm, per-position output.
+    Retention adds no PE (the registry's positional_encoding): its decay carries position.
+    `options`: the retention's learnable_decay and rotation (ModelOptions' retnet_*)."""
 
-    def __init__(self, kind, d, h, L, ff_mult=4, features=1, outputs=1):
+    def __init__(self, kind, d, h, L, ff_mult=4, features=1, outputs=1, **options):
         super().__init__()
         self.d = d
+        self.positional = kind != "retention"
         self.input_proj = nn.Linear(features, d)
         self.output = nn.Linear(d, outputs)
         self.layers = L
         for l in range(L):  # named block0, block1, ... as the engine's
-            setattr(self, f"block{l}", Block(kind, d, h, ff_mult))
+            setattr(self, f"block{l}", Block(kind, d, h, ff_mult, **options))
         self.ln_f = nn.LayerNorm(d)
         self.register_buffer("pe", sinusoidal(1, d), persistent=False)
 
@@ -189,7 +242,7 @@ class Transformer(nn.Module):
         T = x.shape[1]
         if self.pe.shape[0] < T:
             self.pe = sinusoidal(T, self.d)
-        h = self.input_proj(x) + self.pe[:T]
+        h = self.input_proj(x) + self.pe[:T] if self.positional else self.input_proj(x)
         for l in range(self.layers):
             h = getattr(self, f"block{l}")(h)
         return self.output(self.ln_f(h))
@@ -308,12 +361,13 @@ class NLinear(nn.Module):
 LINEAR_FORECASTERS = {"dlinear": DLinear, "nlinear": NLinear}
 
 
-def make_model(model, d, h, L):
-    """The peer of makeSequenceModel(modelOptions(model, d, h, L), F = 1, O = 1)."""
+def make_model(model, d, h, L, **options):
+    """The peer of makeSequenceModel(modelOptions(model, d, h, L), F = 1, O = 1); `options`
+    (retnet: learnable_decay, rotation) go to the attention."""
     if model in RECURRENT:
         return Recurrent(model, d, L)
     if model in ATTENTION:
-        return Transformer(ATTENTION[model], d, h, L)
+        return Transformer(ATTENTION[model], d, h, L, **options)
     if model == "starsaber":
         return StarSaber(d, h, L)
     if model in LINEAR_FORECASTERS:  # no width, heads or layers: ModelOptions' lookback

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Self-attention interface shared by the softmax, RSA and linear kinds, so a Transformer block
-// can swap only the attention (spec "Softmax Transformer": same block, PE and heads), and the
+// Self-attention interface shared by the softmax, RSA, linear and retention kinds, so a Transformer
+// block can swap only the attention (spec "Softmax Transformer": same block, PE and heads), and the
 // pieces they share: the q, k, v projection, head split/merge, the softmax weights, the KV cache.
 // Shapes: B batch, T length, D width, H heads, Dh = D/H.
 #pragma once
@@ -16,11 +16,13 @@
 
 namespace rsalab {
 
-// Generation state of one attention layer: a KV cache for softmax/RSA, (S, z) for linear.
+// Generation state of one attention layer: a KV cache for softmax/RSA, (S, z) for linear and
+// (S, z, decay_sum) for retention.
 struct AttentionState {
-  torch::Tensor k, v;  // (B, H, capacity, Dh), filled up to `length`
-  int64_t length = 0;  // positions seen so far
-  torch::Tensor S, z;  // linear attention: (B, H, Dh, Dh) and (B, H, Dh), float32
+  torch::Tensor k, v;       // (B, H, capacity, Dh), filled up to `length`
+  int64_t length = 0;       // positions seen so far
+  torch::Tensor S, z;       // linear attention, retention: (B, H, Dh, Dh) and (B, H, Dh), float32
+  torch::Tensor decay_sum;  // retention: s_n = Σ_{m ≤ n} γ^(n−m) per head (H), float32
 };
 
 // Key-padding mask of token inputs x (B, T): true where x is io.pad_token, which no position may

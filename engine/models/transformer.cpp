@@ -5,6 +5,7 @@
 
 #include "engine/core/registry/model_registry.h"
 #include "engine/models/linear_attention.h"
+#include "engine/models/retention.h"
 #include "engine/models/rsa_attention.h"
 #include "engine/models/softmax_attention.h"
 
@@ -19,6 +20,10 @@ SelfAttention makeSelfAttention(AttentionKind kind, const ModelOptions& o, bool 
                                                 o.rem_init);
     case AttentionKind::Linear:
       return std::make_shared<LinearAttentionImpl>(o.d_model, o.heads, causal, o.linear_cumulative);
+    case AttentionKind::Retention:  // causal only: the registry row refuses the bidirectional form
+      if (!causal) throw std::invalid_argument("retention is causal only");
+      return std::make_shared<RetentionImpl>(o.d_model, o.heads, o.retnet_learnable_decay,
+                                             o.retnet_rotation);
   }
   throw std::invalid_argument("attention kind " + std::to_string(static_cast<int>(kind)) +
                               " is not one of " + attentionKindList());
@@ -71,6 +76,9 @@ TransformerModelImpl::TransformerModelImpl(const ModelOptions& options, const Mo
   if (!info.attention)
     throw std::invalid_argument("model '" + options_.model + "' has no attention kind");
   const AttentionKind kind = *info.attention;  // the registry row's attention
+  // A causal-only attention is causal whatever options.causal says (as recurrent models are).
+  if (!info.supports_bidirectional) options_.causal = true;
+  positional_encoding_ = info.positional_encoding && !options_.linear_value_path;
   for (int64_t l = 0; l < options_.layers; ++l) {
     blocks_.push_back(register_module("block" + std::to_string(l),
                                       TransformerBlock(kind, options_, options_.causal)));
@@ -98,7 +106,7 @@ torch::Tensor TransformerModelImpl::positional(int64_t T, int64_t offset,
 
 torch::Tensor TransformerModelImpl::forward(const torch::Tensor& x, InspectionRecord* record) {
   auto h = embed(x);  // (B, T, D)
-  if (!options_.linear_value_path) h = h + positional(h.size(1), 0, h);
+  if (positional_encoding_) h = h + positional(h.size(1), 0, h);
   const InspectionObserver observe(record, options_.model, blocks_.size());
   const auto padding = keyPaddingMask(x, io_);  // (B, T) or undefined
   for (size_t l = 0; l < blocks_.size(); ++l) h = blocks_[l]->forward(h, padding, observe.layer(l));
@@ -111,7 +119,7 @@ torch::Tensor TransformerModelImpl::step(const torch::Tensor& x_t, GenerationSta
   }
   if (state.layers.size() != blocks_.size()) state.layers.assign(blocks_.size(), AttentionState{});
   auto h = embed(x_t);  // (B, 1, D)
-  if (!options_.linear_value_path) h = h + positional(1, state.position, h);
+  if (positional_encoding_) h = h + positional(1, state.position, h);
   for (size_t l = 0; l < blocks_.size(); ++l) h = blocks_[l]->step(h, state.layers[l]);
   state.position += 1;
   return output_->forward(finalNorm(h));  // (B, 1, O)

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Pre-LN Transformer with a swappable attention: softmax (the baseline), RSA or linear.
+// Pre-LN Transformer with a swappable attention: softmax (the baseline), RSA, linear or retention.
 // As in the RNN-vs-Transformer lecture notes. The same block, the same sinusoidal PE and the same
-// heads for all three, so comparisons isolate the attention.
+// heads for all of them, so comparisons isolate the attention; a registry row without positional
+// encoding (ModelInfo::positional_encoding: RetNet, whose decay carries position) skips the PE.
 #pragma once
 
 #include <vector>
@@ -62,13 +63,15 @@ class TransformerModelImpl : public SequenceModelImpl {
   torch::Tensor forward(const torch::Tensor& x, InspectionRecord* record = nullptr) override;
   bool causal() const override { return options_.causal; }
   // One position of generation (causal models, per-position heads): x_t (B, 1, F) or (B, 1)
-  // -> (B, 1, O). Equals forward() on the whole prefix, by KV cache (softmax, RSA) or (S, z).
+  // -> (B, 1, O). Equals forward() on the whole prefix, by KV cache (softmax, RSA), (S, z)
+  // (linear) or the retention recurrence (S, z, s).
   torch::Tensor step(const torch::Tensor& x_t, GenerationState& state);
   const std::vector<TransformerBlock>& blocks() const { return blocks_; }
 
  private:
   torch::Tensor positional(int64_t T, int64_t offset, const torch::Tensor& like);
   torch::Tensor finalNorm(const torch::Tensor& h);  // LN_f(h), or h on the linear value path
+  bool positional_encoding_ = true;  // the row's positional_encoding, off on the linear value path
   std::vector<TransformerBlock> blocks_;
   torch::nn::LayerNorm ln_f_{nullptr};
   torch::Tensor pe_cache_;  // (T, D) rows for positions 0..T−1

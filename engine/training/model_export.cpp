@@ -59,8 +59,8 @@ SafetensorsTensor toSafetensor(const std::string& name, const torch::Tensor& ten
 }  // namespace
 
 std::string peerIncompatibility(const ModelOptions& o, const ModelIO& io) {
-  static const std::set<std::string> peer_models = {"rnn", "lstm",   "gru",      "transformer",
-                                                    "rsa", "linear", "starsaber"};
+  static const std::set<std::string> peer_models = {"rnn", "lstm",   "gru",    "transformer",
+                                                    "rsa", "linear", "retnet", "starsaber"};
   if (!peer_models.count(o.model)) return "the peer (bench/peer/models.py) has no model " + o.model;
   if (io.vocab > 0) return "token inputs (the peer's models take real features)";
   if (io.pooled) return "a pooled output (the peer's models output every position)";
@@ -83,8 +83,9 @@ std::string peerIncompatibility(const ModelOptions& o, const ModelIO& io) {
 
 std::string peerTensorName(const std::string& /*model*/, const std::string& libtorch_name) {
   // The same for every model the peer has: both register input_proj, output, block<l> (ln1,
-  // attention.{qkv,out,rems.{eta,nu,theta},mu}, ffn.{ln,fc1,fc2}), ln_f; layer<l>.{W,U,Q,V,alpha};
-  // {rnn,lstm,gru}.{weight,bias}_{ih,hh}_l<k> (torch.nn's and LibTorch's RNN names agree).
+  // attention.{qkv,out,rems.{eta,nu,theta},mu,gate,norm,decay_logit}, ffn.{ln,fc1,fc2}), ln_f;
+  // layer<l>.{W,U,Q,V,alpha}; {rnn,lstm,gru}.{weight,bias}_{ih,hh}_l<k> (torch.nn's and LibTorch's
+  // RNN names agree).
   return libtorch_name;
 }
 

@@ -18,6 +18,10 @@
 //   RSA           as softmax                    ((1 − σ(µ))·softmax + σ(µ)·P)·V is one A·V
 //                                               product per head; mixing P in is elementwise
 //   linear        L·[(8 + 4f)·N·D² + 4·N·D·Dh]  φ(K)⊗V (N·D·Dh), cumsum (N·D·Dh), φ(Q)·S (2·N·D·Dh)
+//   retention     L·[(10 + 4f)·N·D² + 4·B·T²·D] as softmax (its parallel form's QKᵀ and R̃·V are
+//                                               the same T × T products; the decay mask, its
+//                                               normalisers and GroupNorm are elementwise) plus
+//                                               the gate projection X·W_G, 2ND²
 //   StarSaber     L·[8·N·D² + 4·B·T²·D]         W, U, Q, V 8ND²; scores 2BT²D; G_past·U h and
 //                                               G_future·Q h together one A·V, 2BT²D (keys
 //                                               split at the diagonal, not two full
@@ -66,6 +70,8 @@ inline double forwardFlops(const std::string& model, const StepShape& s) {
     case ModelFamily::Attention:
       // Linear attention's state updates replace the T × T products (softmax and RSA).
       if (info.attention == AttentionKind::Linear) return io + L * (dense + 4 * N * D * Dh);
+      if (info.attention == AttentionKind::Retention)
+        return io + L * (dense + 2 * N * D * D + attention);  // + the gate X·W_G
       return io + L * (dense + attention);
     case ModelFamily::FixedPoint:
       return io + L * ((s.gated ? 12 : 8) * N * D * D + attention);

@@ -49,6 +49,14 @@ const std::vector<OptionInfo<ModelOptions>>& modelOptionTable() {
       {"linear_cumulative", "Linear attention as running sums", "", 0, 0, false, false,
        &M::linear_cumulative},
       {"linear_value_path", "Linear value path", "", 0, 0, false, false, &M::linear_value_path},
+      {"retnet_learnable_decay", "RetNet: learnable decays", "", 0, 0, false, false,
+       &M::retnet_learnable_decay, "--retnet-learnable-decay",
+       "retnet: learn each head's decay gamma = sigmoid(nu), starting at 1 - 2^(-5-h) (default: "
+       "fixed at that value)"},
+      {"retnet_rotation", "RetNet: rotation", "", 0, 0, false, false, &M::retnet_rotation,
+       "--retnet-rotation",
+       "retnet: turn q and k by their position (e^(i n theta), RoPE angles; needs an even head "
+       "width d_model / heads)"},
       {"skip_lags", "Linear skip path K (0 = off)", "steps", 0, 4096, false, false,
        &M::skip_lags, "--skip-lags",
        "linear skip path over the last K inputs beside the model (series; 0 = off; real series "
@@ -94,10 +102,16 @@ const OptionInfo<ModelOptions>* findModelOption(const std::string& name) {
 }
 
 AttentionKind encoderAttention(const ModelOptions& o) {
-  if (!findAttention(o.encoder_attention)) {
+  const ModelInfo* row = findAttention(o.encoder_attention);
+  if (!row) {
     throw std::invalid_argument(std::string("encoder_attention '") +
                                 attentionKindName(o.encoder_attention) + "' is unknown: use " +
-                                attentionKindList());
+                                encoderAttentionKindList());
+  }
+  if (!row->supports_bidirectional) {  // the encoder is bidirectional
+    throw std::invalid_argument(
+        std::string("encoder_attention '") + attentionKindName(o.encoder_attention) +
+        "' is causal only and the encoder is bidirectional: use " + encoderAttentionKindList());
   }
   return o.encoder_attention;
 }
@@ -109,6 +123,13 @@ void validate(const ModelOptions& o) {
   if (o.d_model % o.heads != 0) {
     std::ostringstream s;
     s << "d_model = " << o.d_model << " is not divisible by heads = " << o.heads;
+    throw std::invalid_argument(s.str());
+  }
+  if (info.attention == AttentionKind::Retention && o.retnet_rotation &&
+      (o.d_model / o.heads) % 2 != 0) {
+    std::ostringstream s;
+    s << "retnet_rotation turns pairs of channels: the head width d_model / heads = "
+      << o.d_model / o.heads << " must be even";
     throw std::invalid_argument(s.str());
   }
   const RemHeadCounts& r = o.rem;

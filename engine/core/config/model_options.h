@@ -54,8 +54,9 @@ struct ModelOptions {
   std::vector<int64_t> dilations = {2};    // factors for dilated heads, used in turn
   RemInit rem_init;
   bool starsaber_gated = false;  // highway-gated StarSaber variant
-  // The seq2seq family's self-attention: one of attentionKinds() (softmax | rsa | linear; configs
-  // keep the name).
+  // The seq2seq family's self-attention: one of encoderAttentionKinds() (softmax | rsa | linear;
+  // configs keep the name). A causal-only kind (retention) is refused: the encoder is
+  // bidirectional.
   AttentionKind encoder_attention = AttentionKind::Softmax;
   int64_t decoder_layers = 0;     // 0: same as layers
   bool linear_cumulative = true;  // causal linear: running-sum form, chunked (else masked T x T)
@@ -65,6 +66,12 @@ struct ModelOptions {
   // of a linear-recurrence teacher is identifiable ("Recover a recurrence", README). Models
   // without an attention stack ignore it (as recurrent models ignore `causal`).
   bool linear_value_path = false;
+  // RetNet (engine/models/retention.h): false keeps the paper's fixed decays γ_h = 1 − 2^(−5−h);
+  // true learns them as γ_h = σ(ν_h), ν_h starting at that value.
+  bool retnet_learnable_decay = false;
+  // RetNet: q_n and k_m turned by nθ and mθ (the paper's e^{inθ}, RoPE's angles), so that scores
+  // also carry a relative rotation. Off by default: the decay alone carries position.
+  bool retnet_rotation = false;
   // > 0: a linear skip path beside the model (DLinear's linear map, channel-independent): output
   // column c of step h at position t gets + Σ_k W[h, k] x_{t−K+1+k, c} + b_h over the K latest
   // inputs (earlier than the window's first: its first value). Causal; W starts at zero, so the
@@ -97,7 +104,7 @@ const std::vector<OptionInfo<RemInit>>& remInitTable();
 const OptionInfo<ModelOptions>* findModelOption(const std::string& name);
 
 // options.encoder_attention; throws std::invalid_argument (as validate does) when it is no kind
-// of attentionKinds().
+// of encoderAttentionKinds().
 AttentionKind encoderAttention(const ModelOptions& options);
 // Throws std::invalid_argument naming the field and its allowed range.
 void validate(const ModelOptions& options);

@@ -59,15 +59,17 @@ template <typename E>
 struct EnumTable;  // EnumTable<E>::rows: E's name table
 
 // The attention inside a transformer block (ModelInfo::attention, ModelOptions::encoder_attention):
-// softmax (the baseline), RSA (softmax mixed with REMs) or linear (elu+1 feature maps).
-enum class AttentionKind { Softmax, Rsa, Linear };
-const char* attentionKindName(AttentionKind kind);  // softmax | rsa | linear
+// softmax (the baseline), RSA (softmax mixed with REMs), linear (elu+1 feature maps) or retention
+// (RetNet's multi-scale retention: decaying, causal only).
+enum class AttentionKind { Softmax, Rsa, Linear, Retention };
+const char* attentionKindName(AttentionKind kind);  // softmax | rsa | linear | retention
 std::optional<AttentionKind> parseAttentionKind(const std::string& name);
 template <>
 struct EnumTable<AttentionKind> {
   static constexpr EnumName<AttentionKind> rows[] = {{AttentionKind::Softmax, "softmax"},
                                                      {AttentionKind::Rsa, "rsa"},
-                                                     {AttentionKind::Linear, "linear"}};
+                                                     {AttentionKind::Linear, "linear"},
+                                                     {AttentionKind::Retention, "retention"}};
 };
 
 // Normalisation of a series task's values (TaskOptions::norm). Every loss is reported in the units

@@ -26,7 +26,7 @@ const std::vector<ModelInfo>& modelRegistry() {
   // clang-format off
   static const std::vector<ModelInfo> rows = {
     // name, title, equation, family, causal, bidirectional, REMs, gates, attention, recurrent
-    // cell, gate blocks, default launch[, series only]
+    // cell, gate blocks, default launch[, series only[, positional encoding]]
     {"rnn", "RNN (tanh)", "h_t = tanh(W_ih x_t + W_hh h_{t-1} + b)",
      F::Recurrent, true, false, false, false, std::nullopt, C::Rnn, 1, true},
     {"lstm", "LSTM", "c_t = f*c_{t-1} + i*g, h_t = o*tanh(c_t)",
@@ -41,6 +41,11 @@ const std::vector<ModelInfo>& modelRegistry() {
      F::Attention, true, true, true, true, A::Rsa, std::nullopt, 0, true},
     {"linear", "Linear attention (elu+1)", "phi(Q_i)^T S_i / (phi(Q_i)^T z_i + eps)",
      F::Attention, true, true, false, false, A::Linear, std::nullopt, 0, false},
+    // Sun et al., "Retentive Network", arXiv 2307.08621 (engine/models/retention.h): causal
+    // only, and no positional encoding: the decay γ^(n-m) (and the rotation, when on) carry it.
+    {"retnet", "RetNet (multi-scale retention)",
+     "W_O(swish(X W_G) * GroupNorm((QK^T/sqrt(Dh) * D) V)), D_nm = gamma^(n-m)",
+     F::Attention, true, false, false, false, A::Retention, std::nullopt, 0, false, false, false},
     {"starsaber", "StarSaber (fixed-point attention)", "h^{l+1} = h^l + a_l tanh(A^l + V^l x)",
      F::FixedPoint, true, true, false, true, std::nullopt, std::nullopt, 0, false},
     {"encdec", "Encoder-decoder", "bidirectional encoder; causal decoder + cross-attention",
@@ -144,6 +149,19 @@ const char* implicitMatrixRule(const std::string& model) {
   for (const auto& [name, rule] : rules)
     if (model == name) return rule;
   return nullptr;
+}
+
+std::vector<AttentionKind> encoderAttentionKinds() {
+  std::vector<AttentionKind> out;
+  for (AttentionKind kind : attentionKinds()) {
+    if (findAttention(kind)->supports_bidirectional) out.push_back(kind);
+  }
+  return out;
+}
+
+std::string encoderAttentionKindList() {
+  return joined(encoderAttentionKinds(), ", ",
+                [](AttentionKind kind) { return std::string(attentionKindName(kind)); });
 }
 
 const ModelInfo* findAttention(AttentionKind kind) {

@@ -40,6 +40,9 @@ struct ModelInfo {
   // Forecasts a real-valued series only: real inputs and per-position outputs of H steps × the
   // input's C columns (a regression task); token inputs, pooled outputs and seq2seq are refused.
   bool series_only = false;
+  // Attention family: the sinusoidal positional encoding is added to the input projection. false
+  // where the attention carries position itself (retention's decay and rotation).
+  bool positional_encoding = true;
 };
 
 // Every model, in display order (colours are assigned by this order).
@@ -64,15 +67,19 @@ std::string modelNameList(bool sequence_only = false);
 std::optional<RecurrentCell> recurrentCell(const std::string& name);
 // The model of a config that names none (ModelOptions' default).
 const char* defaultModelName();
-// The attention kinds of the attention family (ModelInfo::attention), in registry order; also the
-// kinds the encoder–decoder's encoder_attention takes.
+// The attention kinds of the attention family (ModelInfo::attention), in registry order.
 std::vector<AttentionKind> attentionKinds();
-// "softmax, rsa, linear": the names of attentionKinds() for messages and help texts.
+// "softmax, rsa, linear, retention": the names of attentionKinds() for messages and help texts.
 std::string attentionKindList();
 // What the model's T × T matrix in the Attention view is (HeadInspection::attention: the weights
 // that multiply V, explicit or implied) and how it is normalised, one line for the view's caption;
 // nullptr for a model without one (the recurrent and linear families).
 const char* implicitMatrixRule(const std::string& model);
+// The kinds the encoder–decoder's encoder_attention takes: those of attentionKinds() whose row
+// supports the bidirectional form (its encoder is bidirectional), so not a causal-only kind.
+std::vector<AttentionKind> encoderAttentionKinds();
+// "softmax, rsa, linear": the names of encoderAttentionKinds().
+std::string encoderAttentionKindList();
 // The attention-family row whose attention is `kind` (its has_rems says whether that attention
 // carries REMs); nullptr when no row has that kind.
 const ModelInfo* findAttention(AttentionKind kind);
