@@ -41,7 +41,8 @@ class TestOverfit : public QObject {
  private slots:
   void sequenceModelFitsOneBatch_data() {
     QTest::addColumn<QString>("model");
-    for (const char* m : {"rnn", "lstm", "gru", "transformer", "rsa", "linear", "starsaber"}) {
+    for (const char* m :
+         {"rnn", "lstm", "gru", "transformer", "rsa", "linear", "starsaber", "mamba2"}) {
       QTest::newRow(m) << QString(m);
     }
   }
