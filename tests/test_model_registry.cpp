@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
+#include <tuple>
 #include <typeinfo>
 #include <utility>
 #include <vector>
@@ -15,6 +16,7 @@
 #include "engine/core/registry/model_registry.h"
 #include "engine/core/sweep/sweep_types.h"
 #include "engine/models/linear_attention.h"
+#include "engine/models/mamba2.h"
 #include "engine/models/model_factory.h"
 #include "engine/models/retention.h"
 #include "engine/models/rsa_attention.h"
@@ -288,6 +290,33 @@ class TestModelRegistry : public QObject {
       }
     }
     QCOMPARE(lstm, 4 * rnn);
+  }
+
+  // The state-space family: mamba2 builds as Mamba2ModelImpl, causal whatever `causal` says, with
+  // no REMs, attention kind or cell; its FLOPs are flops.h's count of the chunked SSD scan.
+  void stateSpaceFamilyIsMamba2() {
+    int rows = 0;
+    for (const auto& row : modelRegistry()) rows += row.family == ModelFamily::StateSpace;
+    QCOMPARE(rows, 1);
+    const ModelInfo& row = modelInfo("mamba2");
+    QVERIFY(row.family == ModelFamily::StateSpace);
+    QCOMPARE(std::string(modelFamilyName(row.family)), std::string("state-space"));
+    QCOMPARE(std::string(row.title), std::string("Mamba-2 (SSD)"));
+    QVERIFY(row.supports_causal && !row.supports_bidirectional);
+    QVERIFY(!row.has_rems && !row.has_gates && !row.attention && !row.cell && !row.series_only);
+    ModelOptions o = smallOptions("mamba2");
+    o.causal = false;
+    SequenceModel model = makeSequenceModel(o, smallIo());
+    QVERIFY(dynamic_cast<Mamba2ModelImpl*>(model.get()) != nullptr);
+    QVERIFY(model->causal());
+    // D = 8 (E = 16), H = 2, L = 1, S = 16, K = 4, F_in = 3, F_out = 2; blocks of Q = min(64, T).
+    const double D = 8, E = 16, S = 16, H = 2, K = 4;
+    for (const auto& [T, Q, n] : {std::tuple<double, double, double>{16, 16, 1}, {200, 64, 4}}) {
+      const double layer = 2 * T * D * (3 * E + 2 * S + H) + 2 * T * K * (E + 2 * S) +
+                           2 * T * Q * (S + E) + 4 * T * E * S + 2 * (n + 1) * (n + 1) * E * S;
+      const double expected = (2 * T * D * (3 + 2) + layer) / T;
+      QCOMPARE(forwardFlopsPerToken(o, smallIo(), static_cast<int64_t>(T)), expected);
+    }
   }
 
   void splitNamesAndStopReasons() {

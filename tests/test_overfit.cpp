@@ -42,7 +42,7 @@ class TestOverfit : public QObject {
   void sequenceModelFitsOneBatch_data() {
     QTest::addColumn<QString>("model");
     for (const char* m :
-         {"rnn", "lstm", "gru", "transformer", "rsa", "linear", "retnet", "starsaber"}) {
+         {"rnn", "lstm", "gru", "transformer", "rsa", "linear", "retnet", "starsaber", "mamba2"}) {
       QTest::newRow(m) << QString(m);
     }
   }

@@ -95,6 +95,10 @@ std::vector<std::string> peerStateDictNames(const std::string& model) {
   } else if (model == "starsaber") {  // StarSaberLayer: W, U, Q (no bias), V, alpha
     add({"layer0.W.weight", "layer0.U.weight", "layer0.Q.weight", "layer0.V.weight",
          "layer0.V.bias", "layer0.alpha"});
+  } else if (model == "mamba2") {  // Mamba2Layer: RMSNorms, projections, conv, A_log, dt_bias, D
+    add({"layer0.norm.weight", "layer0.in_proj.weight", "layer0.conv1d.weight",
+         "layer0.conv1d.bias", "layer0.dt_bias", "layer0.A_log", "layer0.D",
+         "layer0.out_norm.weight", "layer0.out_proj.weight", "norm_f.weight"});
   } else {  // Transformer: block0 (ln1, attention, ffn), ln_f
     add(pair("block0.ln1"));
     add(pair("block0.attention.qkv"));
@@ -389,7 +393,7 @@ class TestTrainer : public QObject {
   void exportedWeightsReadBackUnderThePeersNames() {
     QTemporaryDir dir;
     for (const std::string model :
-         {"rnn", "lstm", "gru", "transformer", "rsa", "linear", "starsaber"}) {
+         {"rnn", "lstm", "gru", "transformer", "rsa", "linear", "starsaber", "mamba2"}) {
       Trainer trainer(smallRun(model, 3));
       losses(trainer, 2);  // trained weights, not the initialisation
       const auto exported = exportModel(trainer);

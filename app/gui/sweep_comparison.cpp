@@ -34,7 +34,8 @@ bool appliesTo(const QString& key, const QString& model) {
   // REM settings: RSA, and the encoder-decoder whose encoder attention may be RSA.
   if (key.startsWith("model.rem") || key == "model.dilations")
     return info->has_rems || info->family == ModelFamily::Seq2Seq;
-  if (key == "model.heads" || key == "model.ff_mult") return attention;
+  if (key == "model.heads") return attention || info->family == ModelFamily::StateSpace;
+  if (key == "model.ff_mult") return attention;
   if (key == "model.starsaber_gated") return info->family == ModelFamily::FixedPoint;
   if (key == "model.linear_cumulative") return info->attention == AttentionKind::Linear;
   if (key == "model.encoder_attention" || key == "model.decoder_layers")

@@ -65,6 +65,8 @@ def peer_model(metadata):
                                   **options)
     if name == "starsaber":
         return models.StarSaber(d, h, L, features, outputs)
+    if name == "mamba2":
+        return models.Mamba2(d, h, L, features, outputs)
     raise ValueError(f"the peer has no model {name!r}")
 
 

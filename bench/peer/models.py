@@ -311,6 +311,105 @@ class StarSaber(nn.Module):
         return self.output(h)
 
 
+MAMBA2_EXPAND, MAMBA2_STATE, MAMBA2_CONV, MAMBA2_CHUNK = 2, 16, 4, 64  # engine/models/mamba2.h
+MAMBA2_DT = (1e-3, 0.1)  # initial Δ, log-uniform
+MAMBA2_A = (1.0, 16.0)  # initial −A, uniform
+RMS_EPS = 1e-5
+
+
+class RMSNorm(nn.Module):
+    """x / sqrt(mean(x²) + eps) · weight over the last dimension."""
+
+    def __init__(self, d):
+        super().__init__()
+        self.weight = nn.Parameter(torch.ones(d))
+
+    def forward(self, x):
+        return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + RMS_EPS) * self.weight
+
+
+def segsum(s):
+    """(..., T) -> (..., T, T): [i, j] = s[j+1] + ... + s[i] for i >= j, -inf above the diagonal."""
+    T = s.shape[-1]
+    strict = torch.ones(T, T, dtype=torch.bool).tril(-1)
+    sums = s.unsqueeze(-1).expand(*s.shape, T).masked_fill(~strict, 0.0).cumsum(-2)
+    return sums.masked_fill(torch.ones(T, T, dtype=torch.bool).triu(1), float("-inf"))
+
+
+def ssd_chunked(x, dt, A, Bm, Cm, chunk=MAMBA2_CHUNK):
+    """y_i = sum_{j<=i} a_{j+1}...a_i (C_i.B_j) dt_j x_j, a_t = exp(dt_t A), in blocks of `chunk`:
+    x (B, H, T, P), dt (B, H, T), A (H), Bm and Cm (B, T, N) -> (B, H, T, P)."""
+    Bsz, H, T, P = x.shape
+    N = Bm.shape[-1]
+    Q = min(chunk, T)
+    n = (T + Q - 1) // Q
+    pad = n * Q - T
+    u = F.pad(x * dt.unsqueeze(-1), (0, 0, 0, pad)).view(Bsz, H, n, Q, P)
+    dA = F.pad(dt * A.view(1, H, 1), (0, pad)).view(Bsz, H, n, Q)
+    Bc = F.pad(Bm, (0, 0, 0, pad)).view(Bsz, 1, n, Q, N)
+    Cc = F.pad(Cm, (0, 0, 0, pad)).view(Bsz, 1, n, Q, N)
+    cum = dA.cumsum(-1)
+    y = torch.matmul(torch.exp(segsum(dA)) * torch.matmul(Cc, Bc.transpose(-1, -2)), u)
+    own = torch.matmul((u * torch.exp(cum[..., -1:] - cum).unsqueeze(-1)).transpose(-1, -2), Bc)
+    across = torch.exp(segsum(F.pad(cum[..., -1], (1, 0))))  # (B, H, n + 1, n + 1)
+    starts = torch.cat([torch.zeros_like(own[:, :, :1]), own], 2).flatten(-2)
+    entering = torch.matmul(across, starts).view(Bsz, H, n + 1, P, N)[:, :, :n]
+    y = y + torch.matmul(Cc, entering.transpose(-1, -2)) * torch.exp(cum).unsqueeze(-1)
+    return y.reshape(Bsz, H, n * Q, P)[:, :, :T]
+
+
+class Mamba2Layer(nn.Module):
+    """h + out_proj(RMSNorm((SSD(x, dt, A, B, C) + D x) * silu(z))), [z, x, B, C, dt] = in_proj(
+    RMSNorm(h)), [x, B, C] through a causal depthwise conv of width 4 and SiLU, dt = softplus(dt +
+    dt_bias), A = -exp(A_log): the engine's registration and draw order."""
+
+    def __init__(self, d, h):
+        super().__init__()
+        E, N = MAMBA2_EXPAND * d, MAMBA2_STATE
+        self.h, self.e, self.p = h, E, E // h
+        self.norm = RMSNorm(d)
+        self.in_proj = nn.Linear(d, 2 * E + 2 * N + h, bias=False)
+        self.conv1d = nn.Conv1d(E + 2 * N, E + 2 * N, MAMBA2_CONV, groups=E + 2 * N)
+        lo, hi = math.log(MAMBA2_DT[0]), math.log(MAMBA2_DT[1])
+        dt = torch.exp(torch.rand(h) * (hi - lo) + lo)
+        self.dt_bias = nn.Parameter(dt + torch.log(-torch.expm1(-dt)))  # softplus⁻¹(dt)
+        self.A_log = nn.Parameter(torch.log(torch.empty(h).uniform_(*MAMBA2_A)))
+        self.D = nn.Parameter(torch.ones(h))
+        self.out_norm = RMSNorm(E)
+        self.out_proj = nn.Linear(E, d, bias=False)
+
+    def forward(self, h):
+        Bsz, T, _ = h.shape
+        E, N, H, P = self.e, MAMBA2_STATE, self.h, self.p
+        z, xbc, dt = self.in_proj(self.norm(h)).split([E, E + 2 * N, H], -1)
+        xbc = F.silu(self.conv1d(F.pad(xbc.transpose(1, 2), (MAMBA2_CONV - 1, 0)))).transpose(1, 2)
+        x, Bm, Cm = xbc.split([E, N, N], -1)
+        x = x.view(Bsz, T, H, P).transpose(1, 2)  # (B, H, T, P)
+        dt = F.softplus(dt + self.dt_bias).transpose(1, 2)  # (B, H, T)
+        y = ssd_chunked(x, dt, -torch.exp(self.A_log), Bm, Cm) + self.D.view(1, H, 1, 1) * x
+        y = y.transpose(1, 2).reshape(Bsz, T, E)
+        return h + self.out_proj(self.out_norm(y * F.silu(z)))
+
+
+class Mamba2(nn.Module):
+    """input_proj, L Mamba-2 layers, final RMSNorm, output; no PE, no FFN."""
+
+    def __init__(self, d, h, L, features=1, outputs=1):
+        super().__init__()
+        self.input_proj = nn.Linear(features, d)
+        self.output = nn.Linear(d, outputs)
+        self.layers = L
+        for l in range(L):  # named layer0, layer1, ... as the engine's
+            setattr(self, f"layer{l}", Mamba2Layer(d, h))
+        self.norm_f = RMSNorm(d)
+
+    def forward(self, x):
+        h = self.input_proj(x)
+        for l in range(self.layers):
+            h = getattr(self, f"layer{l}")(h)
+        return self.output(self.norm_f(h))
+
+
 def lookback_windows(x, L):
     """lookbackWindows: (B, T, C) -> (B, T, C, L), [b, t, c, k] = x[b, t − L + 1 + k, c], the
     positions before 0 read as position 0 (the window of t holds inputs ≤ t only)."""
@@ -370,9 +469,11 @@ def make_model(model, d, h, L, **options):
         return Transformer(ATTENTION[model], d, h, L, **options)
     if model == "starsaber":
         return StarSaber(d, h, L)
+    if model == "mamba2":
+        return Mamba2(d, h, L)
     if model in LINEAR_FORECASTERS:  # no width, heads or layers: ModelOptions' lookback
         return LINEAR_FORECASTERS[model]()
-    names = [*ATTENTION, "starsaber", *RECURRENT, *LINEAR_FORECASTERS]
+    names = [*ATTENTION, "starsaber", "mamba2", *RECURRENT, *LINEAR_FORECASTERS]
     raise ValueError(f"the peer has no model {model!r}: use {', '.join(names)}")
 
 

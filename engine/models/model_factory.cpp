@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "engine/models/linear_forecasters.h"
+#include "engine/models/mamba2.h"
 #include "engine/models/recurrent_model.h"
 #include "engine/models/starsaber.h"
 #include "engine/models/transformer.h"
@@ -20,6 +21,8 @@ SequenceModel makeSequenceModel(const ModelOptions& options, const ModelIO& io) 
       return std::make_shared<StarSaberModelImpl>(options, io);
     case ModelFamily::Linear:
       return makeLinearForecaster(options, io);
+    case ModelFamily::StateSpace:
+      return std::make_shared<Mamba2ModelImpl>(options, io);
     case ModelFamily::Seq2Seq:
       break;
   }

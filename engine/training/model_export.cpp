@@ -59,14 +59,15 @@ SafetensorsTensor toSafetensor(const std::string& name, const torch::Tensor& ten
 }  // namespace
 
 std::string peerIncompatibility(const ModelOptions& o, const ModelIO& io) {
-  static const std::set<std::string> peer_models = {"rnn", "lstm",   "gru",    "transformer",
-                                                    "rsa", "linear", "retnet", "starsaber"};
+  static const std::set<std::string> peer_models = {
+      "rnn", "lstm", "gru", "transformer", "rsa", "linear", "retnet", "starsaber", "mamba2"};
   if (!peer_models.count(o.model)) return "the peer (bench/peer/models.py) has no model " + o.model;
   if (io.vocab > 0) return "token inputs (the peer's models take real features)";
   if (io.pooled) return "a pooled output (the peer's models output every position)";
   if (o.skip_lags > 0)
     return "the peer has no linear skip path (skip_lags = " + std::to_string(o.skip_lags) + ")";
   if (recurrentCell(o.model)) return "";  // the peer's cells are torch.nn's
+  if (o.model == "mamba2") return "";     // causal whatever `causal` says; no PE, LN or FFN
   if (!o.causal) return "bidirectional attention (the peer's is causal)";
   if (o.linear_value_path)
     return "the linear value path (the peer's blocks have LayerNorm and FFN)";
@@ -85,7 +86,8 @@ std::string peerTensorName(const std::string& /*model*/, const std::string& libt
   // The same for every model the peer has: both register input_proj, output, block<l> (ln1,
   // attention.{qkv,out,rems.{eta,nu,theta},mu,gate,norm,decay_logit}, ffn.{ln,fc1,fc2}), ln_f;
   // layer<l>.{W,U,Q,V,alpha}; {rnn,lstm,gru}.{weight,bias}_{ih,hh}_l<k> (torch.nn's and LibTorch's
-  // RNN names agree).
+  // RNN names agree); mamba2's layer<l>.{norm,in_proj,conv1d,dt_bias,A_log,D,out_norm,out_proj},
+  // norm_f.
   return libtorch_name;
 }
 

@@ -28,6 +28,14 @@
 //                                               T × T products, which would count 6BT²D)
 //                                               (gated: + 4·N·D² for W_z, V_z)
 //   recurrent     L·4·G·N·D²                    x·W_ihᵀ and h·W_hhᵀ, each 2·N·D·G·D
+//   Mamba-2       L·[2·N·D·(3E + 2S + H)        in_proj D → [z, x, B, C, dt], out_proj E → D
+//                    + 2·N·K·(E + 2S)           the depthwise causal conv (K = 4 taps)
+//                    + 2·N·Q·(S + E)            inside each block of Q = min(64, T): C Bᵀ (shared
+//                                               by the heads) and M·x
+//                    + 4·N·E·S                  each block's state (Σ Δx Bᵀ) and C·(state in)
+//                    + 2·B·(n+1)²·E·S]          the states passed between the n = ⌈T/Q⌉ blocks
+//                                               (E = 2D inner width, S = 16 state size: the chunked
+//                                               SSD scan that training runs, mamba2.h)
 //   nlinear       2·N·K·F_out                   the (K → H) map of each column's window; no io
 //                                               (K = lookback, F_out = H·C)
 //   dlinear       2·N·K·F_out + 2·K²·F_out/F_in as nlinear after folding the trend and remainder
@@ -37,6 +45,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <string>
 
@@ -44,6 +53,11 @@
 #include "engine/core/registry/model_registry.h"
 
 namespace rsalab {
+
+// Mamba-2's fixed sizes (engine/models/mamba2.h's kMamba2Expand, kMamba2StateSize,
+// kMamba2ConvWidth, kMamba2Chunk; test_mamba2 holds them equal): this header stays torch-free.
+constexpr double kMamba2FlopsExpand = 2, kMamba2FlopsState = 16, kMamba2FlopsConv = 4,
+                 kMamba2FlopsChunk = 64;
 
 struct StepShape {
   int64_t B = 1, T = 1, D = 1, H = 1, L = 1;
@@ -82,6 +96,14 @@ inline double forwardFlops(const std::string& model, const StepShape& s) {
       const double in = static_cast<double>(std::max<int64_t>(1, s.in_features));
       const double windows = 2 * N * K * out;  // every position's (K → H) map, per column
       return std::string(info.name) == "dlinear" ? windows + 2 * K * K * out / in : windows;
+    }
+    case ModelFamily::StateSpace: {
+      const double E = kMamba2FlopsExpand * D, S = kMamba2FlopsState, H = static_cast<double>(s.H);
+      const double Q = std::min<double>(kMamba2FlopsChunk, T), n = std::ceil(T / Q);
+      const double layer = 2 * N * D * (3 * E + 2 * S + H) +
+                           2 * N * kMamba2FlopsConv * (E + 2 * S) + 2 * N * Q * (S + E) +
+                           4 * N * E * S + 2 * B * (n + 1) * (n + 1) * E * S;
+      return io + L * layer;
     }
     case ModelFamily::Seq2Seq:
       break;

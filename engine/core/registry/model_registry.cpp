@@ -10,11 +10,10 @@
 namespace rsalab {
 
 namespace {
-const EnumName<ModelFamily> kModelFamilies[] = {{ModelFamily::Recurrent, "recurrent"},
-                                                {ModelFamily::Attention, "attention"},
-                                                {ModelFamily::FixedPoint, "fixed-point"},
-                                                {ModelFamily::Seq2Seq, "seq2seq"},
-                                                {ModelFamily::Linear, "linear"}};
+const EnumName<ModelFamily> kModelFamilies[] = {
+    {ModelFamily::Recurrent, "recurrent"},    {ModelFamily::Attention, "attention"},
+    {ModelFamily::FixedPoint, "fixed-point"}, {ModelFamily::Seq2Seq, "seq2seq"},
+    {ModelFamily::Linear, "linear"},          {ModelFamily::StateSpace, "state-space"}};
 }  // namespace
 
 const char* modelFamilyName(ModelFamily family) { return nameOf(kModelFamilies, family); }
@@ -48,6 +47,10 @@ const std::vector<ModelInfo>& modelRegistry() {
      F::Attention, true, false, false, false, A::Retention, std::nullopt, 0, false, false, false},
     {"starsaber", "StarSaber (fixed-point attention)", "h^{l+1} = h^l + a_l tanh(A^l + V^l x)",
      F::FixedPoint, true, true, false, true, std::nullopt, std::nullopt, 0, false},
+    // Dao & Gu, "Transformers are SSMs" (arXiv 2405.21060): a selective SSM whose T x T form is
+    // L o (C B^T), L a data-dependent regular REM: engine/models/mamba2.h.
+    {"mamba2", "Mamba-2 (SSD)", "y = (L o C B^T)(dt x) + D x, L_ij = a_{j+1}...a_i, a = exp(dt A)",
+     F::StateSpace, true, false, false, false, std::nullopt, std::nullopt, 0, false},
     {"encdec", "Encoder-decoder", "bidirectional encoder; causal decoder + cross-attention",
      F::Seq2Seq, true, false, false, false, std::nullopt, std::nullopt, 0, false},
     // The linear forecasters reported beside forecasting transformers (Zeng et al., "Are

@@ -15,8 +15,9 @@
 namespace rsalab {
 
 // Linear: linear forecasters of the lookback window (DLinear, NLinear), series tasks only.
-enum class ModelFamily { Recurrent, Attention, FixedPoint, Seq2Seq, Linear };
-// recurrent | attention | fixed-point | seq2seq | linear
+// StateSpace: selective state-space stacks (Mamba-2), causal whatever `causal` says.
+enum class ModelFamily { Recurrent, Attention, FixedPoint, Seq2Seq, Linear, StateSpace };
+// recurrent | attention | fixed-point | seq2seq | linear | state-space
 const char* modelFamilyName(ModelFamily family);
 
 struct ModelInfo {
