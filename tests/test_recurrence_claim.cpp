@@ -11,6 +11,7 @@
 #include "engine/core/io/atomic_file.h"
 #include "engine/core/io/inspection_io.h"
 #include "engine/core/registry/memory_horizon.h"
+#include "engine/core/sweep/sweep_io.h"
 #include "engine/core/verdicts/claims.h"
 #include "engine/core/verdicts/recurrence_claim.h"
 #include "support/test_registry.h"
@@ -153,6 +154,23 @@ class TestRecurrenceClaim : public QObject {
     const auto v = sameRecurrenceVerdict(rows({0.8, 0.8}, {0.8}, teacher(0.8)));
     QVERIFY(!v.decided && !v.inconclusive);
     QVERIFY(v.detail.find("retnet has 1") != std::string::npos);
+  }
+
+  void judgesSweepJsonRowsByTheirRegularDecays() {
+    // sweep.json keeps each run's regular decays, not its record: the verdict survives the file.
+    SweepResult result;
+    result.rows = rows({0.801, 0.799, 0.8}, {0.797, 0.803, 0.802}, teacher(0.8));
+    for (auto& r : result.rows) {
+      r.regular_decays = regularDecays(r.inspection);
+      r.has_inspection = false;
+      r.inspection = InspectionRecord{};
+    }
+    QCOMPARE(result.rows[0].regular_decays, std::vector<double>{0.801});  // the cos head left out
+    QCOMPARE(result.rows[3].regular_decays.size(), size_t{3});
+    const SweepResult back = sweepResultFromJson(sweepJson(result));
+    QCOMPARE(back.rows[3].regular_decays, result.rows[3].regular_decays);
+    const auto v = sameRecurrenceVerdict(back.rows);
+    QVERIFY2(v.decided && v.holds, verdictLine(v).c_str());
   }
 
   void readsRecordsFromRunFolders() {

@@ -38,6 +38,7 @@ bool appliesTo(const QString& key, const QString& model) {
   if (key == "model.ff_mult") return attention;
   if (key == "model.starsaber_gated") return info->family == ModelFamily::FixedPoint;
   if (key == "model.linear_cumulative") return info->attention == AttentionKind::Linear;
+  if (key.startsWith("model.retnet_")) return info->attention == AttentionKind::Retention;
   if (key == "model.encoder_attention" || key == "model.decoder_layers")
     return info->family == ModelFamily::Seq2Seq;
   if (key == "model.causal") return attention;

@@ -14,6 +14,7 @@
 #include "engine/core/io/enums.h"
 #include "engine/core/io/inspection_io.h"
 #include "engine/core/io/thinning.h"
+#include "engine/core/registry/memory_horizon.h"
 #include "engine/core/session/session_bundle.h"
 #include "engine/core/sweep/sweep_io.h"
 #include "engine/runtime.h"
@@ -82,6 +83,7 @@ SweepRow trainCell(const SweepPlan& plan, const SweepCell& cell,
   if (options.keep_inspection) {
     row.inspection = trainer.inspect(0);
     row.has_inspection = true;
+    row.regular_decays = regularDecays(row.inspection);
   }
   if (!options.run_folder.empty()) keepOnDisk(row, options.run_folder);
   if (options.curve_points > 0) {

@@ -72,6 +72,13 @@ std::vector<HeadDecay> headDecays(const InspectionRecord& record) {
   return out;
 }
 
+std::vector<double> regularDecays(const InspectionRecord& record) {
+  std::vector<double> out;
+  for (const HeadDecay& d : headDecays(record))
+    if (d.source != DecaySource::RsaCyclical) out.push_back(d.median());
+  return out;
+}
+
 std::vector<TrueDecay> trueDecays(const GroundTruth& truth) {
   std::vector<TrueDecay> out;
   for (double lambda : truth.lambdas())

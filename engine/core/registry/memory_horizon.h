@@ -41,6 +41,10 @@ struct HeadDecay {
 // λ or γ; a negative λ alternates in sign and decays as |λ|) and heads with a recorded decay.
 std::vector<HeadDecay> headDecays(const InspectionRecord& record);
 
+// The regular (not cyclical) decays of the record's decaying heads, in headDecays' order, a
+// per-token decay by its median: RSA's regular |λ|, RetNet's γ_h, Mamba-2's median a_t.
+std::vector<double> regularDecays(const InspectionRecord& record);
+
 // The true decays a task knows, for reference lines: the regular components' |λ| and the
 // cyclical ones' γ (each once), with what they are ("true λ = 0.8").
 struct TrueDecay {

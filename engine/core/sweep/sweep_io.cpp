@@ -65,6 +65,12 @@ SweepRow rowFromJson(const json& r, int64_t index, const std::string& path) {
           toNumber((*errors)[k], path + "test_errors[" + std::to_string(k) + "]"));
   }
   row.length = integer(r, "length", path, 0);
+  if (const json* decays = find(r, "regular_decays")) {  // since 2026-11-27
+    if (!decays->is_array()) wrongType(path + "regular_decays", "an array", *decays);
+    for (size_t k = 0; k < decays->size(); ++k)
+      row.regular_decays.push_back(
+          toNumber((*decays)[k], path + "regular_decays[" + std::to_string(k) + "]"));
+  }
   if (const json* truth = find(r, "truth")) {
     try {
       row.truth = groundTruthFromJson(*truth, path + "truth");
@@ -216,6 +222,7 @@ nlohmann::json sweepRowToJson(const SweepRow& r) {
           {"season", r.season},
           {"test_errors", r.test_errors},
           {"length", r.length},
+          {"regular_decays", r.regular_decays},
           {"truth", groundTruthJson(r.truth)}};
 }
 

@@ -66,6 +66,9 @@ struct Preset {
   int64_t sweep_seeds = 0;
   int64_t sweep_epochs = 0;  // SweepOptions::budget_epochs: a budget that grows with N
   SweepAxis axis;
+  // Keep each run's last inspection record (SweepOptions::keep_inspection): the rule reads the
+  // learned parameters.
+  bool sweep_inspection = false;
   bool isSweep() const { return action == PresetAction::Sweep; }
   SweepOptions sweepOptions() const;  // the sweep's config, models, sizes, seeds and axis
 };

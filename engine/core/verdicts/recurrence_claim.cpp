@@ -15,7 +15,8 @@ namespace rsalab {
 
 namespace {
 
-// A run's last inspection record: in the row, or in its run folder (a GUI sweep keeps it there).
+// A run's last inspection record: in the row, or in its run folder (a GUI sweep keeps it there);
+// read only where the row has no regular_decays (rows written before them).
 bool rowRecord(const SweepRow& row, InspectionRecord& out) {
   if (!row.has_inspection) return false;
   if (!row.inspection.layers.empty() || row.files.empty()) {
@@ -46,14 +47,15 @@ RecoveredDecay summarise(const std::string& model, std::vector<double> values) {
 
 }  // namespace
 
-double recoveredDecay(const InspectionRecord& record, double lambda) {
+double recoveredDecay(const std::vector<double>& decays, double lambda) {
   double best = std::numeric_limits<double>::quiet_NaN();
-  for (const HeadDecay& d : headDecays(record)) {
-    if (d.source == DecaySource::RsaCyclical) continue;  // λ is a regular decay
-    const double v = d.median();
-    if (!(std::fabs(v - lambda) >= std::fabs(best - lambda))) best = v;
-  }
+  for (double v : decays)
+    if (!(std::fabs(v - lambda) >= std::fabs(best - lambda))) best = v;  // a NaN best: take v
   return best;
+}
+
+double recoveredDecay(const InspectionRecord& record, double lambda) {
+  return recoveredDecay(regularDecays(record), lambda);
 }
 
 ClaimVerdict sameRecurrenceVerdict(const std::vector<SweepRow>& rows,
@@ -83,9 +85,9 @@ ClaimVerdict sameRecurrenceVerdict(const std::vector<SweepRow>& rows,
   std::map<std::string, std::vector<double>> per_model;
   for (const auto& row : rows) {
     if (row.reference || !row.ok()) continue;
+    double d = recoveredDecay(row.regular_decays, lambda);
     InspectionRecord record;
-    if (!rowRecord(row, record)) continue;
-    const double d = recoveredDecay(record, lambda);
+    if (row.regular_decays.empty() && rowRecord(row, record)) d = recoveredDecay(record, lambda);
     if (d == d) per_model[row.model].push_back(d);
   }
   int recovered = 0, missed = 0;

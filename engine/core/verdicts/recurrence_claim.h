@@ -35,12 +35,13 @@ struct RecoveredDecay {
   double mean = 0, half_width = 0;
 };
 
-// The recovered decay of one record: its decaying heads' value nearest to `lambda`; NaN when it
-// has none.
+// The recovered decay: of `decays` (a run's regular decays), the one nearest to `lambda`; NaN
+// when there is none. The record's form reads regularDecays(record).
+double recoveredDecay(const std::vector<double>& decays, double lambda);
 double recoveredDecay(const InspectionRecord& record, double lambda);
 
-// The verdict over `rows` (trained runs of `models` with inspection records: in the row, or in
-// its run folder's inspection.json).
+// The verdict over `rows`: trained runs of `models` with their regular_decays, or else their
+// inspection records (in the row, or in its run folder's inspection.json).
 ClaimVerdict sameRecurrenceVerdict(const std::vector<SweepRow>& rows,
                                    const std::vector<std::string>& models = {"rsa", "retnet"});
 
