@@ -116,8 +116,8 @@ class TestConfigValidation : public QObject {
   void everyBadValueNamesTheFieldAndItsRange() {
     const std::vector<BadValue> table = {
         {"model", [](RunConfig& c) { c.model.model = "mamba"; },
-         "model 'mamba' is unknown: use rnn, lstm, gru, transformer, rsa, linear, starsaber, "
-         "mamba2, encdec, dlinear, nlinear"},
+         "model 'mamba' is unknown: use rnn, lstm, gru, transformer, rsa, linear, retnet, "
+         "starsaber, mamba2, encdec, dlinear, nlinear"},
         {"lookback", [](RunConfig& c) { c.model.lookback = 0; },
          "lookback = 0 is out of range: 1..4096"},
         {"d_model 0", [](RunConfig& c) { c.model.d_model = 0; },

@@ -347,6 +347,7 @@ class TestRetention : public QObject {
         if (i < 3) first += loss / 3;
         if (i >= steps - 3) last += loss / 3;
       }
+      qInfo("%s: train loss %.4f -> %.4f", task.name, first, last);
       QVERIFY2(last < first, qPrintable(where + QString(": loss %1 -> %2").arg(first).arg(last)));
       QVERIFY2(std::isfinite(trainer.evaluate("validation").loss), qPrintable(where));
       ++trained;
