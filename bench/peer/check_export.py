@@ -111,7 +111,8 @@ def main():
     ap.add_argument("--build",
                     default=os.environ.get("RSALAB_BUILD_DIR", os.path.join(root, "build")))
     ap.add_argument("--cli", help="rsalab-cli (default: BUILD/cli/rsalab-cli)")
-    ap.add_argument("--models", default="rnn,lstm,gru,transformer,rsa,linear,retnet,starsaber")
+    ap.add_argument("--models",
+                    default="rnn,lstm,gru,transformer,rsa,linear,retnet,starsaber,mamba2")
     ap.add_argument("--tol", type=float, default=1e-5, help="largest absolute output difference")
     a = ap.parse_args()
     torch.set_num_threads(1)

@@ -60,7 +60,11 @@ torch::Tensor ssdChunked(const SsdInputs& in, int64_t chunk, torch::Tensor* fina
   auto Cc = Cm.reshape({B, 1, n, Q, N});  // (B, 1, n, Q, N)
   auto within = dAc.cumsum(-1);           // (B, H, n, Q): log decay from the block's start
   // Inside each block: the quadratic form.
-  auto Lc = torch::exp(segmentSum(dAc));              // (B, H, n, Q, Q)
+  // L_ij = exp(cs_i − cs_j) of the block's own cumulative sums: Q terms at most, so the
+  // difference keeps its digits, at one subtraction where segmentSum sums Q × Q entries.
+  auto above = torch::ones({Q, Q}, dAc.options().dtype(torch::kBool)).triu(1);
+  auto Lc = torch::exp((within.unsqueeze(-1) - within.unsqueeze(-2))
+                           .masked_fill(above, -std::numeric_limits<double>::infinity()));
   auto CB = torch::matmul(Cc, Bc.transpose(-1, -2));  // (B, 1, n, Q, Q)
   auto y = torch::matmul(Lc * CB, uc);                // (B, H, n, Q, P)
   if (n == 1 && !final_state) return y.reshape({B, H, Q, P}).narrow(2, 0, T);
