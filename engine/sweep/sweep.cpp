@@ -15,6 +15,7 @@
 #include "engine/core/io/inspection_io.h"
 #include "engine/core/io/thinning.h"
 #include "engine/core/registry/memory_horizon.h"
+#include "engine/core/registry/model_registry.h"
 #include "engine/core/session/session_bundle.h"
 #include "engine/core/sweep/sweep_io.h"
 #include "engine/runtime.h"
@@ -80,10 +81,18 @@ SweepRow trainCell(const SweepPlan& plan, const SweepCell& cell,
     row.validation_forecasts = trainer.forecasts(splitName(Split::Validation));
     row.test_forecasts = trainer.forecasts(splitName(Split::Test));
   }
-  if (options.keep_inspection) {
-    row.inspection = trainer.inspect(0);
-    row.has_inspection = true;
-    row.regular_decays = regularDecays(row.inspection);
+  // A model with decaying heads (REMs, RetNet's γ, Mamba-2's a_t) keeps its learned decays in
+  // the row, so that a claim on them can be judged from sweep.json (a Slurm sweep's included).
+  const ModelInfo& info = modelInfo(cell.model);
+  const bool decays = info.has_rems || info.attention == AttentionKind::Retention ||
+                      info.family == ModelFamily::StateSpace;
+  if (options.keep_inspection || decays) {
+    InspectionRecord record = trainer.inspect(0);
+    row.regular_decays = regularDecays(record);
+    if (options.keep_inspection) {
+      row.inspection = std::move(record);
+      row.has_inspection = true;
+    }
   }
   if (!options.run_folder.empty()) keepOnDisk(row, options.run_folder);
   if (options.curve_points > 0) {

@@ -95,9 +95,10 @@ struct SweepRow {
   // or with a run folder in `files`/inspection.json only.
   bool has_inspection = false;
   InspectionRecord inspection;
-  // With keep_inspection: the regular decay of each decaying head of that record, per-token
-  // decays by their median (regularDecays, engine/core/registry/memory_horizon.h): what the
-  // same-recurrence claim reads, kept in sweep.json where the record is not.
+  // Models with decaying heads (REMs, RetNet, Mamba-2): the regular decay of each decaying head of
+  // validation sample 0's record after training, per-token decays by their median (regularDecays,
+  // engine/core/registry/memory_horizon.h): what the same-recurrence claim reads, kept in
+  // sweep.json where the record is not.
   std::vector<double> regular_decays;
   // With SweepOptions::run_folder: this run's folder, holding metrics.csv (every point of both
   // curves) and, with has_inspection, inspection.json. Empty: none.

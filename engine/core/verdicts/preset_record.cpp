@@ -121,10 +121,13 @@ std::string lossTable(const SweepResult& sweep) {
     losses[{r.model, r.size}].push_back(r.test_loss);
   }
   std::sort(sizes.begin(), sizes.end());
+  // A power law needs 3 sizes or more: with 2 the line fits exactly and has no interval.
+  const bool fits = sizes.size() >= 3;
   std::string out = "Mean test loss ± sd over seeds:\n\n| model |";
   for (int64_t n : sizes) out += " N = " + std::to_string(n) + " |";
-  out += " exponent b (loss ≈ a·N^−b) |\n|---|";
-  for (size_t k = 0; k <= sizes.size(); ++k) out += "---|";
+  if (fits) out += " exponent b (loss ≈ a·N^−b) |";
+  out += "\n|---|";
+  for (size_t k = 0; k < sizes.size() + (fits ? 1 : 0); ++k) out += "---|";
   out += "\n";
   for (const auto& model : models) {
     out += "| " + model + " |";
@@ -132,13 +135,19 @@ std::string lossTable(const SweepResult& sweep) {
       const MeanSd s = meanSd(losses[{model, n}]);
       out += s.n ? " " + meanSdText(s.mean, s.sd) + " |" : " – |";
     }
-    std::string fit = "–";
-    for (const auto& f : sweep.fits)
-      if (f.model == model && f.points >= 2)
-        fit = cellNumber(f.b, 2) + " [" + cellNumber(f.b_low, 2) + ", " + cellNumber(f.b_high, 2) +
-              "]";
-    out += " " + fit + " |\n";
+    if (fits) {
+      std::string fit = "–";
+      for (const auto& f : sweep.fits)
+        if (f.model == model && f.points >= 2)
+          fit = cellNumber(f.b, 2) + " [" + cellNumber(f.b_low, 2) + ", " +
+                cellNumber(f.b_high, 2) + "]";
+      out += " " + fit + " |";
+    }
+    out += "\n";
   }
+  if (!fits)
+    out += "\nNo power-law exponent: a fit needs 3 training-set sizes or more; this sweep has " +
+           std::to_string(sizes.size()) + ".\n";
   return out;
 }
 

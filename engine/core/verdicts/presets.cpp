@@ -96,8 +96,10 @@ RunConfig sameRecurrenceConfig() {
   c.model.layers = 1;
   c.model.rem = defaultRemHeads(c.model.heads);
   c.model.retnet_learnable_decay = true;
-  c.trainer.max_steps = 600;
-  c.trainer.eval_every = 100;
+  // 3000 steps: RetNet's validation loss still fell by half from step 600 to 3000 (measured
+  // 2026-11-27: 0.14–0.25 at 600, 0.056–0.073 at 3000); 5 seeds take 87 s on 2 cores.
+  c.trainer.max_steps = 3000;
+  c.trainer.eval_every = 250;
   c.trainer.learning_rate = 3e-3;
   c.trainer.weight_decay = 0;  // it would pull the decays' parameters towards 0
   c.trainer.patience = 0;
@@ -219,7 +221,7 @@ std::vector<Preset> makePresets() {
   Preset same{"same-recurrence",
               "RetNet and RSA recover the same recurrence",
               "RetNet (learnable γ) and RSA both recover the recurrence of a teacher with one "
-              "regular λ = 0.8: over 3 seeds each, the learned decay nearest λ lies within its "
+              "regular λ = 0.8: over 5 seeds each, the learned decay nearest λ lies within its "
               "seeds' spread of λ (a 95 % t interval, ± 0.01), RetNet's γ and RSA's λ alike.",
               sameRecurrenceConfig(),
               {"rsa", "retnet"}};
@@ -227,7 +229,7 @@ std::vector<Preset> makePresets() {
   same.tab = PresetTab::Decay;
   same.rule = ClaimRule::SameRecurrence;
   same.sweep_sizes = {1024};
-  same.sweep_seeds = 3;
+  same.sweep_seeds = 5;
   same.sweep_inspection = true;
   out.push_back(same);
   Preset paper{"paper-table",
