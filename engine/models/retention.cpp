@@ -43,17 +43,19 @@ torch::Tensor retentionDecayMatrix(const torch::Tensor& log_gamma, int64_t T,
   return d / torch::where(sum > 0, sum, torch::ones_like(sum)).sqrt();  // D̃
 }
 
-// R̃ V with R = Q Kᵀ/√Dh ⊙ D̃ and R̃_nm = R_nm / max(|Σ_m R_nm|, 1)
+// R̃ V with R = Q Kᵀ/√Dh ⊙ D̃ and R̃_nm = R_nm / max(|Σ_m R_nm|, 1). The 1/√Dh goes into D̃
+// (H × T × T, shared by the batch) and the row divisor onto R V (B × H × T × Dh): two fewer
+// passes over the B × H × T × T scores, forward and backward.
 torch::Tensor retentionParallel(const torch::Tensor& q, const torch::Tensor& k,
                                 const torch::Tensor& v, const torch::Tensor& log_gamma,
                                 const torch::Tensor& key_padding, torch::Tensor* weights) {
   const int64_t T = q.size(2), Dh = q.size(3);
-  auto d = retentionDecayMatrix(log_gamma.to(q.options()), T, key_padding);  // (B|1, H, T, T)
-  auto r = torch::matmul(q, k.transpose(-2, -1)) * (1.0 / std::sqrt(static_cast<double>(Dh))) *
-           d;                                                           // (B, H, T, T)
-  auto r_tilde = r / r.sum(-1, /*keepdim=*/true).abs().clamp_min(1.0);  // (B, H, T, T)
-  if (weights) *weights = r_tilde;
-  return torch::matmul(r_tilde, v);  // (B, H, T, Dh)
+  auto d = retentionDecayMatrix(log_gamma.to(q.options()), T, key_padding) *
+           (1.0 / std::sqrt(static_cast<double>(Dh)));              // (B|1, H, T, T): D̃/√Dh
+  auto r = torch::matmul(q, k.transpose(-2, -1)) * d;               // (B, H, T, T)
+  auto divisor = r.sum(-1, /*keepdim=*/true).abs().clamp_min(1.0);  // (B, H, T, 1)
+  if (weights) *weights = r / divisor;                              // R̃
+  return torch::matmul(r, v) / divisor;                             // (B, H, T, Dh)
 }
 
 // S_n = γ S_{n−1} + k_nᵀ v_n, z_n = γ z_{n−1} + k_n, s_n = γ s_{n−1} + 1;
