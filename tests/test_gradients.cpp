@@ -3,6 +3,7 @@
 // linear forecasters (their window gathering and DLinear's folded maps).
 #include "engine/models/model_factory.h"
 #include "engine/models/rsa_attention.h"
+#include "support/finite_differences.h"
 #include "support/test_support.h"
 
 using namespace rsalab;
@@ -41,17 +42,7 @@ class TestGradients : public QObject {
     for (auto& [name, p] : params) {
       QVERIFY2(p.grad().defined(), name.c_str());
       auto analytic = p.grad().clone();
-      auto numeric = torch::zeros_like(p);
-      torch::NoGradGuard no_grad;
-      for (int64_t i = 0; i < p.numel(); ++i) {
-        const double v = p[i].item<double>();
-        p[i] = v + h;
-        const double up = loss().item<double>();
-        p[i] = v - h;
-        const double down = loss().item<double>();
-        p[i] = v;
-        numeric[i] = (up - down) / (2 * h);
-      }
+      auto numeric = test::parameterFiniteDifferences(p, loss, h);
       const double scale = std::max(1.0, numeric.abs().max().item<double>());
       QVERIFY2(test::checkClose(analytic, numeric, 1e-6 * scale, "d loss / d " + name),
                name.c_str());

@@ -11,6 +11,7 @@
 #include "engine/models/mamba2.h"
 #include "engine/models/model_factory.h"
 #include "engine/training/trainer.h"
+#include "support/finite_differences.h"
 #include "support/test_support.h"
 
 using namespace rsalab;
@@ -216,17 +217,7 @@ class TestMamba2 : public QObject {
       if (!decay) continue;
       QVERIFY2(p.grad().defined(), name.c_str());
       auto analytic = p.grad().clone();
-      auto numeric = torch::zeros_like(p);
-      torch::NoGradGuard no_grad;
-      for (int64_t i = 0; i < p.numel(); ++i) {
-        const double v = p[i].item<double>();
-        p[i] = v + h;
-        const double up = loss().item<double>();
-        p[i] = v - h;
-        const double down = loss().item<double>();
-        p[i] = v;
-        numeric[i] = (up - down) / (2 * h);
-      }
+      auto numeric = test::parameterFiniteDifferences(p, loss, h);
       const double scale = std::max(1.0, numeric.abs().max().item<double>());
       QVERIFY2(test::checkClose(analytic, numeric, 1e-6 * scale, "d loss / d " + name),
                name.c_str());

@@ -535,7 +535,7 @@ class TestRegimeMap : public QObject {
       // Without evidence only a computed claim is judged.
       QCOMPARE(judgeClaim(p.rule, {}).empty(), p.action != PresetAction::Computed);
     }
-    QCOMPARE(claimRules().size(), size_t{7});
+    QCOMPARE(claimRules().size(), size_t{8});  // … and same-recurrence (RetNet and RSA)
     QVERIFY(!parseClaimRule("rsa"));
     struct Calls : PresetRunner {
       std::string seen;

@@ -14,6 +14,7 @@
 #include "engine/models/retention.h"
 #include "engine/models/transformer.h"
 #include "engine/training/trainer.h"
+#include "support/finite_differences.h"
 #include "support/test_support.h"
 
 using namespace rsalab;
@@ -263,20 +264,7 @@ class TestRetention : public QObject {
     auto& nu = layer.decay_logit;
     QVERIFY(nu.grad().defined());
     auto analytic = nu.grad().clone();
-    auto numeric = torch::zeros_like(nu);
-    const double h = 1e-6;
-    {
-      torch::NoGradGuard no_grad;
-      for (int64_t i = 0; i < nu.numel(); ++i) {
-        const double value = nu[i].item<double>();
-        nu[i] = value + h;
-        const double up = loss().item<double>();
-        nu[i] = value - h;
-        const double down = loss().item<double>();
-        nu[i] = value;
-        numeric[i] = (up - down) / (2 * h);
-      }
-    }
+    auto numeric = test::parameterFiniteDifferences(nu, loss);
     const double scale = std::max(1.0, numeric.abs().max().item<double>());
     QVERIFY(test::checkClose(analytic, numeric, 1e-6 * scale, "d loss / d nu"));
     QVERIFY2((analytic.abs() > 0).all().item<bool>(), "a head's decay gets no gradient");

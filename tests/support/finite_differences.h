@@ -34,4 +34,25 @@ inline std::vector<torch::Tensor> finiteDifferences(
   return grads;
 }
 
+// d loss / d p for a module's parameter p, by central differences: each entry of p is moved in
+// place by ±h (and put back) while `loss` runs the module.
+inline torch::Tensor parameterFiniteDifferences(torch::Tensor& p,
+                                                const std::function<torch::Tensor()>& loss,
+                                                double h = 1e-6) {
+  torch::NoGradGuard no_grad;
+  auto numeric = torch::zeros_like(p);
+  auto flat = p.view({-1});
+  auto out = numeric.view({-1});
+  for (int64_t i = 0; i < p.numel(); ++i) {
+    const double v = flat[i].item<double>();
+    flat[i] = v + h;
+    const double up = loss().item<double>();
+    flat[i] = v - h;
+    const double down = loss().item<double>();
+    flat[i] = v;
+    out[i] = (up - down) / (2 * h);
+  }
+  return numeric;
+}
+
 }  // namespace rsalab::test
