@@ -83,18 +83,7 @@ class TestGradients : public QObject {
     for (auto& [name, p] : params) {
       QVERIFY2(p.grad().defined(), name.c_str());
       auto analytic = p.grad().clone();
-      auto numeric = torch::zeros_like(p);
-      torch::NoGradGuard no_grad;
-      auto flat = p.view({-1}), flat_numeric = numeric.view({-1});
-      for (int64_t i = 0; i < p.numel(); ++i) {
-        const double v = flat[i].item<double>();
-        flat[i] = v + h;
-        const double up = loss().item<double>();
-        flat[i] = v - h;
-        const double down = loss().item<double>();
-        flat[i] = v;
-        flat_numeric[i] = (up - down) / (2 * h);
-      }
+      auto numeric = test::parameterFiniteDifferences(p, loss, h);
       const double scale = std::max(1.0, numeric.abs().max().item<double>());
       QVERIFY2(test::checkClose(analytic, numeric, 1e-6 * scale, "d loss / d " + name),
                name.c_str());
