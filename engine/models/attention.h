@@ -16,13 +16,16 @@
 
 namespace rsalab {
 
-// Generation state of one attention layer: a KV cache for softmax/RSA, (S, z) for linear and
-// (S, z, decay_sum) for retention.
+// Generation state of one attention layer: a KV cache for softmax, RSA, ALiBi and FoX; (S, z)
+// for linear attention, (S, z, decay_sum) for retention, S for GLA, (S, z, stabiliser) for mLSTM.
 struct AttentionState {
   torch::Tensor k, v;       // (B, H, capacity, Dh), filled up to `length`
   int64_t length = 0;       // positions seen so far
-  torch::Tensor S, z;       // linear attention, retention: (B, H, Dh, Dh) and (B, H, Dh), float32
+  torch::Tensor S, z;       // matrix memory (B, H, Dh, Dh) and normaliser (B, H, Dh), float32
   torch::Tensor decay_sum;  // retention: s_n = Σ_{m ≤ n} γ^(n−m) per head (H), float32
+  // FoX: Σ_{k ≤ t} log f_k per head at each cached position, (B, H, capacity), filled to `length`.
+  torch::Tensor log_forget;
+  torch::Tensor stabiliser;  // mLSTM: the running max m_t (B, H), float32
 };
 
 // Key-padding mask of token inputs x (B, T): true where x is io.pad_token, which no position may

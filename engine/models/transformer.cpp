@@ -4,6 +4,8 @@
 #include <stdexcept>
 
 #include "engine/core/registry/model_registry.h"
+#include "engine/models/alibi.h"
+#include "engine/models/fox.h"
 #include "engine/models/linear_attention.h"
 #include "engine/models/retention.h"
 #include "engine/models/rsa_attention.h"
@@ -24,6 +26,15 @@ SelfAttention makeSelfAttention(AttentionKind kind, const ModelOptions& o, bool 
       if (!causal) throw std::invalid_argument("retention is causal only");
       return std::make_shared<RetentionImpl>(o.d_model, o.heads, o.retnet_learnable_decay,
                                              o.retnet_rotation);
+    case AttentionKind::Alibi:  // these four are causal only, as retention
+      if (!causal) throw std::invalid_argument("alibi is causal only");
+      return std::make_shared<AlibiAttentionImpl>(o.d_model, o.heads);
+    case AttentionKind::Fox:
+      if (!causal) throw std::invalid_argument("fox is causal only");
+      return std::make_shared<ForgettingAttentionImpl>(o.d_model, o.heads);
+    case AttentionKind::Gla:
+    case AttentionKind::Mlstm:
+      break;  // GLA_CASE, MLSTM_CASE: filled by their branches
   }
   throw std::invalid_argument("attention kind " + std::to_string(static_cast<int>(kind)) +
                               " is not one of " + attentionKindList());

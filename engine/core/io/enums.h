@@ -59,17 +59,24 @@ template <typename E>
 struct EnumTable;  // EnumTable<E>::rows: E's name table
 
 // The attention inside a transformer block (ModelInfo::attention, ModelOptions::encoder_attention):
-// softmax (the baseline), RSA (softmax mixed with REMs), linear (elu+1 feature maps) or retention
-// (RetNet's multi-scale retention: decaying, causal only).
-enum class AttentionKind { Softmax, Rsa, Linear, Retention };
-const char* attentionKindName(AttentionKind kind);  // softmax | rsa | linear | retention
+// softmax (the baseline), RSA (softmax mixed with REMs), linear (elu+1 feature maps), retention
+// (RetNet's multi-scale retention), ALiBi (softmax with a fixed linear distance penalty), FoX
+// (softmax with a data-dependent forget-gate bias), GLA (gated linear attention) or mLSTM (xLSTM's
+// matrix memory). The last five decay with distance and are causal only.
+enum class AttentionKind { Softmax, Rsa, Linear, Retention, Alibi, Fox, Gla, Mlstm };
+// softmax | rsa | linear | retention | alibi | fox | gla | mlstm
+const char* attentionKindName(AttentionKind kind);
 std::optional<AttentionKind> parseAttentionKind(const std::string& name);
 template <>
 struct EnumTable<AttentionKind> {
   static constexpr EnumName<AttentionKind> rows[] = {{AttentionKind::Softmax, "softmax"},
                                                      {AttentionKind::Rsa, "rsa"},
                                                      {AttentionKind::Linear, "linear"},
-                                                     {AttentionKind::Retention, "retention"}};
+                                                     {AttentionKind::Retention, "retention"},
+                                                     {AttentionKind::Alibi, "alibi"},
+                                                     {AttentionKind::Fox, "fox"},
+                                                     {AttentionKind::Gla, "gla"},
+                                                     {AttentionKind::Mlstm, "mlstm"}};
 };
 
 // Normalisation of a series task's values (TaskOptions::norm). Every loss is reported in the units

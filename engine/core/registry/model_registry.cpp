@@ -45,6 +45,23 @@ const std::vector<ModelInfo>& modelRegistry() {
     {"retnet", "RetNet (multi-scale retention)",
      "W_O(swish(X W_G) * GroupNorm((QK^T/sqrt(Dh) * D) V)), D_nm = gamma^(n-m)",
      F::Attention, true, false, false, false, A::Retention, std::nullopt, 0, false, false, false},
+    // The rest of the recurrence-in-attention family (docs/FAMILY.md), each the token mixer of
+    // the same pre-LN block, causal only and without positional encoding: the decay carries it.
+    // Press et al., "Train Short, Test Long", arXiv 2108.12409 (engine/models/alibi.h).
+    {"alibi", "ALiBi (linear distance bias)", "softmax(QK^T/sqrt(Dh) - m_h (i-j)) V, m_h = 2^(-8h/H)",
+     F::Attention, true, false, false, false, A::Alibi, std::nullopt, 0, false, false, false},
+    // Lin et al., "Forgetting Transformer", arXiv 2503.02130 (engine/models/fox.h).
+    {"fox", "FoX (Forgetting Transformer)",
+     "softmax(QK^T/sqrt(Dh) + log F) V, F_ij = f_{j+1}...f_i, f_t = sigmoid(w.x_t + b)",
+     F::Attention, true, false, false, false, A::Fox, std::nullopt, 0, false, false, false},
+    // Yang et al., "Gated Linear Attention Transformers", arXiv 2312.06635 (engine/models/gla.h).
+    {"gla", "GLA (gated linear attention)",
+     "S_t = diag(alpha_t) S_{t-1} + k_t v_t^T, o_t = q_t^T S_t, alpha_t = sigmoid(x W_a)^(1/16)",
+     F::Attention, true, false, false, false, A::Gla, std::nullopt, 0, false, false, false},
+    // Beck et al., "xLSTM", arXiv 2405.04517, the mLSTM (engine/models/mlstm.h).
+    {"mlstm", "mLSTM (xLSTM matrix memory)",
+     "C_t = f_t C_{t-1} + i_t v_t k_t^T, n_t = f_t n_{t-1} + i_t k_t, h_t = o_t * C_t q_t / max(|n_t.q_t|, 1)",
+     F::Attention, true, false, false, false, A::Mlstm, std::nullopt, 0, false, false, false},
     {"starsaber", "StarSaber (fixed-point attention)", "h^{l+1} = h^l + a_l tanh(A^l + V^l x)",
      F::FixedPoint, true, true, false, true, std::nullopt, std::nullopt, 0, false},
     // Dao & Gu, "Transformers are SSMs" (arXiv 2405.21060): a selective SSM whose T x T form is
