@@ -40,8 +40,10 @@ std::tuple<torch::Tensor, torch::Tensor, torch::Tensor> SelfAttentionImpl::proje
 }
 
 torch::Tensor softmaxWeights(const torch::Tensor& q, const torch::Tensor& k, double scale,
-                             bool causal, const torch::Tensor& key_padding) {
+                             bool causal, const torch::Tensor& key_padding,
+                             const torch::Tensor& bias) {
   auto scores = torch::matmul(q, k.transpose(-2, -1)) * scale;  // (B, H, Tq, Tk)
+  if (bias.defined()) scores = scores + bias;
   if (causal) {
     const auto T = scores.size(-1);
     auto upper = torch::ones({T, T}, scores.options().dtype(torch::kBool)).triu(1);  // (T, T)

@@ -63,10 +63,12 @@ class SelfAttentionImpl : public torch::nn::Module {
 
 using SelfAttention = std::shared_ptr<SelfAttentionImpl>;
 
-// softmax(q kᵀ·scale + causal mask + key-padding mask): q (B, H, Tq, Dh), k (B, H, Tk, Dh),
-// key_padding (B, Tk) optional -> (B, H, Tq, Tk). The causal mask hides keys j > i (Tq = Tk).
+// softmax(q kᵀ·scale + bias + causal mask + key-padding mask): q (B, H, Tq, Dh), k (B, H, Tk, Dh),
+// key_padding (B, Tk) optional, bias optional (broadcast to (B, H, Tq, Tk): ALiBi's distance
+// penalty, FoX's log forget gates) -> (B, H, Tq, Tk). The causal mask hides keys j > i (Tq = Tk).
 torch::Tensor softmaxWeights(const torch::Tensor& q, const torch::Tensor& k, double scale,
-                             bool causal, const torch::Tensor& key_padding = {});
+                             bool causal, const torch::Tensor& key_padding = {},
+                             const torch::Tensor& bias = {});
 
 // Appends k_t, v_t (B, H, 1, Dh) to the cache, growing it by doubling; returns the filled views.
 std::pair<torch::Tensor, torch::Tensor> appendToCache(AttentionState& state,
