@@ -29,7 +29,7 @@ peer_rounds=""
 quick=0
 sections=""
 configs="tiny,small,large"
-models="transformer,rsa,linear,retnet,starsaber,mamba2,lstm,gru,rnn"
+models="transformer,rsa,linear,retnet,alibi,fox,gla,mlstm,starsaber,mamba2,lstm,gru,rnn"
 while [ $# -gt 0 ]; do
   case "$1" in
     --json) json="$2"; shift 2 ;;

@@ -117,7 +117,7 @@ class TestConfigValidation : public QObject {
     const std::vector<BadValue> table = {
         {"model", [](RunConfig& c) { c.model.model = "mamba"; },
          "model 'mamba' is unknown: use rnn, lstm, gru, transformer, rsa, linear, retnet, "
-         "starsaber, mamba2, encdec, dlinear, nlinear"},
+         "alibi, fox, gla, mlstm, starsaber, mamba2, encdec, dlinear, nlinear"},
         {"lookback", [](RunConfig& c) { c.model.lookback = 0; },
          "lookback = 0 is out of range: 1..4096"},
         {"d_model 0", [](RunConfig& c) { c.model.d_model = 0; },

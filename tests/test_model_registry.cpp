@@ -15,6 +15,8 @@
 #include "engine/core/io/enums.h"
 #include "engine/core/registry/model_registry.h"
 #include "engine/core/sweep/sweep_types.h"
+#include "engine/models/alibi.h"
+#include "engine/models/fox.h"
 #include "engine/models/linear_attention.h"
 #include "engine/models/mamba2.h"
 #include "engine/models/model_factory.h"
@@ -148,10 +150,10 @@ class TestModelRegistry : public QObject {
   // its own attention class through makeSelfAttention.
   void attentionKindNamesRoundTripAndBuild() {
     const std::vector<std::pair<AttentionKind, std::string>> names = {
-        {AttentionKind::Softmax, "softmax"},
-        {AttentionKind::Rsa, "rsa"},
-        {AttentionKind::Linear, "linear"},
-        {AttentionKind::Retention, "retention"}};
+        {AttentionKind::Softmax, "softmax"}, {AttentionKind::Rsa, "rsa"},
+        {AttentionKind::Linear, "linear"},   {AttentionKind::Retention, "retention"},
+        {AttentionKind::Alibi, "alibi"},     {AttentionKind::Fox, "fox"},
+        {AttentionKind::Gla, "gla"},         {AttentionKind::Mlstm, "mlstm"}};
     for (const auto& [kind, name] : names) {
       QCOMPARE(std::string(attentionKindName(kind)), name);
       QVERIFY2(parseAttentionKind(name) == kind, name.c_str());
@@ -159,10 +161,13 @@ class TestModelRegistry : public QObject {
     QVERIFY(!parseAttentionKind("x"));
     QVERIFY(!parseAttentionKind("Softmax"));
     QVERIFY(!parseAttentionKind(""));
-    QCOMPARE(attentionKindList(), std::string("softmax, rsa, linear, retention"));
+    QCOMPARE(attentionKindList(), std::string("softmax, rsa, linear, retention, alibi, fox, gla, "
+                                              "mlstm"));
     QVERIFY((attentionKinds() ==
              std::vector<AttentionKind>{AttentionKind::Softmax, AttentionKind::Rsa,
-                                        AttentionKind::Linear, AttentionKind::Retention}));
+                                        AttentionKind::Linear, AttentionKind::Retention,
+                                        AttentionKind::Alibi, AttentionKind::Fox,
+                                        AttentionKind::Gla, AttentionKind::Mlstm}));
     // The encoder is bidirectional: a causal-only kind (retention) is no encoder_attention.
     QCOMPARE(encoderAttentionKindList(), std::string("softmax, rsa, linear"));
     const auto encoder_kinds = encoderAttentionKinds();
@@ -196,11 +201,25 @@ class TestModelRegistry : public QObject {
           QVERIFY2(type == typeid(RetentionImpl), row.name);
           QVERIFY2(!row.supports_bidirectional && !row.positional_encoding, row.name);
           break;
+        case AttentionKind::Alibi:
+          QVERIFY2(type == typeid(AlibiAttentionImpl), row.name);
+          break;
+        case AttentionKind::Fox:
+          QVERIFY2(type == typeid(ForgettingAttentionImpl), row.name);
+          break;
+        case AttentionKind::Gla:
+        case AttentionKind::Mlstm:
+          break;  // GLA_MLSTM_TYPES
       }
-      QCOMPARE(row.positional_encoding, kind != AttentionKind::Retention);
+      // The decaying kinds carry position by their decays, are causal only and record decays.
+      const bool decaying = kind != AttentionKind::Softmax && kind != AttentionKind::Rsa &&
+                            kind != AttentionKind::Linear;
+      QCOMPARE(row.positional_encoding, !decaying);
+      QCOMPARE(recordsDecays(row), decaying || row.has_rems);
+      if (decaying) QVERIFY2(!row.supports_bidirectional, row.name);
       ++built;
     }
-    QCOMPARE(built, 4);
+    QCOMPARE(built, 8);
 
     // The seq2seq option is an AttentionKind; configs keep its name, and a name that is no kind
     // is refused when the config is read.
@@ -208,8 +227,8 @@ class TestModelRegistry : public QObject {
     o.encoder_attention = AttentionKind::Linear;
     QVERIFY(encoderAttention(o) == AttentionKind::Linear);
     QVERIFY(errorOf([] { runConfigFromJson(R"({"model": {"encoder_attention": "x"}})"); })
-                .contains("model.encoder_attention = 'x' is unknown: use softmax, rsa, linear or "
-                          "retention"));
+                .contains("model.encoder_attention = 'x' is unknown: use softmax, rsa, linear, "
+                          "retention, alibi, fox, gla or mlstm"));
     o.encoder_attention = AttentionKind::Retention;
     const QString causal_only = errorOf([&] { validate(o); });
     QVERIFY2(causal_only.contains("encoder_attention 'retention' is causal only and the encoder "

@@ -234,7 +234,8 @@ class TestOptionTables : public QObject {
         {R"({"task": {"teacher_kinds": ["regular", "sin"]}})",
          "task.teacher_kinds[1] = 'sin' is unknown: use regular or cos"},
         {R"({"model": {"encoder_attention": "x"}})",
-         "model.encoder_attention = 'x' is unknown: use softmax, rsa, linear or retention"},
+         "model.encoder_attention = 'x' is unknown: use softmax, rsa, linear, retention, alibi, "
+         "fox, gla or mlstm"},
         {R"({"task": {"norm": 1}})",
          "task.norm has the wrong type (number): it must be a string: window, global or none"},
         {R"({"task": {"teacher_kinds": "cos"}})",

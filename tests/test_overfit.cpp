@@ -41,8 +41,8 @@ class TestOverfit : public QObject {
  private slots:
   void sequenceModelFitsOneBatch_data() {
     QTest::addColumn<QString>("model");
-    for (const char* m :
-         {"rnn", "lstm", "gru", "transformer", "rsa", "linear", "retnet", "starsaber", "mamba2"}) {
+    for (const char* m : {"rnn", "lstm", "gru", "transformer", "rsa", "linear", "retnet", "alibi",
+                          "fox", "gla", "mlstm", "starsaber", "mamba2"}) {
       QTest::newRow(m) << QString(m);
     }
   }

@@ -535,7 +535,8 @@ class TestRegimeMap : public QObject {
       // Without evidence only a computed claim is judged.
       QCOMPARE(judgeClaim(p.rule, {}).empty(), p.action != PresetAction::Computed);
     }
-    QCOMPARE(claimRules().size(), size_t{8});  // … and same-recurrence (RetNet and RSA)
+    // … same-recurrence (RetNet and RSA), and the family's three (family_claims.h)
+    QCOMPARE(claimRules().size(), size_t{11});
     QVERIFY(!parseClaimRule("rsa"));
     struct Calls : PresetRunner {
       std::string seen;

@@ -8,6 +8,8 @@
 #include "app/cli/cli_command.h"
 #include "app/cli/cli_commands.h"
 #include "app/cli/cli_run_flags.h"
+#include "engine/core/io/atomic_file.h"
+#include "engine/core/registry/family_table.h"
 #include "engine/models/model_factory.h"
 
 namespace rsalab {
@@ -26,8 +28,29 @@ CliCommand addModelsCommand(CLI::App& app) {
       ->capture_default_str();
   models->add_option("--vocab", io.vocab, "token vocabulary (0: real-valued input)")
       ->capture_default_str();
+  auto docs = std::make_shared<std::string>();
+  auto check = std::make_shared<bool>(false);
+  models->add_option("--docs", *docs,
+                     "write the family's table (implicit matrix, recurrent form, relation to the "
+                     "REMs) into this Markdown file's marked block, e.g. docs/FAMILY.md");
+  models->add_flag("--check", *check, "with --docs: only check that the block is current");
 
-  return {models, [options, io_options] {
+  return {models, [options, io_options, docs, check] {
+            if (!docs->empty()) {
+              const std::string text = readTextFile(*docs, size_t{1} << 24);
+              if (*check) {
+                const bool current = familyFormsBlockCurrent(text, *docs);
+                std::cout << "models --docs: " << *docs
+                          << (current ? "'s family table is current\n"
+                                      : "'s family table differs from the registry's: rerun "
+                                        "`rsalab-cli models --docs " +
+                                            *docs + "`\n");
+                return current ? 0 : 1;
+              }
+              writeFileAtomically(*docs, replaceFamilyFormsBlock(text, *docs));
+              std::cout << "models --docs: wrote the family table into " << *docs << "\n";
+              return 0;
+            }
             const ModelOptions& model_options = *options;
             const ModelIO& io = *io_options;
             auto rows = describeModels(model_options, io);

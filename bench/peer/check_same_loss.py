@@ -50,7 +50,8 @@ def main():
                     default=os.environ.get("RSALAB_BUILD_DIR", os.path.join(root, "build")))
     ap.add_argument("--tool", help="rsalab-peer-check (default: BUILD/bench/rsalab-peer-check)")
     ap.add_argument("--models",
-                    default="transformer,rsa,linear,retnet,starsaber,mamba2,lstm,gru,rnn,dlinear,nlinear")
+                    default="transformer,rsa,linear,retnet,alibi,fox,gla,mlstm,starsaber,mamba2,lstm,gru,"
+                    "rnn,dlinear,nlinear")
     ap.add_argument("--configs", default="tiny,small")
     ap.add_argument("--tol", type=float, default=1e-5, help="largest relative loss difference")
     a = ap.parse_args()

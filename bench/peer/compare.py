@@ -20,8 +20,8 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-MODELS = ["transformer", "rsa", "linear", "retnet", "starsaber", "mamba2", "lstm", "gru", "rnn",
-          "dlinear", "nlinear"]
+MODELS = ["transformer", "rsa", "linear", "retnet", "alibi", "fox", "gla", "mlstm", "starsaber",
+          "mamba2", "lstm", "gru", "rnn", "dlinear", "nlinear"]
 SEQUENTIAL_SMALL_ONLY = ("rnn", "gru")  # as the current table: tiny and small only
 TINY_TARGET = ("transformer", "rsa", "linear", "lstm", "gru")  # >= 1.5x at tiny
 

@@ -13,7 +13,10 @@ import torch.nn.functional as F
 
 LINEAR_EPS = 1e-6  # kLinearAttentionEps
 LINEAR_CHUNK = 64  # kLinearAttentionChunk
-ATTENTION = {"transformer": "softmax", "rsa": "rsa", "linear": "linear", "retnet": "retention"}
+ATTENTION = {"transformer": "softmax", "rsa": "rsa", "linear": "linear", "retnet": "retention",
+             "alibi": "alibi", "fox": "fox"}
+# The kinds whose model adds no positional encoding (the registry's positional_encoding false).
+NO_POSITIONAL = {"retention", "alibi", "fox", "gla", "mlstm"}
 RECURRENT = {"rnn": nn.RNN, "lstm": nn.LSTM, "gru": nn.GRU}
 LOOKBACK = 24  # ModelOptions::lookback
 DLINEAR_KERNEL = 25  # kDLinearKernel
@@ -193,8 +196,41 @@ class Retention(SelfAttention):
         return self.out(F.silu(self.gate(x)) * self.norm(y).view(B, T, D))
 
 
+class Alibi(SelfAttention):
+    """ALiBi (arXiv 2108.12409): softmax(QKᵀ/√Dh − m_h (i − j) + mask) V, m_h = 2^(−8h/H)."""
+
+    def attend(self, q, k, v):
+        T = q.shape[2]
+        slopes = 2.0 ** (-8.0 * torch.arange(1, self.h + 1, dtype=torch.float64) / self.h)
+        n = torch.arange(T, dtype=torch.float64)
+        bias = (-slopes.view(-1, 1, 1) * (n[:, None] - n[None, :])).to(q.dtype)  # (H, T, T)
+        scores = torch.matmul(q, k.transpose(-2, -1)) / math.sqrt(self.dh) + bias
+        mask = torch.ones(T, T, dtype=torch.bool).triu(1)
+        return torch.matmul(torch.softmax(scores.masked_fill(mask, float("-inf")), -1), v)
+
+
+class Forgetting(SelfAttention):
+    """FoX (arXiv 2503.02130): softmax(QKᵀ/√Dh + log F + mask) V, log F_ij = Σ_{j<k≤i} log f_k,
+    f_t = σ(w_h·x_t + b_h)."""
+
+    def __init__(self, d, h):
+        super().__init__(d, h)
+        self.forget = nn.Linear(d, h)
+
+    def forward(self, x):
+        self.c = F.logsigmoid(self.forget(x)).transpose(1, 2).cumsum(-1)  # (B, H, T)
+        return super().forward(x)
+
+    def attend(self, q, k, v):
+        T = q.shape[2]
+        scores = (torch.matmul(q, k.transpose(-2, -1)) / math.sqrt(self.dh)
+                  + self.c.unsqueeze(-1) - self.c.unsqueeze(-2))
+        mask = torch.ones(T, T, dtype=torch.bool).triu(1)
+        return torch.matmul(torch.softmax(scores.masked_fill(mask, float("-inf")), -1), v)
+
+
 ATTENTION_MODULES = {"softmax": SoftmaxAttention, "rsa": RsaAttention, "linear": LinearAttention,
-                     "retention": Retention}
+                     "retention": Retention, "alibi": Alibi, "fox": Forgetting}
 
 
 class FeedForward(nn.Module):
@@ -223,13 +259,14 @@ class Block(nn.Module):
 
 class Transformer(nn.Module):
     """input_proj + sinusoidal PE, L pre-LN blocks, final LayerNorm, per-position output.
-    Retention adds no PE (the registry's positional_encoding): its decay carries position.
+    The decaying kinds add no PE (NO_POSITIONAL, the registry's positional_encoding): their
+    decays carry position.
     `options`: the retention's learnable_decay and rotation (ModelOptions' retnet_*)."""
 
     def __init__(self, kind, d, h, L, ff_mult=4, features=1, outputs=1, **options):
         super().__init__()
         self.d = d
-        self.positional = kind != "retention"
+        self.positional = kind not in NO_POSITIONAL
         self.input_proj = nn.Linear(features, d)
         self.output = nn.Linear(d, outputs)
         self.layers = L

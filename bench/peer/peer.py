@@ -31,8 +31,8 @@ from models import LinearAttention, RECURRENT, adamw, make_model  # noqa: E402
 CONFIGS = {"tiny": (32, 2, 2, 8, 32), "small": (64, 4, 2, 32, 128), "large": (128, 8, 4, 16, 512)}
 # warm-up, min repeats, max repeats, budget in seconds (section_train.cpp)
 PLANS = {"tiny": (3, 10, 60, 8.0), "small": (2, 5, 25, 25.0), "large": (1, 3, 7, 90.0)}
-MODELS = ["rnn", "lstm", "gru", "transformer", "rsa", "linear", "retnet", "starsaber", "mamba2",
-          "dlinear", "nlinear"]
+MODELS = ["rnn", "lstm", "gru", "transformer", "rsa", "linear", "retnet", "alibi", "fox", "gla",
+          "mlstm", "starsaber", "mamba2", "dlinear", "nlinear"]
 AVX512_SETS = ("SkylakeX", "Cooperlake", "SapphireRapids")
 
 

@@ -37,8 +37,10 @@ int main(int argc, char** argv) {
     rsalab::initRuntime();
     const std::string dir = argv[1];
     const auto models = split(
-        argc > 2 ? argv[2]
-                 : "transformer,rsa,linear,retnet,starsaber,mamba2,lstm,gru,rnn,dlinear,nlinear");
+        argc > 2
+            ? argv[2]
+            : "transformer,rsa,linear,retnet,alibi,fox,gla,mlstm,starsaber,mamba2,lstm,gru,rnn,"
+              "dlinear,nlinear");
     const auto configs = split(argc > 3 ? argv[3] : "tiny,small");
     for (const auto& config : configs) {
       for (const auto& model : models) {

@@ -14,7 +14,7 @@ torch::Tensor alibiBias(const torch::Tensor& slopes, int64_t Tq, int64_t Tk, int
                         const torch::Tensor& like) {
   const auto f64 = torch::TensorOptions().dtype(torch::kFloat64).device(like.device());
   auto i = torch::arange(offset, offset + Tq, f64), j = torch::arange(Tk, f64);
-  auto lag = i.unsqueeze(1) - j.unsqueeze(0);                                   // (Tq, Tk): i − j
+  auto lag = i.unsqueeze(1) - j.unsqueeze(0);                              // (Tq, Tk): i − j
   return (-slopes.to(f64).view({-1, 1, 1}) * lag).to(like.scalar_type());  // (H, Tq, Tk)
 }
 
@@ -36,12 +36,12 @@ torch::Tensor AlibiAttentionImpl::forward(const torch::Tensor& x, const torch::T
 }
 
 torch::Tensor AlibiAttentionImpl::step(const torch::Tensor& x_t, AttentionState& state) {
-  auto [q, k_t, v_t] = projectQkv(x_t);          // (B, H, 1, Dh) each
-  const int64_t t = state.length;                // the new position
-  auto [k, v] = appendToCache(state, k_t, v_t);  // (B, H, t+1, Dh)
+  auto [q, k_t, v_t] = projectQkv(x_t);            // (B, H, 1, Dh) each
+  const int64_t t = state.length;                  // the new position
+  auto [k, v] = appendToCache(state, k_t, v_t);    // (B, H, t+1, Dh)
   auto bias = alibiBias(slopes_, 1, t + 1, t, q);  // (H, 1, t+1)
   auto S = softmaxWeights(q, k, 1.0 / std::sqrt(static_cast<double>(head_dim_)),
-                          /*causal=*/false, {}, bias);            // (B, H, 1, t+1)
+                          /*causal=*/false, {}, bias);    // (B, H, 1, t+1)
   return out_->forward(mergeHeads(torch::matmul(S, v)));  // (B, 1, D)
 }
 

@@ -50,7 +50,7 @@ torch::Tensor ForgettingAttentionImpl::step(const torch::Tensor& x_t, AttentionS
   auto S = softmaxWeights(q, k, 1.0 / std::sqrt(static_cast<double>(head_dim_)),
                           /*causal=*/false, {},
                           forgetBias(c_t, state.log_forget.narrow(2, 0, t + 1)));  // (B, H, 1, t+1)
-  return out_->forward(mergeHeads(torch::matmul(S, v)));                          // (B, 1, D)
+  return out_->forward(mergeHeads(torch::matmul(S, v)));                           // (B, 1, D)
 }
 
 }  // namespace rsalab

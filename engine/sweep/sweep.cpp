@@ -81,11 +81,10 @@ SweepRow trainCell(const SweepPlan& plan, const SweepCell& cell,
     row.validation_forecasts = trainer.forecasts(splitName(Split::Validation));
     row.test_forecasts = trainer.forecasts(splitName(Split::Test));
   }
-  // A model with decaying heads (REMs, RetNet's γ, Mamba-2's a_t) keeps its learned decays in
-  // the row, so that a claim on them can be judged from sweep.json (a Slurm sweep's included).
-  const ModelInfo& info = modelInfo(cell.model);
-  const bool decays = info.has_rems || info.attention == AttentionKind::Retention ||
-                      info.family == ModelFamily::StateSpace;
+  // A model with decaying heads (REMs, RetNet's γ, Mamba-2's a_t, FoX's f_t, …) keeps its learned
+  // decays in the row, so that a claim on them can be judged from sweep.json (a Slurm sweep's
+  // included).
+  const bool decays = recordsDecays(modelInfo(cell.model));
   if (options.keep_inspection || decays) {
     InspectionRecord record = trainer.inspect(0);
     row.regular_decays = regularDecays(record);

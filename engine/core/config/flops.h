@@ -86,6 +86,8 @@ inline double forwardFlops(const std::string& model, const StepShape& s) {
       if (info.attention == AttentionKind::Linear) return io + L * (dense + 4 * N * D * Dh);
       if (info.attention == AttentionKind::Retention)
         return io + L * (dense + 2 * N * D * D + attention);  // + the gate X·W_G
+      if (info.attention == AttentionKind::Fox)               // + the forget gates X·w (D → H)
+        return io + L * (dense + 2 * N * D * static_cast<double>(s.H) + attention);
       return io + L * (dense + attention);
     case ModelFamily::FixedPoint:
       return io + L * ((s.gated ? 12 : 8) * N * D * D + attention);

@@ -69,14 +69,11 @@ const char* attentionKindName(AttentionKind kind);
 std::optional<AttentionKind> parseAttentionKind(const std::string& name);
 template <>
 struct EnumTable<AttentionKind> {
-  static constexpr EnumName<AttentionKind> rows[] = {{AttentionKind::Softmax, "softmax"},
-                                                     {AttentionKind::Rsa, "rsa"},
-                                                     {AttentionKind::Linear, "linear"},
-                                                     {AttentionKind::Retention, "retention"},
-                                                     {AttentionKind::Alibi, "alibi"},
-                                                     {AttentionKind::Fox, "fox"},
-                                                     {AttentionKind::Gla, "gla"},
-                                                     {AttentionKind::Mlstm, "mlstm"}};
+  static constexpr EnumName<AttentionKind> rows[] = {
+      {AttentionKind::Softmax, "softmax"}, {AttentionKind::Rsa, "rsa"},
+      {AttentionKind::Linear, "linear"},   {AttentionKind::Retention, "retention"},
+      {AttentionKind::Alibi, "alibi"},     {AttentionKind::Fox, "fox"},
+      {AttentionKind::Gla, "gla"},         {AttentionKind::Mlstm, "mlstm"}};
 };
 
 // Normalisation of a series task's values (TaskOptions::norm). Every loss is reported in the units

@@ -162,6 +162,12 @@ const char* implicitMatrixRule(const std::string& model) {
        "Q̃K̃ᵀ/√d ⊙ D̃ after RetNet's normalisers (D's rows divided by √Σ_m D_nm, then each row by "
        "max(|row sum|, 1)): signed, rows need not sum to 1; GroupNorm follows, so a row's scale "
        "does not matter, only its shape"},
+      {"alibi",
+       "softmax(QKᵀ/√Dh − m_h·(i−j) + causal mask), m_h = 2^(−8h/H): each row sums to 1, every "
+       "weight in [0, 1]; the bias is a regular REM e^(−m_h(i−j)) inside the softmax"},
+      {"fox",
+       "softmax(QKᵀ/√Dh + log F + causal mask), F_ij = f_{j+1}···f_i: each row sums to 1, every "
+       "weight in [0, 1]; F is a data-dependent regular REM inside the softmax"},
       {"mamba2",
        "L ∘ (C Bᵀ) with Δ_j folded in, L_ij = a_{j+1}···a_i: y_i = Σ_j M_ij x_j (plus the skip "
        "D·x_i); signed and not normalised"},
@@ -169,6 +175,24 @@ const char* implicitMatrixRule(const std::string& model) {
   for (const auto& [name, rule] : rules)
     if (model == name) return rule;
   return nullptr;
+}
+
+bool recordsDecays(const ModelInfo& model) {
+  if (model.has_rems || model.family == ModelFamily::StateSpace) return true;
+  if (!model.attention) return false;
+  switch (*model.attention) {
+    case AttentionKind::Retention:
+    case AttentionKind::Alibi:
+    case AttentionKind::Fox:
+    case AttentionKind::Gla:
+    case AttentionKind::Mlstm:
+      return true;
+    case AttentionKind::Softmax:
+    case AttentionKind::Rsa:
+    case AttentionKind::Linear:
+      break;
+  }
+  return false;
 }
 
 std::vector<AttentionKind> encoderAttentionKinds() {

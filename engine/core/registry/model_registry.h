@@ -76,6 +76,9 @@ std::string attentionKindList();
 // that multiply V, explicit or implied) and how it is normalised, one line for the view's caption;
 // nullptr for a model without one (the recurrent and linear families).
 const char* implicitMatrixRule(const std::string& model);
+// Whether the model's inspection records learned or fixed decays (memory_horizon.h): REM heads,
+// and the decaying token mixers (retention, ALiBi, FoX, GLA, mLSTM, Mamba-2's state space).
+bool recordsDecays(const ModelInfo& model);
 // The kinds the encoder–decoder's encoder_attention takes: those of attentionKinds() whose row
 // supports the bidirectional form (its encoder is bidirectional), so not a causal-only kind.
 std::vector<AttentionKind> encoderAttentionKinds();

@@ -10,6 +10,7 @@
 #include "engine/core/io/text.h"
 #include "engine/core/registry/model_registry.h"
 #include "engine/core/sweep/sweep_io.h"
+#include "engine/core/verdicts/family_claims.h"
 #include "engine/core/verdicts/generation_claim.h"
 #include "engine/core/verdicts/linear_rnn_demo.h"
 #include "engine/core/verdicts/paper_table.h"
@@ -39,23 +40,17 @@ ClaimVerdict regionClaim(const RegimeMap& map, const std::string& claim,
                          bool (*is_model)(const std::string&), bool high_axis, bool small_n) {
   ClaimVerdict v;
   v.claim = claim;
-  const size_t na = map.axis_values.size(), nn = map.sizes.size();
   bool present = false;
   for (const auto& m : map.models) present = present || is_model(m);
-  if (!present || na < 2 || nn < 2) {
+  if (!present || map.axis_values.size() < 2 || map.sizes.size() < 2) {
     v.detail = !present ? "its model is not on the map" : "the map needs 2+ axis values and sizes";
     return v;
   }
-  const size_t third = std::max<size_t>(1, (na + 1) / 3), half = std::max<size_t>(1, nn / 2);
-  const double a_lo = high_axis ? map.axis_values[na - third] : map.axis_values.front();
-  const double a_hi = high_axis ? map.axis_values.back() : map.axis_values[third - 1];
-  const int64_t n_lo = small_n ? map.sizes.front() : map.sizes[nn - half];
-  const int64_t n_hi = small_n ? map.sizes[half - 1] : map.sizes.back();
+  const MapRegion region = figure1Region(map, high_axis, small_n);
   int cells = 0, wins = 0, tied_best = 0, other_ties = 0, pending = 0, unjudged = 0;
   std::map<std::string, int> others;
   for (const auto& w : map.winners) {
-    if (w.axis_value < a_lo - kAxisTolerance || w.axis_value > a_hi + kAxisTolerance) continue;
-    if (w.size < n_lo || w.size > n_hi) continue;
+    if (!region.contains(w.axis_value, w.size)) continue;
     ++cells;
     if (w.verdict == RegimeVerdict::Pending) ++pending;
     if (w.verdict == RegimeVerdict::Tie && !w.judged) ++unjudged;
@@ -71,11 +66,10 @@ ClaimVerdict regionClaim(const RegimeMap& map, const std::string& claim,
     else
       ++others[w.best];
   }
-  const std::string region = "a in [" + formatNumber(a_lo) + ", " + formatNumber(a_hi) +
-                             "], N in [" + std::to_string(n_lo) + ", " + std::to_string(n_hi) + "]";
   v.detail = std::to_string(wins) + " of " + std::to_string(cells) + " cells won outright (" +
-             region + "), " + std::to_string(tied_best) + " tied for best (not counted as wins), " +
-             std::to_string(other_ties) + " other tie(s)";
+             region.text() + "), " + std::to_string(tied_best) +
+             " tied for best (not counted as wins), " + std::to_string(other_ties) +
+             " other tie(s)";
   for (const auto& [m, n] : others) v.detail += ", " + m + " wins " + std::to_string(n);
   if (pending) v.detail += ", " + std::to_string(pending) + " cell(s) still pending";
   if (unjudged) v.detail += ", " + std::to_string(unjudged) + " cell(s) without 2 paired seeds";
@@ -379,6 +373,21 @@ std::vector<ClaimVerdict> judgeFigure1(const ClaimEvidence& e) {
   return figure1Verdicts(buildRegimeMap(regimePoints(*e.rows)));
 }
 
+std::vector<ClaimVerdict> judgeSelectiveDecay(const ClaimEvidence& e) {
+  if (!e.rows) return {};
+  return {selectiveDecayVerdict(*e.rows)};
+}
+
+std::vector<ClaimVerdict> judgePlacement(const ClaimEvidence& e) {
+  if (!e.rows) return {};
+  return {placementVerdict(buildRegimeMap(regimePoints(*e.rows)))};
+}
+
+std::vector<ClaimVerdict> judgeFamilySampleEfficiency(const ClaimEvidence& e) {
+  if (!e.rows) return {};
+  return familySampleEfficiencyVerdicts(*e.rows);
+}
+
 }  // namespace
 
 const std::vector<ClaimRuleInfo>& claimRules() {
@@ -418,6 +427,21 @@ const std::vector<ClaimRuleInfo>& claimRules() {
        "has no regular λ",
        "no model misses λ, but a model's seeds spread wider than kSameRecurrenceWidth",
        judgeSameRecurrence},
+      {ClaimRule::SelectiveDecay, "selective-decay", ClaimInput::SweepRows,
+       "every model's memory horizon grows with the share a: the 95 % interval over seeds of its "
+       "log-horizon slope lies above 0",
+       "a model's horizon is flat or falls: that interval lies below log kHorizonGrowth",
+       "no model is flat, but some model's interval covers 0", judgeSelectiveDecay},
+      {ClaimRule::Placement, "placement", ClaimInput::SweepRows,
+       "in most high-share, small-N cells rsa's paired interval lies below every rival's "
+       "(alibi, fox, retnet)",
+       "in most of them some rival's paired interval lies below rsa's",
+       "neither reaches most cells", judgePlacement},
+      {ClaimRule::FamilySampleEfficiency, "family-sample-efficiency", ClaimInput::SweepRows,
+       "per model: its mean log test loss over N lower than the transformer's on most seeds, "
+       "sign test over seeds p < kClaimAlpha",
+       "per model: the transformer lower on most seeds, p < kClaimAlpha",
+       "seeds, but p >= kClaimAlpha", judgeFamilySampleEfficiency},
   };
   return table;
 }

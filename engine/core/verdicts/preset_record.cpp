@@ -6,11 +6,13 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
+#include <tuple>
 
 #include "engine/core/io/marked_block.h"
 #include "engine/core/io/text.h"
 #include "engine/core/sweep/sweep_io.h"
 #include "engine/core/verdicts/claims.h"
+#include "engine/core/verdicts/family_claims.h"
 #include "engine/core/verdicts/presets.h"
 #include "engine/core/verdicts/regime_map.h"
 
@@ -27,9 +29,62 @@ std::string beginMarker(const std::string& preset) {
 }
 std::string endMarker(const std::string& preset) { return "<!-- preset " + preset + ": end -->"; }
 
-// The regime table: a row per N (largest first), a column per model × axis value; **bold** the
-// cell's outright winner, *italic* the best mean of a tie.
+// A map cell's mean as the tables show it: **bold** the cell's outright winner, *italic* the best
+// mean of a tie, "–" where the model did not run.
+std::string markedMean(const RegimeMap& map, const std::string& model, double a, int64_t n) {
+  const RegimeCell* cell = map.cell(model, a, n);
+  const RegimeWinner* winner = map.winner(a, n);
+  std::string text = cell ? cellNumber(cell->mean) : "–";
+  if (cell && winner && winner->best == model)
+    text = winner->verdict == RegimeVerdict::Winner ? "**" + text + "**"
+           : winner->verdict == RegimeVerdict::Tie  ? "*" + text + "*"
+                                                    : text;
+  return text;
+}
+
+// More than kWideModels models: the table is long rather than wide.
+constexpr size_t kWideModels = 3;
+
+// The regime map itself: a row per N (largest first), a column per axis value, each cell naming
+// its outright winner (bold) or the best mean of a tie and its runner-up.
+std::string winnerTable(const RegimeMap& map) {
+  std::string out = "| N \\ a |";
+  for (double a : map.axis_values) out += " " + cellNumber(a) + " |";
+  out += "\n|---|";
+  for (size_t k = 0; k < map.axis_values.size(); ++k) out += "---|";
+  out += "\n";
+  for (auto n = map.sizes.rbegin(); n != map.sizes.rend(); ++n) {
+    out += "| " + std::to_string(*n) + " |";
+    for (double a : map.axis_values) {
+      const RegimeWinner* w = map.winner(a, *n);
+      out += !w || w->verdict == RegimeVerdict::Pending ? " – |"
+             : w->verdict == RegimeVerdict::Winner
+                 ? " **" + w->best + "** |"
+                 : " tie " + w->best + " / " + w->runner_up + " |";
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+// The regime table: a row per N (largest first), a column per model × axis value (a row per
+// model × N, a column per axis value, past kWideModels models); **bold** the cell's outright
+// winner, *italic* the best mean of a tie.
 std::string regimeTable(const RegimeMap& map) {
+  if (map.models.size() > kWideModels) {
+    std::string out = "| model | N \\ a |";
+    for (double a : map.axis_values) out += " " + cellNumber(a) + " |";
+    out += "\n|---|---|";
+    for (size_t k = 0; k < map.axis_values.size(); ++k) out += "---|";
+    out += "\n";
+    for (const auto& model : map.models)
+      for (auto n = map.sizes.rbegin(); n != map.sizes.rend(); ++n) {
+        out += "| " + model + " | " + std::to_string(*n) + " |";
+        for (double a : map.axis_values) out += " " + markedMean(map, model, a, *n) + " |";
+        out += "\n";
+      }
+    return out;
+  }
   std::string out = "| N \\ " + std::string("a") + " |";
   for (const auto& model : map.models)
     for (size_t k = 0; k < map.axis_values.size(); ++k)
@@ -39,18 +94,8 @@ std::string regimeTable(const RegimeMap& map) {
   out += "\n";
   for (auto n = map.sizes.rbegin(); n != map.sizes.rend(); ++n) {
     out += "| " + std::to_string(*n) + " |";
-    for (const auto& model : map.models) {
-      for (double a : map.axis_values) {
-        const RegimeCell* cell = map.cell(model, a, *n);
-        const RegimeWinner* winner = map.winner(a, *n);
-        std::string text = cell ? cellNumber(cell->mean) : "–";
-        if (cell && winner && winner->best == model)
-          text = winner->verdict == RegimeVerdict::Winner ? "**" + text + "**"
-                 : winner->verdict == RegimeVerdict::Tie  ? "*" + text + "*"
-                                                          : text;
-        out += " " + text + " |";
-      }
-    }
+    for (const auto& model : map.models)
+      for (double a : map.axis_values) out += " " + markedMean(map, model, a, *n) + " |";
     out += "\n";
   }
   return out;
@@ -106,6 +151,47 @@ std::string winnerCounts(const RegimeMap& map) {
     parts.push_back(model + " wins outright in " + std::to_string(wins[model]));
   return "Of " + std::to_string(judged) + " cells: " + joined(parts) + "; " + std::to_string(ties) +
          " are ties.";
+}
+
+// With a task axis and decaying models: each model's mean memory horizon over seeds (runs'
+// 1 / (1 − ā), family_claims.h) per N and axis value; empty when no row has decays.
+std::string horizonTable(const SweepResult& sweep) {
+  std::vector<std::string> models;
+  std::map<std::tuple<std::string, int64_t, double>, std::vector<double>> horizons;
+  for (const auto& r : sweep.rows) {
+    const double h = r.reference || !r.ok() ? NAN : runMemoryHorizon(r.regular_decays);
+    if (!std::isfinite(h) || !std::isfinite(r.axis_value)) continue;
+    if (std::find(models.begin(), models.end(), r.model) == models.end()) models.push_back(r.model);
+    horizons[{r.model, r.size, r.axis_value}].push_back(h);
+  }
+  if (horizons.empty() || sweep.axis.empty()) return "";
+  std::string out =
+      "Mean memory horizon 1/(1 − ā) over seeds, in steps (ā: a run's mean over heads of each "
+      "head's median learned decay, validation sample 0):\n\n| model | N \\ a |";
+  for (double a : sweep.axis.values) out += " " + cellNumber(a) + " |";
+  out += "\n|---|---|";
+  for (size_t k = 0; k < sweep.axis.values.size(); ++k) out += "---|";
+  out += "\n";
+  std::vector<int64_t> sizes;
+  for (const auto& [key, values] : horizons)
+    if (std::find(sizes.begin(), sizes.end(), std::get<1>(key)) == sizes.end())
+      sizes.push_back(std::get<1>(key));
+  std::sort(sizes.begin(), sizes.end());
+  for (const auto& model : models)
+    for (int64_t n : sizes) {
+      out += "| " + model + " | " + std::to_string(n) + " |";
+      for (double a : sweep.axis.values) {
+        std::vector<double> values;
+        for (const auto& [key, v] : horizons)
+          if (std::get<0>(key) == model && std::get<1>(key) == n &&
+              std::abs(std::get<2>(key) - a) <= kAxisTolerance)
+            values = v;
+        const MeanSd m = meanSd(values);
+        out += m.n ? " " + meanSdText(m.mean, m.sd) + " |" : " – |";
+      }
+      out += "\n";
+    }
+  return out;
 }
 
 // Without a task axis: the mean test loss ± sd over seeds per model and N, and each model's
@@ -311,6 +397,12 @@ std::string presetRecordBlock(const PresetRecord& record) {
         "winner (its paired 95 % interval to the runner-up above 0), *italic*: the best mean "
         "of a tie.\n\n" +
         regimeTable(map) + "\n" + winnerCounts(map) + "\n\n";
+    if (map.models.size() > kWideModels && map.sizes.size() > 1)
+      out +=
+          "The regime map: each cell's outright winner (**bold**), or the best two of a tie.\n\n" +
+          winnerTable(map) + "\n";
+    const std::string horizon_table = horizonTable(sweep);
+    if (!horizon_table.empty()) out += horizon_table + "\n";
     const std::string ratios = rsaRatios(map);
     if (!ratios.empty()) out += ratios + "\n";
   } else {

@@ -106,6 +106,18 @@ RunConfig sameRecurrenceConfig() {
   return c;
 }
 
+// The recurrence-in-attention family, for the family's presets (docs/FAMILY.md): RSA, its
+// relatives with a decay inside (ALiBi, FoX) or instead of (RetNet) the softmax, the gated linear
+// recurrences (GLA, mLSTM, Mamba-2) and the Transformer they are all measured against.
+const std::vector<std::string> kFamily = {"transformer", "rsa", "retnet", "alibi",
+                                          "fox",         "gla", "mlstm",  "mamba2"};
+
+// "Selective decay follows the recurrent share": figure1's mix task and widths, at one N (1024:
+// where figure1's models separate), 5 shares × 5 seeds, for the three models whose decay depends
+// on the token. The budget grows with N as figure1's (256 steps at N = 1024). Judged on each run's
+// decays (SweepRow::regular_decays, kept for every decaying model).
+RunConfig selectiveDecayConfig() { return figure1Config(); }
+
 // "StarSaber's layers approach a fixed point": the StarSaber paper's MLM pretraining (restore
 // redrawn characters) with four layers, so that the fixed-point equation's residual can be
 // followed through them (against the untrained model's: engine/core/verdicts/claims.h,
@@ -218,6 +230,48 @@ std::vector<Preset> makePresets() {
   figure.sweep_epochs = 8;  // 200 steps up to N = 512 (batch 32), 256 at 1024, 1024 at 4096
   figure.axis = {"mix_share", {0, 0.25, 0.5, 0.75, 1}};
   out.push_back(figure);
+  Preset selective{"selective-decay",
+                   "Selective decay follows the recurrent share",
+                   "On the mix task, the models whose decay depends on the token (Mamba-2, GLA, "
+                   "FoX) learn a longer memory horizon as the recurrent share a grows, by more "
+                   "than the seeds' spread (5 seeds, a 95 % interval on each seed's slope of log "
+                   "horizon in a); flat in a, the claim does not hold.",
+                   selectiveDecayConfig(),
+                   {"mamba2", "gla", "fox"}};
+  selective.action = PresetAction::Sweep;
+  selective.tab = PresetTab::Decay;
+  selective.rule = ClaimRule::SelectiveDecay;
+  selective.sweep_sizes = {1024};
+  selective.sweep_seeds = 5;
+  selective.sweep_epochs = 8;
+  selective.axis = figure.axis;
+  out.push_back(selective);
+  Preset placement{"recurrence-placement", "Where the recurrence enters attention matters",
+                   "On Figure 1's grid, RSA (its REM added after the softmax) is lower than ALiBi "
+                   "and FoX (a decay inside the softmax) and RetNet (no softmax) where the signal "
+                   "is recurrent and data are scarce, paired over 5 seeds, cell by cell; the "
+                   "family's other models run beside them for the family's regime map.",
+                   figure1Config(), kFamily};
+  placement.action = PresetAction::Sweep;
+  placement.tab = PresetTab::RegimeMap;
+  placement.rule = ClaimRule::Placement;
+  placement.sweep_sizes = figure.sweep_sizes;
+  placement.sweep_seeds = figure.sweep_seeds;
+  placement.sweep_epochs = figure.sweep_epochs;
+  placement.axis = figure.axis;
+  out.push_back(placement);
+  Preset family{"family-sample-efficiency", "Sample efficiency across the family",
+                "Across the recurrence-in-attention family on a recurrent series, each model's "
+                "test loss over N against the Transformer's, over 6 independent seeds (an exact "
+                "sign test each), with each model's power-law exponent and its interval.",
+                sampleEfficiencyConfig(), kFamily};
+  family.action = PresetAction::Sweep;
+  family.tab = PresetTab::SampleEfficiency;
+  family.rule = ClaimRule::FamilySampleEfficiency;
+  family.sweep_sizes = sample.sweep_sizes;
+  family.sweep_seeds = sample.sweep_seeds;
+  family.sweep_epochs = sample.sweep_epochs;
+  out.push_back(family);
   Preset same{"same-recurrence",
               "RetNet and RSA recover the same recurrence",
               "RetNet (learnable γ) and RSA both recover the recurrence of a teacher with one "

@@ -48,7 +48,10 @@ enum class ClaimRule {
   SampleEfficiency,
   Figure1,
   PaperTable,
-  SameRecurrence
+  SameRecurrence,
+  SelectiveDecay,
+  Placement,
+  FamilySampleEfficiency
 };
 
 struct Preset {

@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// ALiBi (engine/models/alibi.h; arXiv 2108.12409) and FoX (engine/models/fox.h; arXiv
+// 2503.02130), the two softmax attentions with a decay inside the softmax: the layer's parallel
+// form equals a literal float64 loop over i and j ≤ i written from the papers' equations (with
+// padded keys left out); step() from position 0 equals forward() on the prefix; a change at
+// position t leaves the outputs before t unchanged; FoX's forget-gate gradient matches central
+// differences; and the inspection record carries the softmax weights and the decays (ALiBi's
+// e^(−m_h), FoX's f_t).
+#include <cmath>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "engine/models/alibi.h"
+#include "engine/models/fox.h"
+#include "engine/models/transformer.h"
+#include "support/finite_differences.h"
+#include "support/test_support.h"
+
+using namespace rsalab;
+
+namespace {
+
+const auto kF64 = torch::TensorOptions().dtype(torch::kFloat64);
+
+// The layer's output by loops over b, h, i and j ≤ i from its weights: scores q_i·k_j/√Dh plus
+// the paper's bias (ALiBi: −m_h (i − j), m_h = 2^(−8h/H), h = 1..H; FoX: Σ_{k=j+1..i} log σ(w_h·x_k
+// + b_h)), a softmax over the unpadded j ≤ i, Σ_j w_ij v_j, then W_O. `weights` gets w (B, H, T,
+// T) when given.
+torch::Tensor literalLayer(SelfAttentionImpl& layer, const torch::Tensor& x,
+                           const torch::Tensor& key_padding = {},
+                           torch::Tensor* weights = nullptr) {
+  torch::NoGradGuard no_grad;
+  const int64_t B = x.size(0), T = x.size(1), D = x.size(2), H = layer.heads(), Dh = D / H;
+  const bool fox = layer.kind() == AttentionKind::Fox;
+  std::map<std::string, torch::Tensor> p;
+  for (const auto& item : layer.named_parameters()) p[item.key()] = item.value();
+  auto qkv = torch::matmul(x, p.at("qkv.weight").t()) + p.at("qkv.bias");  // (B, T, 3D)
+  auto qa = qkv.accessor<double, 3>();
+  auto xa = x.accessor<double, 3>();
+  auto y = torch::zeros({B, T, D}, kF64);
+  if (weights) *weights = torch::zeros({B, H, T, T}, kF64);
+  auto log_gate = [&](int64_t b, int64_t k, int64_t h) {  // log σ(w_h·x_k + b_h)
+    double z = p.at("forget.bias")[h].item<double>();
+    for (int64_t c = 0; c < D; ++c) z += p.at("forget.weight")[h][c].item<double>() * xa[b][k][c];
+    return -std::log1p(std::exp(-z));
+  };
+  for (int64_t b = 0; b < B; ++b)
+    for (int64_t h = 0; h < H; ++h) {
+      const double slope = std::pow(2.0, -8.0 * static_cast<double>(h + 1) / H);
+      for (int64_t i = 0; i < T; ++i) {
+        std::vector<double> s(static_cast<size_t>(i + 1), -INFINITY);
+        double top = -INFINITY;
+        for (int64_t j = 0; j <= i; ++j) {
+          if (key_padding.defined() && key_padding[b][j].item<bool>()) continue;
+          double dot = 0;
+          for (int64_t c = 0; c < Dh; ++c) dot += qa[b][i][h * Dh + c] * qa[b][j][D + h * Dh + c];
+          double bias = 0;
+          if (fox) {
+            for (int64_t k = j + 1; k <= i; ++k) bias += log_gate(b, k, h);
+          } else {
+            bias = -slope * static_cast<double>(i - j);
+          }
+          s[j] = dot / std::sqrt(static_cast<double>(Dh)) + bias;
+          top = std::max(top, s[j]);
+        }
+        double sum = 0;
+        for (double& v : s) sum += (v = std::isinf(v) ? 0.0 : std::exp(v - top));
+        for (int64_t j = 0; j <= i; ++j) {
+          const double w = sum > 0 ? s[j] / sum : 0.0;
+          if (weights) (*weights)[b][h][i][j] = w;
+          for (int64_t c = 0; c < Dh; ++c) y[b][i][h * Dh + c] += w * qa[b][j][2 * D + h * Dh + c];
+        }
+      }
+    }
+  return torch::matmul(y, p.at("out.weight").t()) + p.at("out.bias");  // (B, T, D)
+}
+
+SelfAttention layerFor(const std::string& kind) {
+  SelfAttention layer;
+  if (kind == "alibi") {
+    layer = std::make_shared<AlibiAttentionImpl>(12, 3);
+  } else {
+    auto fox = std::make_shared<ForgettingAttentionImpl>(12, 3);
+    torch::NoGradGuard no_grad;
+    // Gates spread over (0, 1), some near 1 and some small, so that F is far from 1 and 0.
+    fox->named_parameters()["forget.bias"].copy_(torch::tensor({3.0, 0.0, -2.0}));
+    layer = fox;
+  }
+  layer->to(torch::kFloat64);
+  return layer;
+}
+
+ModelOptions options(const std::string& model) {
+  ModelOptions o;
+  o.model = model;
+  o.d_model = 16;
+  o.heads = 4;
+  o.layers = 2;
+  return o;
+}
+
+void addKindRows() {
+  QTest::addColumn<QString>("kind");
+  QTest::newRow("alibi") << QString("alibi");
+  QTest::newRow("fox") << QString("fox");
+}
+
+}  // namespace
+
+class TestAlibiFox : public QObject {
+  Q_OBJECT
+ private slots:
+  void slopesAreThePapers() {
+    auto m = alibiSlopes(8);
+    for (int64_t h = 0; h < 8; ++h) QCOMPARE(m[h].item<double>(), std::pow(0.5, h + 1.0));
+    QCOMPARE(alibiSlopes(4)[0].item<double>(), 0.25);  // 2^(−8/4)
+    QVERIFY(!modelInfo("alibi").positional_encoding && !modelInfo("fox").positional_encoding);
+    QVERIFY(!modelInfo("alibi").supports_bidirectional && !modelInfo("fox").supports_bidirectional);
+  }
+
+  void parallelEqualsTheLoop_data() { addKindRows(); }
+  void parallelEqualsTheLoop() {
+    QFETCH(QString, kind);
+    torch::manual_seed(41);
+    auto layer = layerFor(kind.toStdString());
+    torch::NoGradGuard no_grad;
+    auto x = torch::randn({2, 13, 12}, kF64);
+    QVERIFY(test::checkClose(layer->forward(x), literalLayer(*layer, x), 1e-10, "forward"));
+    auto pad = torch::zeros({2, 13}, torch::kBool);
+    pad[0][0] = true;  // row 0 of sample 0 has no key at all
+    pad[0][5] = true;
+    pad[1][9] = true;
+    const auto got = layer->forward(x, pad);
+    QVERIFY(torch::isfinite(got.narrow(1, 1, 12)).all().item<bool>());
+    auto want = literalLayer(*layer, x, pad);
+    QVERIFY(test::checkClose(got[1], want[1], 1e-10, "padded, sample 1"));
+    QVERIFY(test::checkClose(got[0].narrow(0, 1, 12), want[0].narrow(0, 1, 12), 1e-10, "padded"));
+  }
+
+  // The model: step() from position 0 equals forward() on every prefix (the KV cache, and FoX's
+  // cumulative log gates, which grow with it past 16 positions).
+  void generationStepsEqualForward_data() { addKindRows(); }
+  void generationStepsEqualForward() {
+    QFETCH(QString, kind);
+    torch::manual_seed(42);
+    TransformerModelImpl net(options(kind.toStdString()), ModelIO{3, 0, 2, false});
+    net.to(torch::kFloat64);
+    torch::NoGradGuard no_grad;
+    const int64_t T = 37;
+    auto x = torch::randn({2, T, 3}, kF64);
+    const auto full = net.forward(x);
+    GenerationState state;
+    std::vector<torch::Tensor> steps;
+    for (int64_t t = 0; t < T; ++t) steps.push_back(net.step(x.narrow(1, t, 1), state));
+    QVERIFY(test::checkClose(torch::cat(steps, 1), full, 1e-10, "model step vs forward"));
+  }
+
+  // Causal: changing the input at t changes no output before t, and changes the one at t.
+  void causal_data() { addKindRows(); }
+  void causal() {
+    QFETCH(QString, kind);
+    torch::manual_seed(43);
+    TransformerModelImpl net(options(kind.toStdString()), ModelIO{3, 0, 2, false});
+    net.to(torch::kFloat64);
+    torch::NoGradGuard no_grad;
+    auto x = torch::randn({1, 20, 3}, kF64);
+    auto changed = x.clone();
+    changed[0][12] += 1.0;
+    auto a = net.forward(x), b = net.forward(changed);
+    QVERIFY(torch::equal(a.narrow(1, 0, 12), b.narrow(1, 0, 12)));
+    QVERIFY((a[0][12] - b[0][12]).abs().max().item<double>() > 1e-6);
+  }
+
+  // d loss / d (w, b) of FoX's gates by autograd matches central differences in float64.
+  void forgetGateGradientMatchesFiniteDifferences() {
+    torch::manual_seed(44);
+    auto layer = layerFor("fox");
+    auto x = torch::randn({2, 9, 12}, kF64);
+    auto w = torch::randn({2, 9, 12}, kF64);
+    auto loss = [&] { return (layer->forward(x) * w).sum(); };
+    for (const char* name : {"forget.weight", "forget.bias"}) {
+      auto param = layer->named_parameters()[name];
+      layer->zero_grad();
+      loss().backward();
+      auto analytic = param.grad().clone();
+      auto numeric = test::parameterFiniteDifferences(param, loss);
+      const double scale = std::max(1.0, numeric.abs().max().item<double>());
+      QVERIFY(test::checkClose(analytic, numeric, 1e-6 * scale, name));
+      QVERIFY2(analytic.abs().max().item<double>() > 0, name);
+    }
+  }
+
+  // The record: per head the softmax weights (rows sum to 1, causal) equal to the loop's, and
+  // the decays: ALiBi's e^(−m_h) (one per head), FoX's f_t per query position.
+  void inspectionCarriesWeightsAndDecays_data() { addKindRows(); }
+  void inspectionCarriesWeightsAndDecays() {
+    QFETCH(QString, kind);
+    torch::manual_seed(45);
+    auto layer = layerFor(kind.toStdString());
+    torch::NoGradGuard no_grad;
+    const int64_t T = 7;
+    auto x = torch::randn({2, T, 12}, kF64);
+    InspectionRecord record;
+    record.sample = 1;
+    record.layers.resize(1);
+    const auto inspected = layer->forward(x, {}, LayerObserver(&record.layers[0], 1));
+    QVERIFY(test::checkClose(inspected, layer->forward(x), 0.0, "inspected vs plain forward"));
+    torch::Tensor expected;
+    literalLayer(*layer, x, {}, &expected);
+    QCOMPARE(record.layers[0].heads.size(), size_t{3});
+    for (int64_t h = 0; h < 3; ++h) {
+      const auto& head = record.layers[0].heads[static_cast<size_t>(h)];
+      auto got = torch::tensor(head.attention.values, kF64).view({T, T});
+      QVERIFY(test::checkClose(got, expected[1][h], 1e-6, "record weights"));
+      QVERIFY(test::checkClose(got.sum(-1), torch::ones({T}, kF64), 1e-5, "rows sum to 1"));
+      if (kind == "alibi") {
+        QCOMPARE(head.decay.size(), size_t{1});
+        QCOMPARE(head.decay[0], static_cast<float>(std::exp(-std::pow(2.0, -8.0 * (h + 1) / 3))));
+      } else {
+        QCOMPARE(head.decay.size(), static_cast<size_t>(T));
+        auto p = layer->named_parameters();
+        auto f = torch::sigmoid(torch::matmul(x[1], p["forget.weight"][h]) + p["forget.bias"][h]);
+        QVERIFY(test::checkClose(torch::tensor(head.decay, kF64), f, 1e-6, "f_t"));
+      }
+    }
+  }
+};
+
+RSALAB_TEST_MAIN(TestAlibiFox)
+#include "test_alibi_fox.moc"
