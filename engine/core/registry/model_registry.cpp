@@ -162,6 +162,10 @@ const char* implicitMatrixRule(const std::string& model) {
        "Q̃K̃ᵀ/√d ⊙ D̃ after RetNet's normalisers (D's rows divided by √Σ_m D_nm, then each row by "
        "max(|row sum|, 1)): signed, rows need not sum to 1; GroupNorm follows, so a row's scale "
        "does not matter, only its shape"},
+      {"gla",
+       "W_ij = Σ_c q_ic k_jc/√Dh · Π_{l=j+1..i} α_lc (j ≤ i): the gated linear attention's implied "
+       "matrix (o = W V), never materialised in training; signed, not normalised; GroupNorm "
+       "follows, so a row's scale does not matter, only its shape"},
       {"mamba2",
        "L ∘ (C Bᵀ) with Δ_j folded in, L_ij = a_{j+1}···a_i: y_i = Σ_j M_ij x_j (plus the skip "
        "D·x_i); signed and not normalised"},
