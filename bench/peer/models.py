@@ -14,12 +14,13 @@ import torch.nn.functional as F
 LINEAR_EPS = 1e-6  # kLinearAttentionEps
 LINEAR_CHUNK = 64  # kLinearAttentionChunk
 ATTENTION = {"transformer": "softmax", "rsa": "rsa", "linear": "linear", "retnet": "retention",
-             "alibi": "alibi", "fox": "fox"}
+             "alibi": "alibi", "fox": "fox", "gla": "gla"}
 # The kinds whose model adds no positional encoding (the registry's positional_encoding false).
 NO_POSITIONAL = {"retention", "alibi", "fox", "gla", "mlstm"}
 RECURRENT = {"rnn": nn.RNN, "lstm": nn.LSTM, "gru": nn.GRU}
 LOOKBACK = 24  # ModelOptions::lookback
 DLINEAR_KERNEL = 25  # kDLinearKernel
+GLA_CHUNK, GLA_GATE_RANK, GLA_TEMPERATURE = 16, 16, 16.0  # kGlaChunk, kGlaGateRank, kGlaTemperature
 
 
 def rem_kinds(heads):
@@ -229,8 +230,46 @@ class Forgetting(SelfAttention):
         return torch.matmul(torch.softmax(scores.masked_fill(mask, float("-inf")), -1), v)
 
 
+class GatedLinearAttention(SelfAttention):
+    """Gated linear attention (arXiv 2312.06635): α_t = σ(x W_α1 W_α2 + b_α)^(1/16) per key
+    channel, S_t = diag(α_t) S_{t−1} + k_tᵀ v_t (k/√Dh), o_t = q_t S_t, then
+    out = W_O(swish(x W_r) ⊙ GroupNorm_H(o)). Computed as the paper's chunkwise form: a loop over
+    blocks of GLA_CHUNK positions carrying S, inside a block the decays exp(b_i − b_j) of the
+    cumulative log α b."""
+
+    def __init__(self, d, h):
+        super().__init__(d, h)  # qkv, out; then the engine's decay_down, decay_up, gate, norm
+        self.decay_down = nn.Linear(d, GLA_GATE_RANK, bias=False)
+        self.decay_up = nn.Linear(GLA_GATE_RANK, d)
+        self.gate = nn.Linear(d, d)
+        self.norm = nn.GroupNorm(h, d)
+
+    def forward(self, x):
+        B, T, D = x.shape
+        q, k, v = (self.split(t) for t in self.qkv(x).chunk(3, dim=-1))  # (B, H, T, Dh)
+        k = k / math.sqrt(self.dh)
+        log_a = self.split(F.logsigmoid(self.decay_up(self.decay_down(x))) / GLA_TEMPERATURE)
+        C = GLA_CHUNK
+        future = torch.ones(C, C, dtype=torch.bool).triu(1)
+        S = x.new_zeros(B, self.h, self.dh, self.dh)
+        outs = []
+        for s in range(0, T, C):
+            qc, kc, vc = q[:, :, s:s + C], k[:, :, s:s + C], v[:, :, s:s + C]
+            b = log_a[:, :, s:s + C].cumsum(2)  # (B, H, c, Dh)
+            c = b.shape[2]
+            decay = (b[:, :, :, None] - b[:, :, None]).masked_fill(
+                future[:c, :c, None], float("-inf")).exp()  # (B, H, c, c, Dh)
+            scores = torch.einsum("bhic,bhjc,bhijc->bhij", qc, kc, decay)
+            outs.append(scores @ vc + (qc * b.exp()) @ S)
+            last = b[:, :, -1:]  # (B, H, 1, Dh)
+            S = last.transpose(-2, -1).exp() * S + (kc * (last - b).exp()).transpose(-2, -1) @ vc
+        o = torch.cat(outs, 2).transpose(1, 2).reshape(B * T, D)  # (B·T, D)
+        return self.out(F.silu(self.gate(x)) * self.norm(o).view(B, T, D))
+
+
 ATTENTION_MODULES = {"softmax": SoftmaxAttention, "rsa": RsaAttention, "linear": LinearAttention,
-                     "retention": Retention, "alibi": Alibi, "fox": Forgetting}
+                     "retention": Retention, "alibi": Alibi, "fox": Forgetting,
+                     "gla": GatedLinearAttention}
 
 
 class FeedForward(nn.Module):

@@ -6,6 +6,7 @@
 #include "engine/core/registry/model_registry.h"
 #include "engine/models/alibi.h"
 #include "engine/models/fox.h"
+#include "engine/models/gla.h"
 #include "engine/models/linear_attention.h"
 #include "engine/models/retention.h"
 #include "engine/models/rsa_attention.h"
@@ -33,6 +34,8 @@ SelfAttention makeSelfAttention(AttentionKind kind, const ModelOptions& o, bool 
       if (!causal) throw std::invalid_argument("fox is causal only");
       return std::make_shared<ForgettingAttentionImpl>(o.d_model, o.heads);
     case AttentionKind::Gla:
+      if (!causal) throw std::invalid_argument("gla is causal only");
+      return std::make_shared<GatedLinearAttentionImpl>(o.d_model, o.heads);
     case AttentionKind::Mlstm:
       break;  // GLA_CASE, MLSTM_CASE: filled by their branches
   }

@@ -22,6 +22,13 @@
 //                                               the same T × T products; the decay mask, its
 //                                               normalisers and GroupNorm are elementwise) plus
 //                                               the gate projection X·W_G, 2ND²
+//   GLA           L·[(10 + 4f)·N·D² + 64·N·D    as softmax's dense products, plus the gate X·W_r
+//                    + 4·N·C·D + 4·N·D·Dh       (2ND²) and the rank-16 decay X·W_α1·W_α2 (2·2·16·ND);
+//                    + 2·N·D·Dh/C]              the chunkwise form (gla.h), blocks of C = min(16, T):
+//                                               inside each block Σ_c q_ic k_jc e^(b_ic − b_jc) and
+//                                               A·V (2·N·C·D each), each block's Σ kᵀv and q·S_in
+//                                               (2·N·D·Dh each), the state carried block to block
+//                                               (2·Dh² per head and block); no T × T product
 //   StarSaber     L·[8·N·D² + 4·B·T²·D]         W, U, Q, V 8ND²; scores 2BT²D; G_past·U h and
 //                                               G_future·Q h together one A·V, 2BT²D (keys
 //                                               split at the diagonal, not two full
@@ -56,6 +63,10 @@ namespace rsalab {
 
 // Mamba-2's fixed sizes (engine/models/mamba2.h's kMamba2Expand, kMamba2StateSize,
 // kMamba2ConvWidth, kMamba2Chunk; test_mamba2 holds them equal): this header stays torch-free.
+// GLA's block length and gate rank (engine/models/gla.h's kGlaChunk, kGlaGateRank; test_gla holds
+// them equal).
+constexpr double kGlaFlopsChunk = 16, kGlaFlopsGateRank = 16;
+
 constexpr double kMamba2FlopsExpand = 2, kMamba2FlopsState = 16, kMamba2FlopsConv = 4,
                  kMamba2FlopsChunk = 64;
 
@@ -84,6 +95,11 @@ inline double forwardFlops(const std::string& model, const StepShape& s) {
     case ModelFamily::Attention:
       // Linear attention's state updates replace the T × T products (softmax and RSA).
       if (info.attention == AttentionKind::Linear) return io + L * (dense + 4 * N * D * Dh);
+      if (info.attention == AttentionKind::Gla) {
+        const double C = std::min(kGlaFlopsChunk, T);
+        return io + L * (dense + 2 * N * D * D + 4 * kGlaFlopsGateRank * N * D + 4 * N * C * D +
+                         4 * N * D * Dh + 2 * N * D * Dh / C);
+      }
       if (info.attention == AttentionKind::Retention)
         return io + L * (dense + 2 * N * D * D + attention);  // + the gate X·W_G
       if (info.attention == AttentionKind::Fox)               // + the forget gates X·w (D → H)

@@ -168,6 +168,10 @@ const char* implicitMatrixRule(const std::string& model) {
       {"fox",
        "softmax(QKᵀ/√Dh + log F + causal mask), F_ij = f_{j+1}···f_i: each row sums to 1, every "
        "weight in [0, 1]; F is a data-dependent regular REM inside the softmax"},
+      {"gla",
+       "W_ij = Σ_c q_ic k_jc/√Dh · Π_{l=j+1..i} α_lc (j ≤ i): the gated linear attention's implied "
+       "matrix (o = W V), never materialised in training; signed, not normalised; GroupNorm "
+       "follows, so a row's scale does not matter, only its shape"},
       {"mamba2",
        "L ∘ (C Bᵀ) with Δ_j folded in, L_ij = a_{j+1}···a_i: y_i = Σ_j M_ij x_j (plus the skip "
        "D·x_i); signed and not normalised"},
