@@ -110,7 +110,7 @@ std::vector<GenerationResult> benchGeneration(const Options& o) {
   torch::NoGradGuard no_grad;
   auto x = torch::randn({1, T, 1});
   // Every attention model by its recurrent step: (S, z) for linear attention, (S, z, s) for
-  // retention, a KV cache else.
+  // retention, S for GLA, (C, n, m) for mLSTM, a KV cache else (softmax, RSA, ALiBi, FoX).
   for (const auto& model : attentionModels()) {
     torch::manual_seed(0);
     TransformerModelImpl net(modelOptions(model, 128, 8, 4), io);
@@ -122,10 +122,12 @@ std::vector<GenerationResult> benchGeneration(const Options& o) {
       times.push_back(timeOnce([&] { net.step(x.narrow(1, t, 1), state); }));
     }
     const AttentionKind kind = *modelInfo(model).attention;
-    const std::string label = kind == AttentionKind::Linear ? kLinearStep
-                              : kind == AttentionKind::Retention
-                                  ? "retention (S, z, s) step"
-                                  : std::string(attentionKindName(kind)) + " KV cache step";
+    const std::string name = attentionKindName(kind);
+    const std::string label = kind == AttentionKind::Linear      ? kLinearStep
+                              : kind == AttentionKind::Retention ? "retention (S, z, s) step"
+                              : kind == AttentionKind::Gla       ? "gla (S) step"
+                              : kind == AttentionKind::Mlstm     ? "mlstm (C, n, m) step"
+                                                                 : name + " KV cache step";
     out.push_back({label, summarize(times)});
   }
   {

@@ -17,6 +17,7 @@
 #include "engine/core/sweep/sweep_types.h"
 #include "engine/models/alibi.h"
 #include "engine/models/fox.h"
+#include "engine/models/gla.h"
 #include "engine/models/linear_attention.h"
 #include "engine/models/mamba2.h"
 #include "engine/models/model_factory.h"
@@ -208,8 +209,10 @@ class TestModelRegistry : public QObject {
           QVERIFY2(type == typeid(ForgettingAttentionImpl), row.name);
           break;
         case AttentionKind::Gla:
+          QVERIFY2(type == typeid(GatedLinearAttentionImpl), row.name);
+          break;
         case AttentionKind::Mlstm:
-          break;  // GLA_MLSTM_TYPES
+          break;  // MLSTM_TYPE
       }
       // The decaying kinds carry position by their decays, are causal only and record decays.
       const bool decaying = kind != AttentionKind::Softmax && kind != AttentionKind::Rsa &&

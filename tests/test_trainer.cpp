@@ -106,6 +106,13 @@ std::vector<std::string> peerStateDictNames(const std::string& model) {
     if (model == "rsa")
       add({"block0.attention.rems.eta", "block0.attention.rems.nu", "block0.attention.rems.theta",
            "block0.attention.mu"});
+    if (model == "fox") add(pair("block0.attention.forget"));  // Forgetting: the gates' w, b
+    if (model == "gla") {  // GatedLinearAttention: decay_down (no bias), decay_up, gate, norm
+      add({"block0.attention.decay_down.weight"});
+      add(pair("block0.attention.decay_up"));
+      add(pair("block0.attention.gate"));
+      add(pair("block0.attention.norm"));
+    }
     add(pair("block0.ffn.ln"));
     add(pair("block0.ffn.fc1"));
     add(pair("block0.ffn.fc2"));
@@ -393,7 +400,8 @@ class TestTrainer : public QObject {
   void exportedWeightsReadBackUnderThePeersNames() {
     QTemporaryDir dir;
     for (const std::string model :
-         {"rnn", "lstm", "gru", "transformer", "rsa", "linear", "starsaber", "mamba2"}) {
+         {"rnn", "lstm", "gru", "transformer", "rsa", "linear", "alibi", "fox", "gla", "starsaber",
+          "mamba2"}) {
       Trainer trainer(smallRun(model, 3));
       losses(trainer, 2);  // trained weights, not the initialisation
       const auto exported = exportModel(trainer);

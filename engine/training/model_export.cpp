@@ -60,7 +60,8 @@ SafetensorsTensor toSafetensor(const std::string& name, const torch::Tensor& ten
 
 std::string peerIncompatibility(const ModelOptions& o, const ModelIO& io) {
   static const std::set<std::string> peer_models = {
-      "rnn", "lstm", "gru", "transformer", "rsa", "linear", "retnet", "starsaber", "mamba2"};
+      "rnn",   "lstm", "gru", "transformer", "rsa",       "linear", "retnet",
+      "alibi", "fox",  "gla", "mlstm",       "starsaber", "mamba2"};
   if (!peer_models.count(o.model)) return "the peer (bench/peer/models.py) has no model " + o.model;
   if (io.vocab > 0) return "token inputs (the peer's models take real features)";
   if (io.pooled) return "a pooled output (the peer's models output every position)";
@@ -84,7 +85,8 @@ std::string peerIncompatibility(const ModelOptions& o, const ModelIO& io) {
 
 std::string peerTensorName(const std::string& /*model*/, const std::string& libtorch_name) {
   // The same for every model the peer has: both register input_proj, output, block<l> (ln1,
-  // attention.{qkv,out,rems.{eta,nu,theta},mu,gate,norm,decay_logit}, ffn.{ln,fc1,fc2}), ln_f;
+  // attention.{qkv,out,rems.{eta,nu,theta},mu,gate,norm,decay_logit,forget,decay_down,decay_up},
+  // ffn.{ln,fc1,fc2}), ln_f;
   // layer<l>.{W,U,Q,V,alpha}; {rnn,lstm,gru}.{weight,bias}_{ih,hh}_l<k> (torch.nn's and LibTorch's
   // RNN names agree); mamba2's layer<l>.{norm,in_proj,conv1d,dt_bias,A_log,D,out_norm,out_proj},
   // norm_f.
