@@ -7,6 +7,7 @@
 #include "engine/models/alibi.h"
 #include "engine/models/fox.h"
 #include "engine/models/linear_attention.h"
+#include "engine/models/mlstm.h"
 #include "engine/models/retention.h"
 #include "engine/models/rsa_attention.h"
 #include "engine/models/softmax_attention.h"
@@ -33,8 +34,10 @@ SelfAttention makeSelfAttention(AttentionKind kind, const ModelOptions& o, bool 
       if (!causal) throw std::invalid_argument("fox is causal only");
       return std::make_shared<ForgettingAttentionImpl>(o.d_model, o.heads);
     case AttentionKind::Gla:
+      break;  // GLA_CASE: filled by its branch
     case AttentionKind::Mlstm:
-      break;  // GLA_CASE, MLSTM_CASE: filled by their branches
+      if (!causal) throw std::invalid_argument("mlstm is causal only");
+      return std::make_shared<MlstmImpl>(o.d_model, o.heads);
   }
   throw std::invalid_argument("attention kind " + std::to_string(static_cast<int>(kind)) +
                               " is not one of " + attentionKindList());

@@ -162,6 +162,11 @@ const char* implicitMatrixRule(const std::string& model) {
        "Q̃K̃ᵀ/√d ⊙ D̃ after RetNet's normalisers (D's rows divided by √Σ_m D_nm, then each row by "
        "max(|row sum|, 1)): signed, rows need not sum to 1; GroupNorm follows, so a row's scale "
        "does not matter, only its shape"},
+      {"mlstm",
+       "C̃ / n: QKᵀ/√Dh ⊙ exp(log D − m_i), log D_ij = Σ_{k=j+1..i} log f_k + ĩ_j, each row "
+       "divided by max(|row sum|, exp(−m_i)) (the stabilised max(|nᵀq|, 1)): signed, rows need not "
+       "sum to 1; GroupNorm and the output gate follow, so a row's scale does not matter, only its "
+       "shape"},
       {"mamba2",
        "L ∘ (C Bᵀ) with Δ_j folded in, L_ij = a_{j+1}···a_i: y_i = Σ_j M_ij x_j (plus the skip "
        "D·x_i); signed and not normalised"},
