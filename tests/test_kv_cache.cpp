@@ -12,7 +12,8 @@ class TestKvCache : public QObject {
   void stepsEqualFullForward_data() {
     QTest::addColumn<QString>("model");
     QTest::addColumn<bool>("tokens");
-    for (const char* m : {"transformer", "rsa", "linear", "retnet"}) {
+    for (const char* m :
+         {"transformer", "rsa", "linear", "retnet", "alibi", "fox", "gla", "mlstm"}) {
       QTest::newRow((std::string(m) + "-real").c_str()) << QString(m) << false;
       QTest::newRow((std::string(m) + "-tokens").c_str()) << QString(m) << true;
     }

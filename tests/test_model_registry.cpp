@@ -20,6 +20,7 @@
 #include "engine/models/gla.h"
 #include "engine/models/linear_attention.h"
 #include "engine/models/mamba2.h"
+#include "engine/models/mlstm.h"
 #include "engine/models/model_factory.h"
 #include "engine/models/retention.h"
 #include "engine/models/rsa_attention.h"
@@ -212,7 +213,8 @@ class TestModelRegistry : public QObject {
           QVERIFY2(type == typeid(GatedLinearAttentionImpl), row.name);
           break;
         case AttentionKind::Mlstm:
-          break;  // MLSTM_TYPE
+          QVERIFY2(type == typeid(MlstmImpl), row.name);
+          break;
       }
       // The decaying kinds carry position by their decays, are causal only and record decays.
       const bool decaying = kind != AttentionKind::Softmax && kind != AttentionKind::Rsa &&

@@ -113,6 +113,12 @@ std::vector<std::string> peerStateDictNames(const std::string& model) {
       add(pair("block0.attention.gate"));
       add(pair("block0.attention.norm"));
     }
+    if (model == "mlstm") {  // Mlstm: input, forget and output gates, norm
+      add(pair("block0.attention.input_gate"));
+      add(pair("block0.attention.forget_gate"));
+      add(pair("block0.attention.output_gate"));
+      add(pair("block0.attention.norm"));
+    }
     add(pair("block0.ffn.ln"));
     add(pair("block0.ffn.fc1"));
     add(pair("block0.ffn.fc2"));
@@ -400,8 +406,8 @@ class TestTrainer : public QObject {
   void exportedWeightsReadBackUnderThePeersNames() {
     QTemporaryDir dir;
     for (const std::string model :
-         {"rnn", "lstm", "gru", "transformer", "rsa", "linear", "alibi", "fox", "gla", "starsaber",
-          "mamba2"}) {
+         {"rnn", "lstm", "gru", "transformer", "rsa", "linear", "alibi", "fox", "gla", "mlstm",
+          "starsaber", "mamba2"}) {
       Trainer trainer(smallRun(model, 3));
       losses(trainer, 2);  // trained weights, not the initialisation
       const auto exported = exportModel(trainer);

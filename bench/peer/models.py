@@ -14,7 +14,7 @@ import torch.nn.functional as F
 LINEAR_EPS = 1e-6  # kLinearAttentionEps
 LINEAR_CHUNK = 64  # kLinearAttentionChunk
 ATTENTION = {"transformer": "softmax", "rsa": "rsa", "linear": "linear", "retnet": "retention",
-             "alibi": "alibi", "fox": "fox", "gla": "gla"}
+             "alibi": "alibi", "fox": "fox", "gla": "gla", "mlstm": "mlstm"}
 # The kinds whose model adds no positional encoding (the registry's positional_encoding false).
 NO_POSITIONAL = {"retention", "alibi", "fox", "gla", "mlstm"}
 RECURRENT = {"rnn": nn.RNN, "lstm": nn.LSTM, "gru": nn.GRU}
@@ -267,9 +267,40 @@ class GatedLinearAttention(SelfAttention):
         return self.out(F.silu(self.gate(x)) * self.norm(o).view(B, T, D))
 
 
+class Mlstm(SelfAttention):
+    """xLSTM's mLSTM cell (arXiv 2405.04517) as the block's mixer, its stabilised parallel form:
+    log D_ij = Σ_{k=j+1..i} log σ(f̃_k) + ĩ_j (j ≤ i), m_i = max_j log D_ij,
+    C̃ = QKᵀ/√Dh ⊙ exp(log D − m_i), n_i = max(|Σ_j C̃_ij|, exp(−m_i)),
+    out = W_O(σ(x W_o) ⊙ GroupNorm_H((C̃ / n) V)); ĩ = x w_i + b_i, f̃ = x w_f + b_f per head."""
+
+    def __init__(self, d, h):
+        super().__init__(d, h)  # qkv, out; then the engine's input, forget and output gates, norm
+        self.input_gate = nn.Linear(d, h)
+        self.forget_gate = nn.Linear(d, h)
+        self.output_gate = nn.Linear(d, d)
+        self.norm = nn.GroupNorm(h, d)
+        with torch.no_grad():
+            self.input_gate.bias.zero_()
+            self.forget_gate.bias.copy_(torch.linspace(3.0, 6.0, h))
+
+    def forward(self, x):
+        B, T, D = x.shape
+        q, k, v = (self.split(t) for t in self.qkv(x).chunk(3, dim=-1))  # (B, H, T, Dh)
+        ig = self.input_gate(x).transpose(1, 2)  # (B, H, T)
+        log_f = F.logsigmoid(self.forget_gate(x).transpose(1, 2)).cumsum(-1)  # (B, H, T)
+        future = torch.ones(T, T, dtype=torch.bool).triu(1)
+        log_d = (log_f[..., :, None] - log_f[..., None, :] + ig[..., None, :]).masked_fill(
+            future, float("-inf"))  # (B, H, T, T)
+        m = log_d.max(-1, keepdim=True).values.detach()
+        c = torch.matmul(q, k.transpose(-2, -1)) / math.sqrt(self.dh) * (log_d - m).exp()
+        n = torch.maximum(c.sum(-1, keepdim=True).abs(), (-m).exp())
+        y = (torch.matmul(c, v) / n).transpose(1, 2).reshape(B * T, D)  # (B·T, D)
+        return self.out(torch.sigmoid(self.output_gate(x)) * self.norm(y).view(B, T, D))
+
+
 ATTENTION_MODULES = {"softmax": SoftmaxAttention, "rsa": RsaAttention, "linear": LinearAttention,
                      "retention": Retention, "alibi": Alibi, "fox": Forgetting,
-                     "gla": GatedLinearAttention}
+                     "gla": GatedLinearAttention, "mlstm": Mlstm}
 
 
 class FeedForward(nn.Module):

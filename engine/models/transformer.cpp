@@ -8,6 +8,7 @@
 #include "engine/models/fox.h"
 #include "engine/models/gla.h"
 #include "engine/models/linear_attention.h"
+#include "engine/models/mlstm.h"
 #include "engine/models/retention.h"
 #include "engine/models/rsa_attention.h"
 #include "engine/models/softmax_attention.h"
@@ -37,7 +38,8 @@ SelfAttention makeSelfAttention(AttentionKind kind, const ModelOptions& o, bool 
       if (!causal) throw std::invalid_argument("gla is causal only");
       return std::make_shared<GatedLinearAttentionImpl>(o.d_model, o.heads);
     case AttentionKind::Mlstm:
-      break;  // GLA_CASE, MLSTM_CASE: filled by their branches
+      if (!causal) throw std::invalid_argument("mlstm is causal only");
+      return std::make_shared<MlstmImpl>(o.d_model, o.heads);
   }
   throw std::invalid_argument("attention kind " + std::to_string(static_cast<int>(kind)) +
                               " is not one of " + attentionKindList());

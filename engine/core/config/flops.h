@@ -29,6 +29,11 @@
 //                                               A·V (2·N·C·D each), each block's Σ kᵀv and q·S_in
 //                                               (2·N·D·Dh each), the state carried block to block
 //                                               (2·Dh² per head and block); no T × T product
+//   mLSTM         L·[(10 + 4f)·N·D² + 4·N·D·H   as softmax (the parallel form's QKᵀ and C̃·V are
+//                    + 4·B·T²·D]                the T × T products; log D, its row max, the
+//                                               normaliser and GroupNorm are elementwise) plus
+//                                               the output gate X·W_o, 2ND², and the scalar
+//                                               input and forget gates, 2·N·D·H each
 //   StarSaber     L·[8·N·D² + 4·B·T²·D]         W, U, Q, V 8ND²; scores 2BT²D; G_past·U h and
 //                                               G_future·Q h together one A·V, 2BT²D (keys
 //                                               split at the diagonal, not two full
@@ -104,6 +109,8 @@ inline double forwardFlops(const std::string& model, const StepShape& s) {
         return io + L * (dense + 2 * N * D * D + attention);  // + the gate X·W_G
       if (info.attention == AttentionKind::Fox)               // + the forget gates X·w (D → H)
         return io + L * (dense + 2 * N * D * static_cast<double>(s.H) + attention);
+      if (info.attention == AttentionKind::Mlstm)  // + X·W_o and the gates ĩ, f̃ (D -> H each)
+        return io + L * (dense + 2 * N * D * D + 4 * N * D * static_cast<double>(s.H) + attention);
       return io + L * (dense + attention);
     case ModelFamily::FixedPoint:
       return io + L * ((s.gated ? 12 : 8) * N * D * D + attention);

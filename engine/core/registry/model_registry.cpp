@@ -172,6 +172,11 @@ const char* implicitMatrixRule(const std::string& model) {
        "W_ij = Σ_c q_ic k_jc/√Dh · Π_{l=j+1..i} α_lc (j ≤ i): the gated linear attention's implied "
        "matrix (o = W V), never materialised in training; signed, not normalised; GroupNorm "
        "follows, so a row's scale does not matter, only its shape"},
+      {"mlstm",
+       "C̃ / n: QKᵀ/√Dh ⊙ exp(log D − m_i), log D_ij = Σ_{k=j+1..i} log f_k + ĩ_j, each row "
+       "divided by max(|row sum|, exp(−m_i)) (the stabilised max(|nᵀq|, 1)): signed, rows need not "
+       "sum to 1; GroupNorm and the output gate follow, so a row's scale does not matter, only its "
+       "shape"},
       {"mamba2",
        "L ∘ (C Bᵀ) with Δ_j folded in, L_ij = a_{j+1}···a_i: y_i = Σ_j M_ij x_j (plus the skip "
        "D·x_i); signed and not normalised"},
