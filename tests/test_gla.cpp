@@ -210,20 +210,6 @@ class TestGla : public QObject {
     QCOMPARE(state.length, T);
     QCOMPARE(state.S.sizes().vec(), (std::vector<int64_t>{2, 3, 4, 4}));
   }
-  void modelStepsEqualForward() {
-    torch::manual_seed(44);
-    TransformerModelImpl net(glaOptions(), ModelIO{3, 0, 2, false});
-    net.to(torch::kFloat64);
-    torch::NoGradGuard no_grad;
-    const int64_t T = 37;
-    auto x = torch::randn({2, T, 3}, kF64);
-    const auto full = net.forward(x);
-    GenerationState state;
-    std::vector<torch::Tensor> steps;
-    for (int64_t t = 0; t < T; ++t) steps.push_back(net.step(x.narrow(1, t, 1), state));
-    QVERIFY(test::checkClose(torch::cat(steps, 1), full, 1e-10, "model step vs forward"));
-  }
-
   // Changing x_t leaves every output before t unchanged (and changes the output at t), across
   // block boundaries.
   void causal() {

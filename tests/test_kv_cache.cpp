@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Step-by-step generation (KV cache for softmax and RSA; (S, z) state for linear; (S, z, s) for
-// retention) equals the full forward on the whole prefix.
+// Step-by-step generation of every attention model (a KV cache for softmax, RSA, ALiBi and FoX,
+// with FoX's cumulative log gates; (S, z) for linear attention, (S, z, s) for retention, S for
+// GLA, (C, n, m) for mLSTM) equals the full forward on the whole prefix, in float64, through the
+// cache's growth points and GLA's blocks.
 #include "engine/models/transformer.h"
 #include "support/test_support.h"
 

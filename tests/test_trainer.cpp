@@ -405,9 +405,8 @@ class TestTrainer : public QObject {
   // model's on its inputs. A model the peer cannot build keeps LibTorch's names and says why.
   void exportedWeightsReadBackUnderThePeersNames() {
     QTemporaryDir dir;
-    for (const std::string model :
-         {"rnn", "lstm", "gru", "transformer", "rsa", "linear", "alibi", "fox", "gla", "mlstm",
-          "starsaber", "mamba2"}) {
+    for (const std::string model : {"rnn", "lstm", "gru", "transformer", "rsa", "linear", "alibi",
+                                    "fox", "gla", "mlstm", "starsaber", "mamba2"}) {
       Trainer trainer(smallRun(model, 3));
       losses(trainer, 2);  // trained weights, not the initialisation
       const auto exported = exportModel(trainer);
