@@ -246,9 +246,9 @@ std::vector<Preset> makePresets() {
   selective.sweep_epochs = 8;
   selective.axis = figure.axis;
   out.push_back(selective);
-  // Four models, not the whole family: the eight would take about twice as long on 2 cores
-  // (the gated recurrences' steps cost more than softmax's at T = 32: 75 selective-decay runs at
-  // 256 steps took 107 s).
+  // Four models, not the whole family: their 500 runs took 9 min 36 s on 2 cores (measured
+  // 2026-11-27); the eight would take about twice that, the gated recurrences' steps costing more
+  // than softmax's at T = 32 (75 selective-decay runs at 256 steps took 107 s).
   Preset placement{"recurrence-placement",
                    "Where the recurrence enters attention matters",
                    "On Figure 1's grid, RSA (its REM added after the softmax) is lower than ALiBi "
