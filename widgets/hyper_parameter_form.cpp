@@ -16,7 +16,7 @@ namespace rsalab {
 
 namespace {
 
-constexpr int kSliderSteps = 1000;  // log10 slider resolution
+constexpr int kLogSliderSteps = 1000;  // log10 slider resolution
 constexpr int kSliderWidth = 120;
 // Badges: text differs as well as colour, so they read without colour vision.
 const char* kHotStyle =
@@ -146,7 +146,7 @@ HyperParameterForm::HyperParameterForm(const std::vector<HyperParameterInfo>& pa
     row->addWidget(spin);
     if (info.log_scale) {
       f.slider = new QSlider(Qt::Horizontal, this);
-      f.slider->setRange(0, kSliderSteps);
+      f.slider->setRange(0, kLogSliderSteps);
       f.slider->setFixedWidth(kSliderWidth);
       f.slider->setTracking(false);  // commit on release; the spin box follows while dragging
       row->addWidget(f.slider);
@@ -363,7 +363,7 @@ void HyperParameterForm::emitPending() {
 double HyperParameterForm::sliderToValue(const Field& f, int position) const {
   const double hi = std::log10(f.info.maximum);
   const double lo = f.info.minimum > 0 ? std::log10(f.info.minimum) : hi - 6;
-  double v = std::pow(10.0, lo + (hi - lo) * position / kSliderSteps);
+  double v = std::pow(10.0, lo + (hi - lo) * position / kLogSliderSteps);
   v = f.spin->decimals() == 0 ? std::round(v) : roundSignificant(v, 3);
   return std::clamp(v, f.info.minimum, f.info.maximum);
 }
@@ -375,7 +375,7 @@ void HyperParameterForm::syncSlider(Field& f) {
   const double v = f.spin->value();
   const double t = v > 0 && hi > lo ? (std::log10(v) - lo) / (hi - lo) : 0;
   QSignalBlocker block(f.slider);
-  f.slider->setValue(int(std::lround(std::clamp(t, 0.0, 1.0) * kSliderSteps)));
+  f.slider->setValue(int(std::lround(std::clamp(t, 0.0, 1.0) * kLogSliderSteps)));
 }
 
 }  // namespace rsalab

@@ -24,7 +24,7 @@ constexpr int kBandAlpha = 45;    // band fill: light, the mean line carries the
 constexpr int kSeedAlpha = 110;   // single-seed points behind the mean
 constexpr double kLogPad = 1.25;  // ranges get a factor 1.25 of headroom on log axes
 
-QString number(double v) { return QString::number(v, 'f', 3); }
+QString fixed3(double v) { return QString::number(v, 'f', 3); }
 
 // N spans decades (10^k labels); losses often span less than one (0.2, 0.4, …, 1.2 labels).
 void setLogAxis(QCPAxis* axis, bool powers) {
@@ -306,9 +306,9 @@ void SampleEfficiencyView::redraw() {
       name += tr("  (reference)");
     } else if (c.fit.points >= 3 && c.sizes.size() >= 2) {
       name += QString("  b = %1 [%2, %3]")
-                  .arg(number(c.fit.b), number(c.fit.b_low), number(c.fit.b_high));
+                  .arg(fixed3(c.fit.b), fixed3(c.fit.b_low), fixed3(c.fit.b_high));
     } else if (c.fit.points == 2 && c.sizes.size() == 2) {
-      name += QString("  b = %1 (2 points, no CI)").arg(number(c.fit.b));
+      name += QString("  b = %1 (2 points, no CI)").arg(fixed3(c.fit.b));
     } else {
       name += tr("  (fit needs 2+ sizes)");
     }

@@ -19,7 +19,7 @@ namespace rsalab {
 
 namespace {
 
-constexpr size_t kMaxBytes = size_t{256} << 20;
+constexpr size_t kMaxDocBytes = size_t{256} << 20;
 
 struct PresetDocsCommand {
   std::string preset, sweep_dir, json_path, docs_path, measured;
@@ -36,8 +36,8 @@ std::string today() {
 
 int check(const PresetDocsCommand& c) {
   const PresetRecord record =
-      presetRecordFromJson(readTextFile(c.json_path, kMaxBytes), c.json_path);
-  const std::string docs = readTextFile(c.docs_path, kMaxBytes);
+      presetRecordFromJson(readTextFile(c.json_path, kMaxDocBytes), c.json_path);
+  const std::string docs = readTextFile(c.docs_path, kMaxDocBytes);
   if (presetBlockIn(docs, record.preset, c.docs_path) != presetRecordBlock(record)) {
     std::cerr << "error: " << c.docs_path << "'s " << record.preset << " block is not what "
               << c.json_path << " renders to: rerun `rsalab-cli preset-docs --json " << c.json_path
@@ -60,12 +60,12 @@ int run(const PresetDocsCommand& c) {
             ? c.measured
             : today() + " on " + std::to_string(std::thread::hardware_concurrency()) + " cores";
     if (!c.sweep_dir.empty()) {
-      record.sweep = sweepResultFromJson(readTextFile(c.sweep_dir + "/sweep.json", kMaxBytes));
+      record.sweep = sweepResultFromJson(readTextFile(c.sweep_dir + "/sweep.json", kMaxDocBytes));
       record.command = "rsalab-cli sweep --preset " + c.preset + " --out " + c.sweep_dir;
     } else {
       for (const auto& dir : c.run_dirs) {
         const std::string path = dir + "/" + kPresetVerdictsFile;
-        auto run = presetRunVerdictsFromJson(readTextFile(path, kMaxBytes), path);
+        auto run = presetRunVerdictsFromJson(readTextFile(path, kMaxDocBytes), path);
         if (run.preset != c.preset)
           throw std::invalid_argument(path + " is preset '" + run.preset + "', not '" + c.preset +
                                       "'");
@@ -78,12 +78,12 @@ int run(const PresetDocsCommand& c) {
     writeFileAtomically(c.json_path, presetRecordJson(record));
     std::cout << "wrote " << c.json_path << "\n";
   } else {
-    record = presetRecordFromJson(readTextFile(c.json_path, kMaxBytes), c.json_path);
+    record = presetRecordFromJson(readTextFile(c.json_path, kMaxDocBytes), c.json_path);
   }
   const std::string block = presetRecordBlock(record);
   std::cout << block;
   if (!c.docs_path.empty()) {
-    const std::string docs = readTextFile(c.docs_path, kMaxBytes);
+    const std::string docs = readTextFile(c.docs_path, kMaxDocBytes);
     writeFileAtomically(c.docs_path, replacePresetBlock(docs, record, c.docs_path));
     std::cout << "wrote " << c.docs_path << "\n";
   }

@@ -43,7 +43,7 @@ constexpr size_t kMaxSnapshots = 100'000;
 constexpr size_t kMaxSweepBytes = size_t{64} << 20;
 constexpr size_t kMaxLayoutBytes = size_t{4} << 20;
 
-[[noreturn]] void fail(const std::string& file, const std::string& what) {
+[[noreturn]] void failBundle(const std::string& file, const std::string& what) {
   throw SessionError(file + ": " + what);
 }
 
@@ -102,8 +102,8 @@ std::string number(double v) { return formatNumber(v, 17); }
 
 // ---- Manifest keys, checked with messages naming the key.
 
-const json& need(const json& j, const char* key, const std::string& file,
-                 const std::string& path = "") {
+const json& needBundleKey(const json& j, const char* key, const std::string& file,
+                          const std::string& path = "") {
   return json_read::keyErrorsAs<SessionError>(
       file, [&]() -> const json& { return json_read::need(j, key, path); });
 }
@@ -180,13 +180,13 @@ std::string errorsJson(const SessionBundle& b) {
 void parseErrorsJson(const std::string& text, SessionBundle& b) {
   const std::string file = "errors.json";
   const json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded() || !j.is_object()) fail(file, "not a JSON object");
+  if (j.is_discarded() || !j.is_object()) failBundle(file, "not a JSON object");
   auto number = [&](const json& v, const std::string& key) {
     return json_read::keyErrorsAs<SessionError>(file, [&] { return json_read::toNumber(v, key); });
   };
   auto numbers = [&](const json& o, const std::string& path) {
-    const json& v = need(o, "test_errors", file, path);
-    if (!v.is_array()) fail(file, "key \"" + path + "test_errors\" must be an array");
+    const json& v = needBundleKey(o, "test_errors", file, path);
+    if (!v.is_array()) failBundle(file, "key \"" + path + "test_errors\" must be an array");
     std::vector<double> out;
     for (size_t k = 0; k < v.size(); ++k)
       out.push_back(number(v[k], path + "test_errors[" + std::to_string(k) + "]"));
@@ -194,30 +194,31 @@ void parseErrorsJson(const std::string& text, SessionBundle& b) {
   };
   b.horizon = std::max<int64_t>(1, needInt(j, "horizon", file));
   b.season = std::max<int64_t>(1, needInt(j, "season", file));
-  const json& refs = need(j, "references", file);
-  if (!refs.is_array()) fail(file, "key \"references\" must be an array");
+  const json& refs = needBundleKey(j, "references", file);
+  if (!refs.is_array()) failBundle(file, "key \"references\" must be an array");
   for (size_t i = 0; i < refs.size(); ++i) {
     const std::string path = "references[" + std::to_string(i) + "].";
-    if (!refs[i].is_object()) fail(file, "key \"" + path + "\" must be an object");
-    ReferenceScore r(needString(refs[i], "name", file, path),
-                     needString(refs[i], "label", file, path),
-                     number(need(refs[i], "validation_loss", file, path), path + "validation_loss"),
-                     number(need(refs[i], "test_loss", file, path), path + "test_loss"));
+    if (!refs[i].is_object()) failBundle(file, "key \"" + path + "\" must be an object");
+    ReferenceScore r(
+        needString(refs[i], "name", file, path), needString(refs[i], "label", file, path),
+        number(needBundleKey(refs[i], "validation_loss", file, path), path + "validation_loss"),
+        number(needBundleKey(refs[i], "test_loss", file, path), path + "test_loss"));
     if (refs[i].contains("test_mase"))
       r.test_mase = number(refs[i]["test_mase"], path + "test_mase");
     r.test_errors = numbers(refs[i], path);
     b.references.push_back(std::move(r));
   }
-  const json& runs = need(j, "runs", file);
-  if (!runs.is_array()) fail(file, "key \"runs\" must be an array");
+  const json& runs = needBundleKey(j, "runs", file);
+  if (!runs.is_array()) failBundle(file, "key \"runs\" must be an array");
   for (size_t i = 0; i < runs.size(); ++i) {
     const std::string path = "runs[" + std::to_string(i) + "].";
-    if (!runs[i].is_object()) fail(file, "key \"" + path + "\" must be an object");
+    if (!runs[i].is_object()) failBundle(file, "key \"" + path + "\" must be an object");
     const int64_t id = needInt(runs[i], "id", file, path);
     auto run =
         std::find_if(b.runs.begin(), b.runs.end(), [&](const SessionRun& r) { return r.id == id; });
     if (run == b.runs.end())
-      fail(file, "key \"" + path + "id\": run " + std::to_string(id) + " is not in the manifest");
+      failBundle(file,
+                 "key \"" + path + "id\": run " + std::to_string(id) + " is not in the manifest");
     run->test_errors = numbers(runs[i], path);
   }
 }
@@ -226,7 +227,7 @@ std::string readBounded(const fs::path& root, const std::string& relative, size_
   try {
     return readTextFile((root / relative).string(), limit);
   } catch (const std::exception& e) {
-    fail(relative, e.what());
+    failBundle(relative, e.what());
   }
 }
 
@@ -256,8 +257,8 @@ double parseNumber(const std::string& cell, const std::string& file, int64_t lin
   char* end = nullptr;
   const double v = std::strtod(cell.c_str(), &end);
   if (cell.empty() || end != cell.c_str() + cell.size()) {
-    fail(file, "line " + std::to_string(line) + ", column " + column + ": \"" + cell.substr(0, 40) +
-                   "\" is not a number");
+    failBundle(file, "line " + std::to_string(line) + ", column " + column + ": \"" +
+                         cell.substr(0, 40) + "\" is not a number");
   }
   return v;
 }
@@ -311,15 +312,16 @@ std::string sessionMetricsCsv(const SessionRun& run) {
 void parseSessionMetricsCsv(const std::string& text, const std::string& file, SessionRun& run) {
   std::istringstream in(text);
   std::string line;
-  if (!std::getline(in, line)) fail(file, "empty file (expected a header line)");
+  if (!std::getline(in, line)) failBundle(file, "empty file (expected a header line)");
   if (!line.empty() && line.back() == '\r') line.pop_back();
   const auto header = splitLine(line);
   if (header.size() < kFixedColumns)
-    fail(file, "header has " + std::to_string(header.size()) + " columns; expected at least 9");
+    failBundle(file,
+               "header has " + std::to_string(header.size()) + " columns; expected at least 9");
   for (size_t c = 0; c < kFixedColumns; ++c) {
     if (header[c] != kMetricsColumns[c]) {
-      fail(file, "header column " + std::to_string(c + 1) + " is \"" + header[c].substr(0, 40) +
-                     "\"; expected \"" + kMetricsColumns[c] + "\"");
+      failBundle(file, "header column " + std::to_string(c + 1) + " is \"" +
+                           header[c].substr(0, 40) + "\"; expected \"" + kMetricsColumns[c] + "\"");
     }
   }
   int64_t number_of_line = 1;
@@ -327,18 +329,19 @@ void parseSessionMetricsCsv(const std::string& text, const std::string& file, Se
     ++number_of_line;
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.empty()) continue;
-    if (number_of_line > kMaxMetricsRows) fail(file, "more than 10 M rows");
+    if (number_of_line > kMaxMetricsRows) failBundle(file, "more than 10 M rows");
     const auto cells = splitLine(line);
     if (cells.size() != header.size()) {
-      fail(file, "line " + std::to_string(number_of_line) + " has " + std::to_string(cells.size()) +
-                     " fields; the header has " + std::to_string(header.size()));
+      failBundle(file, "line " + std::to_string(number_of_line) + " has " +
+                           std::to_string(cells.size()) + " fields; the header has " +
+                           std::to_string(header.size()));
     }
     auto num = [&](size_t c) { return parseNumber(cells[c], file, number_of_line, header[c]); };
     auto integer = [&](size_t c) {
       const double v = num(c);
       if (!(std::fabs(v) < 9e15) || v != std::floor(v)) {
-        fail(file, "line " + std::to_string(number_of_line) + ", column " + header[c] +
-                       " must be an integer");
+        failBundle(file, "line " + std::to_string(number_of_line) + ", column " + header[c] +
+                             " must be an integer");
       }
       return static_cast<int64_t>(v);
     };
@@ -358,9 +361,9 @@ void parseSessionMetricsCsv(const std::string& text, const std::string& file, Se
       e.samples_seen = cells[2].empty() ? 0 : integer(2);
       const auto split = evalSplit(cells[7]);
       if (!split) {
-        fail(file, "line " + std::to_string(number_of_line) + ", column split is \"" +
-                       cells[7].substr(0, 40) + "\"; expected " + splitName(Split::Validation) +
-                       " or " + splitName(Split::Test));
+        failBundle(file, "line " + std::to_string(number_of_line) + ", column split is \"" +
+                             cells[7].substr(0, 40) + "\"; expected " +
+                             splitName(Split::Validation) + " or " + splitName(Split::Test));
       }
       e.split = *split;
       e.loss = num(8);
@@ -369,8 +372,9 @@ void parseSessionMetricsCsv(const std::string& text, const std::string& file, Se
       }
       run.evals.push_back(std::move(e));
     } else {
-      fail(file, "line " + std::to_string(number_of_line) +
-                     ", column kind must be train or eval (is \"" + cells[0].substr(0, 40) + "\")");
+      failBundle(file, "line " + std::to_string(number_of_line) +
+                           ", column kind must be train or eval (is \"" + cells[0].substr(0, 40) +
+                           "\")");
     }
   }
 }
@@ -380,72 +384,76 @@ SessionBundle parseSessionManifest(const std::string& text, const std::string& f
   try {
     j = json::parse(text);
   } catch (const json::exception& e) {
-    fail(file, std::string("not valid JSON (") + e.what() + ")");
+    failBundle(file, std::string("not valid JSON (") + e.what() + ")");
   }
-  if (!j.is_object()) fail(file, std::string("must be a JSON object (is ") + j.type_name() + ")");
+  if (!j.is_object())
+    failBundle(file, std::string("must be a JSON object (is ") + j.type_name() + ")");
   SessionBundle b;
   const auto format = needString(j, "format", file);
   if (format != "rsalab-session")
-    fail(file, "key \"format\" is \"" + format.substr(0, 40) + "\"; expected \"rsalab-session\"");
+    failBundle(file,
+               "key \"format\" is \"" + format.substr(0, 40) + "\"; expected \"rsalab-session\"");
   b.format_version = static_cast<int>(needInt(j, "format_version", file));
   if (b.format_version < 1 || b.format_version > kSessionFormatVersion) {
-    fail(file, "format_version " + std::to_string(b.format_version) +
-                   " is not supported (this build reads 1.." +
-                   std::to_string(kSessionFormatVersion) + "); a newer RSA Lab wrote it");
+    failBundle(file, "format_version " + std::to_string(b.format_version) +
+                         " is not supported (this build reads 1.." +
+                         std::to_string(kSessionFormatVersion) + "); a newer RSA Lab wrote it");
   }
   b.app_version = needString(j, "app_version", file);
   b.created = needString(j, "created", file);
   b.updated = needString(j, "updated", file);
-  const json& config = need(j, "config", file);
-  if (!config.is_object()) fail(file, "key \"config\" must be an object");
+  const json& config = needBundleKey(j, "config", file);
+  if (!config.is_object()) failBundle(file, "key \"config\" must be an object");
   try {
     b.config = runConfigFromJson(config.dump());
   } catch (const std::exception& e) {
-    fail(file, std::string("key \"config\": ") + e.what());
+    failBundle(file, std::string("key \"config\": ") + e.what());
   }
-  const json& models = need(j, "models", file);
-  if (!models.is_array()) fail(file, "key \"models\" must be an array of strings");
+  const json& models = needBundleKey(j, "models", file);
+  if (!models.is_array()) failBundle(file, "key \"models\" must be an array of strings");
   for (const auto& m : models) {
-    if (!m.is_string()) fail(file, "key \"models\" must be an array of strings");
+    if (!m.is_string()) failBundle(file, "key \"models\" must be an array of strings");
     b.models.push_back(m.get<std::string>());
   }
   b.seeds = needInt(j, "seeds", file);
-  if (b.seeds < 0 || b.seeds > 1000) fail(file, "key \"seeds\" must be in 0..1000");
+  if (b.seeds < 0 || b.seeds > 1000) failBundle(file, "key \"seeds\" must be in 0..1000");
   if (j.contains("truth")) {
     try {
       b.truth = groundTruthFromJson(j["truth"], "truth");
     } catch (const std::exception& e) {
-      fail(file, std::string("key ") + e.what());
+      failBundle(file, std::string("key ") + e.what());
     }
   }
   if (j.contains("length")) b.length = needInt(j, "length", file);
-  const json& runs = need(j, "runs", file);
-  if (!runs.is_array()) fail(file, "key \"runs\" must be an array");
+  const json& runs = needBundleKey(j, "runs", file);
+  if (!runs.is_array()) failBundle(file, "key \"runs\" must be an array");
   if (runs.size() > kMaxRuns)
-    fail(file, "key \"runs\" has " + std::to_string(runs.size()) + " entries; the limit is 4096");
+    failBundle(file,
+               "key \"runs\" has " + std::to_string(runs.size()) + " entries; the limit is 4096");
   std::set<int64_t> ids;
   for (size_t i = 0; i < runs.size(); ++i) {
     const json& r = runs[i];
     const std::string path = "runs[" + std::to_string(i) + "].";
     if (!r.is_object())
-      fail(file, "key \"" + path.substr(0, path.size() - 1) + "\" must be an object");
+      failBundle(file, "key \"" + path.substr(0, path.size() - 1) + "\" must be an object");
     SessionRun run;
     run.id = needInt(r, "id", file, path);
     if (run.id < 0 || run.id > 1'000'000)
-      fail(file, "key \"" + path + "id\" must be in 0..1000000");
+      failBundle(file, "key \"" + path + "id\" must be in 0..1000000");
     if (!ids.insert(run.id).second)
-      fail(file, "key \"" + path + "id\": run id " + std::to_string(run.id) + " appears twice");
+      failBundle(file,
+                 "key \"" + path + "id\": run id " + std::to_string(run.id) + " appears twice");
     run.model = needString(r, "model", file, path);
     const int64_t seed = needInt(r, "seed", file, path);
-    if (seed < 0) fail(file, "key \"" + path + "seed\" must be >= 0");
+    if (seed < 0) failBundle(file, "key \"" + path + "seed\" must be >= 0");
     run.seed = static_cast<uint64_t>(seed);
     if (r.contains("size")) run.train_size = needInt(r, "size", file, path);
-    if (run.train_size < 0) fail(file, "key \"" + path + "size\" must be >= 0");
+    if (run.train_size < 0) failBundle(file, "key \"" + path + "size\" must be >= 0");
     const std::string status = needString(r, "status", file, path);
     const auto state = parseRunState(status);
     if (!state)
-      fail(file, "key \"" + path + "status\" is \"" + status.substr(0, 40) +
-                     "\"; expected one of " + runStateList());
+      failBundle(file, "key \"" + path + "status\" is \"" + status.substr(0, 40) +
+                           "\"; expected one of " + runStateList());
     run.state = *state;
     if (r.contains("parameters")) run.parameters = needInt(r, "parameters", file, path);
     if (r.contains("message")) run.message = needString(r, "message", file, path);
@@ -489,21 +497,21 @@ SessionBundle loadSession(const std::string& dir_in) {
       try {
         j = json::parse(readBounded(root, inspection, kMaxInspectionBytes));
       } catch (const json::exception& e) {
-        fail(inspection, std::string("not valid JSON (") + e.what() + ")");
+        failBundle(inspection, std::string("not valid JSON (") + e.what() + ")");
       }
       if (!j.is_object() || !j.contains("snapshots") || !j["snapshots"].is_array()) {
-        fail(inspection, "missing key \"snapshots\" (an array)");
+        failBundle(inspection, "missing key \"snapshots\" (an array)");
       }
       const json& list = j["snapshots"];
-      if (list.size() > kMaxSnapshots) fail(inspection, "more than 100000 snapshots");
+      if (list.size() > kMaxSnapshots) failBundle(inspection, "more than 100000 snapshots");
       for (size_t i = 0; i < list.size(); ++i) {
         const std::string path = "snapshots[" + std::to_string(i) + "].";
         if (!list[i].is_object())
-          fail(inspection, "key \"snapshots[" + std::to_string(i) + "]\" must be an object");
+          failBundle(inspection, "key \"snapshots[" + std::to_string(i) + "]\" must be an object");
         const int64_t step = needInt(list[i], "step", inspection, path);
         try {
           run.snapshots.emplace_back(
-              step, inspectionFromJsonValue(need(list[i], "record", inspection, path),
+              step, inspectionFromJsonValue(needBundleKey(list[i], "record", inspection, path),
                                             inspection + ": " + path + "record"));
         } catch (const SessionError&) {
           throw;
@@ -519,9 +527,9 @@ SessionBundle loadSession(const std::string& dir_in) {
     b.sweep_json = readBounded(root, "sweep.json", kMaxSweepBytes);
     // Parsed once, here: every row readable, or an error naming the key.
     const json j = json::parse(b.sweep_json, nullptr, /*allow_exceptions=*/false);
-    if (j.is_discarded()) fail("sweep.json", "not valid JSON");
+    if (j.is_discarded()) failBundle("sweep.json", "not valid JSON");
     if (!j.is_object() || !j.contains("fits") || !j["fits"].is_array())
-      fail("sweep.json", "missing key \"fits\" (an array)");
+      failBundle("sweep.json", "missing key \"fits\" (an array)");
     try {
       b.sweep = sweepResultFromParsedJson(j);  // the one sweep.json reader; messages name the key
     } catch (const std::exception& e) {
@@ -550,9 +558,9 @@ void checkBeforeSaving(const SessionBundle& b) {
     const SessionRun& run = b.runs[i];
     for (const auto& e : run.evals) {
       if (e.split == Split::Train) {
-        fail(runFile("metrics", run.id, ".csv"),
-             std::string("an eval row's split is \"") + splitName(e.split) + "\"; expected " +
-                 splitName(Split::Validation) + " or " + splitName(Split::Test));
+        failBundle(runFile("metrics", run.id, ".csv"),
+                   std::string("an eval row's split is \"") + splitName(e.split) + "\"; expected " +
+                       splitName(Split::Validation) + " or " + splitName(Split::Test));
       }
     }
   }

@@ -23,8 +23,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const char* const kFormat = "rsalab-sweep-cell";
-constexpr int64_t kFormatVersion = 1;
+const char* const kCellFormat = "rsalab-sweep-cell";
+constexpr int64_t kCellFormatVersion = 1;
 constexpr size_t kMaxCellBytes = size_t{256} << 20;
 
 std::string startedPath(const std::string& dir, int64_t index) {
@@ -97,8 +97,8 @@ std::vector<EvalMetrics> validationCurveFromJson(const json& j) {
 
 std::string sweepCellJson(const SweepCellResult& cell) {
   json j;
-  j["format"] = kFormat;
-  j["format_version"] = kFormatVersion;
+  j["format"] = kCellFormat;
+  j["format_version"] = kCellFormatVersion;
   j["plan_hash"] = cell.plan_hash;
   j["index"] = cell.index;
   j["row"] = sweepRowToJson(cell.row);
@@ -118,10 +118,10 @@ SweepCellResult sweepCellFromJson(const std::string& text, const std::string& wh
   SweepCellResult cell;
   try {
     if (!j.is_object()) throw std::runtime_error("must be a JSON object");
-    if (j.at("format").get<std::string>() != kFormat)
-      throw std::runtime_error(std::string("key \"format\" is not \"") + kFormat + "\"");
-    if (j.at("format_version").get<int64_t>() != kFormatVersion)
-      throw std::runtime_error("format_version is not " + std::to_string(kFormatVersion));
+    if (j.at("format").get<std::string>() != kCellFormat)
+      throw std::runtime_error(std::string("key \"format\" is not \"") + kCellFormat + "\"");
+    if (j.at("format_version").get<int64_t>() != kCellFormatVersion)
+      throw std::runtime_error("format_version is not " + std::to_string(kCellFormatVersion));
     cell.plan_hash = j.at("plan_hash").get<std::string>();
     cell.index = j.at("index").get<int64_t>();
     cell.row = sweepRowFromJson(j.at("row"), "row");

@@ -18,8 +18,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const char* const kFormat = "rsalab-sweep-plan";
-constexpr int64_t kFormatVersion = 1;
+const char* const kPlanFormat = "rsalab-sweep-plan";
+constexpr int64_t kPlanFormatVersion = 1;
 constexpr size_t kMaxPlanBytes = size_t{64} << 20;
 
 // FNV-1a, 64 bits: a content fingerprint (not a defence against forgery) that is the same on
@@ -62,16 +62,17 @@ json planContent(const SweepPlan& plan) {
   return j;
 }
 
-[[noreturn]] void fail(const std::string& what, const std::string& message) {
+[[noreturn]] void failPlan(const std::string& what, const std::string& message) {
   throw std::runtime_error(what + ": " + message);
 }
 
-const json& need(const json& o, const char* key, const std::string& path, const std::string& what,
-                 bool (json::*is)() const noexcept, const char* type) {
+const json& needPlanKey(const json& o, const char* key, const std::string& path,
+                        const std::string& what, bool (json::*is)() const noexcept,
+                        const char* type) {
   auto it = o.find(key);
-  if (it == o.end()) fail(what, "missing key \"" + path + key + "\"");
+  if (it == o.end()) failPlan(what, "missing key \"" + path + key + "\"");
   if (!((*it).*is)()) {
-    fail(what, "key \"" + path + key + "\" must be " + type + " (is " + it->type_name() + ")");
+    failPlan(what, "key \"" + path + key + "\" must be " + type + " (is " + it->type_name() + ")");
   }
   return *it;
 }
@@ -184,8 +185,8 @@ RunConfig cellConfig(const SweepPlan& plan, const SweepCell& cell) {
 
 std::string sweepPlanJson(const SweepPlan& plan) {
   json j = planContent(plan);
-  j["format"] = kFormat;
-  j["format_version"] = kFormatVersion;
+  j["format"] = kPlanFormat;
+  j["format_version"] = kPlanFormatVersion;
   j["hash"] = contentHash(j);
   j["created_by"] = std::string("rsalab ") + RSALAB_VERSION;
   return j.dump(1) + "\n";
@@ -193,79 +194,87 @@ std::string sweepPlanJson(const SweepPlan& plan) {
 
 SweepPlan sweepPlanFromJson(const std::string& text, const std::string& what) {
   const json j = parseJsonLimited(text, what, {kMaxPlanBytes, 32});
-  if (!j.is_object()) fail(what, std::string("must be a JSON object (is ") + j.type_name() + ")");
-  const auto& format = need(j, "format", "", what, &json::is_string, "a string");
-  if (format.get<std::string>() != kFormat)
-    fail(what, "key \"format\" is \"" + format.get<std::string>() + "\", not \"" + kFormat + "\"");
-  const auto& version = need(j, "format_version", "", what, &json::is_number_integer, "an integer");
-  if (version.get<int64_t>() != kFormatVersion) {
-    fail(what, "format_version " + std::to_string(version.get<int64_t>()) +
-                   " is not supported (this build reads " + std::to_string(kFormatVersion) + ")");
+  if (!j.is_object())
+    failPlan(what, std::string("must be a JSON object (is ") + j.type_name() + ")");
+  const auto& format = needPlanKey(j, "format", "", what, &json::is_string, "a string");
+  if (format.get<std::string>() != kPlanFormat)
+    failPlan(what, "key \"format\" is \"" + format.get<std::string>() + "\", not \"" + kPlanFormat +
+                       "\"");
+  const auto& version =
+      needPlanKey(j, "format_version", "", what, &json::is_number_integer, "an integer");
+  if (version.get<int64_t>() != kPlanFormatVersion) {
+    failPlan(what, "format_version " + std::to_string(version.get<int64_t>()) +
+                       " is not supported (this build reads " + std::to_string(kPlanFormatVersion) +
+                       ")");
   }
   SweepPlan plan;
-  plan.hash = need(j, "hash", "", what, &json::is_string, "a string").get<std::string>();
+  plan.hash = needPlanKey(j, "hash", "", what, &json::is_string, "a string").get<std::string>();
   const std::string actual = contentHash(j);
   if (actual != plan.hash) {
-    fail(what, "the plan was edited after it was written (its content hashes to " + actual +
-                   ", it records " + plan.hash +
-                   "): results computed for it would not match. Write a new plan with "
-                   "`rsalab-cli sweep … --plan NEW_DIR` instead of editing plan.json");
+    failPlan(what, "the plan was edited after it was written (its content hashes to " + actual +
+                       ", it records " + plan.hash +
+                       "): results computed for it would not match. Write a new plan with "
+                       "`rsalab-cli sweep … --plan NEW_DIR` instead of editing plan.json");
   }
   try {
-    plan.base = runConfigFromJson(need(j, "base", "", what, &json::is_object, "an object").dump());
+    plan.base =
+        runConfigFromJson(needPlanKey(j, "base", "", what, &json::is_object, "an object").dump());
   } catch (const std::exception& e) {
-    fail(what, std::string("key \"base\": ") + e.what());
+    failPlan(what, std::string("key \"base\": ") + e.what());
   }
-  const json& axes = need(j, "axes", "", what, &json::is_object, "an object");
+  const json& axes = needPlanKey(j, "axes", "", what, &json::is_object, "an object");
   try {
-    plan.models = need(axes, "model", "axes.", what, &json::is_array, "an array")
+    plan.models = needPlanKey(axes, "model", "axes.", what, &json::is_array, "an array")
                       .get<std::vector<std::string>>();
-    plan.sizes =
-        need(axes, "size", "axes.", what, &json::is_array, "an array").get<std::vector<int64_t>>();
-    plan.seeds =
-        need(axes, "seed", "axes.", what, &json::is_array, "an array").get<std::vector<uint64_t>>();
+    plan.sizes = needPlanKey(axes, "size", "axes.", what, &json::is_array, "an array")
+                     .get<std::vector<int64_t>>();
+    plan.seeds = needPlanKey(axes, "seed", "axes.", what, &json::is_array, "an array")
+                     .get<std::vector<uint64_t>>();
     if (const auto task = axes.find("task"); task != axes.end()) {
-      plan.axis.name =
-          need(*task, "name", "axes.task.", what, &json::is_string, "a string").get<std::string>();
-      plan.axis.values = need(*task, "values", "axes.task.", what, &json::is_array, "an array")
-                             .get<std::vector<double>>();
+      plan.axis.name = needPlanKey(*task, "name", "axes.task.", what, &json::is_string, "a string")
+                           .get<std::string>();
+      plan.axis.values =
+          needPlanKey(*task, "values", "axes.task.", what, &json::is_array, "an array")
+              .get<std::vector<double>>();
       plan.axis.name = taskParameterKey(plan.axis.name);
     }
   } catch (const json::exception& e) {
-    fail(what, std::string("key \"axes\": ") + e.what());
+    failPlan(what, std::string("key \"axes\": ") + e.what());
   } catch (const std::invalid_argument& e) {
-    fail(what, std::string("key \"axes.task.name\": ") + e.what());
+    failPlan(what, std::string("key \"axes.task.name\": ") + e.what());
   }
   if (const auto budget = j.find("budget"); budget != j.end()) {
     plan.budget_epochs =
-        need(*budget, "epochs", "budget.", what, &json::is_number_integer, "an integer")
+        needPlanKey(*budget, "epochs", "budget.", what, &json::is_number_integer, "an integer")
             .get<int64_t>();
     if (plan.budget_epochs < 1 || plan.budget_epochs > 100000)
-      fail(what, "key \"budget.epochs\" is out of range: 1..100000");
+      failPlan(what, "key \"budget.epochs\" is out of range: 1..100000");
   }
-  const json& cells = need(j, "cells", "", what, &json::is_array, "an array");
-  if (cells.empty()) fail(what, "key \"cells\" is empty: the sweep has no runs");
+  const json& cells = needPlanKey(j, "cells", "", what, &json::is_array, "an array");
+  if (cells.empty()) failPlan(what, "key \"cells\" is empty: the sweep has no runs");
   for (size_t i = 0; i < cells.size(); ++i) {
     const std::string path = "cells[" + std::to_string(i) + "].";
-    if (!cells[i].is_object()) fail(what, "key \"" + path + "\" must be an object");
+    if (!cells[i].is_object()) failPlan(what, "key \"" + path + "\" must be an object");
     SweepCell c;
-    c.index =
-        need(cells[i], "index", path, what, &json::is_number_integer, "an integer").get<int64_t>();
+    c.index = needPlanKey(cells[i], "index", path, what, &json::is_number_integer, "an integer")
+                  .get<int64_t>();
     if (c.index != static_cast<int64_t>(i))
-      fail(what, "key \"" + path + "index\" is " + std::to_string(c.index) + ", not its position");
-    c.model = need(cells[i], "model", path, what, &json::is_string, "a string").get<std::string>();
-    c.size =
-        need(cells[i], "size", path, what, &json::is_number_integer, "an integer").get<int64_t>();
-    c.seed = need(cells[i], "seed", path, what, &json::is_number_unsigned, "an integer >= 0")
+      failPlan(what,
+               "key \"" + path + "index\" is " + std::to_string(c.index) + ", not its position");
+    c.model =
+        needPlanKey(cells[i], "model", path, what, &json::is_string, "a string").get<std::string>();
+    c.size = needPlanKey(cells[i], "size", path, what, &json::is_number_integer, "an integer")
+                 .get<int64_t>();
+    c.seed = needPlanKey(cells[i], "seed", path, what, &json::is_number_unsigned, "an integer >= 0")
                  .get<uint64_t>();
     if (!plan.axis.empty()) {
-      c.axis_value =
-          need(cells[i], "axis_value", path, what, &json::is_number, "a number").get<double>();
+      c.axis_value = needPlanKey(cells[i], "axis_value", path, what, &json::is_number, "a number")
+                         .get<double>();
     }
     try {
       validate(cellConfig(plan, c));
     } catch (const std::exception& e) {
-      fail(what, "cell " + std::to_string(i) + ": " + e.what());
+      failPlan(what, "cell " + std::to_string(i) + ": " + e.what());
     }
     plan.cells.push_back(c);
   }

@@ -24,7 +24,7 @@ using nlohmann::json;
 
 const char* const kBegin = "<!-- first-minute: begin (rsalab-cli first-minute writes this) -->";
 const char* const kEnd = "<!-- first-minute: end -->";
-const char* const kFormat = "rsalab-first-minute";
+const char* const kFirstMinuteFormat = "rsalab-first-minute";
 
 // model → seed → run
 using ByModel = std::map<std::string, std::map<uint64_t, const FirstMinuteRun*>>;
@@ -120,7 +120,7 @@ bool firstMinuteTableMatchesLaunch(const FirstMinuteTable& table) {
 
 std::string firstMinuteTableJson(const FirstMinuteTable& t) {
   json j;
-  j["format"] = kFormat;
+  j["format"] = kFirstMinuteFormat;
   j["config"] = json::parse(t.config);
   j["models"] = t.models;
   j["steps"] = t.steps;
@@ -143,8 +143,9 @@ std::string firstMinuteTableJson(const FirstMinuteTable& t) {
 FirstMinuteTable firstMinuteTableFromJson(const std::string& text, const std::string& what) {
   try {
     const json j = json::parse(text);
-    if (!j.is_object() || j.value("format", "") != kFormat)
-      throw std::runtime_error(std::string("not a first-minute file (format ") + kFormat + ")");
+    if (!j.is_object() || j.value("format", "") != kFirstMinuteFormat)
+      throw std::runtime_error(std::string("not a first-minute file (format ") +
+                               kFirstMinuteFormat + ")");
     FirstMinuteTable t;
     t.config = j.at("config").dump();
     t.models = j.at("models").get<std::vector<std::string>>();

@@ -169,15 +169,16 @@ namespace {
 using json_read::numberOrNaN;
 
 // json_read::need, its message naming the table ("paper table: missing key \"settings\"").
-const json& need(const json& j, const char* key) {
+const json& needPaperKey(const json& j, const char* key) {
   return json_read::keyErrorsAs<std::runtime_error>(
       "paper table", [&]() -> const json& { return json_read::need(j, key); });
 }
 
 // "0.412 [0.398, 0.426]" (the 95 % interval over seeds), or "0.412" for a single run.
 std::string cell(const json& stat) {
-  const double mean = numberOrNaN(need(stat, "mean")), lo = numberOrNaN(need(stat, "low")),
-               hi = numberOrNaN(need(stat, "high"));
+  const double mean = numberOrNaN(needPaperKey(stat, "mean")),
+               lo = numberOrNaN(needPaperKey(stat, "low")),
+               hi = numberOrNaN(needPaperKey(stat, "high"));
   if (!std::isfinite(mean)) return "—";
   if (!std::isfinite(lo)) return fixedNumber(mean, 3);
   return fixedNumber(mean, 3) + " [" + fixedNumber(lo, 3) + ", " + fixedNumber(hi, 3) + "]";
@@ -201,24 +202,26 @@ std::string paperTableMarkdown(const std::string& table_json) {
   } catch (const std::exception& e) {
     throw std::runtime_error(std::string("paper table: not JSON: ") + e.what());
   }
-  const json& s = need(j, "settings");
-  const std::string series = need(s, "series").get<std::string>();
-  const auto horizons = need(s, "horizons").get<std::vector<int64_t>>();
-  const auto seeds = need(s, "seeds").get<int64_t>();
-  const json& rows = need(j, "rows");
+  const json& s = needPaperKey(j, "settings");
+  const std::string series = needPaperKey(s, "series").get<std::string>();
+  const auto horizons = needPaperKey(s, "horizons").get<std::vector<int64_t>>();
+  const auto seeds = needPaperKey(s, "seeds").get<int64_t>();
+  const json& rows = needPaperKey(j, "rows");
   const std::string main = s.value("features", std::string("M"));
   std::ostringstream md;
   md << "**" << seriesLabel(series)
      << ", long-horizon protocol** (engine/core/forecast/long_horizon.h): "
      << "train rows [0, 8640), validation [8640, 11520), test [11520, 14400); input length L = "
-     << need(s, "input_length").get<int64_t>() << "; z-scores of the train part; direct H-step "
+     << needPaperKey(s, "input_length").get<int64_t>()
+     << "; z-scores of the train part; direct H-step "
      << "forecasts; test MSE in z units, the mean over " << seeds
      << " seed(s) with its 95 % interval (Student t over seeds). Every network: d_model "
-     << need(s, "d_model").get<int64_t>() << ", " << need(s, "heads").get<int64_t>() << " heads, "
-     << need(s, "layers").get<int64_t>() << " layers; at most " << need(s, "epochs").get<int64_t>()
-     << " epochs of batch " << need(s, "batch_size").get<int64_t>() << " (AdamW, learning rate "
-     << numberOrNaN(need(s, "learning_rate")) << "), early stopping on validation after "
-     << need(s, "patience").get<int64_t>()
+     << needPaperKey(s, "d_model").get<int64_t>() << ", " << needPaperKey(s, "heads").get<int64_t>()
+     << " heads, " << needPaperKey(s, "layers").get<int64_t>() << " layers; at most "
+     << needPaperKey(s, "epochs").get<int64_t>() << " epochs of batch "
+     << needPaperKey(s, "batch_size").get<int64_t>() << " (AdamW, learning rate "
+     << numberOrNaN(needPaperKey(s, "learning_rate")) << "), early stopping on validation after "
+     << needPaperKey(s, "patience").get<int64_t>()
      << " epochs without improvement, the best epoch's weights restored; dlinear and nlinear "
      << "with lookback L.\n\n";
 
@@ -226,11 +229,11 @@ std::string paperTableMarkdown(const std::string& table_json) {
   auto lookup = [&](const std::string& model, const std::string& features, const char* metric) {
     std::map<int64_t, std::string> out;
     for (const auto& r : rows) {
-      if (need(r, "model").get<std::string>() != model ||
-          need(r, "features").get<std::string>() != features ||
-          numberOrNaN(need(r, "train_fraction")) != 1.0)
+      if (needPaperKey(r, "model").get<std::string>() != model ||
+          needPaperKey(r, "features").get<std::string>() != features ||
+          numberOrNaN(needPaperKey(r, "train_fraction")) != 1.0)
         continue;
-      out[need(r, "horizon").get<int64_t>()] = cell(need(r, metric));
+      out[needPaperKey(r, "horizon").get<int64_t>()] = cell(needPaperKey(r, metric));
     }
     return out;
   };
@@ -250,9 +253,9 @@ std::string paperTableMarkdown(const std::string& table_json) {
   auto listed = [&](const std::string& kind, const std::string& features) {
     std::vector<std::string> out;
     for (const auto& r : rows) {
-      const auto m = need(r, "model").get<std::string>();
-      if (need(r, "kind").get<std::string>() == kind &&
-          need(r, "features").get<std::string>() == features &&
+      const auto m = needPaperKey(r, "model").get<std::string>();
+      if (needPaperKey(r, "kind").get<std::string>() == kind &&
+          needPaperKey(r, "features").get<std::string>() == features &&
           std::find(out.begin(), out.end(), m) == out.end())
         out.push_back(m);
     }
@@ -303,22 +306,22 @@ std::string paperTableMarkdown(const std::string& table_json) {
 
   md << "\nVerdicts (the verdicts rule over seeds, engine/core/verdicts/claims.h; holds needs "
      << kSignTestMinSeeds << " agreeing seeds):\n\n";
-  for (const auto& v : need(j, "verdicts"))
-    md << "- " << need(v, "verdict").get<std::string>() << ": "
-       << need(v, "claim").get<std::string>() << ". " << need(v, "detail").get<std::string>()
-       << "\n";
+  for (const auto& v : needPaperKey(j, "verdicts"))
+    md << "- " << needPaperKey(v, "verdict").get<std::string>() << ": "
+       << needPaperKey(v, "claim").get<std::string>() << ". "
+       << needPaperKey(v, "detail").get<std::string>() << "\n";
 
   // The sample-efficiency curve, when the run measured it.
   std::vector<double> fractions;
   for (const auto& r : rows) {
-    const double f = numberOrNaN(need(r, "train_fraction"));
+    const double f = numberOrNaN(needPaperKey(r, "train_fraction"));
     if (f != 1.0 && std::find(fractions.begin(), fractions.end(), f) == fractions.end())
       fractions.push_back(f);
   }
   if (!fractions.empty()) {
     fractions.push_back(1.0);
     std::sort(fractions.begin(), fractions.end());
-    const auto h = need(s, "efficiency_horizon").get<int64_t>();
+    const auto h = needPaperKey(s, "efficiency_horizon").get<int64_t>();
     md << "\nSample efficiency at H = " << h
        << ": test MSE (M) with the train part cut to its most recent windows:\n\n| model |";
     for (double f : fractions) md << " " << fixedNumber(100 * f, 0) << " % |";
@@ -327,8 +330,8 @@ std::string paperTableMarkdown(const std::string& table_json) {
     md << "\n";
     std::vector<std::string> seen;
     for (const auto& r : rows) {
-      const auto m = need(r, "model").get<std::string>();
-      if (numberOrNaN(need(r, "train_fraction")) == 1.0 ||
+      const auto m = needPaperKey(r, "model").get<std::string>();
+      if (numberOrNaN(needPaperKey(r, "train_fraction")) == 1.0 ||
           std::find(seen.begin(), seen.end(), m) != seen.end())
         continue;
       seen.push_back(m);
@@ -336,56 +339,58 @@ std::string paperTableMarkdown(const std::string& table_json) {
       for (double f : fractions) {
         std::string c = "—";
         for (const auto& q : rows)
-          if (need(q, "model").get<std::string>() == m &&
-              numberOrNaN(need(q, "train_fraction")) == f &&
-              need(q, "horizon").get<int64_t>() == h &&
-              need(q, "features").get<std::string>() == "M")
-            c = cell(need(q, "mse")) +
-                " (N = " + std::to_string(need(q, "train_windows").get<int64_t>()) + ")";
+          if (needPaperKey(q, "model").get<std::string>() == m &&
+              numberOrNaN(needPaperKey(q, "train_fraction")) == f &&
+              needPaperKey(q, "horizon").get<int64_t>() == h &&
+              needPaperKey(q, "features").get<std::string>() == "M")
+            c = cell(needPaperKey(q, "mse")) +
+                " (N = " + std::to_string(needPaperKey(q, "train_windows").get<int64_t>()) + ")";
         md << " " << c << " |";
       }
       md << "\n";
     }
     if (j.contains("sample_efficiency_verdicts"))
       for (const auto& v : j.at("sample_efficiency_verdicts"))
-        md << "\n- " << need(v, "verdict").get<std::string>() << ": "
-           << need(v, "claim").get<std::string>() << ". " << need(v, "detail").get<std::string>();
+        md << "\n- " << needPaperKey(v, "verdict").get<std::string>() << ": "
+           << needPaperKey(v, "claim").get<std::string>() << ". "
+           << needPaperKey(v, "detail").get<std::string>();
     md << "\n";
   }
   md << "\nSources of the published rows (shown beside ours, never mixed: other model sizes, other "
         "lookbacks, their code):\n\n";
   for (const auto& [name, text] : publishedSources()) md << "- " << name << ": " << text << "\n";
-  const double seconds = numberOrNaN(need(j, "seconds"));
+  const double seconds = numberOrNaN(needPaperKey(j, "seconds"));
   md << "\nTime: " << fixedNumber(seconds / 60, 1) << " min wall for the whole command ("
-     << need(s, "parallel").get<int64_t>() << " runs at a time, "
-     << need(s, "threads_per_run").get<int64_t>() << " thread(s) each; "
-     << need(s, "machine").get<std::string>() << ").\n";
+     << needPaperKey(s, "parallel").get<int64_t>() << " runs at a time, "
+     << needPaperKey(s, "threads_per_run").get<int64_t>() << " thread(s) each; "
+     << needPaperKey(s, "machine").get<std::string>() << ").\n";
   return md.str();
 }
 
 std::vector<PaperCurve> paperTableCurves(const std::string& table_json) {
   const json j = json::parse(table_json);
-  const std::string series = need(need(j, "settings"), "series").get<std::string>();
-  const std::string main = need(j, "settings").value("features", std::string("M"));
+  const std::string series = needPaperKey(needPaperKey(j, "settings"), "series").get<std::string>();
+  const std::string main = needPaperKey(j, "settings").value("features", std::string("M"));
   std::vector<PaperCurve> out;
-  for (const auto& r : need(j, "rows")) {
-    if (need(r, "features").get<std::string>() != main ||
-        numberOrNaN(need(r, "train_fraction")) != 1.0)
+  for (const auto& r : needPaperKey(j, "rows")) {
+    if (needPaperKey(r, "features").get<std::string>() != main ||
+        numberOrNaN(needPaperKey(r, "train_fraction")) != 1.0)
       continue;
-    const auto model = need(r, "model").get<std::string>();
+    const auto model = needPaperKey(r, "model").get<std::string>();
     auto at =
         std::find_if(out.begin(), out.end(), [&](const PaperCurve& c) { return c.label == model; });
     if (at == out.end()) {
       out.push_back({model, false, {}, {}, {}, {}});
       at = out.end() - 1;
     }
-    const auto& mse = need(r, "mse");
-    at->horizon.push_back(static_cast<double>(need(r, "horizon").get<int64_t>()));
-    at->mse.push_back(numberOrNaN(need(mse, "mean")));
-    at->low.push_back(numberOrNaN(need(mse, "low")));
-    at->high.push_back(numberOrNaN(need(mse, "high")));
+    const auto& mse = needPaperKey(r, "mse");
+    at->horizon.push_back(static_cast<double>(needPaperKey(r, "horizon").get<int64_t>()));
+    at->mse.push_back(numberOrNaN(needPaperKey(mse, "mean")));
+    at->low.push_back(numberOrNaN(needPaperKey(mse, "low")));
+    at->high.push_back(numberOrNaN(needPaperKey(mse, "high")));
   }
-  const auto horizons = need(need(j, "settings"), "horizons").get<std::vector<int64_t>>();
+  const auto horizons =
+      needPaperKey(needPaperKey(j, "settings"), "horizons").get<std::vector<int64_t>>();
   for (const auto& p : publishedResults()) {  // at the table's horizons
     if (p.series != series || p.features != main ||
         std::find(horizons.begin(), horizons.end(), p.horizon) == horizons.end())
@@ -407,22 +412,23 @@ std::vector<PaperCurve> paperTableCurves(const std::string& table_json) {
 
 std::vector<SweepRow> paperEfficiencyRows(const std::string& table_json) {
   const json j = json::parse(table_json);
-  const json& s = need(j, "settings");
+  const json& s = needPaperKey(j, "settings");
   std::vector<SweepRow> out;
   if (!s.contains("efficiency_fractions") || s.at("efficiency_fractions").empty()) return out;
-  const auto h = need(s, "efficiency_horizon").get<int64_t>();
-  for (const auto& r : need(j, "rows")) {
-    if (need(r, "kind").get<std::string>() != "model" ||
-        need(r, "features").get<std::string>() != "M" || need(r, "horizon").get<int64_t>() != h)
+  const auto h = needPaperKey(s, "efficiency_horizon").get<int64_t>();
+  for (const auto& r : needPaperKey(j, "rows")) {
+    if (needPaperKey(r, "kind").get<std::string>() != "model" ||
+        needPaperKey(r, "features").get<std::string>() != "M" ||
+        needPaperKey(r, "horizon").get<int64_t>() != h)
       continue;
-    for (const auto& run : need(r, "runs")) {
+    for (const auto& run : needPaperKey(r, "runs")) {
       SweepRow row;
       row.run = static_cast<int64_t>(out.size());
-      row.model = need(r, "model").get<std::string>();
-      row.size = need(r, "train_windows").get<int64_t>();
-      row.seed = need(run, "seed").get<uint64_t>();
-      row.test_loss = numberOrNaN(need(run, "mse"));
-      row.steps = std::max<int64_t>(1, need(run, "epochs").get<int64_t>());
+      row.model = needPaperKey(r, "model").get<std::string>();
+      row.size = needPaperKey(r, "train_windows").get<int64_t>();
+      row.seed = needPaperKey(run, "seed").get<uint64_t>();
+      row.test_loss = numberOrNaN(needPaperKey(run, "mse"));
+      row.steps = std::max<int64_t>(1, needPaperKey(run, "epochs").get<int64_t>());
       out.push_back(std::move(row));
     }
   }
@@ -431,12 +437,12 @@ std::vector<SweepRow> paperEfficiencyRows(const std::string& table_json) {
 
 std::string paperTableTitle(const std::string& table_json) {
   const json j = json::parse(table_json);
-  const json& s = need(j, "settings");
+  const json& s = needPaperKey(j, "settings");
   const bool m = s.value("features", std::string("M")) == "M";
-  return seriesLabel(need(s, "series").get<std::string>()) +
+  return seriesLabel(needPaperKey(s, "series").get<std::string>()) +
          (m ? ", multivariate, L = " : ", univariate (OT), L = ") +
-         std::to_string(need(s, "input_length").get<int64_t>()) + ": test MSE against horizon (" +
-         std::to_string(need(s, "seeds").get<int64_t>()) +
+         std::to_string(needPaperKey(s, "input_length").get<int64_t>()) +
+         ": test MSE against horizon (" + std::to_string(needPaperKey(s, "seeds").get<int64_t>()) +
          " seeds, 95 % intervals; published points marked)";
 }
 

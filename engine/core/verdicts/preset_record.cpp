@@ -22,7 +22,7 @@ namespace {
 
 using nlohmann::json;
 
-const char* const kFormat = "rsalab-preset-record";
+const char* const kRecordFormat = "rsalab-preset-record";
 
 std::string beginMarker(const std::string& preset) {
   return "<!-- preset " + preset + ": begin (rsalab-cli preset-docs writes this) -->";
@@ -335,8 +335,8 @@ PresetRunVerdicts presetRunVerdictsFromJson(const std::string& text, const std::
 PresetRecord presetRecordFromJson(const std::string& text, const std::string& what) {
   try {
     const json j = json::parse(text);
-    if (!j.is_object() || j.value("format", "") != kFormat)
-      throw std::runtime_error(std::string("not a preset record (format ") + kFormat + ")");
+    if (!j.is_object() || j.value("format", "") != kRecordFormat)
+      throw std::runtime_error(std::string("not a preset record (format ") + kRecordFormat + ")");
     PresetRecord r;
     r.preset = j.at("preset").get<std::string>();
     const bool sweep = presetOrThrow(r.preset).isSweep();
@@ -360,7 +360,7 @@ std::string presetRecordJson(const PresetRecord& record) {
   SweepResult sweep = record.sweep;
   for (auto& row : sweep.rows) row.test_errors.clear();  // per target: the run folder keeps them
   json j;
-  j["format"] = kFormat;
+  j["format"] = kRecordFormat;
   j["preset"] = record.preset;
   j["measured"] = record.measured;
   j["command"] = record.command;
