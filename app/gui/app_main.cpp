@@ -13,6 +13,9 @@
 // --sweep-results FILE opens a sweep.json from rsalab-cli in the Sample efficiency tab; --sweep
 // MODELS:SIZES:SEEDS:STEPS starts a sweep there (with either, --screenshot shows that tab and does
 // not start a training session).
+// --paper-table FILE opens a saved paper table (`rsalab-cli paper-table --json FILE`, e.g.
+// docs/data/paper_table.json) in the RSA paper's table tab (with --screenshot, that tab is shown
+// and nothing trains).
 // --sweep-dir DIR shows a sweep folder (plan.json + cells/, from `rsalab-cli sweep --slurm` or
 // `--plan`) in the Sample efficiency tab and keeps adding cells as they are written.
 #include <QApplication>
@@ -131,11 +134,14 @@ int main(int argc, char** argv) {
   QCommandLineOption sweep(
       "sweep", "Start a sweep, e.g. rnn,rsa:16,64,256:2:150 (models:sizes:seeds:steps).", "spec");
   QCommandLineOption preset("preset", "Start a preset (Presets menu), e.g. recover.", "name");
+  QCommandLineOption paper_table(
+      "paper-table", "Open a saved paper table (rsalab-cli paper-table --json) in its tab.",
+      "file");
   QCommandLineOption sweep_dir(
       "sweep-dir", "Watch a sweep folder (plan.json + cells/) fill in, e.g. from a Slurm job.",
       "dir");
   parser.addOptions({screenshot, after, shots, task, csv, horizon, models, heads, length, steps,
-                     teacher, session, sweep_results, sweep, sweep_dir, preset});
+                     teacher, session, sweep_results, sweep, sweep_dir, paper_table, preset});
   parser.addPositionalArgument(
       "session", "A saved session (NAME.rsalab folder) to open, as --session.", "[session]");
   parser.process(app);
@@ -192,6 +198,13 @@ int main(int argc, char** argv) {
       return 1;
     }
   }
+  if (parser.isSet(paper_table)) {
+    QString error;
+    if (!window.presets()->openPaperTable(parser.value(paper_table), &error)) {
+      std::fprintf(stderr, "rsalab: --paper-table: %s\n", qPrintable(error));
+      return 1;
+    }
+  }
   if (parser.isSet(sweep_dir)) {
     QString error;
     if (!window.openSweepFolder(parser.value(sweep_dir), &error)) {
@@ -226,7 +239,8 @@ int main(int argc, char** argv) {
     script.after_seconds = parser.value(after).toDouble();
     script.shots = parser.value(shots).split(',', Qt::SkipEmptyParts);
     script.start_training = !offline && !parser.isSet(sweep_results) && !parser.isSet(sweep) &&
-                            !parser.isSet(sweep_dir) && !parser.isSet(preset);
+                            !parser.isSet(sweep_dir) && !parser.isSet(preset) &&
+                            !parser.isSet(paper_table);
     rsalab::scheduleScreenshots(window, script);
   }
   return app.exec();

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/gui/preset_controller.h"
 
+#include <QFile>
 #include <QMenuBar>
 
 #include "app/gui/background_runner.h"
 #include "app/gui/figure_focus.h"
 #include "app/gui/sweep_panel.h"
+#include "engine/core/verdicts/paper_table.h"
 #include "engine/sweep/paper_table_run.h"
 #include "engine/training/generation_probe.h"
 #include "widgets/generation_time_view.h"
@@ -313,6 +315,30 @@ int PresetController::paperTable(const Preset& p) {
   emit busyChanged();
   emit status(claim_line_ + " — running the table; the verdict follows it.", 0);
   return started ? 0 : 1;
+}
+
+bool PresetController::openPaperTable(const QString& path, QString* error) {
+  QFile file(path);
+  constexpr qint64 kMaxTableBytes = qint64{64} << 20;
+  if (!file.open(QIODevice::ReadOnly)) {
+    *error = QString("cannot read %1: %2").arg(path, file.errorString());
+    return false;
+  }
+  if (file.size() > kMaxTableBytes) {
+    *error = QString("%1 is larger than a paper table can be (64 MiB)").arg(path);
+    return false;
+  }
+  const std::string text = file.readAll().toStdString();
+  try {
+    paperTableTitle(text);  // throws on a file that is not a paper table
+    paperTableCurves(text);
+  } catch (const std::exception& e) {
+    *error = QString("%1 is not a paper table: %2").arg(path, e.what());
+    return false;
+  }
+  paper_view_->setTable(text);
+  showTab(PresetTab::PaperTable);
+  return true;
 }
 
 }  // namespace rsalab

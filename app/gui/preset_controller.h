@@ -64,6 +64,9 @@ class PresetController : public QObject, public PresetRunner {
   void buildPaperTableTab();
   PaperTableView* paperTableView() const { return paper_view_; }
   bool isRunningPaperTable() const;
+  // A table saved by `rsalab-cli paper-table --json FILE` (docs/data/paper_table.json) shown in
+  // that tab; false, with the reason in `error`, when the file is unreadable or not such a table.
+  bool openPaperTable(const QString& path, QString* error);
 
  signals:
   void log(const QString& line);

@@ -34,7 +34,7 @@ struct RemInit {
   double eta_min = 1.0, eta_max = 2.0;  // |η| ~ U(eta_min, eta_max), random sign
   // 0: η's sign is random (the paper); +1 / −1: λ starts positive / negative. A lone REM head
   // cannot change λ's sign by training: its output is a·λ·x_{t−1} + a·λ²·x_{t−2} + …, and
-  // keeping a·λ while λ crosses 0 needs a → ∞ ("Recover a recurrence", README).
+  // keeping a·λ while λ crosses 0 needs a → ∞ ("Recover a recurrence", docs/TASKS.md).
   int64_t eta_sign = 0;
   double nu_min = 1.0, nu_max = 2.0;  // ν ~ U(nu_min, nu_max)
   double mu = 0.0;                    // gate logit; σ(0) = 0.5
@@ -63,7 +63,7 @@ struct ModelOptions {
   // Attention stacks only: no positional encoding, no LayerNorm and no feed-forward block, so the
   // output is linear in the input given the attention weights. With REM heads held open (µ fixed
   // high) an RSA layer then computes y_t = Σ_h a_h Σ_{s<t} P_h[t, s] x_s + const, and the true REM
-  // of a linear-recurrence teacher is identifiable ("Recover a recurrence", README). Models
+  // of a linear-recurrence teacher is identifiable ("Recover a recurrence", docs/TASKS.md). Models
   // without an attention stack ignore it (as recurrent models ignore `causal`).
   bool linear_value_path = false;
   // RetNet (engine/models/retention.h): false keeps the paper's fixed decays γ_h = 1 − 2^(−5−h);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Size limits of the tasks, shared by the option checks (task_validation.cpp, torch-free) and the
-// task builders. The README's "Limits" section states them.
+// task builders. docs/CLI.md's "Limits" section states them.
 #pragma once
 
 #include <cstdint>

@@ -34,7 +34,7 @@ struct EvalMetrics {
   std::vector<double> target_errors;
 };
 
-// A reference's losses (README, "Words used here": a baseline or an anchor), computed on the same
+// A reference's losses (docs/GLOSSARY.md: a baseline or an anchor), computed on the same
 // validation and test targets in the same units as a model's: a baseline forecaster (train mean,
 // persistence, seasonal naive, AR(p) by least squares; engine/core/forecast/baselines.h) or an
 // anchor (ETS, ARIMA, Theta; engine/core/forecast/anchors.h).

@@ -20,7 +20,7 @@ namespace {
 // γ = 0.9, θ = 2π/5 and a_h = 1: the loss is zero there and only there (θ up to sign and 2π,
 // ground_truth.h). No weight decay: it would pull a_h below 1 and bias the REM parameters to make
 // up for it. Fitting a frequency is not convex: the cos head starts at the paper's θ = π/2, and a
-// teacher at θ = 2π/5 lies in that start's basin, one at π/5 does not (README, measured).
+// teacher at θ = 2π/5 lies in that start's basin, one at π/5 does not (docs/TASKS.md, measured).
 // The kernel 0.8^k + 0.9^k cos(2πk/5) at T = 32, with 128 validation and 256 test sequences
 // (the recover and figure1 presets' recurrence).
 void setRecoverKernel(TaskOptions& t) {
