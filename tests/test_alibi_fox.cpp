@@ -2,19 +2,18 @@
 // ALiBi (engine/models/alibi.h; arXiv 2108.12409) and FoX (engine/models/fox.h; arXiv
 // 2503.02130), the two softmax attentions with a decay inside the softmax: the layer's parallel
 // form equals a literal float64 loop over i and j ≤ i written from the papers' equations (with
-// padded keys left out); a change at position t leaves the outputs before t unchanged (the
-// model's step() against its forward: test_kv_cache); FoX's forget-gate gradient matches central
-// differences; and the inspection record carries the softmax weights and the decays (ALiBi's
-// e^(−m_h), FoX's f_t).
+// padded keys left out); and the inspection record carries the softmax weights and the decays
+// (ALiBi's e^(−m_h), FoX's f_t). (Causality, step() against forward() and FoX's forget-gate
+// gradient against central differences: the self-test's causality, kv-cache and
+// gradients/fox-forget-gate checks, tests/test_selftest.cpp.)
 #include <cmath>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "engine/core/registry/model_registry.h"
 #include "engine/models/alibi.h"
 #include "engine/models/fox.h"
-#include "engine/models/transformer.h"
-#include "support/finite_differences.h"
 #include "support/test_support.h"
 
 using namespace rsalab;
@@ -91,15 +90,6 @@ SelfAttention layerFor(const std::string& kind) {
   return layer;
 }
 
-ModelOptions options(const std::string& model) {
-  ModelOptions o;
-  o.model = model;
-  o.d_model = 16;
-  o.heads = 4;
-  o.layers = 2;
-  return o;
-}
-
 void addKindRows() {
   QTest::addColumn<QString>("kind");
   QTest::newRow("alibi") << QString("alibi");
@@ -136,41 +126,6 @@ class TestAlibiFox : public QObject {
     auto want = literalLayer(*layer, x, pad);
     QVERIFY(test::checkClose(got[1], want[1], 1e-10, "padded, sample 1"));
     QVERIFY(test::checkClose(got[0].narrow(0, 1, 12), want[0].narrow(0, 1, 12), 1e-10, "padded"));
-  }
-
-  // Causal: changing the input at t changes no output before t, and changes the one at t.
-  void causal_data() { addKindRows(); }
-  void causal() {
-    QFETCH(QString, kind);
-    torch::manual_seed(43);
-    TransformerModelImpl net(options(kind.toStdString()), ModelIO{3, 0, 2, false});
-    net.to(torch::kFloat64);
-    torch::NoGradGuard no_grad;
-    auto x = torch::randn({1, 20, 3}, kF64);
-    auto changed = x.clone();
-    changed[0][12] += 1.0;
-    auto a = net.forward(x), b = net.forward(changed);
-    QVERIFY(torch::equal(a.narrow(1, 0, 12), b.narrow(1, 0, 12)));
-    QVERIFY((a[0][12] - b[0][12]).abs().max().item<double>() > 1e-6);
-  }
-
-  // d loss / d (w, b) of FoX's gates by autograd matches central differences in float64.
-  void forgetGateGradientMatchesFiniteDifferences() {
-    torch::manual_seed(44);
-    auto layer = layerFor("fox");
-    auto x = torch::randn({2, 9, 12}, kF64);
-    auto w = torch::randn({2, 9, 12}, kF64);
-    auto loss = [&] { return (layer->forward(x) * w).sum(); };
-    for (const char* name : {"forget.weight", "forget.bias"}) {
-      auto param = layer->named_parameters()[name];
-      layer->zero_grad();
-      loss().backward();
-      auto analytic = param.grad().clone();
-      auto numeric = test::parameterFiniteDifferences(param, loss);
-      const double scale = std::max(1.0, numeric.abs().max().item<double>());
-      QVERIFY(test::checkClose(analytic, numeric, 1e-6 * scale, name));
-      QVERIFY2(analytic.abs().max().item<double>() > 0, name);
-    }
   }
 
   // The record: per head the softmax weights (rows sum to 1, causal) equal to the loop's, and

@@ -13,7 +13,7 @@
 #include "engine/kernels/linear_attention_loops.h"
 #include "engine/models/linear_attention.h"
 #include "engine/models/model_factory.h"
-#include "support/finite_differences.h"
+#include "engine/selftest/finite_differences.h"
 #include "support/test_support.h"
 
 using namespace rsalab;
@@ -221,7 +221,7 @@ class TestFusedLinearAttention : public QObject {
     };
     for (auto& x : in) x.requires_grad_();
     f(in).backward();
-    const auto numeric = test::finiteDifferences(f, in);
+    const auto numeric = finiteDifferences(f, in);
     for (size_t i = 0; i < in.size(); ++i) {
       QVERIFY(test::checkClose(in[i].grad(), numeric[i], 1e-6, "finite differences"));
     }

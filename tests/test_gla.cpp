@@ -2,9 +2,10 @@
 // Gated linear attention (engine/models/gla.h; Yang et al., arXiv 2312.06635): the chunkwise
 // training form, the recurrent form (step) and a literal loop of the paper's recurrence
 // S_t = diag(α_t) S_{t−1} + k_tᵀ v_t written from the weights agree in float64 for any length and
-// block size, with α near 0 and near 1; causality and key padding; every parameter's gradient
-// matches central differences; the inspection record carries W (W·V = the output before the norm
-// and gate) and the per-token decay.
+// block size, with α near 0 and near 1; causality and key padding; the inspection record carries
+// W (W·V = the output before the norm and gate) and the per-token decay. (Every parameter's
+// gradient against central differences: the self-test's gradients/gla-layer,
+// tests/test_selftest.cpp.)
 #include <cmath>
 #include <map>
 #include <string>
@@ -13,7 +14,6 @@
 #include "engine/core/config/flops.h"
 #include "engine/models/gla.h"
 #include "engine/models/transformer.h"
-#include "support/finite_differences.h"
 #include "support/test_support.h"
 
 using namespace rsalab;
@@ -253,39 +253,6 @@ class TestGla : public QObject {
                              "padded batch vs the sequence alone"));
     // The pads change something (else the test above proves nothing).
     QVERIFY((got - layer.forward(x)).abs().max().item<double>() > 1e-6);
-  }
-
-  // d loss / d θ by autograd == central differences for every parameter (float64), through the
-  // chunked form with a length that is not a multiple of C.
-  void gradientsMatchFiniteDifferences_data() {
-    QTest::addColumn<double>("bias");
-    QTest::newRow("init") << std::nan("");
-    QTest::newRow("alpha~0 (bias -30)") << -30.0;
-  }
-  void gradientsMatchFiniteDifferences() {
-    QFETCH(double, bias);
-    torch::manual_seed(47);
-    GatedLinearAttentionImpl layer(/*d_model=*/8, /*heads=*/2);
-    layer.to(torch::kFloat64);
-    {
-      torch::NoGradGuard no_grad;
-      layer.groupNorm()->weight.normal_(1.0, 0.3);
-      if (!std::isnan(bias)) layer.decayUp()->bias.fill_(bias);
-    }
-    auto x = torch::randn({2, 19, 8}, kF64);
-    auto w = torch::randn({2, 19, 8}, kF64);
-    auto loss = [&] { return (layer.forward(x) * w).sum(); };
-    layer.zero_grad();
-    loss().backward();
-    for (auto& item : layer.named_parameters()) {
-      auto& p = item.value();
-      QVERIFY2(p.grad().defined(), item.key().c_str());
-      auto analytic = p.grad().clone();
-      auto numeric = test::parameterFiniteDifferences(p, loss);
-      const double scale = std::max(1.0, numeric.abs().max().item<double>());
-      QVERIFY2(test::checkClose(analytic, numeric, 1e-6 * scale, item.key().c_str()),
-               item.key().c_str());
-    }
   }
 
   // W · V == o (the output before GroupNorm and the gate), W as the loop builds it; the record of

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Finite-difference gradient check (float64) of the custom RSA pieces: η, ν, θ and µ; and of the
-// linear forecasters (their window gathering and DLinear's folded maps).
+// Finite-difference gradient check (float64) of the linear forecasters: every parameter and the
+// input (their window gathering and DLinear's folded maps), below and above DLinear's kernel.
+// (RSA's η, ν, θ and µ, and every model's parameters: the self-test's gradients checks,
+// tests/test_selftest.cpp.)
 #include "engine/models/model_factory.h"
-#include "engine/models/rsa_attention.h"
-#include "support/finite_differences.h"
+#include "engine/selftest/finite_differences.h"
 #include "support/test_support.h"
 
 using namespace rsalab;
@@ -11,45 +12,6 @@ using namespace rsalab;
 class TestGradients : public QObject {
   Q_OBJECT
  private slots:
-  void remScalarsAndGateMatchFiniteDifferences_data() {
-    QTest::addColumn<bool>("causal");
-    QTest::newRow("causal") << true;
-    QTest::newRow("bidirectional") << false;
-  }
-  void remScalarsAndGateMatchFiniteDifferences() {
-    QFETCH(bool, causal);
-    torch::manual_seed(21);
-    RemHeadCounts counts;  // regular, cos, sin, dilated sin, plus one plain head
-    counts.dilated_sin = 1;
-    RsaAttentionImpl attn(20, 5, causal, counts, {2}, RemInit{});
-    attn.to(torch::kFloat64);
-    {
-      torch::NoGradGuard no_grad;
-      attn.rems()->eta.fill_(-0.9);  // negative λ
-      attn.mu.copy_(torch::tensor({0.3, -0.2, 0.1, 0.5}, torch::kFloat64));
-    }
-    auto x = torch::randn({2, 13, 20}, torch::TensorOptions().dtype(torch::kFloat64));
-    auto weights = torch::randn({2, 13, 20}, torch::TensorOptions().dtype(torch::kFloat64));
-    auto loss = [&] { return (attn.forward(x) * weights).sum(); };
-
-    std::vector<std::pair<std::string, torch::Tensor>> params = {{"eta", attn.rems()->eta},
-                                                                 {"nu", attn.rems()->nu},
-                                                                 {"theta", attn.rems()->theta_raw},
-                                                                 {"mu", attn.mu}};
-    attn.zero_grad();
-    loss().backward();
-    const double h = 1e-6;
-    for (auto& [name, p] : params) {
-      QVERIFY2(p.grad().defined(), name.c_str());
-      auto analytic = p.grad().clone();
-      auto numeric = test::parameterFiniteDifferences(p, loss, h);
-      const double scale = std::max(1.0, numeric.abs().max().item<double>());
-      QVERIFY2(test::checkClose(analytic, numeric, 1e-6 * scale, "d loss / d " + name),
-               name.c_str());
-      QVERIFY2(analytic.abs().sum().item<double>() > 0, (name + " gets no gradient").c_str());
-    }
-  }
-
   // Every parameter of DLinear and NLinear, and the input (the windows' gather: an input feeds
   // every window that holds it, and the padding's repeats of the first value).
   void linearForecastersMatchFiniteDifferences_data() {
@@ -83,7 +45,7 @@ class TestGradients : public QObject {
     for (auto& [name, p] : params) {
       QVERIFY2(p.grad().defined(), name.c_str());
       auto analytic = p.grad().clone();
-      auto numeric = test::parameterFiniteDifferences(p, loss, h);
+      auto numeric = parameterFiniteDifferences(p, loss, h);
       const double scale = std::max(1.0, numeric.abs().max().item<double>());
       QVERIFY2(test::checkClose(analytic, numeric, 1e-6 * scale, "d loss / d " + name),
                name.c_str());

@@ -29,5 +29,6 @@ CliCommand addEvalCommand(CLI::App& app);            // app/cli/cmd_inspect.cpp
 CliCommand addInspectCommand(CLI::App& app);         // app/cli/cmd_inspect.cpp
 CliCommand addExportCommand(CLI::App& app);          // app/cli/cmd_inspect.cpp
 CliCommand addPresetDocsCommand(CLI::App& app);      // app/cli/cmd_preset_docs.cpp
+CliCommand addSelftestCommand(CLI::App& app);        // app/cli/cmd_selftest.cpp
 
 }  // namespace rsalab

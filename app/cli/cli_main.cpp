@@ -29,7 +29,8 @@ int main(int argc, char** argv) {
       addTrainCommand(app),          addSweepCommand(app),       addSweepCellCommand(app),
       addSweepMergeCommand(app),     addSweepStatusCommand(app), addReportCommand(app),
       addFirstMinuteCliCommand(app), addEvalCommand(app),        addInspectCommand(app),
-      addExportCommand(app),         addPresetDocsCommand(app),  addPaperTableCommand(app)};
+      addExportCommand(app),         addPresetDocsCommand(app),  addPaperTableCommand(app),
+      addSelftestCommand(app)};
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The self-test's model-wide checks, for every model of the registry they apply to: causality
+// (changing x_t changes no output before t, and changes the one at t), generation step by step
+// against the full forward (KV cache, (S, z), (S, z, s), S, (C, n, m), Mamba-2's conv buffer and
+// SSM state), and a short overfit run (the loss of one small batch falls 10×).
+#include <algorithm>
+
+#include "engine/core/registry/model_registry.h"
+#include "engine/models/mamba2.h"
+#include "engine/models/model_factory.h"
+#include "engine/models/transformer.h"
+#include "engine/selftest/selftest_checks.h"
+
+namespace rsalab::selftest {
+
+namespace {
+
+// Changing x_t (B = 2, T = 24, 3 features) leaves the outputs before t as they were and changes
+// the output at t, for t at the start, inside and at the end (the linear family's windows start
+// before 0 for t < 6). Exact on the CPU.
+CheckResult futureInputsDoNotReachPastOutputs(const std::string& model, bool gated,
+                                              const torch::Device& device) {
+  torch::manual_seed(11);
+  auto o = smallModelOptions(model);
+  o.starsaber_gated = gated;
+  o.lookback = 7;
+  const bool series = modelInfo(model).series_only;  // forecasts H = 2 steps of the 3 columns
+  auto net = makeSequenceModel(o, ModelIO{3, 0, series ? 6 : 2, false});
+  if (!net->causal()) return failed(model + " is not causal");
+  net->to(device, torch::kFloat64);
+  torch::NoGradGuard no_grad;
+  const int64_t T = 24;
+  auto x = torch::randn({2, T, 3}, torch::kFloat64).to(device);
+  auto y = net->forward(x);
+  MaxError err;
+  for (int64_t t : {int64_t{0}, int64_t{5}, int64_t{13}, T - 1}) {
+    auto x2 = x.clone();
+    x2.select(1, t).add_(torch::randn({2, 3}, torch::kFloat64).to(device) * 3);
+    auto y2 = net->forward(x2);
+    err.add(y2.narrow(1, 0, t), y.narrow(1, 0, t), "outputs before " + std::to_string(t));
+    const double seen = (y2.select(1, t) - y.select(1, t)).abs().max().item<double>();
+    if (!(seen > 1e-9))
+      return failed(model + ": the output at " + std::to_string(t) + " ignores its input");
+  }
+  auto r = err.result(Tolerance{0, 1e-12}.on(device));
+  r.measure = "max|Δ| before t";
+  return r;
+}
+
+// Generation one position at a time from position 0 equals the full forward on every prefix, in
+// float64, for real-valued and token inputs; T = 40 crosses the KV cache's growth points (16, 34)
+// and GLA's blocks. Mamba-2 starts with a two-token prompt.
+CheckResult stepsEqualFullForward(const std::string& model, const torch::Device& device) {
+  MaxError err;
+  for (bool tokens : {false, true}) {
+    torch::manual_seed(5);
+    auto o = smallModelOptions(model);
+    o.d_model = 32;
+    o.layers = 3;
+    o.rem = RemHeadCounts{};
+    o.rem.dilated_sin = 1;
+    o.dilations = {3};
+    const ModelIO io{4, tokens ? 13 : 0, 5, false};
+    auto net = makeSequenceModel(o, io);
+    net->to(device, torch::kFloat64);
+    torch::NoGradGuard no_grad;
+    const int64_t T = 40;
+    auto x = tokens ? torch::randint(0, 13, {3, T}, torch::kInt64)
+                    : torch::randn({3, T, 4}, torch::kFloat64);
+    x = x.to(device);
+    const auto full = net->forward(x);  // (B, T, O)
+    std::vector<torch::Tensor> steps;
+    if (auto transformer = std::dynamic_pointer_cast<TransformerModelImpl>(net)) {
+      GenerationState state;
+      for (int64_t t = 0; t < T; ++t) steps.push_back(transformer->step(x.narrow(1, t, 1), state));
+    } else if (auto mamba = std::dynamic_pointer_cast<Mamba2ModelImpl>(net)) {
+      Mamba2State state;
+      steps.push_back(mamba->step(x.narrow(1, 0, 2), state));  // a prompt of two
+      for (int64_t t = 2; t < T; ++t) steps.push_back(mamba->step(x.narrow(1, t, 1), state));
+    } else {
+      return failed(model + " has no step()");
+    }
+    err.add(torch::cat(steps, 1), full, tokens ? "tokens" : "real-valued");
+  }
+  return err.result(Tolerance{1e-10, 1e-9}.on(device));
+}
+
+// Adam (lr 1e-2) on random targets of one batch (B = 8, T = 16, float32) until the loss is 10×
+// below its start: error = best / first loss, at most 0.1.
+CheckResult fitsOneBatch(const std::string& model, const torch::Device& device) {
+  torch::manual_seed(4);
+  ModelOptions o;
+  o.model = model;
+  o.d_model = 32;
+  o.heads = 4;
+  o.layers = 2;
+  auto net = makeSequenceModel(o, ModelIO{2, 0, 1, false});
+  net->to(device);
+  auto x = torch::randn({8, 16, 2}).to(device);
+  auto y = torch::randn({8, 16, 1}).to(device);  // random targets: must be memorised
+  torch::optim::Adam opt(net->parameters(), torch::optim::AdamOptions(1e-2));
+  double first = -1, best = 1e300;
+  int steps = 0;
+  for (; steps < 400 && !(best * 10 < first); ++steps) {
+    opt.zero_grad();
+    auto loss = torch::mse_loss(net->forward(x), y);
+    loss.backward();
+    opt.step();
+    const double value = loss.item<double>();
+    if (first < 0) first = value;
+    best = std::min(best, value);
+  }
+  CheckResult r;
+  r.measure = "best/first loss";
+  r.error = best / first;
+  r.tolerance = 0.1;
+  r.passed = r.error < r.tolerance;
+  r.detail = "loss " + std::to_string(first) + " -> " + std::to_string(best) + " in " +
+             std::to_string(steps) + " steps";
+  return r;
+}
+
+}  // namespace
+
+void addModelChecks(std::vector<SelfCheck>& checks) {
+  for (const auto& row : modelRegistry()) {  // every sequence model
+    if (row.family == ModelFamily::Seq2Seq) continue;
+    const std::string m = row.name;
+    checks.push_back({{"causality", m, "causality/" + m}, [m](const torch::Device& device) {
+                        return futureInputsDoNotReachPastOutputs(m, false, device);
+                      }});
+    if (m == "starsaber")
+      checks.push_back(
+          {{"causality", m, "causality/starsaber-gated"}, [m](const torch::Device& device) {
+             return futureInputsDoNotReachPastOutputs(m, true, device);
+           }});
+  }
+  // Every model that generates step by step: the attention family and the state-space models.
+  for (const auto& row : modelRegistry()) {
+    if (row.family != ModelFamily::Attention && row.family != ModelFamily::StateSpace) continue;
+    const std::string m = row.name;
+    checks.push_back({{"kv-cache", m, "kv-cache/" + m}, [m](const torch::Device& device) {
+                        return stepsEqualFullForward(m, device);
+                      }});
+  }
+}
+
+void addOverfitChecks(std::vector<SelfCheck>& checks) {
+  // The linear forecasters map a window linearly: random targets are not theirs to memorise.
+  for (const auto& row : modelRegistry()) {
+    if (row.family == ModelFamily::Seq2Seq || row.family == ModelFamily::Linear) continue;
+    const std::string m = row.name;
+    checks.push_back({{"overfit", m, "overfit/" + m},
+                      [m](const torch::Device& device) { return fitsOneBatch(m, device); }});
+  }
+}
+
+}  // namespace rsalab::selftest
