@@ -147,7 +147,9 @@ def markdown(rows, meta, configs):
                  f"LibTorch {meta.get('libtorch') or '?'}; peer: PyTorch "
                  f"{meta.get('peer_torch') or '?'}). Float32 throughout (TF32 as each library's "
                  "default: off for matmuls).")
-    peaks = ", ".join(f"{c}: float32 {fmt(p[0] / 1e3)} TFLOP/s, bfloat16 {fmt(p[1] / 1e3)} TFLOP/s"
+    def flops(gflops):
+        return f"{fmt(gflops / 1e3)} TFLOP/s" if gflops >= 1e3 else f"{fmt(gflops)} GFLOP/s"
+    peaks = ", ".join(f"{c}: float32 {flops(p[0])}, bfloat16 {flops(p[1])}"
                       for c, p in meta["peaks"].items())
     lines.append(f"GEMM peaks of the same runs (rsalab-bench section 1, max over n of the "
                  f"median): {peaks or 'not measured'}.")
