@@ -126,7 +126,8 @@ if [ "$skip_build" = 0 ]; then
     stage_done configure "FAILED"
     exit 1
   fi
-  grep -E "GSL|Eigen|anchors|Torch|CUDA" "$out/configure.log" | grep -v "^--   " | head -12
+  # LibTorch found, and whether this build has the anchors (the warning's first lines).
+  grep -E -A2 "Found Torch|CUDA|not found: building" "$out/configure.log" | head -12
   stage_done configure "RSALAB_GUI=OFF"
 
   heading "build"
