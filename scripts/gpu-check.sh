@@ -131,16 +131,21 @@ if [ "$skip_build" = 0 ]; then
   stage_done configure "RSALAB_GUI=OFF"
 
   heading "build"
-  if ! cmake --build "$build" --target rsalab-cli rsalab-bench -j "$jobs" >"$out/build.log" 2>&1; then
+  # -k 0: a bench that fails to build still leaves the CLI (and its selftest) to run.
+  if ! cmake --build "$build" --target rsalab-cli rsalab-bench -j "$jobs" -- -k 0 \
+    >"$out/build.log" 2>&1; then
     grep -E "error|Error" "$out/build.log" | head -40
-    stage_done build "FAILED"
-    exit 1
+    status=1
   fi
   tail -1 "$out/build.log"
-  stage_done build "rsalab-cli rsalab-bench, -j $jobs"
+  stage_done build "rsalab-cli rsalab-bench, -j $jobs$([ "$status" = 0 ] || echo ", FAILED")"
 fi
 cli="$build/app/cli/rsalab-cli"
 bench="$build/bench/rsalab-bench"
+if [ ! -x "$cli" ]; then
+  echo "gpu-check: no $cli: nothing to run"
+  exit 1
+fi
 
 heading "selftest"
 # `selftest --help` alone does not tell: CLI11 answers a top-level --help for an unknown word.
@@ -166,6 +171,11 @@ echo "${anchors:-gpu-check: no anchors line}"
 stage_done anchors "${anchors%%$'\n'*}"
 
 heading "bench"
+if [ ! -x "$bench" ]; then
+  echo "gpu-check: no $bench (its build failed, above): no benchmark"
+  stage_done bench "no rsalab-bench"
+  exit 1
+fi
 compare=("$root/bench/peer/compare.py" --bench "$bench" --python "$py" --device "$device"
   --configs "$configs" --models "$models" --rounds "$rounds" --threads "$jobs"
   --json "$out/peer.json" --markdown "$out/gpu-table.md")
