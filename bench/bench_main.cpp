@@ -11,15 +11,19 @@
 #include "bench/report.h"
 #include "bench/sections.h"
 #include "engine/core/registry/model_registry.h"
+#include "engine/device.h"
 #include "engine/runtime.h"
 
 namespace rsalab::bench {
 namespace {
 
+// The sections that run on --device cuda; the others time CPU kernels and threads.
+const std::vector<std::string> kDeviceSections = {"gemm", "train"};
+
 // Binds the flags to `o` and `sections` (copied into o.sections once parsed).
-void addFlags(CLI::App& app, Options& o, std::vector<std::string>& sections) {
+void addFlags(CLI::App& app, Options& o, std::vector<std::string>& sections, bool& list_models) {
   sections = defaultSections();
-  o.configs = trainConfigNames();
+  o.configs = defaultTrainConfigNames();
   o.models = modelNames(/*sequence_only=*/true);
   app.add_option("--json", o.json_path, "also write every figure and sample as JSON to PATH")
       ->type_name("PATH");
@@ -41,6 +45,12 @@ void addFlags(CLI::App& app, Options& o, std::vector<std::string>& sections) {
   app.add_option("--cli", o.cli, "the rsalab-cli that --with-sweep times")
       ->type_name("PATH")
       ->capture_default_str();
+  app.add_option("--device", o.device,
+                 "where the gemm and train sections run: cpu, cuda or cuda:N (the other "
+                 "sections are CPU-only; on a GPU the default --sections is gemm,train)")
+      ->capture_default_str();
+  app.add_flag("--list-models", list_models,
+               "print the models a run trains by default, one per line, and exit");
 }
 
 void printHeader(const RuntimeInfo& runtime, const Machine& m, double load_before) {
@@ -70,10 +80,15 @@ Results runSections(const Options& o, const RuntimeInfo& runtime) {
   // 1. GEMM: needed for MFU whenever training runs.
   if (o.has("gemm") || o.has("train") || o.has("breakdown")) {
     r.gemm = benchGemm(o);
-    for (const auto& g : *r.gemm) r.peak_flops = std::max(r.peak_flops, g.gflops.median * 1e9);
-    std::printf("  peak (max of the medians): %s GFLOP/s; BLAS: %s, kernels %s\n",
-                formatNumber(r.peak_flops / 1e9).c_str(), runtime.blas_kind.c_str(),
-                runtime.blas_core.c_str());
+    for (const auto& g : *r.gemm) {
+      double& peak = g.dtype == "bfloat16" ? r.peak_bf16_flops : r.peak_flops;
+      peak = std::max(peak, g.gflops.median * 1e9);
+    }
+    std::printf(
+        "  peak (max of the medians): float32 %s GFLOP/s, bfloat16 %s GFLOP/s; BLAS: %s, kernels "
+        "%s\n",
+        formatNumber(r.peak_flops / 1e9).c_str(), formatNumber(r.peak_bf16_flops / 1e9).c_str(),
+        runtime.blas_kind.c_str(), runtime.blas_core.c_str());
   }
   if (o.has("train")) r.train = benchTrain(o, r.peak_flops, &r.ratios);
   if (o.has("breakdown")) r.breakdown = benchBreakdown(o, r.peak_flops);
@@ -110,13 +125,26 @@ int run(int argc, char** argv) {
   Options o;
   CLI::App app("rsalab-bench: the performance suite (docs/PERFORMANCE.md)", "rsalab-bench");
   std::vector<std::string> sections;
-  addFlags(app, o, sections);
+  bool list_models = false;
+  addFlags(app, o, sections, list_models);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   }
+  if (list_models) {
+    for (const auto& m : modelNames(/*sequence_only=*/true)) std::cout << m << "\n";
+    return 0;
+  }
+  const torch::Device device = resolveDevice(o.device);
+  if (!device.is_cpu() && app.count("--sections") == 0) sections = kDeviceSections;
   o.sections = {sections.begin(), sections.end()};
+  if (!device.is_cpu()) {
+    for (const auto& s : o.sections)
+      if (std::find(kDeviceSections.begin(), kDeviceSections.end(), s) == kDeviceSections.end())
+        throw std::invalid_argument("--device " + o.device + " runs only the sections " +
+                                    joined(kDeviceSections, ",") + " (--sections), not " + s);
+  }
   if (o.has("blas-child")) {  // internal: the child process of the OpenBLAS levers
     blasChild();
     return 0;
@@ -125,11 +153,13 @@ int run(int argc, char** argv) {
   const Machine machine = describeMachine();
   const double load_before = loadAverage();
   printHeader(runtime, machine, load_before);
+  std::cout << "device: " << deviceName(device) << " (sections gemm and train)\n";
 
   Json root;
   root["date"] = utcNow();
   root["version"] = RSALAB_VERSION;
   root["machine"] = machineJson(runtime, machine, load_before);
+  root["device"] = deviceName(device);
   const Results results = runSections(o, runtime);
   addResults(root, results);
   root["targets"] = reportTargets(results);

@@ -9,8 +9,10 @@
 namespace rsalab::bench {
 
 const std::vector<TrainConfig>& trainConfigs() {
-  static const std::vector<TrainConfig> configs = {
-      {"tiny", 32, 2, 2, 8, 32}, {"small", 64, 4, 2, 32, 128}, {"large", 128, 8, 4, 16, 512}};
+  static const std::vector<TrainConfig> configs = {{"tiny", 32, 2, 2, 8, 32},
+                                                   {"small", 64, 4, 2, 32, 128},
+                                                   {"large", 128, 8, 4, 16, 512},
+                                                   {"gpu", 512, 8, 6, 32, 1024}};
   return configs;
 }
 
@@ -26,6 +28,8 @@ std::vector<std::string> trainConfigNames() {
   for (const auto& c : trainConfigs()) out.push_back(c.name);
   return out;
 }
+
+std::vector<std::string> defaultTrainConfigNames() { return {"tiny", "small", "large"}; }
 
 ModelOptions modelOptions(const std::string& model, int64_t d, int64_t h, int64_t L) {
   ModelOptions o;
@@ -59,19 +63,21 @@ bool isRecurrent(const std::string& model) {
   return modelInfo(model).family == ModelFamily::Recurrent;
 }
 
-TrainCase::TrainCase(const std::string& m, const TrainConfig& c, bool flat_buffer) : model(m) {
+TrainCase::TrainCase(const std::string& m, const TrainConfig& c, bool flat_buffer, torch::Device on)
+    : model(m), device(on) {
   torch::manual_seed(0);
   ModelIO io;
   io.input_dim = 1;
   io.output_dim = 1;
   net = makeSequenceModel(modelOptions(m, c.d, c.h, c.L), io);
+  net->to(device);
   net->train();
   std::vector<torch::Tensor> decay, no_decay;
   for (const auto& p : net->parameters()) (p.dim() >= 2 ? decay : no_decay).push_back(p);
   if (flat_buffer) {
     flat = std::make_unique<FlatAdam>(decay, no_decay, 1e-3, 0.01, /*decoupled=*/true);
-    x = torch::randn({c.B, c.T, 1});
-    y = torch::randn({c.B, c.T, 1});
+    x = torch::randn({c.B, c.T, 1}).to(device);
+    y = torch::randn({c.B, c.T, 1}).to(device);
     return;
   }
   std::vector<torch::optim::OptimizerParamGroup> groups;
@@ -80,8 +86,8 @@ TrainCase::TrainCase(const std::string& m, const TrainConfig& c, bool flat_buffe
   groups.emplace_back(no_decay, std::make_unique<torch::optim::AdamWOptions>(
                                     torch::optim::AdamWOptions(1e-3).weight_decay(0)));
   optimizer = std::make_unique<torch::optim::AdamW>(groups);
-  x = torch::randn({c.B, c.T, 1});
-  y = torch::randn({c.B, c.T, 1});
+  x = torch::randn({c.B, c.T, 1}).to(device);
+  y = torch::randn({c.B, c.T, 1}).to(device);
 }
 
 void TrainCase::step() {
@@ -89,12 +95,13 @@ void TrainCase::step() {
     flat->zeroGrad();
     torch::mse_loss(net->forward(x), y).backward();
     flat->step();
-    return;
+  } else {
+    optimizer->zero_grad();
+    auto loss = torch::mse_loss(net->forward(x), y);
+    loss.backward();
+    optimizer->step();
   }
-  optimizer->zero_grad();
-  auto loss = torch::mse_loss(net->forward(x), y);
-  loss.backward();
-  optimizer->step();
+  if (device.is_cuda()) torch::cuda::synchronize(device.index());
 }
 
 }  // namespace rsalab::bench

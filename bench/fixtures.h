@@ -20,10 +20,13 @@ struct TrainConfig {
   int64_t d, h, L, B, T;
 };
 
-// tiny, small, large.
+// tiny, small, large, and gpu (d512 h8 L6 B32 T1024: scripts/gpu-check.sh's size, which only
+// runs when named, --configs gpu).
 const std::vector<TrainConfig>& trainConfigs();
 const TrainConfig& trainConfig(const std::string& name);
 std::vector<std::string> trainConfigNames();
+// The configurations a run without --configs trains: tiny, small, large.
+std::vector<std::string> defaultTrainConfigNames();
 
 // Options of `model` at width d, h heads, L layers; RSA-style models get defaultRemHeads(h).
 ModelOptions modelOptions(const std::string& model, int64_t d, int64_t h, int64_t L);
@@ -37,7 +40,9 @@ bool isRecurrent(const std::string& model);
 
 // One model training on fixed random data: real-valued input (F = 1), per-position MSE, AdamW
 // with weight decay on matrices only (as the Trainer): the engine's flat-buffer AdamW, or
-// (flat = false) LibTorch's per-tensor torch::optim::AdamW, the "before" of that lever.
+// (flat = false) LibTorch's per-tensor torch::optim::AdamW, the "before" of that lever. On a
+// CUDA device the model and the data live there and step() waits for the GPU before it returns,
+// so that a step's wall time is its GPU time.
 struct TrainCase {
   std::string model;
   SequenceModel net;
@@ -47,7 +52,10 @@ struct TrainCase {
   int max_reps = 0;
   std::vector<double> times;
 
-  TrainCase(const std::string& m, const TrainConfig& c, bool flat = true);
+  torch::Device device = torch::kCPU;
+
+  TrainCase(const std::string& m, const TrainConfig& c, bool flat = true,
+            torch::Device on = torch::kCPU);
   void step();
 };
 

@@ -81,6 +81,8 @@ struct Options {
   bool with_sweep = false;
   std::string cli = "build/app/cli/rsalab-cli";
   double scale = 1;  // --quick: 0.3 of the repeats and budgets
+  // --device: where the gemm and train sections run ("cpu", "cuda", "cuda:N"; engine/device.h).
+  std::string device = "cpu";
 
   bool has(const std::string& section) const { return sections.count(section) > 0; }
   bool wantsConfig(const std::string& config) const;

@@ -24,13 +24,18 @@ Json statsJson(const Stats& s, double scale) {
 
 namespace {
 
-Json gemmJson(const std::vector<GemmResult>& gemm, double peak_flops) {
+Json gemmJson(const std::vector<GemmResult>& gemm, double peak_flops, double peak_bf16_flops) {
   Json sizes = Json::array();
-  for (const auto& g : gemm) sizes.push_back({{"n", g.n}, {"gflops", statsJson(g.gflops)}});
-  return {{"sizes", sizes}, {"peak_gflops", peak_flops / 1e9}};
+  for (const auto& g : gemm)
+    sizes.push_back({{"n", g.n}, {"dtype", g.dtype}, {"gflops", statsJson(g.gflops)}});
+  return {{"sizes", sizes},
+          {"peak_gflops", peak_flops / 1e9},
+          {"peak_bf16_gflops", peak_bf16_flops / 1e9}};
 }
 
-Json trainJson(const std::vector<TrainResult>& train, double peak) {
+// MFU against the float32 peak (the engine trains in float32) and, as a second yardstick,
+// against the bfloat16 peak a mixed-precision step could aim at.
+Json trainJson(const std::vector<TrainResult>& train, double peak, double peak_bf16) {
   Json items = Json::array();
   for (const auto& r : train) {
     const double sec = r.seconds.median;
@@ -47,6 +52,7 @@ Json trainJson(const std::vector<TrainResult>& train, double peak) {
     j["mfu"] = r.flops / sec / peak;
     j["mfu_min"] = r.flops / r.seconds.max / peak;
     j["mfu_max"] = r.flops / r.seconds.min / peak;
+    if (peak_bf16 > 0) j["mfu_bf16"] = r.flops / sec / peak_bf16;
     if (!r.note.empty()) j["note"] = r.note;
     items.push_back(j);
   }
@@ -88,8 +94,8 @@ Json scalingJson(const std::vector<ScalingResult>& scaling) {
 }  // namespace
 
 void addResults(Json& root, const Results& r) {
-  if (r.gemm) root["gemm"] = gemmJson(*r.gemm, r.peak_flops);
-  if (r.train) root["train"] = trainJson(*r.train, r.peak_flops);
+  if (r.gemm) root["gemm"] = gemmJson(*r.gemm, r.peak_flops, r.peak_bf16_flops);
+  if (r.train) root["train"] = trainJson(*r.train, r.peak_flops, r.peak_bf16_flops);
   if (r.breakdown) {
     Json items = Json::array();
     for (const auto& b : *r.breakdown) {

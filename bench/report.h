@@ -17,7 +17,8 @@ using Json = nlohmann::ordered_json;
 // What the sections returned; a section that did not run leaves its part empty.
 struct Results {
   std::optional<std::vector<GemmResult>> gemm;
-  double peak_flops = 0;  // max of the GEMM medians
+  double peak_flops = 0;       // max of the float32 GEMM medians: MFU
+  double peak_bf16_flops = 0;  // max of the bfloat16 GEMM medians: MFU vs bf16 (JSON only)
   std::optional<std::vector<TrainResult>> train;
   std::vector<PairedRatio> ratios;
   std::optional<std::vector<Breakdown>> breakdown;

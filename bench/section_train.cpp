@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Sections 1 (GEMM peak) and 2 (training steps, MFU against that peak).
+// Sections 1 (GEMM peaks) and 2 (training steps, MFU against the float32 peak and, beside it,
+// the bfloat16 peak), on the CPU or, with --device cuda, on the GPU.
 #include <algorithm>
 #include <cstdio>
 #include <memory>
@@ -8,20 +9,46 @@
 #include "bench/sections.h"
 #include "engine/core/config/flops.h"
 #include "engine/core/registry/model_registry.h"
+#include "engine/device.h"
 
 namespace rsalab::bench {
 
 std::vector<GemmResult> benchGemm(const Options& o) {
-  heading("1. GEMM peak: float32 n x n matmul through LibTorch");
+  const torch::Device device = resolveDevice(o.device);
+  heading("1. GEMM peaks: float32 and bfloat16 n x n matmul through LibTorch, on " +
+          deviceName(device));
+  // A GPU needs large products to reach its peak; the CPU's bfloat16 products have no fast
+  // kernel in LibTorch 1.13 (a reference loop), so one small size tells their rate.
+  struct Size {
+    int64_t n;
+    torch::ScalarType dtype;
+  };
+  const std::vector<Size> sizes = device.is_cuda() ? std::vector<Size>{{4096, torch::kFloat32},
+                                                                       {8192, torch::kFloat32},
+                                                                       {4096, torch::kBFloat16},
+                                                                       {8192, torch::kBFloat16}}
+                                                   : std::vector<Size>{{1024, torch::kFloat32},
+                                                                       {2048, torch::kFloat32},
+                                                                       {512, torch::kBFloat16}};
   std::vector<GemmResult> out;
-  for (int64_t n : {1024, 2048}) {
-    auto a = torch::randn({n, n}), b = torch::randn({n, n}), c = torch::empty({n, n});
+  for (const auto& [n, dtype] : sizes) {
+    const auto options = torch::TensorOptions().dtype(dtype).device(device);
+    auto a = torch::randn({n, n}, options), b = torch::randn({n, n}, options),
+         c = torch::empty({n, n}, options);
     const double flops = 2.0 * static_cast<double>(n * n * n);
-    Plan plan{/*warmup=*/2, /*min_reps=*/5, /*max_reps=*/n <= 1024 ? 30 : 12, /*budget_s=*/4};
-    auto t = measure([&] { torch::mm_out(c, a, b); }, scaled(plan, o));
-    GemmResult r{n, mapStats(t, [&](double s) { return flops / s / 1e9; })};
-    std::printf("  n = %-5lld %s GFLOP/s   (%zu repeats, IQR %s-%s)\n", static_cast<long long>(n),
-                spread(r.gflops).c_str(), r.gflops.samples.size(),
+    const bool bf16 = dtype == torch::kBFloat16;
+    Plan plan{/*warmup=*/2, /*min_reps=*/bf16 && !device.is_cuda() ? 3 : 5,
+              /*max_reps=*/n <= 1024 ? 30 : 12, /*budget_s=*/bf16 && !device.is_cuda() ? 2.0 : 4.0};
+    auto t = measure(
+        [&] {
+          torch::mm_out(c, a, b);
+          if (device.is_cuda()) torch::cuda::synchronize(device.index());
+        },
+        scaled(plan, o));
+    GemmResult r{n, mapStats(t, [&](double s) { return flops / s / 1e9; }),
+                 bf16 ? "bfloat16" : "float32"};
+    std::printf("  %-8s n = %-5lld %s GFLOP/s   (%zu repeats, IQR %s-%s)\n", r.dtype.c_str(),
+                static_cast<long long>(n), spread(r.gflops).c_str(), r.gflops.samples.size(),
                 formatNumber(r.gflops.q1).c_str(), formatNumber(r.gflops.q3).c_str());
     out.push_back(r);
   }
@@ -30,24 +57,49 @@ std::vector<GemmResult> benchGemm(const Options& o) {
 
 namespace {
 
+// The first line of a LibTorch error (the rest is its C++ backtrace).
+std::string firstLine(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+// A model whose step throws (a kernel the device lacks, out of memory) is left out of the table
+// with its reason, so that one model cannot end the run; the JSON then has no row for it.
+void dropFailed(std::vector<std::unique_ptr<TrainCase>>& cases) {
+  cases.erase(std::remove(cases.begin(), cases.end(), nullptr), cases.end());
+}
+void reportFailure(const std::string& model, const std::exception& e) {
+  std::printf("  %-12s FAILED, left out: %s\n", model.c_str(), firstLine(e.what()).c_str());
+  std::fflush(stdout);
+}
+
 // Every round runs one step of each model still measuring.
 void runRounds(std::vector<std::unique_ptr<TrainCase>>& cases, const Plan& plan) {
   for (auto& tc : cases) {
-    for (int i = 0; i < plan.warmup; ++i) tc->step();
+    try {
+      for (int i = 0; i < plan.warmup; ++i) tc->step();
+    } catch (const std::exception& e) {
+      reportFailure(tc->model, e);
+      tc.reset();
+    }
   }
+  dropFailed(cases);
   const auto start = Clock::now();
   for (;;) {
     bool any = false;
     for (auto& tc : cases) {
-      if (static_cast<int>(tc->times.size()) >= tc->max_reps) continue;
+      if (!tc || static_cast<int>(tc->times.size()) >= tc->max_reps) continue;
       const bool needed =
           static_cast<int>(tc->times.size()) < std::min(plan.min_reps, tc->max_reps);
       if (!needed && since(start) > plan.budget_s) continue;
-      tc->times.push_back(timeOnce([&] { tc->step(); }));
+      try {
+        tc->times.push_back(timeOnce([&] { tc->step(); }));
+      } catch (const std::exception& e) {
+        reportFailure(tc->model, e);
+        tc.reset();
+      }
       any = true;
     }
     if (!any) break;
   }
+  dropFailed(cases);
 }
 
 }  // namespace
@@ -60,17 +112,26 @@ std::vector<TrainResult> benchTrain(const Options& o, double peak_flops,
   std::printf("  peak used for MFU: %s GFLOP/s\n", formatNumber(peak_flops / 1e9).c_str());
   const std::string rsa_model = attentionModel(AttentionKind::Rsa),
                     softmax_model = attentionModel(AttentionKind::Softmax);
+  const torch::Device device = resolveDevice(o.device);
   std::vector<TrainResult> out;
   for (const auto& c : trainConfigs()) {
     if (!o.wantsConfig(c.name)) continue;
-    const bool large = c.name == "large";
-    Plan plan = scaled(large               ? Plan{1, 3, 7, 90}
+    const bool large = c.name == "large" || c.name == "gpu";
+    // gpu (d512 T1024): 2 warm-up steps (cuBLAS picks its kernels, the allocator fills its
+    // cache), and a budget that keeps scripts/gpu-check.sh within its 8 minutes.
+    Plan plan = scaled(c.name == "gpu"     ? Plan{2, 3, 8, 20}
+                       : large             ? Plan{1, 3, 7, 90}
                        : c.name == "small" ? Plan{2, 5, 25, 25}
                                            : Plan{3, 10, 60, 8},
                        o);
     std::vector<std::unique_ptr<TrainCase>> cases;
     for (const auto& m : o.models) {
-      cases.push_back(std::make_unique<TrainCase>(m, c));
+      try {
+        cases.push_back(std::make_unique<TrainCase>(m, c, /*flat=*/true, device));
+      } catch (const std::exception& e) {
+        reportFailure(m, e);
+        continue;
+      }
       // Recurrent models at T = 512 run 2048 sequential cell steps per pass: 2 repeats.
       cases.back()->max_reps = large && isRecurrent(m) ? std::min(2, plan.max_reps) : plan.max_reps;
     }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The bench's sections (docs/PERFORMANCE.md): each measures, prints its table and returns plain
 // results that bench/report.cpp turns into targets and JSON.
-//   gemm        float32 n×n matmul peak (GFLOP/s) and the BLAS actually loaded
+//   gemm        float32 and bfloat16 n×n matmul peaks (GFLOP/s) and the BLAS actually loaded
 //   train       forward + backward + AdamW per model × {tiny, small, large}: steps/s, tokens/s, MFU
 //   rsa         RSA ÷ softmax step time (paired rounds) and the cost of building the REMs alone
 //   breakdown   where the large softmax step's time goes: its dense products, its attention
@@ -27,10 +27,11 @@
 
 namespace rsalab::bench {
 
-// 1. GEMM peak.
+// 1. GEMM peaks, float32 and bfloat16, on the bench's --device.
 struct GemmResult {
   int64_t n;
   Stats gflops;
+  std::string dtype = "float32";  // or "bfloat16"
 };
 std::vector<GemmResult> benchGemm(const Options& o);
 

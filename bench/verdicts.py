@@ -37,7 +37,7 @@ def ratio_table(peer):
         line = f"  {label:<28}"
         for m in models:
             r = cell.get((config, m))
-            line += f"{'—':>13}" if r is None else f"{r['ratio']:>12.2f}×"
+            line += f"{'—':>13}" if r is None or r["ratio"] is None else f"{r['ratio']:>12.2f}×"
         print(line)
 
 
@@ -55,7 +55,7 @@ def main():
     if peer:
         rows = peer.get("summary", [])
         failed = [f"{r['model']}@{r['config']}" for r in rows if not r["pass"]]
-        worst = min((r["ratio"] for r in rows), default=float("nan"))
+        worst = min((r["ratio"] for r in rows if r["ratio"] is not None), default=float("nan"))
         verdicts.append(("engine ÷ PyTorch ≥ 1.0× everywhere, ≥ 1.5× at tiny (5 models)",
                          f"lowest {worst:.2f}×" + (f"; short: {', '.join(failed)}" if failed
                                                    else ""), not failed))

@@ -59,7 +59,7 @@ class SelfAttention(nn.Module):
     def softmax_attend(self, q, k, v):
         T = q.shape[2]
         scores = torch.matmul(q, k.transpose(-2, -1)) / math.sqrt(self.dh)
-        mask = torch.ones(T, T, dtype=torch.bool).triu(1)
+        mask = torch.ones(T, T, dtype=torch.bool, device=q.device).triu(1)
         return torch.matmul(torch.softmax(scores.masked_fill(mask, float("-inf")), -1), v)
 
 
@@ -93,12 +93,12 @@ class Rems(nn.Module):
         R = len(self.kinds)
         base = torch.cat([torch.tanh(self.eta), torch.sigmoid(self.nu)]).view(R, 1)
         theta = torch.cat([torch.zeros_like(self.eta), self.theta]).view(R, 1)
-        m = torch.arange(T)
+        m = torch.arange(T, device=self.eta.device)
         k = m.clamp_min(1).float().view(1, T)  # lags 0..T−1
         s = self.selector
         trig = s[:, :1] + s[:, 1:2] * torch.cos(theta * k) + s[:, 2:] * torch.sin(theta * k)
         f = base.pow(k) * trig
-        f = torch.where(m.view(1, T) > 0, f, torch.zeros(()))  # (R, T): f_h(lag)
+        f = torch.where(m.view(1, T) > 0, f, f.new_zeros(()))  # (R, T): f_h(lag)
         lag = (m.view(T, 1) - m.view(1, T)).clamp_min(0)  # future lags -> lag 0 -> 0
         return f.index_select(1, lag.flatten()).view(R, T, T)
 
@@ -156,8 +156,9 @@ def retention_decays(h):
 def rotate(x, offset=0):
     """Each channel pair (2i, 2i+1) at position t turned by t·θ_i, θ_i = 10000^(−2i/Dh)."""
     T, Dh = x.shape[-2], x.shape[-1]
-    theta = 10000.0 ** (-2 * torch.arange(Dh // 2, dtype=torch.float64) / Dh)
-    angle = torch.arange(offset, offset + T, dtype=torch.float64)[:, None] * theta  # (T, Dh/2)
+    theta = 10000.0 ** (-2 * torch.arange(Dh // 2, dtype=torch.float64, device=x.device) / Dh)
+    angle = torch.arange(offset, offset + T, dtype=torch.float64,
+                         device=x.device)[:, None] * theta  # (T, Dh/2)
     cos, sin = angle.cos().to(x.dtype), angle.sin().to(x.dtype)
     x0, x1 = x[..., 0::2], x[..., 1::2]
     return torch.stack([x0 * cos - x1 * sin, x0 * sin + x1 * cos], -1).flatten(-2)
@@ -185,8 +186,8 @@ class Retention(SelfAttention):
             q, k = rotate(q), rotate(k)
         log_gamma = (F.logsigmoid(self.decay_logit) if self.decay_logit is not None
                      else self.fixed_log_gamma.to(q.dtype))
-        n = torch.arange(T, dtype=q.dtype)
-        future = torch.ones(T, T, dtype=torch.bool).triu(1)
+        n = torch.arange(T, dtype=q.dtype, device=q.device)
+        future = torch.ones(T, T, dtype=torch.bool, device=q.device).triu(1)
         log_d = (log_gamma.view(-1, 1, 1) * (n[:, None] - n[None, :])).masked_fill(
             future, float("-inf"))
         d = log_d.exp()  # (H, T, T)
@@ -202,11 +203,12 @@ class Alibi(SelfAttention):
 
     def attend(self, q, k, v):
         T = q.shape[2]
-        slopes = 2.0 ** (-8.0 * torch.arange(1, self.h + 1, dtype=torch.float64) / self.h)
-        n = torch.arange(T, dtype=torch.float64)
+        slopes = 2.0 ** (-8.0 * torch.arange(1, self.h + 1, dtype=torch.float64,
+                                             device=q.device) / self.h)
+        n = torch.arange(T, dtype=torch.float64, device=q.device)
         bias = (-slopes.view(-1, 1, 1) * (n[:, None] - n[None, :])).to(q.dtype)  # (H, T, T)
         scores = torch.matmul(q, k.transpose(-2, -1)) / math.sqrt(self.dh) + bias
-        mask = torch.ones(T, T, dtype=torch.bool).triu(1)
+        mask = torch.ones(T, T, dtype=torch.bool, device=q.device).triu(1)
         return torch.matmul(torch.softmax(scores.masked_fill(mask, float("-inf")), -1), v)
 
 
@@ -226,7 +228,7 @@ class Forgetting(SelfAttention):
         T = q.shape[2]
         scores = (torch.matmul(q, k.transpose(-2, -1)) / math.sqrt(self.dh)
                   + self.c.unsqueeze(-1) - self.c.unsqueeze(-2))
-        mask = torch.ones(T, T, dtype=torch.bool).triu(1)
+        mask = torch.ones(T, T, dtype=torch.bool, device=q.device).triu(1)
         return torch.matmul(torch.softmax(scores.masked_fill(mask, float("-inf")), -1), v)
 
 
@@ -250,7 +252,7 @@ class GatedLinearAttention(SelfAttention):
         k = k / math.sqrt(self.dh)
         log_a = self.split(F.logsigmoid(self.decay_up(self.decay_down(x))) / GLA_TEMPERATURE)
         C = GLA_CHUNK
-        future = torch.ones(C, C, dtype=torch.bool).triu(1)
+        future = torch.ones(C, C, dtype=torch.bool, device=x.device).triu(1)
         S = x.new_zeros(B, self.h, self.dh, self.dh)
         outs = []
         for s in range(0, T, C):
@@ -288,7 +290,7 @@ class Mlstm(SelfAttention):
         q, k, v = (self.split(t) for t in self.qkv(x).chunk(3, dim=-1))  # (B, H, T, Dh)
         ig = self.input_gate(x).transpose(1, 2)  # (B, H, T)
         log_f = F.logsigmoid(self.forget_gate(x).transpose(1, 2)).cumsum(-1)  # (B, H, T)
-        future = torch.ones(T, T, dtype=torch.bool).triu(1)
+        future = torch.ones(T, T, dtype=torch.bool, device=q.device).triu(1)
         log_d = (log_f[..., :, None] - log_f[..., None, :] + ig[..., None, :]).masked_fill(
             future, float("-inf"))  # (B, H, T, T)
         m = log_d.max(-1, keepdim=True).values.detach()
@@ -348,7 +350,7 @@ class Transformer(nn.Module):
     def forward(self, x):
         T = x.shape[1]
         if self.pe.shape[0] < T:
-            self.pe = sinusoidal(T, self.d)
+            self.pe = sinusoidal(T, self.d).to(x.device)
         h = self.input_proj(x) + self.pe[:T] if self.positional else self.input_proj(x)
         for l in range(self.layers):
             h = getattr(self, f"block{l}")(h)
@@ -390,7 +392,7 @@ class StarSaberLayer(nn.Module):
     def forward(self, h, x):
         B, T, D = h.shape
         scores = torch.matmul(self.split(self.W(h)), self.split(h).transpose(-2, -1)) * self.scale
-        mask = torch.ones(T, T, dtype=torch.bool).triu(1)
+        mask = torch.ones(T, T, dtype=torch.bool, device=h.device).triu(1)
         G = torch.softmax(scores.masked_fill(mask, float("-inf")), -1)  # (B, H, T, T)
         A = (torch.matmul(G.tril(-1), self.split(self.U(h)))
              + torch.matmul(G.triu(), self.split(self.Q(h))))  # (B, H, T, Dh)
@@ -438,9 +440,10 @@ class RMSNorm(nn.Module):
 def segsum(s):
     """(..., T) -> (..., T, T): [i, j] = s[j+1] + ... + s[i] for i >= j, -inf above the diagonal."""
     T = s.shape[-1]
-    strict = torch.ones(T, T, dtype=torch.bool).tril(-1)
+    strict = torch.ones(T, T, dtype=torch.bool, device=s.device).tril(-1)
     sums = s.unsqueeze(-1).expand(*s.shape, T).masked_fill(~strict, 0.0).cumsum(-2)
-    return sums.masked_fill(torch.ones(T, T, dtype=torch.bool).triu(1), float("-inf"))
+    future = torch.ones(T, T, dtype=torch.bool, device=s.device).triu(1)
+    return sums.masked_fill(future, float("-inf"))
 
 
 def ssd_chunked(x, dt, A, Bm, Cm, chunk=MAMBA2_CHUNK):
@@ -456,7 +459,8 @@ def ssd_chunked(x, dt, A, Bm, Cm, chunk=MAMBA2_CHUNK):
     Bc = F.pad(Bm, (0, 0, 0, pad)).view(Bsz, 1, n, Q, N)
     Cc = F.pad(Cm, (0, 0, 0, pad)).view(Bsz, 1, n, Q, N)
     cum = dA.cumsum(-1)
-    above = torch.ones(Q, Q, dtype=torch.bool).triu(1)  # inside a block: exp(cum_i − cum_j)
+    # inside a block: exp(cum_i − cum_j)
+    above = torch.ones(Q, Q, dtype=torch.bool, device=x.device).triu(1)
     L = torch.exp((cum.unsqueeze(-1) - cum.unsqueeze(-2)).masked_fill(above, float("-inf")))
     y = torch.matmul(L * torch.matmul(Cc, Bc.transpose(-1, -2)), u)
     own = torch.matmul((u * torch.exp(cum[..., -1:] - cum).unsqueeze(-1)).transpose(-1, -2), Bc)
@@ -582,8 +586,12 @@ def make_model(model, d, h, L, **options):
         return Mamba2(d, h, L)
     if model in LINEAR_FORECASTERS:  # no width, heads or layers: ModelOptions' lookback
         return LINEAR_FORECASTERS[model]()
-    names = [*ATTENTION, "starsaber", "mamba2", *RECURRENT, *LINEAR_FORECASTERS]
-    raise ValueError(f"the peer has no model {model!r}: use {', '.join(names)}")
+    raise ValueError(f"the peer has no model {model!r}: use {', '.join(model_names())}")
+
+
+def model_names():
+    """Every model make_model builds, by the engine's names."""
+    return [*ATTENTION, "starsaber", "mamba2", *RECURRENT, *LINEAR_FORECASTERS]
 
 
 def adamw(net, lr=1e-3, weight_decay=0.01):

@@ -6,6 +6,9 @@ sample as JSON. Run it with Debian's /usr/bin/python3 (python3-torch: the same L
 
   /usr/bin/python3 bench/peer/peer.py --configs tiny,small --models transformer,rsa --json OUT
 
+With --device cuda (scripts/gpu-check.sh) the models and data live on the GPU and every timed
+step ends with torch.cuda.synchronize(), as rsalab-bench's; the CPU levers below still apply.
+
 The process gets the engine's environment levers (engine/runtime.cpp) before any BLAS call:
 glibc malloc with mmap off and a 1 GiB trim threshold, OpenBLAS's AVX-512 kernels on an AVX-512
 CPU when an AVX2-or-older set was pinned (RSALAB_BLAS_KERNELS=keep keeps it), and RSALAB_THREADS
@@ -25,14 +28,16 @@ MALLOC_TUNED = _libc.mallopt(-4, 0) == 1 and _libc.mallopt(-1, 1 << 30) == 1
 import torch  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from models import LinearAttention, RECURRENT, adamw, make_model  # noqa: E402
+from models import LinearAttention, RECURRENT, adamw, make_model, model_names  # noqa: E402
 
 # name: d, h, L, B, T (bench/fixtures.cpp trainConfigs)
-CONFIGS = {"tiny": (32, 2, 2, 8, 32), "small": (64, 4, 2, 32, 128), "large": (128, 8, 4, 16, 512)}
+CONFIGS = {"tiny": (32, 2, 2, 8, 32), "small": (64, 4, 2, 32, 128), "large": (128, 8, 4, 16, 512),
+           "gpu": (512, 8, 6, 32, 1024)}
 # warm-up, min repeats, max repeats, budget in seconds (section_train.cpp)
-PLANS = {"tiny": (3, 10, 60, 8.0), "small": (2, 5, 25, 25.0), "large": (1, 3, 7, 90.0)}
-MODELS = ["rnn", "lstm", "gru", "transformer", "rsa", "linear", "retnet", "alibi", "fox", "gla",
-          "mlstm", "starsaber", "mamba2", "dlinear", "nlinear"]
+PLANS = {"tiny": (3, 10, 60, 8.0), "small": (2, 5, 25, 25.0), "large": (1, 3, 7, 90.0),
+         "gpu": (2, 3, 8, 20.0)}
+LARGE = ("large", "gpu")  # recurrent models: 2 repeats (T >= 512 sequential cell steps)
+MODELS = model_names()
 AVX512_SETS = ("SkylakeX", "Cooperlake", "SapphireRapids")
 
 
@@ -95,23 +100,28 @@ def init_runtime():
             "torch": torch.__version__, "python": sys.version.split()[0]}
 
 
+def device_name(device):
+    """"CPU", or the GPU's name as CUDA reports it."""
+    return torch.cuda.get_device_name(device) if device.type == "cuda" else "CPU"
+
+
 def summary(rt):
-    return (f"peer runtime: PyTorch {rt['torch']}, {rt['threads']} intra-op thread(s); BLAS: "
-            f"{rt['blas']}, kernels {rt['blas_kernels']} ({rt['blas_note']}); malloc: "
-            + ("mmap off, trim 1 GiB" if rt["malloc_tuned"] else "glibc defaults"))
+    return (f"peer runtime: PyTorch {rt['torch']} on {rt['device']}, {rt['threads']} intra-op "
+            f"thread(s); BLAS: {rt['blas']}, kernels {rt['blas_kernels']} ({rt['blas_note']}); "
+            "malloc: " + ("mmap off, trim 1 GiB" if rt["malloc_tuned"] else "glibc defaults"))
 
 
 class Case:
     """TrainCase: seed 0, the model, AdamW (decay on matrices), x and y ~ N(0, 1) of (B, T, 1)."""
 
-    def __init__(self, model, config):
+    def __init__(self, model, config, device=torch.device("cpu")):
         d, h, L, B, T = CONFIGS[config]
         torch.manual_seed(0)
-        self.model = model
-        self.net = make_model(model, d, h, L)
+        self.model, self.device = model, device
+        self.net = make_model(model, d, h, L).to(device)
         self.net.train()
         self.opt = adamw(self.net)
-        self.x, self.y = torch.randn(B, T, 1), torch.randn(B, T, 1)
+        self.x, self.y = torch.randn(B, T, 1).to(device), torch.randn(B, T, 1).to(device)
         self.times, self.max_reps = [], 0
 
     def step(self):
@@ -119,6 +129,8 @@ class Case:
         loss = torch.nn.functional.mse_loss(self.net(self.x), self.y)
         loss.backward()
         self.opt.step()
+        if self.device.type == "cuda":
+            torch.cuda.synchronize(self.device)
         return loss
 
 
@@ -128,14 +140,24 @@ def scaled(plan, scale):
     return warmup, lo, max(lo, round(hi * scale)), budget * scale
 
 
-def run_config(config, models, scale):
+def first_line(e):
+    return (str(e).splitlines() or [type(e).__name__])[0]
+
+
+def run_config(config, models, scale, device):
+    """Round-robin over the models; one that throws (out of memory, say) is left out, said."""
     warmup, lo, hi, budget = scaled(PLANS[config], scale)
-    cases = [Case(m, config) for m in models]
-    for c in cases:
-        # Recurrent models at T = 512 run 2048 sequential cell steps per pass: 2 repeats.
-        c.max_reps = min(2, hi) if config == "large" and c.model in RECURRENT else hi
-        for _ in range(warmup):
-            c.step()
+    cases = []
+    for m in models:
+        try:
+            c = Case(m, config, device)
+            # Recurrent models at T = 512 run 2048 sequential cell steps per pass: 2 repeats.
+            c.max_reps = min(2, hi) if config in LARGE and c.model in RECURRENT else hi
+            for _ in range(warmup):
+                c.step()
+            cases.append(c)
+        except Exception as e:  # noqa: BLE001 (any failure: the model is left out, said)
+            print(f"  {m:<12} FAILED, left out: {first_line(e)}", flush=True)
     start = time.perf_counter()
     while True:
         any_step = False
@@ -146,11 +168,16 @@ def run_config(config, models, scale):
             if not needed and time.perf_counter() - start > budget:
                 continue
             t0 = time.perf_counter()
-            c.step()
+            try:
+                c.step()
+            except Exception as e:  # noqa: BLE001
+                print(f"  {c.model:<12} FAILED, left out: {first_line(e)}", flush=True)
+                c.max_reps, c.times = 0, []
+                continue
             c.times.append(time.perf_counter() - t0)
             any_step = True
         if not any_step:
-            return cases
+            return [c for c in cases if c.times]
 
 
 def median(v):
@@ -167,25 +194,36 @@ def main():
     ap.add_argument("--scale", type=float, default=1.0, help="repeats and budgets scale")
     ap.add_argument("--linear-form", choices=["masked", "chunked"], default="masked",
                     help="causal linear attention: masked T x T (default) or the engine's chunks")
+    ap.add_argument("--device", default="cpu", help="cpu, cuda or cuda:N")
     ap.add_argument("--json", help="write every sample to this file")
+    ap.add_argument("--list-models", action="store_true",
+                    help="print the models the peer has, one per line, and exit")
     a = ap.parse_args()
+    if a.list_models:
+        print("\n".join(MODELS))
+        return
     LinearAttention.form = a.linear_form
     scale = 0.3 if a.quick else a.scale
+    device = torch.device(a.device)
+    if device.type == "cuda" and not torch.cuda.is_available():
+        raise SystemExit(f"peer.py: --device {a.device}, but this PyTorch sees no CUDA device")
     rt = init_runtime()
+    rt["device"] = device_name(device)
     print(summary(rt), flush=True)
     results = []
     for config in a.configs.split(","):
         models = [m for m in a.models.split(",") if m]
         d, h, L, B, T = CONFIGS[config]
         print(f"  {config}: d{d} h{h} L{L} B{B} T{T}", flush=True)
-        for c in run_config(config, models, scale):
+        for c in run_config(config, models, scale, device):
             med = median(c.times)
             print(f"  {c.model:<12} {med * 1e3:10.3f} ms  ({min(c.times) * 1e3:.3f}-"
                   f"{max(c.times) * 1e3:.3f}, {len(c.times)} repeats)", flush=True)
             results.append({"config": config, "model": c.model, "median_s": med,
                             "samples_s": c.times})
     if a.json:
-        out = {"runtime": rt, "linear_form": a.linear_form, "scale": scale, "train": results}
+        out = {"runtime": rt, "linear_form": a.linear_form, "scale": scale,
+               "configs": {c: CONFIGS[c] for c in a.configs.split(",")}, "train": results}
         with open(a.json, "w") as f:
             json.dump(out, f, indent=1)
 

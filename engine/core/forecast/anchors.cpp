@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "engine/core/forecast/anchors_build.h"
 #include "engine/core/io/text.h"
 
 namespace rsalab::forecast {
@@ -85,6 +86,7 @@ struct Fit {
 
 std::string anchorPlan(const AnchorInput& in) {
   if (in.mode == AnchorMode::None || in.columns > in.max_columns || in.columns < 1) return "";
+  if (!anchorsAvailable()) return kNoAnchors;
   const int64_t fits = static_cast<int64_t>(anchorTable().size()) * in.columns;
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   const int64_t threads =
@@ -115,6 +117,10 @@ AnchorScores computeAnchors(const AnchorInput& in) {
   AnchorScores out;
   if (in.mode == AnchorMode::None) {
     out.notes.push_back("anchors (ETS, ARIMA, Theta) not fitted: --anchors none");
+    return out;
+  }
+  if (!anchorsAvailable()) {
+    out.notes.push_back(kNoAnchors);
     return out;
   }
   if (C > in.max_columns) {

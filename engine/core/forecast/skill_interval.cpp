@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/core/forecast/skill_interval.h"
 
-#include <gsl/gsl_cdf.h>
-
 #include <algorithm>
 #include <cmath>
 #include <iomanip>
 #include <random>
 #include <sstream>
 
+#include "engine/core/forecast/t_distribution.h"
 #include "engine/core/io/enums.h"
 
 namespace rsalab {
@@ -59,7 +58,9 @@ void dieboldMariano(const std::vector<double>& m, const std::vector<double>& a, 
   const double correction = (nd + 1 - 2 * hd + hd * (hd - 1) / nd) / nd;
   const double dm = mean / std::sqrt(v / nd) * std::sqrt(std::max(correction, 0.0));
   out.dm_statistic = dm;
-  out.dm_p = std::min(1.0, 2 * gsl_cdf_tdist_Q(std::fabs(dm), nd - 1));
+  // NaN without GSL (t_distribution.h): no p-value rather than p = 1.
+  const double p = 2 * forecast::tUpperTail(std::fabs(dm), nd - 1);
+  out.dm_p = std::isnan(p) ? p : std::min(1.0, p);
 }
 
 }  // namespace

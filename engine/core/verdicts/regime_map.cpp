@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/core/verdicts/regime_map.h"
 
-#include <gsl/gsl_cdf.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
 #include <tuple>
 
+#include "engine/core/forecast/t_distribution.h"
 #include "engine/core/io/enums.h"
 #include "engine/core/io/text.h"
 
@@ -77,7 +76,7 @@ PairedDifference meanWithInterval(const std::vector<double>& d) {
   if (d.size() < 2) return out;
   const double n = static_cast<double>(d.size());
   const double se = s.sd / std::sqrt(n);
-  const double t = gsl_cdf_tdist_Pinv(0.5 + kIntervalLevel / 2, n - 1);
+  const double t = forecast::tQuantile(0.5 + kIntervalLevel / 2, n - 1);
   out.lo = out.mean - t * se;
   out.hi = out.mean + t * se;
   return out;
