@@ -16,10 +16,16 @@ for exe in "$app" "$cli"; do
 done
 command -v xvfb-run >/dev/null || { echo "screenshots.sh: xvfb-run is missing (apt install xvfb)" >&2; exit 1; }
 mkdir -p "$out"
+# A new user's settings (the default dock layout, not this machine's saved one) on a 1920×1200
+# screen, where the window opens at its default size.
+settings="$(mktemp -d)"
+trap 'rm -rf "$settings"' EXIT
+export XDG_CONFIG_HOME="$settings"
 shot() {  # shot NAME ARGS...: one app run under a fresh virtual screen, checked for its PNG
   local name="$1"; shift
   echo "screenshots.sh: $name" >&2
-  xvfb-run -a -s "-screen 0 1600x1000x24" "$app" "$@" >/dev/null
+  rm -rf "${settings:?}"/*
+  xvfb-run -a -s "-screen 0 1920x1200x24" "$app" "$@" >/dev/null
 }
 check() { [ -s "$1" ] || { echo "screenshots.sh: $1 was not written" >&2; exit 1; }; }
 

@@ -42,6 +42,7 @@ PaperTableView::PaperTableView(QWidget* parent) : QWidget(parent) {
 
 void PaperTableView::begin(const QString& plan) {
   running_ = true;
+  progress_->setVisible(true);
   progress_->setRange(0, 1);
   progress_->setValue(0);
   status_->setText(plan);
@@ -66,6 +67,14 @@ void PaperTableView::setTable(const std::string& table_json) {
   } catch (const std::exception& e) {
     status_->setText(QString("The table could not be read: %1").arg(e.what()));
   }
+}
+
+void PaperTableView::showSaved(const std::string& table_json, const QString& source) {
+  progress_->setVisible(false);
+  status_->setText(QString("Opened %1, a table saved by rsalab-cli paper-table. Presets ▸ The RSA "
+                           "paper's table measures a new one here.")
+                       .arg(source));
+  setTable(table_json);  // a malformed table replaces the line above with the reason
 }
 
 void PaperTableView::setMessage(const QString& message) {

@@ -25,6 +25,9 @@ class PaperTableView : public QWidget {
   void setProgress(int done, int total, const QString& line);
   // The finished table: the figure and the Markdown; a malformed table is said in the status.
   void setTable(const std::string& table_json);
+  // A table saved earlier (`source` names its file): no progress bar, the status says where the
+  // table comes from; begin() brings the bar back.
+  void showSaved(const std::string& table_json, const QString& source);
   void setMessage(const QString& message);
   bool isRunning() const { return running_; }
   QCustomPlot* plot() const { return plot_; }

@@ -2,6 +2,7 @@
 #include "app/gui/preset_controller.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QMenuBar>
 
 #include "app/gui/background_runner.h"
@@ -336,7 +337,7 @@ bool PresetController::openPaperTable(const QString& path, QString* error) {
     *error = QString("%1 is not a paper table: %2").arg(path, e.what());
     return false;
   }
-  paper_view_->setTable(text);
+  paper_view_->showSaved(text, QFileInfo(path).fileName());
   showTab(PresetTab::PaperTable);
   return true;
 }
