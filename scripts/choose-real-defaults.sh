@@ -11,7 +11,7 @@
 #   stage 2: the step budget and patience, (300, 5), (600, 10), (1000, 10), at stage 1's choice
 # Usage: scripts/choose-real-defaults.sh [OUT_DIR] [stage1|stage2 K NORM]
 set -euo pipefail
-cli=${RSALAB_CLI:-build/cli/rsalab-cli}
+cli=${RSALAB_CLI:-build/app/cli/rsalab-cli}
 out=${1:-choose-defaults}
 models=rnn,lstm,gru,transformer,rsa,linear,starsaber  # the networks the defaults are for
 stage=${2:-stage1}

@@ -110,7 +110,7 @@ def main():
     ap.add_argument("files", nargs="*", help="exported .safetensors files (else: train and export)")
     ap.add_argument("--build",
                     default=os.environ.get("RSALAB_BUILD_DIR", os.path.join(root, "build")))
-    ap.add_argument("--cli", help="rsalab-cli (default: BUILD/cli/rsalab-cli)")
+    ap.add_argument("--cli", help="rsalab-cli (default: BUILD/app/cli/rsalab-cli)")
     ap.add_argument("--models",
                     default="rnn,lstm,gru,transformer,rsa,linear,retnet,starsaber,mamba2")
     ap.add_argument("--tol", type=float, default=1e-5, help="largest absolute output difference")
@@ -119,7 +119,7 @@ def main():
     with tempfile.TemporaryDirectory() as out:
         files = a.files
         if not files:
-            cli = a.cli or os.path.join(a.build, "cli", "rsalab-cli")
+            cli = a.cli or os.path.join(a.build, "app", "cli", "rsalab-cli")
             if not os.access(cli, os.X_OK):
                 print(f"check_export.py: no {cli}; build it (cmake --build {a.build} --target "
                       "rsalab-cli) or pass --cli or files", file=sys.stderr)
