@@ -9,26 +9,11 @@
 
 #include "engine/models/linear_forecasters.h"
 #include "engine/models/model_factory.h"
+#include "engine/selftest/selftest_checks.h"
 #include "engine/training/series_norm.h"
 #include "support/test_support.h"
 
 using namespace rsalab;
-
-namespace {
-
-ModelOptions smallOptions(const std::string& model) {
-  ModelOptions o;
-  o.model = model;
-  o.d_model = 16;
-  o.heads = 4;
-  o.layers = 2;
-  o.causal = true;
-  o.rem.dilated_cos = 1;  // all REM kinds, one dilated: 4 REM heads
-  o.dilations = {2};
-  return o;
-}
-
-}  // namespace
 
 class TestCausality : public QObject {
   Q_OBJECT
@@ -50,7 +35,7 @@ class TestCausality : public QObject {
     QFETCH(QString, norm);
     torch::manual_seed(13);
     const int64_t C = 3, H = 2, T = 20;
-    auto o = smallOptions(model.toStdString());
+    auto o = selftest::smallModelOptions(model.toStdString());
     o.skip_lags = 5;  // the real series' linear skip path too
     o.lookback = 6;   // the linear family's window (it has no skip path)
     auto net = makeSequenceModel(o, ModelIO{C, 0, H * C, false});
@@ -79,7 +64,7 @@ class TestCausality : public QObject {
   void linearSkipMatchesALiteralLoop() {
     torch::manual_seed(14);
     const int64_t C = 2, H = 3, T = 9, K = 4;
-    auto o = smallOptions("gru");
+    auto o = selftest::smallModelOptions("gru");
     o.skip_lags = K;
     auto net = makeSequenceModel(o, ModelIO{C, 0, H * C, false});
     torch::NoGradGuard no_grad;
@@ -188,7 +173,7 @@ class TestCausality : public QObject {
   void encoderDecoderTargetIsCausal() {
     torch::manual_seed(12);
     for (AttentionKind kind : encoderAttentionKinds()) {  // a causal-only kind is no encoder's
-      auto o = smallOptions("encdec");
+      auto o = selftest::smallModelOptions("encdec");
       o.encoder_attention = kind;
       auto net = makeEncoderDecoder(o, 10, 10);
       torch::NoGradGuard no_grad;
@@ -203,7 +188,7 @@ class TestCausality : public QObject {
   }
   void bidirectionalModelsDoSeeTheFuture() {
     for (const char* m : {"transformer", "rsa", "linear", "starsaber"}) {
-      auto o = smallOptions(m);
+      auto o = selftest::smallModelOptions(m);
       o.causal = false;
       auto net = makeSequenceModel(o, ModelIO{3, 0, 2, false});
       QVERIFY(!net->causal());
