@@ -215,14 +215,7 @@ CheckResult mamba2Forms(const torch::Device& device) {
           "resumed recurrence");
   // The model's chunked training path and its T × T path (T = 70: two chunks of 64).
   torch::manual_seed(4);
-  ModelOptions o;
-  o.model = "mamba2";
-  o.d_model = 8;
-  o.heads = 2;
-  o.layers = 2;
-  auto net =
-      std::dynamic_pointer_cast<Mamba2ModelImpl>(makeSequenceModel(o, ModelIO{3, 0, 2, false}));
-  net->to(device, torch::kFloat64);
+  auto net = smallMamba2(device);
   auto x = randn({2, 70, 3}, device);
   const auto chunked = net->forward(x);
   net->setChunked(false);
@@ -282,6 +275,18 @@ void addFormChecks(std::vector<SelfCheck>& checks) {
   checks.push_back({{"linear-forms", "gla", "linear-forms/gla"}, glaForms});
   checks.push_back({{"linear-forms", "mamba2", "linear-forms/mamba2"}, mamba2Forms});
   checks.push_back({{"linear-forms", "mlstm", "linear-forms/mlstm"}, mlstmForms});
+}
+
+std::shared_ptr<Mamba2ModelImpl> smallMamba2(const torch::Device& device) {
+  ModelOptions o;
+  o.model = "mamba2";
+  o.d_model = 8;
+  o.heads = 2;
+  o.layers = 2;
+  auto net =
+      std::dynamic_pointer_cast<Mamba2ModelImpl>(makeSequenceModel(o, ModelIO{3, 0, 2, false}));
+  net->to(device, torch::kFloat64);
+  return net;
 }
 
 }  // namespace rsalab::selftest

@@ -200,14 +200,7 @@ CheckResult mamba2DecayGradients(const torch::Device& device) {
   MaxError err;
   for (bool chunked : {true, false}) {
     torch::manual_seed(6);
-    ModelOptions o;
-    o.model = "mamba2";
-    o.d_model = 8;
-    o.heads = 2;
-    o.layers = 2;
-    auto net =
-        std::dynamic_pointer_cast<Mamba2ModelImpl>(makeSequenceModel(o, ModelIO{3, 0, 2, false}));
-    net->to(device, torch::kFloat64);
+    auto net = smallMamba2(device);
     net->setChunked(chunked);
     auto x = torch::randn({2, 70, 3}, torch::kFloat64).to(device);
     auto w = torch::randn({2, 70, 2}, torch::kFloat64).to(device);

@@ -5,12 +5,17 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "engine/core/config/model_options.h"
 #include "engine/selftest/selftest.h"
 #include "engine/torch_api.h"
+
+namespace rsalab {
+class Mamba2ModelImpl;
+}  // namespace rsalab
 
 namespace rsalab::selftest {
 
@@ -61,5 +66,9 @@ CheckResult failed(const std::string& detail);
 // The options of a small model of `model` for the model-wide checks (d_model 16, 4 heads, 2
 // layers, every REM kind with one dilated head).
 ModelOptions smallModelOptions(const std::string& model);
+
+// A two-layer Mamba-2 (width 8, 2 heads, 3 inputs, 2 outputs) in float64 on `device`, initialised
+// from the current seed: T = 70 spans two of its chunks of 64 (engine/selftest/checks_forms.cpp).
+std::shared_ptr<Mamba2ModelImpl> smallMamba2(const torch::Device& device);
 
 }  // namespace rsalab::selftest
