@@ -12,6 +12,8 @@
 #include "widgets/curve_series.h"
 #include "widgets/loss_curve_view.h"
 #include "widgets/run_palette.h"
+#include "widgets/run_store.h"
+#include "widgets/runs_table.h"
 
 using namespace rsalab;
 using Curve = LossCurveView::Curve;
@@ -31,6 +33,27 @@ std::vector<double> referenceEma(const std::vector<double>& y, double alpha) {
     out.push_back(num / den);
   }
   return out;
+}
+
+QCPPlottableLegendItem* legendItem(LossCurveView& view, const QString& name) {
+  QCustomPlot* plot = view.plot();
+  for (int i = 0; i < plot->legend->itemCount(); ++i) {
+    auto* p = qobject_cast<QCPPlottableLegendItem*>(plot->legend->item(i));
+    if (p && p->plottable()->name() == name) return p;
+  }
+  return nullptr;
+}
+
+void clickLegend(LossCurveView& view, const QString& name) {
+  view.flush();  // the legend's rects are laid out by a replot
+  QCPPlottableLegendItem* item = legendItem(view, name);
+  QVERIFY2(item, qPrintable("no legend entry " + name));
+  QTest::mouseClick(view.plot(), Qt::LeftButton, {}, item->rect().center());
+}
+
+QPen graphPen(LossCurveView& view, const QString& name) {
+  QCPPlottableLegendItem* item = legendItem(view, name);
+  return item ? item->plottable()->pen() : QPen();
 }
 
 void fillNoisy(LossCurveView& view, int run, int n, unsigned seed) {
@@ -206,23 +229,61 @@ class TestLossCurveView : public QObject {
     fillNoisy(view, 0, 200, 5);
     fillNoisy(view, 1, 200, 6);
     view.flush();
-    QSignalSpy toggled(&view, &LossCurveView::runVisibilityChanged);
-    view.setRunVisible(1, false);
+    view.setRunVisible(1, false);  // no store: the view keeps the run's visibility itself
     view.flush();
     QCOMPARE(view.drawnPointCount(1, Curve::kTrain), 0);
     QVERIFY(view.drawnPointCount(0, Curve::kTrain) > 0);
-    QCOMPARE(toggled.count(), 1);
     // Clicking run 1's legend entry shows it again.
-    QCustomPlot* plot = plotOf(view);
-    QCPAbstractLegendItem* item = nullptr;
-    for (int i = 0; i < plot->legend->itemCount(); ++i) {
-      auto* p = qobject_cast<QCPPlottableLegendItem*>(plot->legend->item(i));
-      if (p && p->plottable()->name() == "run 1") item = p;
-    }
-    QVERIFY(item);
-    QTest::mouseClick(plot, Qt::LeftButton, {}, item->rect().center());
-    QCOMPARE(toggled.count(), 2);
+    clickLegend(view, "run 1");
     QVERIFY(view.isRunVisible(1));
+  }
+  // With a store, the legend and the runs table's box are one state: a legend click clears the
+  // table's box, and ticking the box shows the curve again; the store's colour is the curve's.
+  void legendAndRunsTableShareVisibility() {
+    RunStore store;
+    RunsTable table;
+    table.setStore(&store);
+    LossCurveView view;
+    view.setStore(&store);
+    view.resize(700, 380);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    Run a, b;
+    a.id = RunId(RunSource::Live, 0);
+    a.what.model = "rnn";
+    b.id = RunId(RunSource::Live, 1);
+    b.what.model = "rsa";
+    store.add(a);
+    store.add(b, QColor(10, 200, 30));
+    view.addRun(a.id, "rnn s0");
+    view.addRun(b.id, "rsa s0");
+    fillNoisy(view, 0, 100, 5);
+    fillNoisy(view, 1, 100, 6);
+    view.flush();
+    QCOMPARE(graphPen(view, "rsa s0").color(), QColor(10, 200, 30));
+    const QModelIndex box = store.index(1, RunStore::kVisible);
+    QCOMPARE(table.model()->data(box, Qt::CheckStateRole).toInt(), int(Qt::Checked));
+    clickLegend(view, "rsa s0");  // the legend → the store → the table's box
+    QCOMPARE(table.model()->data(box, Qt::CheckStateRole).toInt(), int(Qt::Unchecked));
+    QVERIFY(!store.isVisible(b.id));
+    QVERIFY(!view.isRunVisible(b.id));
+    view.flush();
+    QCOMPARE(view.drawnPointCount(b.id, Curve::kTrain), 0);
+    // The table's box (the user ticks it: the view's setData) → the store → the legend.
+    QVERIFY(table.model()->setData(box, Qt::Checked, Qt::CheckStateRole));
+    QVERIFY(view.isRunVisible(b.id));
+    view.flush();
+    QVERIFY(view.drawnPointCount(b.id, Curve::kTrain) > 0);
+    // setRunVisible on a stored run writes through the store as well.
+    view.setRunVisible(a.id, false);
+    QVERIFY(!store.isVisible(a.id));
+    // A run added to the store hidden keeps the store's state when its curve arrives later.
+    Run c;
+    c.id = RunId(RunSource::Live, 2);
+    store.add(c);
+    QVERIFY(store.setData(store.index(2, RunStore::kVisible), Qt::Unchecked, Qt::CheckStateRole));
+    view.addRun(c.id, "late");
+    QVERIFY(!view.isRunVisible(c.id));
   }
   void appendsRedrawOnTimerOnly() {
     LossCurveView view;

@@ -19,6 +19,7 @@
 #include "tests/support/widget_shots.h"
 #include "widgets/plot_export.h"
 #include "widgets/regime_map_view.h"
+#include "widgets/run_palette.h"
 #include "widgets/sample_efficiency_view.h"
 
 using namespace rsalab;
@@ -162,8 +163,8 @@ class TestRegimeMapView : public QObject {
   void winnerMapColoursWinnersMarksTiesLeavesPendingEmpty() {
     RegimeMapView view;
     fill(view);
-    const QColor gru = SampleEfficiencyView::modelColor("gru");
-    const QColor rsa = SampleEfficiencyView::modelColor("rsa");
+    const QColor gru = modelColor("gru");
+    const QColor rsa = modelColor("rsa");
     for (int64_t n : {16, 64, 256}) {
       QCOMPARE(view.winnerColor(0, n), gru);
       QCOMPARE(view.winnerColor(0.5, n), RegimeMapView::kTieColor);

@@ -13,6 +13,7 @@
 #include <cmath>
 
 #include "widgets/number_text.h"
+#include "widgets/run_palette.h"
 #include "widgets/sample_efficiency_view.h"
 
 namespace rsalab {
@@ -116,7 +117,7 @@ void ComparisonTable::rebuild() {
   for (int r = 0; r < entries_.size(); ++r) {
     const auto& e = entries_[r];
     auto* name = new QTableWidgetItem(e.name);
-    name->setForeground(QBrush(SampleEfficiencyView::modelColor(e.name)));  // as in the figure
+    name->setForeground(QBrush(modelColor(e.name)));  // as in the figure
     table_->setItem(r, kModel, name);
     table_->setItem(
         r, kParameters,

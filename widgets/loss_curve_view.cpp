@@ -17,6 +17,7 @@
 #include "engine/core/io/enums.h"
 #include "widgets/plot_export.h"
 #include "widgets/run_palette.h"
+#include "widgets/run_store.h"
 
 namespace rsalab {
 
@@ -93,10 +94,62 @@ LossCurveView::LossCurveView(QWidget* parent) : QWidget(parent) {
           &LossCurveView::onRangeChanged);
 }
 
+void LossCurveView::setStore(RunStore* store) {
+  if (store_) disconnect(store_, nullptr, this, nullptr);
+  store_ = store;
+  if (!store_) return;
+  connect(store_, &QAbstractItemModel::dataChanged, this, &LossCurveView::followStoreRows);
+  connect(store_, &QAbstractItemModel::rowsInserted, this,
+          [this](const QModelIndex&, int first, int last) {
+            for (int row = first; row <= last; ++row) followStore(store_->idAt(row));
+          });
+  connect(store_, &QAbstractItemModel::modelReset, this, [this] {
+    for (auto& [id, run] : runs_) followStore(id);
+  });
+  connect(store_, &QObject::destroyed, this, [this] { store_ = nullptr; });
+  for (auto& [id, run] : runs_) followStore(id);
+}
+
+void LossCurveView::followStoreRows(const QModelIndex& first, const QModelIndex& last,
+                                    const QList<int>& roles) {
+  if (!roles.isEmpty() && !roles.contains(Qt::CheckStateRole) &&
+      !roles.contains(Qt::DecorationRole))
+    return;
+  for (int row = first.row(); row <= last.row(); ++row) followStore(store_->idAt(row));
+}
+
+void LossCurveView::followStore(const RunId& run_id) {
+  auto it = runs_.find(run_id);
+  if (!store_ || it == runs_.end()) return;
+  const int row = store_->rowOf(run_id);
+  if (row < 0) return;
+  Run& run = it->second;
+  const QColor color =
+      store_->index(row, RunStore::kSwatch).data(Qt::DecorationRole).value<QColor>();
+  if (color.isValid() && color != run.color) {
+    run.color = color;
+    applyColor(run);
+  }
+  showRun(run,
+          store_->index(row, RunStore::kVisible).data(Qt::CheckStateRole).toInt() == Qt::Checked);
+}
+
 void LossCurveView::addRun(const RunId& run_id, const QString& name, const QColor& color) {
   Run& run = ensureRun(run_id);
   run.name = name;
-  run.color = color.isValid() ? color : runColor(static_cast<int>(run_id.number));
+  const QColor stored = store_ ? store_->colorOf(run_id) : QColor();
+  run.color = color.isValid()    ? color
+              : stored.isValid() ? stored
+                                 : runColor(static_cast<int>(run_id.number));
+  applyColor(run);
+  run.train_smooth->setName(name);
+  run.validation_graph->setName(name + tr(" (val)"));
+  followStore(run_id);
+  updateLegendItem(run);
+  markDirty();
+}
+
+void LossCurveView::applyColor(Run& run) {
   QColor faint = run.color;
   faint.setAlpha(kRawAlpha);
   run.train_raw->setPen(QPen(faint, 1));
@@ -104,9 +157,6 @@ void LossCurveView::addRun(const RunId& run_id, const QString& name, const QColo
   run.validation_graph->setPen(QPen(run.color, 1.8, Qt::DashLine));
   run.validation_graph->setScatterStyle(
       QCPScatterStyle(QCPScatterStyle::ssCircle, run.color, Qt::white, 4));
-  run.train_smooth->setName(name);
-  run.validation_graph->setName(name + tr(" (val)"));
-  updateLegendItem(run);
   markDirty();
 }
 
@@ -121,8 +171,7 @@ LossCurveView::Run& LossCurveView::ensureRun(const RunId& run_id) {
   run.train_raw->removeFromLegend();
   run.validation_graph->removeFromLegend();  // joins the legend with its first point
   run.name = tr("run %1").arg(run_id.number);
-  run.color = runColor(static_cast<int>(run_id.number));
-  addRun(run_id, run.name, run.color);
+  addRun(run_id, run.name, QColor());  // the store's colour where it holds the run
   return run;
 }
 
@@ -214,11 +263,21 @@ void LossCurveView::setLogY(bool log_y) {
 
 void LossCurveView::setRunVisible(const RunId& run_id, bool visible) {
   auto it = runs_.find(run_id);
-  if (it == runs_.end() || it->second.visible == visible) return;
-  it->second.visible = visible;
-  updateLegendItem(it->second);
+  if (it == runs_.end()) return;
+  // The store's run: write there, and follow its dataChanged like every other view.
+  if (const int row = store_ ? store_->rowOf(run_id) : -1; row >= 0) {
+    store_->setData(store_->index(row, RunStore::kVisible), visible ? Qt::Checked : Qt::Unchecked,
+                    Qt::CheckStateRole);
+    return;
+  }
+  showRun(it->second, visible);
+}
+
+void LossCurveView::showRun(Run& run, bool visible) {
+  if (run.visible == visible) return;
+  run.visible = visible;
+  updateLegendItem(run);
   markDirty();
-  emit runVisibilityChanged(run_id, visible);
 }
 
 bool LossCurveView::isRunVisible(const RunId& run_id) const {

@@ -8,6 +8,11 @@
 // timer redraws (the GUI never waits on a redraw), so append at any rate from queued trainer
 // signals. Interaction: wheel zoom, drag pan, double-click (or "Fit") fits everything and follows
 // new data again; clicking a legend entry toggles that run.
+//
+// With a RunStore attached (setStore), a run's colour and visibility are the store's: the view
+// reads them from the store's roles, follows its dataChanged, and a legend click or setRunVisible
+// writes through the store's setData, so the runs table's box and the legend never disagree. Runs
+// the store does not hold (or a view without a store, as in tests) keep their own.
 #pragma once
 
 #include <QColor>
@@ -21,6 +26,7 @@
 #include "engine/core/session/run_id.h"
 #include "widgets/curve_series.h"
 #include "widgets/plot_export.h"
+#include "widgets/reference_line.h"
 #include "widgets/repaint_throttle.h"
 
 class QCustomPlot;
@@ -35,15 +41,11 @@ class QComboBox;
 class QLabel;
 class QMouseEvent;
 class QSlider;
+class QModelIndex;
 
 namespace rsalab {
 
-// A labelled horizontal line at a loss: a reference's (ReferenceScore) or the Bayes floor, dashed.
-struct ReferenceLine {
-  QString label;  // e.g. "persistence", "AR(25) least squares", "ETS(M,Ad,M)"
-  double loss = 0;
-  bool best = false;  // the best reference (lowest validation loss): drawn darker and thicker
-};
+class RunStore;
 
 class LossCurveView : public QWidget {
   Q_OBJECT
@@ -55,7 +57,11 @@ class LossCurveView : public QWidget {
 
   explicit LossCurveView(QWidget* parent = nullptr);
 
-  // An invalid colour means runColor(run_id). Appending to an unknown run adds it as "run N".
+  // The store whose runs' colour and visibility this view follows (nullptr: none). Not owned.
+  void setStore(RunStore* store);
+
+  // An invalid colour means the store's colour for the run, else runColor(run_id). Appending to an
+  // unknown run adds it as "run N".
   void addRun(const RunId& run_id, const QString& name, const QColor& color = QColor());
   void removeRun(const RunId& run_id);
   bool hasRun(const RunId& run_id) const { return runs_.count(run_id) > 0; }
@@ -118,10 +124,6 @@ class LossCurveView : public QWidget {
   // (+ smoothed for training); `visible_only`: shown runs, points inside the x range. For export.
   QVector<PlotDataTable> exportTables(bool visible_only) const;
 
- signals:
-  /// A run was shown or hidden (legend click or setRunVisible); the run table mirrors it.
-  void runVisibilityChanged(const RunId& run_id, bool visible);
-
  private:
   struct Run {
     QString name;
@@ -141,6 +143,10 @@ class LossCurveView : public QWidget {
   };
 
   Run& ensureRun(const RunId& run_id);
+  void applyColor(Run& run);              // the run's pens from run.color
+  void showRun(Run& run, bool visible);   // the view's own state; no write to the store
+  void followStore(const RunId& run_id);  // take the store's colour and visibility for a run
+  void followStoreRows(const QModelIndex& first, const QModelIndex& last, const QList<int>& roles);
   std::vector<ReferenceLine> visibleReferences() const;  // de-duplicated, by falling loss
   void drawReferences();                                 // (loss_curve_references.cpp)
   const std::vector<double>& xs(const CurveSeries& s) const;
@@ -160,6 +166,7 @@ class LossCurveView : public QWidget {
   QLabel* smoothing_label_ = nullptr;
   QCheckBox* log_box_ = nullptr;
 
+  RunStore* store_ = nullptr;
   std::map<RunId, Run> runs_;
   std::vector<Marker> markers_;
   std::map<RunId, std::vector<ReferenceLine>> references_;  // by run

@@ -10,6 +10,7 @@
 
 #include "widgets/heat_map_support.h"
 #include "widgets/regime_map_view.h"
+#include "widgets/run_palette.h"
 #include "widgets/sample_efficiency_view.h"
 
 namespace rsalab {
@@ -201,8 +202,7 @@ void RegimeMapView::addWinnerCells(QCPAxisRect* rect) {
     fill->topLeft->setCoords(i - 0.5, j + 0.5);
     fill->bottomRight->setCoords(i + 0.5, j - 0.5);
     fill->setPen(QPen(Qt::white, 1));
-    fill->setBrush(tie ? kTieColor
-                       : SampleEfficiencyView::modelColor(QString::fromStdString(w.best)));
+    fill->setBrush(tie ? kTieColor : modelColor(QString::fromStdString(w.best)));
     fill->setProperty("regime_cell", key);
     if (!tie) continue;
     auto* hatch = new QCPItemRect(plot_);  // hatched, so a tie never reads as a grey model
@@ -245,7 +245,7 @@ void RegimeMapView::addLegend(QCPLayoutGrid* row, const QStringList& models) {
     legend->setMaximumSize(legend->minimumOuterSizeHint().width(), QWIDGETSIZE_MAX);
   };
   for (const QString& model : models) {
-    const QColor c = SampleEfficiencyView::modelColor(model);
+    const QColor c = modelColor(model);
     entry(tr("%1 wins").arg(model), c, QPen(c));
   }
   entry(tr("tie (paired interval covers 0)"), QBrush(kTieColor), QPen(QColor(150, 150, 150)));

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "widgets/run_palette.h"
 
+#include <QHash>
 #include <cstdlib>
+
+#include "engine/core/registry/model_registry.h"
 
 namespace rsalab {
 
@@ -31,6 +34,12 @@ QColor runColor(int index) {
   // Later cycles: same hue, shifted lightness (black gets grey rather than "darker black").
   if (c.lightness() < 20) return QColor::fromHsl(0, 0, 60 + 30 * ((cycle - 1) % 3));
   return cycle % 2 == 1 ? c.darker(140 + 20 * (cycle / 2)) : c.lighter(130 + 10 * (cycle / 2));
+}
+
+QColor modelColor(const QString& model) {
+  const int i = modelIndex(model.toStdString());
+  const int known = static_cast<int>(modelRegistry().size());
+  return runColor(i >= 0 ? i : known + static_cast<int>(qHash(model) % 8));
 }
 
 }  // namespace rsalab

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <QColor>
+#include <QString>
 
 namespace rsalab {
 
@@ -14,5 +15,10 @@ int runColorCount();
 // Colour of run `index` (0, 1, 2, ...). Indices past runColorCount() reuse the hues, darker on odd
 // cycles and lighter on even ones, so neighbouring runs still differ; negative indices use |index|.
 QColor runColor(int index);
+
+// Colour of a model, the same hue in every view that draws models rather than runs (sweeps,
+// sample efficiency, the regime map): the registry's order gives each model its hue; unknown names
+// get one past the registry's.
+QColor modelColor(const QString& model);
 
 }  // namespace rsalab

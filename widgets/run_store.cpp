@@ -7,7 +7,6 @@
 #include "engine/core/registry/model_registry.h"
 #include "widgets/number_text.h"
 #include "widgets/run_palette.h"
-#include "widgets/sample_efficiency_view.h"
 
 namespace rsalab {
 
@@ -25,31 +24,28 @@ RunStore::RunStore(QObject* parent) : QAbstractTableModel(parent) {}
 
 void RunStore::clear() {
   beginResetModel();
-  runs_.clear();
-  skills_.clear();
-  colors_.clear();
-  visible_.clear();
+  rows_.clear();
   endResetModel();
 }
 
 void RunStore::add(const Run& run, const QColor& color) {
-  const QColor c = color.isValid() ? color
-                   : run.id.source == RunSource::Sweep
-                       ? SampleEfficiencyView::modelColor(QString::fromStdString(run.what.model))
-                       : runColor(static_cast<int>(run.id.number));
   if (const int row = rowOf(run.id); row >= 0) {
-    runs_[static_cast<size_t>(row)] = run;
-    skills_[static_cast<size_t>(row)] = skillOf(run);
-    colors_[static_cast<size_t>(row)] = color.isValid() ? color : colors_[static_cast<size_t>(row)];
+    Row& r = rows_[static_cast<size_t>(row)];
+    r.run = run;
+    r.skill = skillOf(run);
+    if (color.isValid()) r.color = color;
     changed(row);
     return;
   }
-  const int row = static_cast<int>(runs_.size());
+  Row r;
+  r.run = run;
+  r.skill = skillOf(run);
+  r.color = color.isValid()                     ? color
+            : run.id.source == RunSource::Sweep ? modelColor(QString::fromStdString(run.what.model))
+                                                : runColor(static_cast<int>(run.id.number));
+  const int row = static_cast<int>(rows_.size());
   beginInsertRows({}, row, row);
-  runs_.push_back(run);
-  skills_.push_back(skillOf(run));
-  colors_.push_back(c);
-  visible_.push_back(true);
+  rows_.push_back(std::move(r));
   endInsertRows();
 }
 
@@ -57,28 +53,25 @@ void RunStore::remove(const RunId& id) {
   const int row = rowOf(id);
   if (row < 0) return;
   beginRemoveRows({}, row, row);
-  runs_.erase(runs_.begin() + row);
-  skills_.erase(skills_.begin() + row);
-  colors_.erase(colors_.begin() + row);
-  visible_.erase(visible_.begin() + row);
+  rows_.erase(rows_.begin() + row);
   endRemoveRows();
 }
 
 void RunStore::setWhat(const RunId& id, const RunDescriptor& what) {
   const int row = rowOf(id);
   if (row < 0) return;
-  Run& run = runs_[static_cast<size_t>(row)];
-  run.what = what;
-  skills_[static_cast<size_t>(row)] = skillOf(run);
+  Row& r = rows_[static_cast<size_t>(row)];
+  r.run.what = what;
+  r.skill = skillOf(r.run);
   changed(row);
 }
 
 void RunStore::setStatus(const RunId& id, const RunStatus& now) {
   const int row = rowOf(id);
   if (row < 0) return;
-  Run& run = runs_[static_cast<size_t>(row)];
-  run.now = now;
-  skills_[static_cast<size_t>(row)] = skillOf(run);
+  Row& r = rows_[static_cast<size_t>(row)];
+  r.run.now = now;
+  r.skill = skillOf(r.run);
   changed(row);
 }
 
@@ -86,53 +79,54 @@ void RunStore::changed(int row) { emit dataChanged(index(row, 0), index(row, kCo
 
 const Run* RunStore::find(const RunId& id) const {
   const int row = rowOf(id);
-  return row < 0 ? nullptr : &runs_[static_cast<size_t>(row)];
+  return row < 0 ? nullptr : &rows_[static_cast<size_t>(row)].run;
 }
 
 int RunStore::rowOf(const RunId& id) const {
-  for (size_t i = 0; i < runs_.size(); ++i)
-    if (runs_[i].id == id) return static_cast<int>(i);
+  for (size_t i = 0; i < rows_.size(); ++i)
+    if (rows_[i].run.id == id) return static_cast<int>(i);
   return -1;
 }
 
 RunId RunStore::idAt(int row) const {
-  return row >= 0 && row < static_cast<int>(runs_.size()) ? runs_[static_cast<size_t>(row)].id
+  return row >= 0 && row < static_cast<int>(rows_.size()) ? rows_[static_cast<size_t>(row)].run.id
                                                           : RunId();
 }
 
 QColor RunStore::colorOf(const RunId& id) const {
   const int row = rowOf(id);
-  return row < 0 ? QColor() : colors_[static_cast<size_t>(row)];
+  return row < 0 ? QColor() : rows_[static_cast<size_t>(row)].color;
 }
 
 bool RunStore::isVisible(const RunId& id) const {
   const int row = rowOf(id);
-  return row >= 0 && visible_[static_cast<size_t>(row)];
+  return row >= 0 && rows_[static_cast<size_t>(row)].visible;
 }
 
 bool RunStore::anyActive() const {
-  for (const auto& r : runs_)
-    if (r.now.state == RunState::Running || r.now.state == RunState::Idle) return true;
+  for (const auto& r : rows_)
+    if (r.run.now.state == RunState::Running || r.run.now.state == RunState::Idle) return true;
   return false;
 }
 
 bool RunStore::anyDiverged() const {
-  for (const auto& r : runs_)
-    if (r.now.state == RunState::Diverged) return true;
+  for (const auto& r : rows_)
+    if (r.run.now.state == RunState::Diverged) return true;
   return false;
 }
 
 RunId RunStore::firstToInspect() const {
-  for (const auto& r : runs_) {
-    const ModelInfo* info = findModel(r.what.model);
-    if (info && info->has_rems) return r.id;
+  for (const auto& r : rows_) {
+    const ModelInfo* info = findModel(r.run.what.model);
+    if (info && info->has_rems) return r.run.id;
   }
-  return runs_.empty() ? RunId() : runs_.front().id;
+  return rows_.empty() ? RunId() : rows_.front().run.id;
 }
 
 RunStore::Progress RunStore::progress() const {
   Progress p;
-  for (const auto& r : runs_) {
+  for (const auto& row : rows_) {
+    const Run& r = row.run;
     p.done += r.now.step;
     p.total += r.now.ended() ? r.now.step : r.now.max_steps;
     if (r.now.state == RunState::Running) {
@@ -184,7 +178,7 @@ RunStore::Skill RunStore::skillOf(const Run& run) {
 }
 
 int RunStore::rowCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : static_cast<int>(runs_.size());
+  return parent.isValid() ? 0 : static_cast<int>(rows_.size());
 }
 
 int RunStore::columnCount(const QModelIndex& parent) const {
@@ -253,21 +247,21 @@ QVariant RunStore::toolTip(const Run& r, const Skill& skill, int column) const {
 }
 
 QVariant RunStore::data(const QModelIndex& index, int role) const {
-  if (!index.isValid() || index.row() >= static_cast<int>(runs_.size())) return {};
-  const auto row = static_cast<size_t>(index.row());
-  const Run& r = runs_[row];
-  const Skill& skill = skills_[row];
+  if (!index.isValid() || index.row() >= static_cast<int>(rows_.size())) return {};
+  const Row& row = rows_[static_cast<size_t>(index.row())];
+  const Run& r = row.run;
+  const Skill& skill = row.skill;
   const int column = index.column();
   switch (role) {
     case Qt::DisplayRole:
       return text(r, skill, column);
     case Qt::ToolTipRole:
       return toolTip(r, skill, column);
-    case Qt::BackgroundRole:
-      return column == kSwatch ? QVariant(colors_[row]) : QVariant();
-    case Qt::CheckStateRole:
-      return column == kVisible ? QVariant(visible_[row] ? Qt::Checked : Qt::Unchecked)
-                                : QVariant();
+    case Qt::DecorationRole:  // the run's colour, read by every view that draws the run
+    case Qt::BackgroundRole:  // (the table paints the whole swatch cell with it)
+      return column == kSwatch ? QVariant(row.color) : QVariant();
+    case Qt::CheckStateRole:  // the run's visibility, read by every view that draws the run
+      return column == kVisible ? QVariant(row.visible ? Qt::Checked : Qt::Unchecked) : QVariant();
     case Qt::ForegroundRole:
       if (column == kState &&
           (r.now.state == RunState::Failed || r.now.state == RunState::Diverged))
@@ -339,12 +333,11 @@ Qt::ItemFlags RunStore::flags(const QModelIndex& index) const {
 bool RunStore::setData(const QModelIndex& index, const QVariant& value, int role) {
   if (!index.isValid() || index.column() != kVisible || role != Qt::CheckStateRole) return false;
   const auto row = static_cast<size_t>(index.row());
-  if (row >= runs_.size()) return false;
+  if (row >= rows_.size()) return false;
   const bool visible = value.toInt() == Qt::Checked;
-  if (visible_[row] == visible) return true;
-  visible_[row] = visible;
+  if (rows_[row].visible == visible) return true;
+  rows_[row].visible = visible;
   emit dataChanged(index, index, {Qt::CheckStateRole});
-  emit visibilityChanged(runs_[row].id, visible);
   return true;
 }
 

@@ -5,6 +5,10 @@
 // validation loss above the task's Bayes floor, the skill against the best reference with its
 // interval, parameters and speed. The inspector, the loss view's reference lines, the session
 // recorder and a train preset's verdict read the same records.
+//
+// A run's colour and visibility live here only, as its roles (Qt::DecorationRole of kSwatch,
+// Qt::CheckStateRole of kVisible): every view that draws runs (the runs table, the loss curves and
+// their legend) reads them, follows dataChanged, and changes visibility through setData.
 #pragma once
 
 #include <QAbstractTableModel>
@@ -12,7 +16,7 @@
 #include <vector>
 
 #include "engine/core/session/run_record.h"
-#include "widgets/loss_curve_view.h"
+#include "widgets/reference_line.h"
 
 namespace rsalab {
 
@@ -47,13 +51,13 @@ class RunStore : public QAbstractTableModel {
   void setWhat(const RunId& id, const RunDescriptor& what);
   void setStatus(const RunId& id, const RunStatus& now);
 
-  const std::vector<Run>& runs() const { return runs_; }
+  const Run& runAt(int row) const { return rows_.at(static_cast<size_t>(row)).run; }
   const Run* find(const RunId& id) const;  // nullptr: not held
   int rowOf(const RunId& id) const;        // -1: not held
   RunId idAt(int row) const;               // invalid outside the rows
   QColor colorOf(const RunId& id) const;
   bool isVisible(const RunId& id) const;
-  bool isEmpty() const { return runs_.empty(); }
+  bool isEmpty() const { return rows_.empty(); }
   bool anyActive() const;  // a run idle or running: its verdict is still to come
   bool anyDiverged() const;
   RunId firstToInspect() const;  // the first run whose model has REMs, else the first run
@@ -67,7 +71,8 @@ class RunStore : public QAbstractTableModel {
   };
   Progress progress() const;
 
-  // QAbstractTableModel: display text, tooltips, colours, the visibility check box.
+  // QAbstractTableModel: display text, tooltips, the run's colour (Qt::DecorationRole and
+  // Qt::BackgroundRole of kSwatch) and visibility (Qt::CheckStateRole of kVisible, also setData's).
   int rowCount(const QModelIndex& parent = QModelIndex()) const override;
   int columnCount(const QModelIndex& parent = QModelIndex()) const override;
   QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
@@ -75,10 +80,6 @@ class RunStore : public QAbstractTableModel {
                       int role = Qt::DisplayRole) const override;
   Qt::ItemFlags flags(const QModelIndex& index) const override;
   bool setData(const QModelIndex& index, const QVariant& value, int role) override;
-
- signals:
-  /// The user ticked or cleared a run's check box; consumed by the loss view.
-  void visibilityChanged(const rsalab::RunId& id, bool visible);
 
  private:
   // The skill against the best reference (series tasks): on validation while the run trains, on
@@ -94,10 +95,14 @@ class RunStore : public QAbstractTableModel {
   QVariant toolTip(const Run& run, const Skill& skill, int column) const;
   void changed(int row);
 
-  std::vector<Run> runs_;  // in the order added: the table's rows
-  std::vector<Skill> skills_;
-  std::vector<QColor> colors_;
-  std::vector<bool> visible_;
+  // One row of the table: the run, what is computed from it, and how the views show it.
+  struct Row {
+    Run run;
+    Skill skill;
+    QColor color;
+    bool visible = true;
+  };
+  std::vector<Row> rows_;  // in the order added
 };
 
 // The lines a run's validation curve is read against: the baselines' validation losses (the

@@ -93,13 +93,6 @@ SampleEfficiencyView::SampleEfficiencyView(QWidget* parent) : QWidget(parent) {
   connect(plot_, &QCustomPlot::mouseDoubleClick, this, [this](QMouseEvent*) { flush(); });
 }
 
-QColor SampleEfficiencyView::modelColor(const QString& model) {
-  // The registry's order gives each model its hue; unknown names get one past the registry's.
-  const int i = modelIndex(model.toStdString());
-  const int known = static_cast<int>(modelRegistry().size());
-  return runColor(i >= 0 ? i : known + static_cast<int>(qHash(model) % 8));
-}
-
 void SampleEfficiencyView::addPoint(const SampleEfficiencyPoint& point) {
   if (point.reference) references_.insert(point.model);
   if (!points_.count(point.model)) {

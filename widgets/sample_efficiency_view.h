@@ -77,7 +77,6 @@ class SampleEfficiencyView : public QWidget {
   QStringList models() const;  // in the order they first appeared
   bool isReference(const QString& model) const { return references_.count(model) > 0; }
   ModelCurve curve(const QString& model) const;
-  static QColor modelColor(const QString& model);  // same hue per model in every view
 
   void flush();  // redraw pending points now (tests, grabs)
   // After a redraw: the legend entry of a model's mean line ("rsa  b = 0.205 [0.135, 0.275]"),

@@ -16,6 +16,7 @@
 #include "widgets/paper_table_plot.h"
 #include "widgets/plot_export.h"
 #include "widgets/regime_map_view.h"
+#include "widgets/run_palette.h"
 #include "widgets/sample_efficiency_view.h"
 
 namespace rsalab {
@@ -92,7 +93,7 @@ void buildLossFigure(QCustomPlot* plot, const std::vector<SweepRow>& rows, const
   plot->plotLayout()->addElement(1, 1, plot->legend);  // outside the axis rect: never on data
   plot->plotLayout()->setColumnStretchFactor(1, 0.001);
   for (const auto& model : order) {
-    const QColor color = SampleEfficiencyView::modelColor(QString::fromStdString(model));
+    const QColor color = modelColor(QString::fromStdString(model));
     auto* t = plot->addGraph();
     t->setName(QString::fromStdString(model) + " train");
     t->setPen(QPen(color, 1.8));

@@ -116,13 +116,12 @@ void MainWindow::buildDocks() {
   runs_table_ = new RunsTable(this);
   runs_table_->setObjectName("RunsTable");
   runs_table_->setStore(runs_);
-  connect(runs_, &RunStore::visibilityChanged, this,
-          [this](const RunId& id, bool visible) { curves_->setRunVisible(id, visible); });
   connect(runs_table_, &RunsTable::runSelected, this, &MainWindow::inspectRun);
   auto* runs_dock = dock("Runs", "RunsDock", runs_table_, Qt::BottomDockWidgetArea);
 
   curves_ = new LossCurveView(this);  // has its own x-axis, smoothing, log-y and fit controls
   curves_->setObjectName("LossCurveView");
+  curves_->setStore(runs_);  // colour and visibility: the store's, shared with the runs table
   curves_->setSmoothing(0.9);
   curves_->setLogY(true);  // losses part by factors; the Bayes floor stays readable near the curves
   auto* curves_dock = dock("Loss curves", "LossCurvesDock", curves_, Qt::BottomDockWidgetArea);

@@ -129,7 +129,7 @@ void PresetController::runsChanged() {
   // A train preset: every run ended; judge the first run's newest inspection record.
   const RunStore& store = *v_.runs;
   if (store.anyActive() || store.isEmpty()) return;
-  const Run& first = store.runs().front();
+  const Run& first = store.runAt(0);
   const RunId run = first.id;
   const SnapshotHistory& history = v_.inspector->history();
   const auto steps = history.steps(run);

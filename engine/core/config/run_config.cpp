@@ -53,7 +53,6 @@ const char* kindName(const double*) { return "a number"; }
 const char* kindName(const std::string*) { return "a string"; }
 const char* kindName(const std::vector<double>*) { return "an array of numbers"; }
 const char* kindName(const std::vector<int64_t>*) { return "an array of integers"; }
-const char* kindName(const std::vector<std::string>*) { return "an array of strings"; }
 
 // A list of an option enum (TaskOptions::teacher_kinds).
 template <typename T>

@@ -65,10 +65,10 @@ struct Preset {
   ClaimRule rule = ClaimRule::Recover;
   // A sweep preset: `rsalab-cli sweep --preset NAME` and the GUI run `models` × sweep_sizes ×
   // sweep_seeds (× the task axis) and judge the rows by `rule`.
-  std::vector<int64_t> sweep_sizes;
+  std::vector<int64_t> sweep_sizes{};
   int64_t sweep_seeds = 0;
   int64_t sweep_epochs = 0;  // SweepOptions::budget_epochs: a budget that grows with N
-  SweepAxis axis;
+  SweepAxis axis{};
   // Keep each run's last inspection record (SweepOptions::keep_inspection): the rule reads the
   // learned parameters.
   bool sweep_inspection = false;
