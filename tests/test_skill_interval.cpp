@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The skill's word and interval (engine/core/forecast/skill_interval.h) on constructed errors: the
 // rule's calibration on equally good forecasters, no word below N_min, the Diebold–Mariano statistic
-// against a literal computation of its formula, MASE's denominator against a literal loop, and errors.json in a session bundle (old bundles open).
+// against a literal computation of its formula, MASE's denominator against a literal loop, and
+// errors.json in a session bundle (old bundles open; a short test part reopens without a word).
 #include <QTemporaryDir>
 #include <QtTest>
 #include <cmath>
@@ -22,13 +23,13 @@ using namespace rsalab;
 
 namespace {
 
-// n squared errors of a forecaster whose errors are AR(1) with coefficient 0.5 and scale `sd`.
-std::vector<double> squaredErrors(size_t n, double sd, std::mt19937_64& rng) {
+// n squared errors of a forecaster whose errors are AR(1) with coefficient `phi` and scale `sd`.
+std::vector<double> squaredErrors(size_t n, double sd, std::mt19937_64& rng, double phi = 0.5) {
   std::normal_distribution<double> noise(0.0, sd);
   std::vector<double> out;
   double e = 0;
   for (size_t t = 0; t < n; ++t) {
-    e = 0.5 * e + noise(rng);
+    e = phi * e + noise(rng);
     out.push_back(e * e);
   }
   return out;
@@ -109,19 +110,21 @@ class TestSkillInterval : public QObject {
     QCOMPARE(parseSkillVerdict("ties"), SkillVerdict::Ties);
   }
 
-  // The rule's calibration: two forecasters of the same quality (independent AR(1) errors,
-  // coefficient 0.5, the same scale), 400 draws from fixed seeds at n = 36 (a monthly series'
-  // test part) and n = 300. DM at 5 % may say "beats" in at most 10 % of the draws (nominal
-  // 2.5 %, one side of a two-sided 5 % test). The bootstrap interval beside it, which does not
-  // give the word, has its coverage of the true skill 0 printed.
+  // The rule's calibration: two forecasters of the same quality (independent AR(1) errors of the
+  // same scale, coefficient 0.5, and 0.8 for errors a misfit leaves strongly correlated), 400
+  // draws from fixed seeds at n = 36 (a monthly series' test part) and n = 300. DM at 5 % may
+  // say "beats" (or "loses") in at most 10 % of the draws (nominal 2.5 %, one side of a two-sided
+  // 5 % test). The bootstrap interval beside it, which does not give the word, has its coverage
+  // of the true skill 0 printed.
   void equalForecastersRarelyBeat() {
     constexpr int kDraws = 400;
+    for (const double phi : {0.5, 0.8})
     for (const size_t n : {size_t{36}, size_t{300}}) {
       int beats = 0, loses = 0, covered = 0;
       for (uint64_t draw = 1; draw <= kDraws; ++draw) {
         std::mt19937_64 rng(1000 * n + draw);
-        const auto anchor = squaredErrors(n, 1.0, rng);
-        const auto model = squaredErrors(n, 1.0, rng);
+        const auto anchor = squaredErrors(n, 1.0, rng, phi);
+        const auto model = squaredErrors(n, 1.0, rng, phi);
         const auto ci = pairedSkillInterval(model, anchor,
                                             skillBlockLength(1, static_cast<int64_t>(n)), 1);
         QVERIFY(ci.valid());
@@ -130,9 +133,10 @@ class TestSkillInterval : public QObject {
         covered += ci.low < 0 && ci.high > 0;
       }
       qInfo(
-          "equal forecasters, n = %zu, %d draws: DM at 5 %% says beats in %d (%.1f %%), loses in "
-          "%d (%.1f %%); the bootstrap interval (block %lld) covers 0 in %d (%.1f %%)",
-          n, kDraws, beats, 100.0 * beats / kDraws, loses, 100.0 * loses / kDraws,
+          "equal forecasters, AR(1) %.1f, n = %zu, %d draws: DM at 5 %% says beats in %d (%.1f "
+          "%%), loses in %d (%.1f %%); the bootstrap interval (block %lld) covers 0 in %d (%.1f "
+          "%%)",
+          phi, n, kDraws, beats, 100.0 * beats / kDraws, loses, 100.0 * loses / kDraws,
           static_cast<long long>(skillBlockLength(1, static_cast<int64_t>(n))), covered,
           100.0 * covered / kDraws);
       QVERIFY2(beats <= kDraws / 10, qPrintable(QString("n = %1: %2 false beats").arg(n).arg(beats)));
@@ -266,6 +270,29 @@ class TestSkillInterval : public QObject {
     const auto old = loadSession(path);
     QVERIFY(old.references.empty());
     QVERIFY(old.runs[0].test_errors.empty());
+  }
+
+  // A bundle's runs get their word from errors.json when it opens: a run tested on fewer than
+  // N_min targets reopens as "too few test targets to decide", not as "ties".
+  void bundleWithAShortTestPartHasNoWord() {
+    QTemporaryDir dir;
+    SessionBundle b;
+    b.config = defaultRunConfig();
+    b.models = {"gru"};
+    SessionRun run;
+    run.id = 1;
+    run.model = "gru";
+    run.state = RunState::Finished;
+    run.test_errors = {0.1, 0.2, 0.1, 0.2, 0.1};
+    b.runs.push_back(run);
+    ReferenceScore r("persistence", "persistence", 0.4, 0.6);
+    r.test_errors = {5, 6, 5, 6, 5};
+    b.references = {r};
+    b.horizon = 1;
+    const auto back = loadSession(saveSession(b, (dir.path() + "/s").toStdString()));
+    const auto ci = skillIntervalVersusBest(back.runs[0].test_errors, back.references, back.horizon);
+    QVERIFY(ci.skill > 0.9);
+    QCOMPARE(ci.verdict(), SkillVerdict::TooFew);
   }
 
   // Docs from data: the report's block in docs/REAL_SERIES.md is what the renderer makes of
