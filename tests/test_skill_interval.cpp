@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The skill's word and interval (engine/core/forecast/skill_interval.h) on constructed errors: the
-// rule's calibration on equally good forecasters, no word below N_min, the Diebold–Mariano statistic
-// against a literal computation of its formula, MASE's denominator against a literal loop, and
-// errors.json in a session bundle (old bundles open; a short test part reopens without a word).
+// rule's calibration on equally good forecasters, no word below N_min, the Diebold–Mariano
+// statistic against a literal computation of its formula, MASE's denominator against a literal
+// loop, and errors.json in a session bundle (old bundles open; a short test part reopens without a
+// word).
 #include <QTemporaryDir>
 #include <QtTest>
 #include <cmath>
@@ -119,29 +120,31 @@ class TestSkillInterval : public QObject {
   void equalForecastersRarelyBeat() {
     constexpr int kDraws = 400;
     for (const double phi : {0.5, 0.8})
-    for (const size_t n : {size_t{36}, size_t{300}}) {
-      int beats = 0, loses = 0, covered = 0;
-      for (uint64_t draw = 1; draw <= kDraws; ++draw) {
-        std::mt19937_64 rng(1000 * n + draw);
-        const auto anchor = squaredErrors(n, 1.0, rng, phi);
-        const auto model = squaredErrors(n, 1.0, rng, phi);
-        const auto ci = pairedSkillInterval(model, anchor,
-                                            skillBlockLength(1, static_cast<int64_t>(n)), 1);
-        QVERIFY(ci.valid());
-        beats += ci.verdict() == SkillVerdict::Beats;
-        loses += ci.verdict() == SkillVerdict::Loses;
-        covered += ci.low < 0 && ci.high > 0;
+      for (const size_t n : {size_t{36}, size_t{300}}) {
+        int beats = 0, loses = 0, covered = 0;
+        for (uint64_t draw = 1; draw <= kDraws; ++draw) {
+          std::mt19937_64 rng(1000 * n + draw);
+          const auto anchor = squaredErrors(n, 1.0, rng, phi);
+          const auto model = squaredErrors(n, 1.0, rng, phi);
+          const auto ci =
+              pairedSkillInterval(model, anchor, skillBlockLength(1, static_cast<int64_t>(n)), 1);
+          QVERIFY(ci.valid());
+          beats += ci.verdict() == SkillVerdict::Beats;
+          loses += ci.verdict() == SkillVerdict::Loses;
+          covered += ci.low < 0 && ci.high > 0;
+        }
+        qInfo(
+            "equal forecasters, AR(1) %.1f, n = %zu, %d draws: DM at 5 %% says beats in %d (%.1f "
+            "%%), loses in %d (%.1f %%); the bootstrap interval (block %lld) covers 0 in %d (%.1f "
+            "%%)",
+            phi, n, kDraws, beats, 100.0 * beats / kDraws, loses, 100.0 * loses / kDraws,
+            static_cast<long long>(skillBlockLength(1, static_cast<int64_t>(n))), covered,
+            100.0 * covered / kDraws);
+        QVERIFY2(beats <= kDraws / 10,
+                 qPrintable(QString("n = %1: %2 false beats").arg(n).arg(beats)));
+        QVERIFY2(loses <= kDraws / 10,
+                 qPrintable(QString("n = %1: %2 false loses").arg(n).arg(loses)));
       }
-      qInfo(
-          "equal forecasters, AR(1) %.1f, n = %zu, %d draws: DM at 5 %% says beats in %d (%.1f "
-          "%%), loses in %d (%.1f %%); the bootstrap interval (block %lld) covers 0 in %d (%.1f "
-          "%%)",
-          phi, n, kDraws, beats, 100.0 * beats / kDraws, loses, 100.0 * loses / kDraws,
-          static_cast<long long>(skillBlockLength(1, static_cast<int64_t>(n))), covered,
-          100.0 * covered / kDraws);
-      QVERIFY2(beats <= kDraws / 10, qPrintable(QString("n = %1: %2 false beats").arg(n).arg(beats)));
-      QVERIFY2(loses <= kDraws / 10, qPrintable(QString("n = %1: %2 false loses").arg(n).arg(loses)));
-    }
   }
 
   // The test can fail: a model 30 % better on 300 targets is called "beats" far more often than
@@ -290,7 +293,8 @@ class TestSkillInterval : public QObject {
     b.references = {r};
     b.horizon = 1;
     const auto back = loadSession(saveSession(b, (dir.path() + "/s").toStdString()));
-    const auto ci = skillIntervalVersusBest(back.runs[0].test_errors, back.references, back.horizon);
+    const auto ci =
+        skillIntervalVersusBest(back.runs[0].test_errors, back.references, back.horizon);
     QVERIFY(ci.skill > 0.9);
     QCOMPARE(ci.verdict(), SkillVerdict::TooFew);
   }

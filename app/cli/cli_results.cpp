@@ -105,10 +105,9 @@ std::string resultJson(const EvalMetrics& m, const Trainer& trainer,
       j["skill_vs_best_anchor_dm_p"] = number(ci.dm_p);
       // The word: DM at 5 %, or "too few test targets to decide" below N_min; null when the
       // errors give no test at all (a non-finite error).
-      j["skill_vs_best_anchor_verdict"] =
-          ci.valid() || (n > 0 && n < skillMinTargets(data.horizon))
-              ? nlohmann::json(skillVerdictName(ci.verdict()))
-              : nlohmann::json();
+      j["skill_vs_best_anchor_verdict"] = ci.valid() || (n > 0 && n < skillMinTargets(data.horizon))
+                                              ? nlohmann::json(skillVerdictName(ci.verdict()))
+                                              : nlohmann::json();
       j["skill_interval"] = {
           {"rule", "Diebold-Mariano (HLN, Bartlett HAC variance) at 5 %, two-sided"},
           {"min_targets", skillMinTargets(data.horizon)},

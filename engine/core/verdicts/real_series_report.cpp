@@ -160,8 +160,7 @@ std::string realSeriesReportMarkdown(const std::string& text) {
             << fixedNumber(num(ref, "validation"), 4) << " | " << fixedNumber(num(ref, "test"), 4)
             << " | " << fixedNumber(num(ref, "test_mase"), 3) << " | "
             << (is_best ? std::string("0 (best reference)") : ci.text(2, str(ref, "verdict")))
-            << " | "
-            << (is_best ? std::string() : str(ref, "verdict")) << " | "
+            << " | " << (is_best ? std::string() : str(ref, "verdict")) << " | "
             << (str(ref, "name") == "persistence" ? std::string("0")
                                                   : meanRange({num(ref, "skill_vs_persistence")}))
             << " |\n";
