@@ -18,7 +18,7 @@
 // Diebold & Mariano (1995): d_t = e_model,t − e_anchor,t, d̄ its mean, and its long-run variance
 // V = γ₀ + 2 Σ_{k=1}^{L} (1 − k/(L+1)) γ_k, the autocovariances γ_k of d weighted by Bartlett's
 // window (Newey & West 1987) up to L = max(h − 1, ⌊4 (n/100)^(2/9)⌋) lags (h the horizon; the
-// second term is Newey & West's 1994 rule, 3 lags at n = 36, 4 at n = 300; γ₀ alone when V is not
+// second term is Newey & West's 1994 rule, 3 lags at n = 36, 5 at n = 300; γ₀ alone when V is not
 // positive); DM = d̄ / √(V / n). Harvey, Leybourne & Newbold (1997) scale it by
 // √((n + 1 − 2h + h(h − 1)/n) / n) and read it against Student's t with n − 1 degrees of freedom;
 // the p-value is two-sided (GSL's t distribution). Without GSL there is no p-value and the word
