@@ -60,7 +60,8 @@ class TestConfigValidation : public QObject {
       table.runs.push_back({"rsa", seed, 10, "", 0.10 + noise, 0.10, 0.30 + noise});
     }
     const std::string block = firstMinuteBlock(table);
-    QVERIFY2(block.find("RSA loses to transformer (lower on 0 of 6 seeds") != std::string::npos,
+    QVERIFY2(block.find("RSA loses to transformer (RSA lower on 0 of 6 seeds, transformer on 6") !=
+                 std::string::npos,
              block.c_str());
     QVERIFY2(block.find("| rsa | 0.1 / 0.3 |") != std::string::npos, block.c_str());
     QVERIFY(firstMinuteSummary(table).find("test loss: transformer 0.10") != std::string::npos);

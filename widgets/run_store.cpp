@@ -153,22 +153,31 @@ RunStore::Skill RunStore::skillOf(const Run& run) {
                     .arg(QString::fromStdString(best->label));
   }
   if (test) {
-    const auto ci =
-        skillIntervalVersusBest(run.now.test_errors, refs, run.what.horizon, run.what.season);
+    const auto ci = skillIntervalVersusBest(run.now.test_errors, refs, run.what.horizon);
+    const auto n = static_cast<int64_t>(run.now.test_errors.size());
+    if (!ci.valid() && bestAnchor(refs) && n > 0 && n < skillMinTargets(run.what.horizon)) {
+      skill.verdict = skillVerdictName(SkillVerdict::TooFew);
+      skill.tip += QString("\n%1 test targets: %2 (the rule needs %3)")
+                       .arg(n)
+                       .arg(skill.verdict)
+                       .arg(skillMinTargets(run.what.horizon));
+    }
     if (ci.valid()) {
       skill.low = ci.low;
       skill.high = ci.high;
       skill.verdict = skillVerdictName(ci.verdict());
       skill.tip += QString(
                        "\n95 % paired block bootstrap over %1 test targets (block %2, %3 "
-                       "resamples): [%4, %5]; Diebold–Mariano (HLN) p = %6: %7")
+                       "resamples): [%4, %5]; Diebold–Mariano (HLN) p = %6; the word (DM at "
+                       "5 %, from %8 targets): %7")
                        .arg(ci.targets)
                        .arg(ci.block)
                        .arg(ci.resamples)
                        .arg(ci.low, 0, 'f', 3)
                        .arg(ci.high, 0, 'f', 3)
                        .arg(ci.dm_p, 0, 'g', 2)
-                       .arg(skill.verdict);
+                       .arg(skill.verdict)
+                       .arg(skillMinTargets(run.what.horizon));
     }
   }
   // Persistence's skill by the same rule: persistence as the only reference.
@@ -210,6 +219,7 @@ QVariant RunStore::text(const Run& r, const Skill& skill, int column) const {
       QString text = signedText(skill.value);
       if (std::isfinite(skill.low) && std::isfinite(skill.high))
         text += QString::asprintf(" [%+.2f, %+.2f]", skill.low, skill.high);
+      if (skill.verdict == skillVerdictName(SkillVerdict::TooFew)) text += " (too few targets)";
       return text;
     }
     case kSkillPersistence:
@@ -267,8 +277,8 @@ QVariant RunStore::data(const QModelIndex& index, int role) const {
           (r.now.state == RunState::Failed || r.now.state == RunState::Diverged))
         return QColor(200, 30, 30);
       if (column == kSkill) {
-        // Green only when the interval lies above 0 (beats), red below (loses), grey when it
-        // covers 0 (ties); without an interval yet (training, on validation), by the sign.
+        // Green only for "beats" (DM at 5 %), red for "loses", grey for "ties" and for "too few
+        // test targets to decide"; without a word yet (training, on validation), by the sign.
         if (!skill.verdict.isEmpty())
           return skill.verdict == "beats"   ? QColor(20, 120, 40)
                  : skill.verdict == "loses" ? QColor(190, 40, 30)

@@ -87,7 +87,7 @@ class RunStore : public QAbstractTableModel {
   // on every paint (the bootstrap resamples).
   struct Skill {
     double value = qQNaN(), low = qQNaN(), high = qQNaN(), persistence = qQNaN();
-    QString verdict;  // beats | ties | loses; empty: no interval
+    QString verdict;  // beats | ties | loses | too few test targets to decide; empty: none
     QString tip;
   };
   static Skill skillOf(const Run& run);

@@ -62,6 +62,9 @@ CLI::App* addFirstMinuteCommand(CLI::App& app, FirstMinuteCommand& command) {
   cmd->add_option("--json", command.json_path, "write the measurement here (--check: read it)");
   cmd->add_option("--readme", command.readme_path,
                   "rewrite the README's first-minute block (--check: compare it)");
+  cmd->add_option("--from-json", command.from_json,
+                  "train nothing: render this stored measurement into --readme (when the block's "
+                  "writer changed, not the launch)");
   cmd->add_flag("--check", command.check,
                 "train nothing: fail unless the README's block is the JSON's rendering and the "
                 "JSON was measured on today's default launch");
@@ -71,14 +74,22 @@ CLI::App* addFirstMinuteCommand(CLI::App& app, FirstMinuteCommand& command) {
 int runFirstMinuteCommand(const FirstMinuteCommand& command) {
   if (command.check) return check(command);
   const int64_t steps = command.steps > 0 ? command.steps : kFirstMinuteSteps;
-  FirstMinuteTable table = firstMinuteTableForLaunch(command.seeds, steps);
-  std::cerr << "first-minute: " << table.models.size() << " models x " << table.seeds
-            << " seeds of the default launch, " << steps << " steps each\n";
-  table.runs =
-      runFirstMinute(defaultLaunchConfig(), table.models, table.seeds, steps, command.parallel);
+  FirstMinuteTable table;
+  if (!command.from_json.empty()) {
+    table = firstMinuteTableFromJson(readTextFile(command.from_json, kMaxBytes), command.from_json);
+    if (!firstMinuteTableMatchesLaunch(table))
+      throw std::invalid_argument(command.from_json +
+                                  " was measured on another default launch: measure it again");
+  } else {
+    table = firstMinuteTableForLaunch(command.seeds, steps);
+    std::cerr << "first-minute: " << table.models.size() << " models x " << table.seeds
+              << " seeds of the default launch, " << steps << " steps each\n";
+    table.runs =
+        runFirstMinute(defaultLaunchConfig(), table.models, table.seeds, steps, command.parallel);
+  }
   const std::string block = firstMinuteBlock(table);
   std::cout << block << firstMinuteSummary(table) << "\n";
-  if (!command.json_path.empty()) {
+  if (!command.json_path.empty() && command.from_json.empty()) {
     writeFileAtomically(command.json_path, firstMinuteTableJson(table));
     std::cout << "wrote " << command.json_path << "\n";
   }

@@ -19,6 +19,7 @@ struct FirstMinuteCommand {
   std::string json_path;    // write (or, with --check, read) the measurement
   std::string readme_path;  // rewrite (or, with --check, compare) the block between the markers
   bool check = false;
+  std::string from_json;  // train nothing: render this stored measurement (its writer changed)
 };
 
 // The most steps a run of the default launch reached in the window in 60 s on 2 cores (RSA's,

@@ -188,7 +188,7 @@ int runReport(const ReportCommand& command, std::ostream& out) {
                               {"models", nlohmann::ordered_json::array()}};
     auto ratio = [&](double v) { return best ? v / best->validation_loss : NAN; };
     auto interval = [&](const std::vector<double>& errors) {
-      return skillIntervalVersusBest(errors, data.references, data.horizon, season);
+      return skillIntervalVersusBest(errors, data.references, data.horizon);
     };
     auto persistence = [&](double loss) {
       return skillVersus(loss, data.references, baselineName(Baseline::Persistence));
@@ -228,7 +228,7 @@ int runReport(const ReportCommand& command, std::ostream& out) {
     std::vector<const SweepRow*> all_runs;
     for (const auto& model : options.models) {
       std::vector<double> validation;
-      int verdicts[3] = {0, 0, 0};
+      int verdicts[4] = {0, 0, 0, 0};  // beats, ties, loses, too few (SkillVerdict's order)
       nlohmann::ordered_json runs_json = nlohmann::ordered_json::array();
       std::vector<const SweepRow*> runs;
       for (const auto& r : result.rows) {
@@ -264,6 +264,7 @@ int runReport(const ReportCommand& command, std::ostream& out) {
         row["beats"] = verdicts[0];
         row["ties"] = verdicts[1];
         row["loses"] = verdicts[2];
+        row["too_few"] = verdicts[3];
       } else {
         row["validation_ratio"] = num(ratio(v.mean));
       }

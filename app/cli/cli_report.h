@@ -3,8 +3,9 @@
 // networks and the linear forecasters dlinear and nlinear) on bundled series with the real-series
 // defaults (realSeriesDefaults(defaultRunConfig())) and several seeds, and prints one Markdown
 // table: per series and model the validation and test MSE, MASE, and the skill against the best
-// anchor with each run's and each seed ensemble's paired bootstrap interval and word (beats / ties
-// / loses), beside the references' own rows. docs/REAL_SERIES.md holds a measured copy.
+// anchor with each run's and each seed ensemble's word (beats / ties / loses by Diebold–Mariano
+// at 5 %, or "too few test targets to decide") and paired bootstrap interval beside it, beside the
+// references' own rows. docs/REAL_SERIES.md holds a measured copy.
 // --validation-only prints only what defaults are chosen by.
 #pragma once
 

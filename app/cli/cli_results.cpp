@@ -99,16 +99,23 @@ std::string resultJson(const EvalMetrics& m, const Trainer& trainer,
       j["best_anchor"] = best->name;
       j["best_anchor_label"] = best->label;
       j["skill_vs_best_anchor"] = number(skillVersusBest(m.loss, data.references));
-      const auto ci = skillIntervalVersusBest(m.target_errors, data.references, data.horizon,
-                                              data.season.period);
+      const auto ci = skillIntervalVersusBest(m.target_errors, data.references, data.horizon);
+      const auto n = static_cast<int64_t>(m.target_errors.size());
       j["skill_vs_best_anchor_ci95"] = {number(ci.low), number(ci.high)};
       j["skill_vs_best_anchor_dm_p"] = number(ci.dm_p);
-      j["skill_vs_best_anchor_verdict"] =
-          ci.valid() ? nlohmann::json(skillVerdictName(ci.verdict())) : nlohmann::json();
-      j["skill_interval"] = {{"method", "paired moving-block bootstrap, 95 % percentile"},
-                             {"block", ci.block},
-                             {"resamples", ci.resamples},
-                             {"dm_statistic_hln", number(ci.dm_statistic)}};
+      // The word: DM at 5 %, or "too few test targets to decide" below N_min; null when the
+      // errors give no test at all (a non-finite error).
+      j["skill_vs_best_anchor_verdict"] = ci.valid() || (n > 0 && n < skillMinTargets(data.horizon))
+                                              ? nlohmann::json(skillVerdictName(ci.verdict()))
+                                              : nlohmann::json();
+      j["skill_interval"] = {
+          {"rule", "Diebold-Mariano (HLN, Bartlett HAC variance) at 5 %, two-sided"},
+          {"min_targets", skillMinTargets(data.horizon)},
+          {"dm_lags", dieboldMarianoLags(data.horizon, n)},
+          {"method", "paired circular block bootstrap, 95 % percentile, shown beside the word"},
+          {"block", ci.block},
+          {"resamples", ci.resamples},
+          {"dm_statistic_hln", number(ci.dm_statistic)}};
     }
     j["test_errors"] = numbers(m.target_errors);
   }
@@ -162,13 +169,13 @@ std::string referenceLines(const EvalMetrics& test, const TaskData& data) {
       << (&r == best ? "   <- best reference (lowest validation loss)" : "") << "\n";
   }
   if (best) {
-    const auto ci = skillIntervalVersusBest(test.target_errors, data.references, data.horizon,
-                                            data.season.period);
+    const auto ci = skillIntervalVersusBest(test.target_errors, data.references, data.horizon);
     s << "skill vs the best reference, " << best->label << ": "
       << (ci.valid() ? ci.text() : signedSkill(skillVersusBest(test_loss, data.references)));
     if (ci.valid())
-      s << " (95 % paired block bootstrap, block " << ci.block << ", " << ci.resamples
-        << " resamples)";
+      s << " (the word: Diebold-Mariano at 5 %, from " << skillMinTargets(data.horizon)
+        << " test targets; beside it the 95 % paired block bootstrap, block " << ci.block << ", "
+        << ci.resamples << " resamples)";
   }
   s << (best ? "; " : "") << "vs persistence "
     << signedSkill(skillVersus(test_loss, data.references, baselineName(Baseline::Persistence)))

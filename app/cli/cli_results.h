@@ -20,8 +20,9 @@ class Trainer;
 // (the N used), train_size_requested, length (T used), best_step (restore_best), "references"
 // [{name, label, validation_loss, test_loss, test_mase, test_errors}], "skill" {reference name:
 // 1 − loss / its loss}, the best reference's skill with "skill_vs_best_anchor_ci95" [lo, hi],
-// "skill_vs_best_anchor_dm_p", "skill_vs_best_anchor_verdict" (beats | ties | loses) and the
-// model's per-target "test_errors".
+// "skill_vs_best_anchor_dm_p", "skill_vs_best_anchor_verdict" (beats | ties | loses by DM at
+// 5 %, or "too few test targets to decide" below N_min; engine/core/forecast/skill_interval.h)
+// and the model's per-target "test_errors".
 // With the task's Bayes floor: "bayes_floor", "excess_loss" (loss − floor), "floor_note"; with REM
 // matches: "rem_truth" {meaning, recovered, tolerance, heads: [{layer, head, kind, learned_…,
 // matched, true_…, delta_…, rel_frobenius}]}.

@@ -1,5 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Automatic ARIMA after Hyndman & Khandakar (2008, Journal of Statistical Software 27(3)):
+// Automatic ARIMA. The method is Hyndman & Khandakar (2008), "Automatic time series forecasting:
+// the forecast package for R", Journal of Statistical Software 27(3). The defaults below that the
+// paper does not fix are the R forecast package's documented defaults (auto.arima's help page and
+// its source), credited to the package, not to the paper: the seasonal-strength threshold 0.64 for
+// D, the budget of 94 fitted models in the stepwise search, the switch to a conditional-sum-of-
+// squares search above 150 rows or for a period above 12, and the 1.01 margin of the roots.
+// Written from those descriptions in our own words:
 //   * D (0 or 1) from the seasonal strength of an STL decomposition of the fit part: one seasonal
 //     difference when it is at least 0.64 (engine/core/forecast/stl.h);
 //   * d (0 … 2) by repeated KPSS tests of level stationarity (Kwiatkowski, Phillips, Schmidt &

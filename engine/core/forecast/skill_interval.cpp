@@ -14,7 +14,10 @@ namespace rsalab {
 namespace {
 
 const EnumName<SkillVerdict> kVerdicts[] = {
-    {SkillVerdict::Beats, "beats"}, {SkillVerdict::Ties, "ties"}, {SkillVerdict::Loses, "loses"}};
+    {SkillVerdict::Beats, "beats"},
+    {SkillVerdict::Ties, "ties"},
+    {SkillVerdict::Loses, "loses"},
+    {SkillVerdict::TooFew, "too few test targets to decide"}};
 
 // The q-quantile of sorted values (type 7: linear between order statistics).
 double quantile(const std::vector<double>& sorted, double q) {
@@ -46,8 +49,10 @@ void dieboldMariano(const std::vector<double>& m, const std::vector<double>& a, 
     return s / nd;
   };
   const int64_t h = std::clamp<int64_t>(horizon, 1, n - 1);
+  const int64_t lags = dieboldMarianoLags(horizon, n);
   double v = gamma(0);
-  for (int64_t k = 1; k < h; ++k) v += 2 * gamma(k);
+  for (int64_t k = 1; k <= lags; ++k)
+    v += 2 * (1 - static_cast<double>(k) / static_cast<double>(lags + 1)) * gamma(k);
   if (!(v > 0)) v = gamma(0);
   if (!(v > 0)) {  // identical errors: no difference to test
     out.dm_statistic = 0;
@@ -71,25 +76,36 @@ std::optional<SkillVerdict> parseSkillVerdict(const std::string& name) {
   return parseName(kVerdicts, name);
 }
 
+int64_t dieboldMarianoLags(int64_t horizon, int64_t targets) {
+  if (targets < 2) return 0;
+  const auto rule = static_cast<int64_t>(
+      std::floor(4 * std::pow(static_cast<double>(targets) / 100.0, 2.0 / 9.0)));
+  return std::min(targets - 1, std::max(std::max<int64_t>(horizon, 1) - 1, rule));
+}
+
+int64_t skillMinTargets(int64_t horizon) { return 2 * std::max<int64_t>(horizon, 1) + 10; }
+
 SkillVerdict SkillInterval::verdict() const {
-  if (!valid()) return SkillVerdict::Ties;
-  if (low > 0) return SkillVerdict::Beats;
-  if (high < 0) return SkillVerdict::Loses;
+  if (!valid() || targets < skillMinTargets(horizon)) return SkillVerdict::TooFew;
+  if (!(dm_p < kSkillLevel)) return SkillVerdict::Ties;  // also: no p-value (NaN)
+  if (skill > 0) return SkillVerdict::Beats;
+  if (skill < 0) return SkillVerdict::Loses;
   return SkillVerdict::Ties;
 }
 
-std::string SkillInterval::text(int digits) const {
+std::string SkillInterval::text(int digits, const std::string& word) const {
   if (!std::isfinite(skill)) return "n/a";
   if (!valid()) return signedText(skill, digits) + " (no interval)";
   std::ostringstream s;
   s << signedText(skill, digits) << " [" << signedText(low, digits) << ", "
     << signedText(high, digits) << "], DM p = " << std::setprecision(2) << dm_p << ": "
-    << skillVerdictName(verdict());
+    << (word.empty() ? skillVerdictName(verdict()) : word);
   return s.str();
 }
 
-int64_t skillBlockLength(int64_t horizon, int64_t season) {
-  return std::max<int64_t>({1, horizon, season});
+int64_t skillBlockLength(int64_t horizon, int64_t targets) {
+  const auto rate = static_cast<int64_t>(std::lround(std::cbrt(static_cast<double>(targets))));
+  return std::clamp<int64_t>(std::max(horizon, rate), 1, std::max<int64_t>(targets, 1));
 }
 
 SkillInterval pairedSkillInterval(const std::vector<double>& model_errors,
@@ -105,6 +121,7 @@ SkillInterval pairedSkillInterval(const std::vector<double>& model_errors,
   if (!(sum_a > 0)) return out;
   out.skill = 1 - sum_m / sum_a;
   out.targets = static_cast<int64_t>(n);
+  out.horizon = std::max<int64_t>(horizon, 1);
   const auto b = static_cast<size_t>(std::clamp<int64_t>(block, 1, static_cast<int64_t>(n)));
   out.block = static_cast<int64_t>(b);
   out.resamples = resamples;
@@ -140,10 +157,11 @@ SkillInterval pairedSkillInterval(const std::vector<double>& model_errors,
 
 SkillInterval skillIntervalVersusBest(const std::vector<double>& model_errors,
                                       const std::vector<ReferenceScore>& references,
-                                      int64_t horizon, int64_t season) {
+                                      int64_t horizon) {
   const auto* best = bestAnchor(references);
   if (!best) return {};
-  return pairedSkillInterval(model_errors, best->test_errors, skillBlockLength(horizon, season),
+  const auto n = static_cast<int64_t>(model_errors.size());
+  return pairedSkillInterval(model_errors, best->test_errors, skillBlockLength(horizon, n),
                              horizon);
 }
 

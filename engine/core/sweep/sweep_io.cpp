@@ -154,11 +154,15 @@ std::string sweepCsv(const SweepResult& result) {
     const double skill = best && r.error.empty() ? skillVersusBest(r.test_loss, refs->second) : NAN;
     if (std::isfinite(skill)) s << skill;
     const auto ci = best && r.error.empty() && !r.reference
-                        ? skillIntervalVersusBest(r.test_errors, refs->second, r.horizon, r.season)
+                        ? skillIntervalVersusBest(r.test_errors, refs->second, r.horizon)
                         : SkillInterval{};
+    const bool too_few = !r.test_errors.empty() &&
+                         static_cast<int64_t>(r.test_errors.size()) < skillMinTargets(r.horizon);
     if (ci.valid())
       s << "," << ci.low << "," << ci.high << "," << ci.dm_p << ","
         << skillVerdictName(ci.verdict());
+    else if (best && r.error.empty() && !r.reference && too_few)
+      s << ",,,," << skillVerdictName(SkillVerdict::TooFew);
     else
       s << ",,,,";
     s << "\n";

@@ -91,8 +91,8 @@ std::string realSeriesReportMarkdown(const std::string& text) {
   std::ostringstream table;
   if (test) {
     table << "| series | T | N | model | validation MSE | test MSE (mean ± sd) | test MASE | "
-             "skill vs best reference: mean [seeds' range] | beats / ties / loses | skill vs "
-             "persistence |\n"
+             "skill vs best reference: mean [seeds' range] | beats / ties / loses / too few | "
+             "skill vs persistence |\n"
              "|---|---|---|---|---|---|---|---|---|---|\n";
   } else {
     table << "| series | T | N | model | validation MSE (mean over seeds) | ÷ best reference's "
@@ -101,7 +101,7 @@ std::string realSeriesReportMarkdown(const std::string& text) {
   std::vector<std::string> order;                           // models, first-seen order
   std::map<std::string, std::map<std::string, int>> words;  // model → word → series
   std::map<std::string, std::vector<double>> ratios;        // model → per-series validation ratio
-  std::vector<std::string> chosen_beats, chosen_ties, chosen_loses;
+  std::vector<std::string> chosen_beats, chosen_ties, chosen_loses, chosen_too_few;
   for (const auto& s : array(report, "series")) {
     const std::string name = str(s, "series");
     const std::string lead = "| " + name + " | " + std::to_string(s.value("length", 0)) + " | " +
@@ -119,7 +119,7 @@ std::string realSeriesReportMarkdown(const std::string& text) {
         const auto ci = interval(row);
         table << lead << model << " | " << fixedNumber(num(row, "validation"), 4) << " | "
               << fixedNumber(num(row, "test"), 4) << " | " << fixedNumber(num(row, "test_mase"), 3)
-              << " | " << ci.text(2) << " | " << str(row, "verdict") << " | "
+              << " | " << ci.text(2, str(row, "verdict")) << " | " << str(row, "verdict") << " | "
               << meanRange({num(row, "skill_vs_persistence")}) << " |\n";
         continue;
       }
@@ -141,7 +141,8 @@ std::string realSeriesReportMarkdown(const std::string& text) {
             << fixedNumber(n ? mean_test / n : NAN, 4) << " ± " << fixedNumber(sd(tests), 4)
             << " | " << fixedNumber(m ? mean_mase / m : NAN, 3) << " | " << meanRange(skills)
             << " | " << row.value("beats", 0) << " / " << row.value("ties", 0) << " / "
-            << row.value("loses", 0) << " | " << meanRange(persistence) << " |\n";
+            << row.value("loses", 0) << " / " << row.value("too_few", 0) << " | "
+            << meanRange(persistence) << " |\n";
       if (const std::string word = str(row, "word"); !word.empty()) words[model][word] += 1;
     }
     const std::string best = str(s, "best_anchor");
@@ -158,20 +159,21 @@ std::string realSeriesReportMarkdown(const std::string& text) {
       table << lead << mark << str(ref, "label") << mark << " | "
             << fixedNumber(num(ref, "validation"), 4) << " | " << fixedNumber(num(ref, "test"), 4)
             << " | " << fixedNumber(num(ref, "test_mase"), 3) << " | "
-            << (is_best ? std::string("0 (best reference)") : ci.text(2)) << " | "
-            << (is_best ? std::string() : str(ref, "verdict")) << " | "
+            << (is_best ? std::string("0 (best reference)") : ci.text(2, str(ref, "verdict")))
+            << " | " << (is_best ? std::string() : str(ref, "verdict")) << " | "
             << (str(ref, "name") == "persistence" ? std::string("0")
                                                   : meanRange({num(ref, "skill_vs_persistence")}))
             << " |\n";
     }
     if (const auto it = s.find("chosen_on_validation"); test && it != s.end() && it->is_object()) {
       const auto ci = interval(*it);
-      const std::string line =
-          name + " (" + str(*it, "model") + " " + ci.text(2) + " vs " + best + ")";
       const std::string word = str(*it, "verdict");
+      const std::string line =
+          name + " (" + str(*it, "model") + " " + ci.text(2, word) + " vs " + best + ")";
       (word == "beats"   ? chosen_beats
        : word == "loses" ? chosen_loses
-                         : chosen_ties)
+       : word == "ties"  ? chosen_ties
+                         : chosen_too_few)
           .push_back(line);
     }
   }
@@ -183,31 +185,36 @@ std::string realSeriesReportMarkdown(const std::string& text) {
     summary
         << "\nThe best reference of a series is the reference (statistical method or baseline) "
            "with the lowest validation loss, in bold; skill = 1 − MSE_model / MSE_best reference "
-           "on test (> 0: the model is better), with its 95 % paired moving-block bootstrap "
-           "interval (circular blocks of max(horizon, season) targets, "
+           "on test (> 0: the model is better), with its 95 % paired circular block bootstrap "
+           "interval (blocks of max(horizon, round(n^(1/3))) targets, "
         << kSkillResamples
-        << " resamples) and the Diebold–Mariano p-value (Harvey–Leybourne–Newbold). A "
-           "model beats the best reference only when the interval lies above 0, loses when it lies "
-           "below, and otherwise ties. \"beats / ties / loses\" counts a model's seeds, each "
-           "its own run and interval. A \"mean of\" row is an ensemble: the runs' forecasts "
-           "averaged, then scored, with its own interval. MASE: MAE over the train part's "
-           "in-sample seasonal-naive MAE.\n"
-        << "\nSeed ensembles (or the single run) against the best reference, by their intervals "
-           "(series beaten / tied / lost):\n";
+        << " resamples) and the Diebold–Mariano p-value (Harvey–Leybourne–Newbold, Bartlett "
+           "HAC variance). The word follows DM at 5 %: a model beats the best reference when p < "
+           "0.05 and its skill is above 0, loses when p < 0.05 and its skill is below 0, and "
+           "otherwise ties; the interval is shown beside it and does not decide. A test part of "
+           "fewer than 2h + 10 targets (h the horizon) gets no word: \"too few test targets to "
+           "decide\". \"beats / ties / loses / too few\" counts a model's seeds, each its own "
+           "run and test. A \"mean of\" row is an ensemble: the runs' forecasts averaged, then "
+           "scored, with its own interval and word. MASE: MAE over the train part's in-sample "
+           "seasonal-naive MAE.\n"
+        << "\nSeed ensembles (or the single run) against the best reference, by their words "
+           "(series beaten / tied / lost / too few):\n";
     for (const auto& model : order) {
       auto at = [&](const char* k) {
         const auto it = words[model].find(k);
         return it == words[model].end() ? 0 : it->second;
       };
       summary << "- " << model << ": " << at("beats") << " / " << at("ties") << " / " << at("loses")
-              << "\n";
+              << " / " << at(skillVerdictName(SkillVerdict::TooFew)) << "\n";
     }
     summary << "\nWith the model chosen on validation (lowest mean validation MSE over the seeds, "
                "or an ensemble's):\n"
             << "- it beats the best reference on " << chosen_beats.size() << ": "
             << list(chosen_beats) << "\n"
             << "- it ties on " << chosen_ties.size() << ": " << list(chosen_ties) << "\n"
-            << "- it loses on " << chosen_loses.size() << ": " << list(chosen_loses) << "\n";
+            << "- it loses on " << chosen_loses.size() << ": " << list(chosen_loses) << "\n"
+            << "- too few test targets to decide on " << chosen_too_few.size() << ": "
+            << list(chosen_too_few) << "\n";
   } else {
     summary << "\nValidation only (no test number is computed into this table): each model's "
                "best validation MSE (mean over seeds) over the best reference's validation MSE, "
