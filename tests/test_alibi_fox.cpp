@@ -14,6 +14,7 @@
 #include "engine/core/registry/model_registry.h"
 #include "engine/models/alibi.h"
 #include "engine/models/fox.h"
+#include "engine/models/model_factory.h"
 #include "support/test_support.h"
 
 using namespace rsalab;
@@ -107,6 +108,57 @@ class TestAlibiFox : public QObject {
     QCOMPARE(alibiSlopes(4)[0].item<double>(), 0.25);  // 2^(−8/4)
     QVERIFY(!modelInfo("alibi").positional_encoding && !modelInfo("fox").positional_encoding);
     QVERIFY(!modelInfo("alibi").supports_bidirectional && !modelInfo("fox").supports_bidirectional);
+  }
+
+  // H = 6 is not a power of two: the paper's text gives 2^(−8h/6), h = 1..6; the authors' code
+  // (get_slopes) the slopes of H = 4 (2^−2, 2^−4, 2^−6, 2^−8), then the 1st and 3rd of H = 8
+  // (2^−1, 2^−3). At a power of two both rules give the same slopes.
+  void slopesAtSixHeadsByBothRules() {
+    const double text[] = {std::pow(2.0, -4.0 / 3),  std::pow(2.0, -8.0 / 3),  1.0 / 16,
+                           std::pow(2.0, -16.0 / 3), std::pow(2.0, -20.0 / 3), 1.0 / 256};
+    const double code[] = {1.0 / 4, 1.0 / 16, 1.0 / 64, 1.0 / 256, 1.0 / 2, 1.0 / 8};
+    const auto t = alibiSlopes(6), c = alibiSlopes(6, AlibiSlopes::Code);
+    QCOMPARE(t.size(0), int64_t{6});
+    QCOMPARE(c.size(0), int64_t{6});
+    for (int64_t h = 0; h < 6; ++h) {
+      QVERIFY(std::abs(t[h].item<double>() - text[h]) < 1e-15);
+      QCOMPARE(c[h].item<double>(), code[h]);  // powers of two: exact
+    }
+    QVERIFY(torch::equal(alibiSlopes(8), alibiSlopes(8, AlibiSlopes::Code)));
+    QVERIFY(torch::equal(alibiSlopes(1), alibiSlopes(1, AlibiSlopes::Code)));
+    // H = 3: the slope of H = 2 (2^−4, 2^−8), then the first of H = 4 (2^−2).
+    const auto three = alibiSlopes(3, AlibiSlopes::Code);
+    QCOMPARE(three[0].item<double>(), 1.0 / 16);
+    QCOMPARE(three[1].item<double>(), 1.0 / 256);
+    QCOMPARE(three[2].item<double>(), 1.0 / 4);
+  }
+
+  // The option reaches the model: at H = 6 the same initialisation gives other outputs with the
+  // code's slopes (printed: how far apart), the same at H = 4.
+  void optionChangesTheModelAtSixHeads() {
+    const auto outputs = [](int64_t heads, bool code) {
+      ModelOptions o;
+      o.model = "alibi";
+      o.d_model = 24;
+      o.heads = heads;
+      o.layers = 2;
+      o.alibi_code_slopes = code;
+      torch::manual_seed(7);
+      auto net = makeSequenceModel(o, ModelIO{1, 0, 1, false});
+      net->eval();
+      torch::NoGradGuard no_grad;
+      torch::manual_seed(8);
+      return net->forward(torch::randn({4, 48, 1}));
+    };
+    const auto text = outputs(6, false), code = outputs(6, true);
+    const double largest = (text - code).abs().max().item<double>();
+    const double relative = largest / text.abs().max().item<double>();
+    qInfo(
+        "ALiBi at H = 6, d_model 24, 2 layers, T = 48: the code's slopes move the outputs by "
+        "up to %.4g (%.3g %% of the largest output)",
+        largest, 100 * relative);
+    QVERIFY(largest > 1e-4);
+    QVERIFY(torch::equal(outputs(4, false), outputs(4, true)));
   }
 
   void parallelEqualsTheLoop_data() { addKindRows(); }

@@ -2,6 +2,7 @@
 // Inspection through one observer per call (engine/models/inspection_observer.h): what each
 // model's inspected forward writes into the InspectionRecord, checked against the quantities it
 // stands for, and the inspected forward's output against the uninspected (fast) one.
+#include <cmath>
 #include <string>
 
 #include "engine/models/model_factory.h"
@@ -119,6 +120,11 @@ class TestInspectionObserver : public QObject {
         QCOMPARE(layer.has_alpha, std::string(name) == "starsaber");
         if (layer.has_alpha) QVERIFY(layer.residual > 0 && layer.equation_residual > 0);
       }
+      // StarSaber's last layer (only) carries the distance to its own map's fixed point.
+      const bool starsaber = std::string(name) == "starsaber";
+      QCOMPARE(record.layers.front().fixed_point_iterations, int64_t{0});
+      QCOMPARE(record.layers.back().fixed_point_iterations > 0, starsaber);
+      if (starsaber) QVERIFY(std::isfinite(record.layers.back().fixed_point_distance));
     }
   }
 

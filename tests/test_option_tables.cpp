@@ -90,6 +90,7 @@ RunConfig everyFieldChanged() {
   m.lookback = 48;
   m.retnet_learnable_decay = true;
   m.retnet_rotation = true;
+  m.alibi_code_slopes = true;
   TrainerOptions& r = c.trainer;
   r.optimizer = OptimizerKind::Adam;
   r.learning_rate = 0.01;
@@ -132,24 +133,14 @@ class TestOptionTables : public QObject {
                                              "norm",          "target",        "seasonal_period",
                                              "mix_share",     "mix_keys",      "anchors"};
     QVERIFY(keysOf(j["task"]) == task_keys);
-    const std::set<std::string> model_keys = {"model",
-                                              "d_model",
-                                              "heads",
-                                              "layers",
-                                              "ff_mult",
-                                              "causal",
-                                              "dilations",
-                                              "starsaber_gated",
-                                              "encoder_attention",
-                                              "decoder_layers",
-                                              "linear_cumulative",
-                                              "linear_value_path",
-                                              "skip_lags",
-                                              "lookback",
-                                              "retnet_learnable_decay",
-                                              "retnet_rotation",
-                                              "rem",
-                                              "rem_init"};
+    const std::set<std::string> model_keys = {
+        "model",           "d_model",           "heads",
+        "layers",          "ff_mult",           "causal",
+        "dilations",       "starsaber_gated",   "encoder_attention",
+        "decoder_layers",  "linear_cumulative", "linear_value_path",
+        "skip_lags",       "lookback",          "retnet_learnable_decay",
+        "retnet_rotation", "alibi_code_slopes", "rem",
+        "rem_init"};
     QVERIFY(keysOf(j["model"]) == model_keys);
   }
 

@@ -7,6 +7,7 @@
 #include <functional>
 #include <nlohmann/json.hpp>
 
+#include "engine/core/io/inspection_io.h"
 #include "engine/core/sweep/sweep_io.h"
 #include "engine/core/sweep/sweep_plan.h"
 #include "engine/core/verdicts/claims.h"
@@ -175,6 +176,79 @@ class TestRegimeMap : public QObject {
     QVERIFY(std::abs(points[0].excess - 2 * std::pow(16, -0.5)) < 1e-6);
   }
 
+  // The seed is the unit of a power law's interval. Three seeds whose exponents differ (0.3, 0.5,
+  // 0.8: seed-level spread), each an exact power law over 6 sizes: pooled over the 18 (N, seed)
+  // points the fit counts 16 degrees of freedom and gives a narrow interval (pseudo-replication);
+  // per seed the t interval over the 3 seeds' b (2 degrees of freedom) is b̄ ± 4.303·sd/√3, by
+  // hand, several times wider.
+  void perSeedIntervalIsNotThePooledOne() {
+    SweepResult r;
+    const double b_of_seed[] = {0.3, 0.5, 0.8};
+    std::vector<double> n, loss;
+    for (uint64_t seed = 0; seed < 3; ++seed)
+      for (int64_t size : {16, 32, 64, 128, 256, 512}) {
+        SweepRow row;
+        row.run = static_cast<int64_t>(r.rows.size());
+        row.model = "rnn";
+        row.size = size;
+        row.seed = seed;
+        row.steps = 10;
+        row.bayes_floor = 0.05;
+        // The seeds' lines cross at N0 = √(16·512), the middle of the sizes on a log axis.
+        row.test_loss = 0.05 + 3.0 * std::pow(static_cast<double>(size) / std::sqrt(16.0 * 512),
+                                              -b_of_seed[seed]);
+        r.rows.push_back(row);
+        n.push_back(static_cast<double>(size));
+        loss.push_back(row.excess());
+      }
+    fitSweep(r, {"rnn"});
+    QCOMPARE(r.excess_fits.size(), size_t{1});
+    const PowerLawFit& per_seed = r.excess_fits[0];
+    const PowerLawFit pooled = fitPowerLaw(n, loss);
+    const double mean = (0.3 + 0.5 + 0.8) / 3;
+    const double sd = std::sqrt(
+        ((0.3 - mean) * (0.3 - mean) + (0.5 - mean) * (0.5 - mean) + (0.8 - mean) * (0.8 - mean)) /
+        2);
+    const double half = 4.303 * sd / std::sqrt(3.0);
+    qInfo("pooled b = %.4f [%.4f, %.4f]; per seed b = %.4f [%.4f, %.4f]", pooled.b, pooled.b_low,
+          pooled.b_high, per_seed.b, per_seed.b_low, per_seed.b_high);
+    QCOMPARE(per_seed.seeds(), int64_t{3});
+    QVERIFY(std::abs(per_seed.b - mean) < 1e-9);
+    QVERIFY(std::abs(per_seed.b_low - (mean - half)) < 1e-9);
+    QVERIFY(std::abs(per_seed.b_high - (mean + half)) < 1e-9);
+    for (size_t k = 0; k < 3; ++k) {
+      QCOMPARE(per_seed.seed_ids[k], uint64_t(k));
+      QVERIFY(std::abs(per_seed.seed_b[k] - b_of_seed[k]) < 1e-9);
+    }
+    // The same mean slope, but the pooled interval is several times narrower.
+    QVERIFY(std::abs(pooled.b - mean) < 1e-9);
+    QVERIFY((per_seed.b_high - per_seed.b_low) > 3 * (pooled.b_high - pooled.b_low));
+    // The raw loss is fitted per seed too, and both read back with their seeds.
+    QCOMPARE(r.fits.size(), size_t{1});
+    QCOMPARE(r.fits[0].seeds(), int64_t{3});
+    const SweepResult back = sweepResultFromJson(sweepJson(r));
+    QCOMPARE(back.excess_fits[0].seed_ids, per_seed.seed_ids);
+    QVERIFY(std::abs(back.excess_fits[0].seed_b[2] - 0.8) < 1e-9);
+    // One seed: a b but no interval (NaN, written as null and read back).
+    const PowerLawFit one = fitPowerLawPerSeed({{16, 0, 1.0}, {64, 0, 0.5}, {256, 0, 0.25}});
+    QCOMPARE(one.seeds(), int64_t{1});
+    QVERIFY(std::abs(one.b - 0.5) < 1e-12 && std::isnan(one.b_low) && std::isnan(one.b_high));
+    // A seed with 2 sizes is left out; fewer than 3 sizes in the sweep: no fit, and a note.
+    const PowerLawFit short_seed = fitPowerLawPerSeed(
+        {{16, 0, 1.0}, {64, 0, 0.5}, {16, 1, 1.0}, {64, 1, 0.5}, {256, 1, 0.25}});
+    QCOMPARE(short_seed.seeds(), int64_t{1});
+    QCOMPARE(short_seed.seed_ids[0], uint64_t{1});
+    SweepResult two;
+    for (const auto& row : r.rows)
+      if (row.size <= 32) two.rows.push_back(row);
+    fitSweep(two, {"rnn"});
+    QVERIFY(two.fits.empty() && two.excess_fits.empty());
+    QCOMPARE(two.notes.size(), size_t{1});
+    QVERIFY2(
+        two.notes[0].find("needs 3 training-set sizes or more; rnn has 2") != std::string::npos,
+        two.notes[0].c_str());
+  }
+
   // A preset's docs block is rendered from its record alone: the regime table with its winner
   // marked, RSA's ratio to each cell's best other model at the smallest N, the preset's verdicts;
   // the record reads back to the same block, a changed loss changes it, and a record of an unknown
@@ -246,12 +320,19 @@ class TestRegimeMap : public QObject {
     record.measured = "2026-11-27 on 2 cores";
     record.command = "rsalab-cli train --preset fixed-point --seed S";
     for (uint64_t seed = 0; seed < 3; ++seed) {
-      PresetRunVerdicts run{"fixed-point", seed, 600, 15.5, {}};
+      PresetRunVerdicts run{"fixed-point", seed, 600, 15.5, {}, {}};
       run.lines.push_back(seed == 1 ? "inconclusive: the claim — a | b" : "holds: the claim — c");
       record.runs.push_back(presetRunVerdictsFromJson(presetRunVerdictsJson(run), "run"));
     }
+    record.runs[0].measures = {{"converged_share", 1.0}, {"log_ratio", -0.5}};
+    record.runs[1].measures = {{"converged_share", 1.0}, {"log_ratio", -0.6}};
+    record.runs[2].measures = {{"converged_share", 1.0}, {"log_ratio", -0.55}};
     const std::string block = presetRecordBlock(record);
     QVERIFY2(block.find("| 1 | 600 | 15.5 | inconclusive | a \\| b |") != std::string::npos,
+             block.c_str());
+    // The rule over seeds reads the runs' measures (kept in the record).
+    QVERIFY2(block.find("Over the seeds: holds: ") != std::string::npos, block.c_str());
+    QVERIFY2(block.find("converged on most samples in 3 of 3 seeds") != std::string::npos,
              block.c_str());
     QVERIFY2(block.find("Claim: the claim\n") != std::string::npos, block.c_str());
     QVERIFY2(
@@ -419,56 +500,72 @@ class TestRegimeMap : public QObject {
     QVERIFY(rsa.detail.find("beaten in 2") != std::string::npos);
   }
 
-  // The fixed-point claim on made-up layer records: the equation's relative residual per layer
-  // decides, α never. Each outcome appears, and the case the former rule (on update sizes) called
-  // "holds": updates that shrink with depth because α does, while the residual does not fall.
+  // The fixed-point claim on made-up records: the distance of the output to its last layer's
+  // fixed point, against the control, judged over seeds. A run alone never decides "holds"; where
+  // the map does not converge on most samples the claim says "no fixed point to approach".
   void fixedPointVerdictHasEveryOutcome() {
-    auto record = [](std::vector<double> residuals, std::vector<double> updates = {}) {
+    auto record = [](bool converged, double distance, int64_t iterations = 40) {
       InspectionRecord r;
-      for (size_t l = 0; l < residuals.size(); ++l) {
-        LayerInspection layer;
-        layer.has_alpha = true;
-        layer.equation_residual = residuals[l];
-        layer.update = l < updates.size() ? updates[l] : 1.0;
-        r.layers.push_back(layer);
-      }
+      r.layers.resize(4);
+      r.layers.back().fixed_point_iterations = converged ? iterations : kFixedPointIterations;
+      r.layers.back().fixed_point_converged = converged;
+      r.layers.back().fixed_point_distance = distance;
       return r;
     };
-    const InspectionRecord untrained = record({0.9, 0.92, 0.95, 0.97});
-    // The untrained model against itself: never holds.
-    auto v = fixedPointVerdict(untrained, &untrained);
-    QVERIFY2(v.decided && !v.holds, v.detail.c_str());
-    // A constructed contraction: the residual halves at each layer, far below the control's.
-    v = fixedPointVerdict(record({0.8, 0.4, 0.2, 0.1}), &untrained);
-    QVERIFY2(v.decided && v.holds, v.detail.c_str());
-    QVERIFY(verdictLine(v).rfind("holds: ", 0) == 0);
-    // α shrinking with depth: updates 10, 5, 2.5, 1.25 (the former rule: holds), the residual
-    // flat at the control's level: does not hold.
-    v = fixedPointVerdict(record({0.9, 0.9, 0.91, 0.92}, {10, 5, 2.5, 1.25}), &untrained);
-    QVERIFY2(v.decided && !v.holds, v.detail.c_str());
-    QVERIFY(v.detail.find("does not fall") != std::string::npos);
-    // Falls, but ends only 5 % below the control's last residual: within the margin.
-    const InspectionRecord rising = record({0.9, 0.92, 0.95, 0.97});
-    v = fixedPointVerdict(record({0.95, 0.94, 0.93, 0.92}), &rising);
+    const auto near = record(true, 0.1), far = record(true, 0.4), loose = record(false, 0.9);
+    // The three fields read back from a record's JSON (older records have none: 0, not recorded).
+    const InspectionRecord back = inspectionFromJson(inspectionJson(loose), "record");
+    QCOMPARE(back.layers.back().fixed_point_iterations, kFixedPointIterations);
+    QVERIFY(!back.layers.back().fixed_point_converged);
+    QCOMPARE(back.layers.back().fixed_point_distance, 0.9);
+    QCOMPARE(back.layers.front().fixed_point_iterations, int64_t{0});
+    // Closer than the control on every sample: one seed is still inconclusive, with its ratio.
+    auto v = fixedPointVerdict({&near, &near, &near}, {&far, &far, &far});
     QVERIFY2(v.inconclusive && !v.decided, v.detail.c_str());
-    // Falls, but the control ends lower still: training did not bring it closer.
-    const InspectionRecord steep = record({0.5, 0.3, 0.2, 0.1});
-    v = fixedPointVerdict(record({0.8, 0.6, 0.5, 0.4}), &steep);
+    QVERIFY(std::abs(v.measures.at("log_ratio") - std::log(0.25)) < 1e-12);
+    QCOMPARE(v.measures.at("converged_share"), 1.0);
+    QVERIFY(v.detail.find("converged on 3 of 3 samples") != std::string::npos);
+    // The map converges on 1 of 3 samples: no fixed point to approach, does not hold.
+    v = fixedPointVerdict({&near, &loose, &loose}, {&far, &far, &far});
     QVERIFY2(v.decided && !v.holds, v.detail.c_str());
-    QVERIFY(v.detail.find("did not bring the last layer closer") != std::string::npos);
-    // Over several samples: the geometric mean per layer decides.
-    const auto a = record({0.8, 0.4, 0.2, 0.1}), b = record({0.6, 0.3, 0.15, 0.05});
-    v = fixedPointVerdict({&a, &b}, {&untrained, &untrained});
-    QVERIFY2(v.decided && v.holds, v.detail.c_str());
-    QVERIFY(v.detail.find("over 2 samples") != std::string::npos);
-    v = fixedPointVerdict(record({0.8, 0.4}), nullptr);  // no control: undecided
+    QVERIFY(v.detail.find("no fixed point to approach") != std::string::npos);
+    QVERIFY(v.measures.count("log_ratio") == 0);
+    // No control, or records without the fixed point (written before it was recorded): undecided.
+    v = fixedPointVerdict(near, nullptr);
+    QVERIFY2(!v.decided && !v.inconclusive, v.detail.c_str());
+    v = fixedPointVerdict(InspectionRecord{}, &far);
     QVERIFY2(!v.decided && !v.inconclusive, v.detail.c_str());
     QVERIFY(verdictLine(v).rfind("undecided: ", 0) == 0);
-    v = fixedPointVerdict(record({0.8}), &untrained);  // one layer
-    QVERIFY(!v.decided && !v.inconclusive);
-    // Records without residuals (written before they existed): undecided, never a verdict.
-    v = fixedPointVerdict(record({0, 0, 0, 0}), &untrained);
-    QVERIFY(!v.decided && !v.inconclusive);
+    // The control's map rarely converges: too few pairs to compare, undecided.
+    v = fixedPointVerdict({&near, &near, &near}, {&loose, &loose, &far});
+    QVERIFY2(!v.decided && !v.inconclusive, v.detail.c_str());
+
+    // Over seeds: the t interval of the seeds' log ratios decides.
+    using Seeds = std::vector<std::map<std::string, double>>;
+    const auto seed = [](double log_ratio) {
+      return std::map<std::string, double>{{"converged_share", 1.0}, {"log_ratio", log_ratio}};
+    };
+    v = fixedPointSeedsVerdict(Seeds{seed(-0.5), seed(-0.4), seed(-0.6), seed(-0.45)});
+    QVERIFY2(v.decided && v.holds, v.detail.c_str());
+    v = fixedPointSeedsVerdict(Seeds{seed(0.5), seed(0.4), seed(0.6)});
+    QVERIFY2(v.decided && !v.holds, v.detail.c_str());
+    v = fixedPointSeedsVerdict(Seeds{seed(-0.5), seed(0.4), seed(-0.1)});
+    QVERIFY2(v.inconclusive && !v.decided, v.detail.c_str());
+    v = fixedPointSeedsVerdict(Seeds{seed(-0.5)});  // one seed: no interval
+    QVERIFY2(!v.decided && !v.inconclusive, v.detail.c_str());
+    // Half the seeds or more without a fixed point: does not hold, whatever the others say.
+    const std::map<std::string, double> none{{"converged_share", 0.25}};
+    v = fixedPointSeedsVerdict(Seeds{none, none, seed(-0.5), seed(-0.6)});
+    QVERIFY2(v.decided && !v.holds, v.detail.c_str());
+    QVERIFY(v.detail.find("no fixed point to approach") != std::string::npos);
+    // One seed of five without one: the rest below 0 cannot make it hold.
+    v = fixedPointSeedsVerdict(Seeds{none, seed(-0.5), seed(-0.4), seed(-0.6), seed(-0.45)});
+    QVERIFY2(v.inconclusive && !v.decided, v.detail.c_str());
+    // Runs recorded before the measures: undecided.
+    v = fixedPointSeedsVerdict(Seeds{{}, {}});
+    QVERIFY2(!v.decided && !v.inconclusive, v.detail.c_str());
+    QVERIFY(overSeedsVerdict(ClaimRule::FixedPoint, Seeds{}).has_value());
+    QVERIFY(!overSeedsVerdict(ClaimRule::Recover, Seeds{}).has_value());
   }
 
   // A budget that grows with N: max(base steps, ceil(epochs · N / batch)), in the plan and its

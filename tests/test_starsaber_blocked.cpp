@@ -118,6 +118,37 @@ class TestStarSaberBlocked : public QObject {
       QVERIFY2(test::checkClose(fast[i], inspected[i], 1e-10, what), what.c_str());
     }
   }
+  // The fixed-point claim's map: equationMap(h, x) is the layer's own F, (forward − h) / α, and
+  // recordFixedPoint's h* is a fixed point of it, ‖F(h*) − h*‖ ≤ ε·‖h*‖ (checked here in float64
+  // by applying F once more), with the recorded distance ‖h − h*‖ / ‖h*‖ recomputed by hand.
+  // Small weights make F a contraction, so it converges.
+  void recordFixedPointFindsAFixedPointOfTheLastMap() {
+    torch::manual_seed(13);
+    StarSaberLayerImpl layer(12, 3, /*causal=*/false, /*gated=*/false);
+    layer.to(torch::kFloat64);
+    torch::NoGradGuard no_grad;
+    for (auto& p : layer.named_parameters()) p.value().mul_(0.5);
+    layer.alpha.fill_(0.7);
+    auto f64 = torch::TensorOptions().dtype(torch::kFloat64);
+    auto h = torch::randn({2, 9, 12}, f64), x = torch::randn({2, 9, 12}, f64);
+    QVERIFY(test::checkClose(layer.equationMap(h, x), (layer.forward(h, x) - h) / 0.7, 1e-12,
+                             "F = (forward − h) / α"));
+    LayerInspection record;
+    recordFixedPoint(layer, h, x, {}, /*sample=*/1, record);
+    QVERIFY(record.fixed_point_converged);
+    QVERIFY(record.fixed_point_iterations > 1 &&
+            record.fixed_point_iterations < kFixedPointIterations);
+    // Iterate by hand as many times from sample 1's h.
+    auto z = h.narrow(0, 1, 1);
+    for (int64_t k = 0; k < record.fixed_point_iterations; ++k)
+      z = layer.equationMap(z, x.narrow(0, 1, 1));
+    const double step = (layer.equationMap(z, x.narrow(0, 1, 1)) - z).norm().item<double>() /
+                        z.norm().item<double>();
+    QVERIFY2(step <= kFixedPointTolerance, std::to_string(step).c_str());
+    const double distance = (h.narrow(0, 1, 1) - z).norm().item<double>() / z.norm().item<double>();
+    QVERIFY(std::abs(distance - record.fixed_point_distance) < 1e-9 * (1 + distance));
+    QVERIFY(distance > 0);
+  }
 };
 
 RSALAB_TEST_MAIN(TestStarSaberBlocked)

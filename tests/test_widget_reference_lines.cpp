@@ -59,7 +59,7 @@ class TestWidgetReferenceLines : public QObject {
   void sampleEfficiencyDrawsReferencesGreyWithoutFit() {
     SampleEfficiencyView view;
     view.resize(800, 500);
-    for (double n : {16.0, 64.0}) {
+    for (double n : {16.0, 64.0, 256.0}) {  // a power law needs 3 sizes
       view.addPoint({"rsa", n, 0, 1.0 / n, 1});
       view.addPoint({"ar_lsq", n, 0, 0.5 / n, -1, /*reference=*/true});
       view.addPoint({"persistence", n, 0, 0.2, -1, /*reference=*/true});

@@ -15,6 +15,7 @@
 #include <random>
 
 #include "app/figures/sweep_figures.h"
+#include "engine/core/sweep/sweep_io.h"
 #include "support/test_registry.h"
 #include "widgets/sample_efficiency_view.h"
 
@@ -90,6 +91,50 @@ class TestSampleEfficiencyView : public QObject {
     QCOMPARE(e.b, 0.7);
     QCOMPARE(e.low, 0.7);
     QCOMPARE(e.high, 0.7);
+  }
+
+  // Where the task has a floor the view draws the excess, and its fit is the sweep's own
+  // (fitSweep's excess fit, per seed): the same b, interval and a, not a pooled refit.
+  void drawsTheSweepsExcessFit() {
+    SweepResult sweep;
+    const double floor = 0.25;
+    const double b_of_seed[] = {0.4, 0.6, 0.9};  // seed-level spread in the exponent
+    int run = 0;
+    for (int seed = 0; seed < 3; ++seed)
+      for (double n : {16.0, 64.0, 256.0, 1024.0}) {
+        SweepRow r;
+        r.run = run++;
+        r.model = "rsa";
+        r.size = static_cast<int64_t>(n);
+        r.seed = static_cast<uint64_t>(seed);
+        r.steps = 10;
+        r.bayes_floor = floor;
+        r.test_loss = floor + 2.0 * std::pow(n, -b_of_seed[seed]);
+        sweep.rows.push_back(r);
+      }
+    fitSweep(sweep, {"rsa"});
+    QCOMPARE(sweep.excess_fits.size(), size_t{1});
+    const PowerLawFit& core = sweep.excess_fits[0];
+    QCOMPARE(core.seeds(), int64_t{3});
+    QVector<SampleEfficiencyPoint> points;
+    for (const auto& r : sweep.rows)
+      points.push_back({QString::fromStdString(r.model), static_cast<double>(r.size),
+                        static_cast<quint64>(r.seed), r.test_loss, static_cast<int>(r.run), false,
+                        r.bayes_floor});
+    SampleEfficiencyView view;
+    view.resize(900, 600);
+    view.setPoints(points);
+    view.flush();
+    QVERIFY(view.quantity() == SampleEfficiencyView::Quantity::kExcessLoss);
+    const PowerLawFit drawn = view.curve("rsa").fit;
+    QCOMPARE(drawn.b, core.b);
+    QCOMPARE(drawn.b_low, core.b_low);
+    QCOMPARE(drawn.b_high, core.b_high);
+    QCOMPARE(drawn.a, core.a);
+    QVERIFY(std::abs(core.b - (0.4 + 0.6 + 0.9) / 3) < 1e-9);  // exact power laws per seed
+    const auto legend = parseLegend(view.legendText("rsa"));
+    QVERIFY2(std::abs(legend.b - core.b) < 5e-4, qPrintable(view.legendText("rsa")));
+    QVERIFY(view.legendText("rsa").contains("3 seeds"));
   }
 
   void oneMeanLinePerModelWithTheMeanAndBand() {

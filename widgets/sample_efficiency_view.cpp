@@ -187,12 +187,11 @@ SampleEfficiencyView::ModelCurve SampleEfficiencyView::curve(const QString& mode
   const auto it = points_.find(model);
   if (it == points_.end()) return c;
   std::map<double, std::vector<double>> by_size;
-  std::vector<double> all_n, all_loss;
+  std::vector<PowerLawPoint> points;
   for (const auto& p : it->second) {
     if (!drawable(p)) continue;
     by_size[p.size].push_back(value(p));
-    all_n.push_back(p.size);
-    all_loss.push_back(value(p));
+    points.push_back({p.size, static_cast<uint64_t>(p.seed), value(p)});
   }
   for (const auto& [n, losses] : by_size) {
     double sum = 0;
@@ -216,7 +215,8 @@ SampleEfficiencyView::ModelCurve SampleEfficiencyView::curve(const QString& mode
     c.high.push_back(high);
     c.seeds.push_back(static_cast<int>(losses.size()));
   }
-  c.fit = fitPowerLaw(all_n, all_loss);
+  // The engine's own fit, the one fitSweep writes to sweep.json (per seed); nothing fitted here.
+  c.fit = fitPowerLawPerSeed(points);
   c.fit.model = model.toStdString();
   return c;
 }
@@ -275,7 +275,7 @@ void SampleEfficiencyView::redraw() {
       y_max = std::max(y_max, value(p));
     }
     // The power-law fit, dashed, over the measured N.
-    if (!reference && c.fit.points >= 2 && c.fit.a > 0 && !c.sizes.empty()) {
+    if (!reference && c.fit.seeds() > 0 && c.fit.a > 0 && !c.sizes.empty()) {
       auto* fit = plot_->addGraph();
       fit->setPen(QPen(color, 1.2, Qt::DashLine));
       fit->removeFromLegend();
@@ -297,13 +297,14 @@ void SampleEfficiencyView::redraw() {
     QString name = model;
     if (reference) {
       name += tr("  (reference)");
-    } else if (c.fit.points >= 3 && c.sizes.size() >= 2) {
-      name += QString("  b = %1 [%2, %3]")
-                  .arg(fixed3(c.fit.b), fixed3(c.fit.b_low), fixed3(c.fit.b_high));
-    } else if (c.fit.points == 2 && c.sizes.size() == 2) {
-      name += QString("  b = %1 (2 points, no CI)").arg(fixed3(c.fit.b));
+    } else if (c.fit.seeds() >= 2) {
+      name += QString("  b = %1 [%2, %3], %4 seeds")
+                  .arg(fixed3(c.fit.b), fixed3(c.fit.b_low), fixed3(c.fit.b_high))
+                  .arg(c.fit.seeds());
+    } else if (c.fit.seeds() == 1) {
+      name += QString("  b = %1 (1 seed, no interval)").arg(fixed3(c.fit.b));
     } else {
-      name += tr("  (fit needs 2+ sizes)");
+      name += tr("  (fit needs %1+ sizes in a seed)").arg(kPowerLawMinSizes);
     }
     mean->setName(name);
   }
@@ -349,7 +350,8 @@ void SampleEfficiencyView::redraw() {
   const bool excess = quantity_ == Quantity::kExcessLoss;
   plot_->yAxis->setLabel(excess ? tr("excess test loss (test − Bayes floor)") : tr("test loss"));
   summary_label_->setText(runs == 0 ? tr("no runs yet")
-                                    : tr("%1 run(s), %2 model(s); %3 ≈ a·N^−b, b with 95% CI")
+                                    : tr("%1 run(s), %2 model(s); %3 ≈ a·N^−b fitted per "
+                                         "seed, b with its 95% CI over the seeds")
                                           .arg(runs)
                                           .arg(order_.size())
                                           .arg(excess ? tr("excess") : tr("loss")));

@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SampleEfficiencyView: test loss against training-set size N, log–log, one line per model (mean
 // over seeds, with a min–max or ±1 sd band), each seed's point drawn faintly, and the power-law
-// fit loss ≈ a·N^(−b) (engine/core/forecast/power_law.h, the engine's own fit) dashed, with b and
-// its 95% CI in the legend. Points arrive one by one (addPoint) as sweep runs finish; like every
-// view here it only marks itself dirty and redraws from one ~40 ms timer. Interaction: wheel zoom,
-// drag pan, double-click fits; a click on a point emits pointClicked with that run's id. Input is
-// plain data (no LibTorch). The y axis is the test loss or, where the task knows its Bayes floor,
-// the excess loss (test loss − floor): the default once a point with a floor arrives, so the power
-// law fits what is learned rather than the noise the floor says no model can remove. With the raw
-// loss, the mean floor is drawn as a dashed grey line. The legend sits outside the plot, to its
-// right.
+// fit loss ≈ a·N^(−b) dashed, with b and its 95% CI over the seeds in the legend. The fit is the
+// engine's, not the view's: fitPowerLawPerSeed (engine/core/forecast/power_law.h), the per-seed
+// fit fitSweep writes to sweep.json, on the quantity drawn (the excess loss where the task has a
+// floor); with fewer than kPowerLawMinSizes sizes in every seed there is none. Points arrive one by
+// one (addPoint) as sweep runs finish; like every view here it only marks itself dirty and redraws
+// from one ~40 ms timer. Interaction: wheel zoom, drag pan, double-click fits; a click on a point
+// emits pointClicked with that run's id. Input is plain data (no LibTorch). The y axis is the test
+// loss or, where the task knows its Bayes floor, the excess loss (test loss − floor): the default
+// once a point with a floor arrives, so the power law fits what is learned rather than the noise
+// the floor says no model can remove. With the raw loss, the mean floor is drawn as a dashed grey
+// line. The legend sits outside the plot, to its right.
 #pragma once
 
 #include <QColor>
@@ -56,7 +58,7 @@ class SampleEfficiencyView : public QWidget {
     QString model;
     std::vector<double> sizes, mean, low, high;
     std::vector<int> seeds;  // points averaged at each N
-    PowerLawFit fit;         // over every seed's point, as the engine's sweep fits
+    PowerLawFit fit;         // fitPowerLawPerSeed of the points drawn, as fitSweep fits
   };
 
   explicit SampleEfficiencyView(QWidget* parent = nullptr);
@@ -79,7 +81,8 @@ class SampleEfficiencyView : public QWidget {
   ModelCurve curve(const QString& model) const;
 
   void flush();  // redraw pending points now (tests, grabs)
-  // After a redraw: the legend entry of a model's mean line ("rsa  b = 0.205 [0.135, 0.275]"),
+  // After a redraw: the legend entry of a model's mean line ("rsa  b = 0.205 [0.135, 0.275], 3
+  // seeds"),
   // read back from the plot; empty if the model has no line.
   QString legendText(const QString& model) const;
   int meanGraphCount() const;  // mean lines on the plot (one per model with points)

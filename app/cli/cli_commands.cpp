@@ -198,10 +198,12 @@ int runTrain(const TrainCommand& command) {
                            trainer.config().trainer.seed,
                            trainer.stepsDone(),
                            secondsSince(started),
+                           {},
                            {}};
     for (const auto& v : judgeClaim(*command.rule, evidence)) {
       std::cout << verdictLine(v) << "\n";
       kept.lines.push_back(verdictLine(v));
+      kept.measures.insert(v.measures.begin(), v.measures.end());
     }
     writeVerdicts(dir, kept);
   }
@@ -236,7 +238,7 @@ int runGenerationProbe(const RunConfig& config, const Preset& preset, const std:
       },
       &stop);
   std::cout << "model " << probe.model << "\n";
-  PresetRunVerdicts kept{preset.name, o.seed, 0, secondsSince(started), {}};
+  PresetRunVerdicts kept{preset.name, o.seed, 0, secondsSince(started), {}, {}};
   for (const auto& v : linearAttentionRnnVerdicts(probe)) {
     std::cout << verdictLine(v) << "\n";
     kept.lines.push_back(verdictLine(v));

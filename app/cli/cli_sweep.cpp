@@ -52,16 +52,24 @@ void printFits(const SweepResult& result) {
   const bool axis = !result.axis.empty();
   std::cout << std::left << std::setw(13) << "model";
   if (axis) std::cout << std::setw(12) << result.axis.name;
-  std::cout << "  b (loss ~ a N^-b)   95% CI            R^2\n";
+  std::cout << "  b (loss ~ a N^-b)   95% CI over seeds   seeds  mean R^2 (each seed fitted "
+               "on its own)\n";
   for (const auto* fits : {&result.fits, &result.excess_fits}) {
     if (fits == &result.excess_fits && !fits->empty())
       std::cout << "excess loss (test − Bayes floor) ~ a N^-b:\n";
     for (const auto& f : *fits) {
       std::cout << std::left << std::setw(13) << f.model;
       if (axis) std::cout << std::setw(12) << formatNumber(f.axis_value, 4);
-      std::cout << "  " << std::setw(18) << formatNumber(f.b, 4) << "  ["
-                << formatNumber(f.b_low, 3) << ", " << formatNumber(f.b_high, 3) << "]"
-                << "   " << formatNumber(f.r2, 3) << "\n";
+      if (f.seeds() == 0) {
+        std::cout << "  no seed with " << kPowerLawMinSizes << " sizes or more\n";
+        continue;
+      }
+      const std::string interval =
+          f.seeds() >= 2 ? "[" + formatNumber(f.b_low, 3) + ", " + formatNumber(f.b_high, 3) + "]"
+                         : "none (1 seed)";
+      std::cout << "  " << std::setw(18) << formatNumber(f.b, 4) << "  " << std::setw(18)
+                << interval << "  " << std::setw(5) << f.seeds() << "  " << formatNumber(f.r2, 3)
+                << "\n";
     }
   }
 }

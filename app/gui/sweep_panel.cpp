@@ -274,15 +274,18 @@ void SweepPanel::onFinished(const SweepResult& result, bool cancelled) {
     view_->addPoint(sampleEfficiencyPoint(r));
     reference_rows_.push_back(r);
   }
-  QString fits;
-  for (const auto& f : result.fits) {
-    if (f.points < 2) continue;
-    fits += QString("%1 b=%2 [%3, %4]; ")
-                .arg(QString::fromStdString(f.model))
-                .arg(f.b, 0, 'f', 3)
-                .arg(f.b_low, 0, 'f', 3)
-                .arg(f.b_high, 0, 'f', 3);
+  // The sweep's own fits (per seed): of the excess loss where the task has a floor.
+  QString fits = result.excess_fits.empty() ? QString() : QString("excess loss: ");
+  for (const auto& f : result.excess_fits.empty() ? result.fits : result.excess_fits) {
+    if (f.seeds() == 0) continue;
+    fits += QString("%1 b=%2").arg(QString::fromStdString(f.model)).arg(f.b, 0, 'f', 3);
+    fits += f.seeds() >= 2 ? QString(" [%1, %2] over %3 seeds; ")
+                                 .arg(f.b_low, 0, 'f', 3)
+                                 .arg(f.b_high, 0, 'f', 3)
+                                 .arg(f.seeds())
+                           : QString(" (1 seed); ");
   }
+  for (const auto& note : result.notes) fits += QString::fromStdString(note) + "; ";
   const QString summary = QString("Sweep %1: %2 usable runs in %3 s. %4")
                               .arg(cancelled ? "cancelled" : "finished")
                               .arg(rows_.size())

@@ -2,12 +2,38 @@
 #include "engine/models/alibi.h"
 
 #include <cmath>
+#include <vector>
 
 namespace rsalab {
 
-torch::Tensor alibiSlopes(int64_t heads) {
-  auto h = torch::arange(1, heads + 1, torch::TensorOptions().dtype(torch::kFloat64));  // (H)
-  return torch::pow(2.0, -8.0 * h / static_cast<double>(heads));
+namespace {
+
+// The paper's text: 2^(−8h/H), h = 1..H.
+std::vector<double> textSlopes(int64_t heads) {
+  std::vector<double> m;
+  for (int64_t h = 1; h <= heads; ++h)
+    m.push_back(std::pow(2.0, -8.0 * static_cast<double>(h) / static_cast<double>(heads)));
+  return m;
+}
+
+// The authors' get_slopes: a power of two as the text; otherwise the slopes of the largest power
+// of two P ≤ H, then every other slope of 2P (its 1st, 3rd, …), H − P of them.
+std::vector<double> codeSlopes(int64_t heads) {
+  int64_t P = 1;
+  while (P * 2 <= heads) P *= 2;
+  if (P == heads) return textSlopes(heads);
+  std::vector<double> m = textSlopes(P);
+  const std::vector<double> twice = codeSlopes(2 * P);
+  for (int64_t k = 0; static_cast<int64_t>(m.size()) < heads; k += 2)
+    m.push_back(twice[static_cast<size_t>(k)]);
+  return m;
+}
+
+}  // namespace
+
+torch::Tensor alibiSlopes(int64_t heads, AlibiSlopes rule) {
+  const std::vector<double> m = rule == AlibiSlopes::Code ? codeSlopes(heads) : textSlopes(heads);
+  return torch::tensor(m, torch::TensorOptions().dtype(torch::kFloat64));  // (H)
 }
 
 torch::Tensor alibiBias(const torch::Tensor& slopes, int64_t Tq, int64_t Tk, int64_t offset,
@@ -18,8 +44,8 @@ torch::Tensor alibiBias(const torch::Tensor& slopes, int64_t Tq, int64_t Tk, int
   return (-slopes.to(f64).view({-1, 1, 1}) * lag).to(like.scalar_type());  // (H, Tq, Tk)
 }
 
-AlibiAttentionImpl::AlibiAttentionImpl(int64_t d_model, int64_t heads)
-    : SelfAttentionImpl(d_model, heads, /*causal=*/true), slopes_(alibiSlopes(heads)) {}
+AlibiAttentionImpl::AlibiAttentionImpl(int64_t d_model, int64_t heads, AlibiSlopes rule)
+    : SelfAttentionImpl(d_model, heads, /*causal=*/true), slopes_(alibiSlopes(heads, rule)) {}
 
 torch::Tensor AlibiAttentionImpl::forward(const torch::Tensor& x, const torch::Tensor& key_padding,
                                           const LayerObserver& observe) {

@@ -5,8 +5,14 @@
 // and the model adds no positional encoding (ModelInfo::positional_encoding false): the bias
 // carries position.
 //
-// Per head h = 1..H, with the paper's fixed slope m_h = 2^(−8h/H) (a geometric sequence from
-// 2^(−8/H) down to 2^(−8)):
+// Per head h = 1..H, a fixed slope m_h. By default the paper's text (section 3): m_h = 2^(−8h/H),
+// a geometric sequence from 2^(−8/H) down to 2^(−8), for any H. The authors' code
+// (get_slopes in github.com/ofirpress/attention_with_linear_biases, fairseq's
+// multihead_attention) agrees when H is a power of two and departs when it is not: it takes the
+// slopes of the largest power of two P ≤ H, then every other slope of 2P (2^(−8(2k−1)/(2P)),
+// k = 1..H − P). At H = 6: 2^−2, 2^−4, 2^−6, 2^−8, then 2^−1, 2^−3, where the text gives
+// 2^(−4/3), 2^(−8/3), …, 2^−8. ModelOptions::alibi_code_slopes (--alibi-code-slopes) chooses the
+// code's rule; the text's is the default. Either way:
 //   ALiBi(X) = softmax(Q Kᵀ/√Dh − m_h·(i − j) + causal mask) V
 // exp(−m_h·(i − j)) = (e^(−m_h))^(i − j): the bias multiplies the unnormalised weight of a key
 // i − j steps back by a regular REM with λ_h = e^(−m_h), *inside* the softmax, where RSA adds its
@@ -18,8 +24,12 @@
 
 namespace rsalab {
 
-// m_h = 2^(−8h/H) for h = 1..H, as (H) float64.
-torch::Tensor alibiSlopes(int64_t heads);
+// Which slopes: the paper's text (the default) or the authors' code (the two differ only when H
+// is not a power of two).
+enum class AlibiSlopes { PaperText, Code };
+
+// m_h for h = 1..H, as (H) float64: 2^(−8h/H) (PaperText), or get_slopes's (Code).
+torch::Tensor alibiSlopes(int64_t heads, AlibiSlopes rule = AlibiSlopes::PaperText);
 
 // The bias −m_h·(i − j) for queries offset..offset+Tq−1 and keys 0..Tk−1: (H, Tq, Tk) in the
 // dtype and on the device of `like` (positive above the diagonal; the causal mask hides those).
@@ -28,7 +38,8 @@ torch::Tensor alibiBias(const torch::Tensor& slopes, int64_t Tq, int64_t Tk, int
 
 class AlibiAttentionImpl : public SelfAttentionImpl {
  public:
-  AlibiAttentionImpl(int64_t d_model, int64_t heads);  // causal only
+  AlibiAttentionImpl(int64_t d_model, int64_t heads,
+                     AlibiSlopes rule = AlibiSlopes::PaperText);  // causal only
 
   // softmax(Q Kᵀ/√Dh − m_h (i − j) + mask) V; the observer gets the weights (B, H, T, T) and the
   // per-step factor e^(−m_h) (H).

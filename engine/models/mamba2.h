@@ -29,6 +29,11 @@
 //
 // Shapes: B batch, T length, D width, E = 2D inner width, H heads, P = E/H head width, N = 16
 // state size, K = 4 conv width, Cv = E + 2N conv channels.
+//
+// A departure: N = 16 is Mamba-1's state size (Gu & Dao, arXiv 2312.00752); the Mamba-2 paper's
+// point is that SSD affords larger states, and its experiments use N = 64 to 128. Choosing N is
+// not yet offered: kMamba2StateSize is fixed here, and an option comes with the family's speed
+// work.
 #pragma once
 
 #include <vector>

@@ -9,9 +9,11 @@
 // γ_h = σ(ν_h) with ν_h initialised at that value; ModelOptions::retnet_learnable_decay):
 //   parallel (Eq. 5):  Retention(X) = (Q Kᵀ ⊙ D) V,   D_nm = γ^(n−m) for n ≥ m, else 0
 //   recurrent (Eq. 6): S_n = γ S_{n−1} + k_nᵀ v_n,   Retention(x_n) = q_n S_n
-// With rotation on (ModelOptions::retnet_rotation; Eq. 3–4's e^{inθ}), q_n and k_m are turned as
-// RoPE does, each pair (2i, 2i+1) of a head's channels by the angle n·θ_i, θ_i = 10000^(−2i/Dh), so
-// that q̃_n·k̃_m depends on n − m only (Dh must be even).
+// The rotation is OFF by default, a departure from the paper, whose retention always turns q and k
+// (Eq. 3–4's e^{inθ}): here the decay alone carries position unless ModelOptions::retnet_rotation
+// (--retnet-rotation) turns it on. With rotation on, q_n and k_m are turned as RoPE does, each
+// pair (2i, 2i+1) of a head's channels by the angle n·θ_i, θ_i = 10000^(−2i/Dh), so that
+// q̃_n·k̃_m depends on n − m only (Dh must be even).
 // The normalisers of section 2.2 ("Retention Score Normalization"), harmless because the output's
 // GroupNorm is scale-invariant:
 //   D̃_nm = D_nm / √(Σ_m D_nm),   R = Q Kᵀ/√Dh ⊙ D̃,   R̃_nm = R_nm / max(|Σ_m R_nm|, 1),   Y = R̃ V.

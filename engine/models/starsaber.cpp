@@ -42,6 +42,22 @@ torch::Tensor StarSaberLayerImpl::forward(const torch::Tensor& h, const torch::T
                                           const torch::Tensor& key_padding,
                                           const LayerObserver& observe) {
   if (blocked_ && !observe && h.is_cpu() && !key_padding.defined()) return forwardBlocked(h, x);
+  auto [A, G] = attend(h, key_padding);           // (B, T, D), (B, H, T, T)
+  auto update = torch::tanh(A + V_->forward(x));  // (B, T, D)
+  torch::Tensor next;
+  if (gated_) {
+    auto z = torch::sigmoid(Wz_->forward(h) + Vz_->forward(x));  // (B, T, D)
+    next = (1 - z) * h + z * update;
+  } else {
+    next = h + alpha * update;
+  }
+  observe.attention(G);
+  observe.fixedPoint(alpha, h, next, update);  // α undefined when gated
+  return next;
+}
+
+std::pair<torch::Tensor, torch::Tensor> StarSaberLayerImpl::attend(
+    const torch::Tensor& h, const torch::Tensor& key_padding) {
   const auto B = h.size(0), T = h.size(1);
   auto hw = splitHeads(W_->forward(h));                                  // (B, H, T, Dh)
   auto hh = splitHeads(h);                                               // (B, H, T, Dh)
@@ -58,18 +74,35 @@ torch::Tensor StarSaberLayerImpl::forward(const torch::Tensor& h, const torch::T
   auto future = G.triu(0);              // i ≥ n
   auto A = torch::matmul(past, splitHeads(U_->forward(h))) +
            torch::matmul(future, splitHeads(Q_->forward(h)));  // (B, H, T, Dh)
-  A = A.transpose(1, 2).contiguous().view({B, T, d_model_});   // (B, T, D)
-  auto update = torch::tanh(A + V_->forward(x));               // (B, T, D)
-  torch::Tensor next;
-  if (gated_) {
-    auto z = torch::sigmoid(Wz_->forward(h) + Vz_->forward(x));  // (B, T, D)
-    next = (1 - z) * h + z * update;
-  } else {
-    next = h + alpha * update;
+  return {A.transpose(1, 2).contiguous().view({B, T, d_model_}), G};
+}
+
+torch::Tensor StarSaberLayerImpl::equationMap(const torch::Tensor& h, const torch::Tensor& x,
+                                              const torch::Tensor& key_padding) {
+  return torch::tanh(attend(h, key_padding).first + V_->forward(x));  // (B, T, D)
+}
+
+void recordFixedPoint(StarSaberLayerImpl& layer, const torch::Tensor& h_out, const torch::Tensor& x,
+                      const torch::Tensor& key_padding, int64_t sample, LayerInspection& out) {
+  torch::NoGradGuard no_grad;
+  const auto one = [&](const torch::Tensor& t) {
+    return t.defined() ? t.narrow(0, sample, 1).detach() : t;
+  };
+  const auto start = one(h_out), xs = one(x), padding = one(key_padding);  // (1, T, D), (1, T)
+  auto z = start;
+  out.fixed_point_converged = false;
+  out.fixed_point_iterations = kFixedPointIterations;
+  for (int64_t k = 1; k <= kFixedPointIterations; ++k) {
+    auto next = layer.equationMap(z, xs, padding);
+    const double step = (next - z).norm().item<double>() / (next.norm().item<double>() + 1e-12);
+    z = next;
+    if (std::isfinite(step) && step <= kFixedPointTolerance) {
+      out.fixed_point_converged = true;
+      out.fixed_point_iterations = k;
+      break;
+    }
   }
-  observe.attention(G);
-  observe.fixedPoint(alpha, h, next, update);  // α undefined when gated
-  return next;
+  out.fixed_point_distance = (start - z).norm().item<double>() / (z.norm().item<double>() + 1e-12);
 }
 
 // The training path: the same layer with W, U, Q (and Wz) as one product of h, and G's past and
@@ -105,6 +138,8 @@ torch::Tensor StarSaberModelImpl::forward(const torch::Tensor& input, Inspection
   const InspectionObserver observe(record, options_.model, layers_.size());
   for (size_t l = 0; l < layers_.size(); ++l)
     h = layers_[l]->forward(h, x, padding, observe.layer(l));
+  if (record && !layers_.empty())
+    recordFixedPoint(*layers_.back(), h, x, padding, record->sample, record->layers.back());
   return head(h, input);  // (B, T, O) | (B, O)
 }
 

@@ -5,6 +5,8 @@
 // Shapes: B batch, T length, D width, H heads, Dh = D/H.
 #pragma once
 
+#include <utility>
+
 #include "engine/models/inspection_observer.h"
 #include "engine/models/sequence_model.h"
 
@@ -18,6 +20,10 @@ class StarSaberLayerImpl : public torch::nn::Module {
   // The observer gets G per head and the layer's α and residuals.
   torch::Tensor forward(const torch::Tensor& h, const torch::Tensor& x,
                         const torch::Tensor& key_padding = {}, const LayerObserver& observe = {});
+  // The map this layer relaxes, F(h) = tanh(A(h) + V x) with this layer's weights (materialised
+  // G; h, x (B, T, D) -> (B, T, D)). The layer's output is h + α·F(h).
+  torch::Tensor equationMap(const torch::Tensor& h, const torch::Tensor& x,
+                            const torch::Tensor& key_padding = {});
   // The score scale 1/√D: the seed paper's d "is the hidden size" (the width D of h, not Dh).
   double scoreScale() const;
   bool gated() const { return gated_; }
@@ -28,6 +34,9 @@ class StarSaberLayerImpl : public torch::nn::Module {
 
  private:
   torch::Tensor splitHeads(const torch::Tensor& t) const;  // (B, T, D) -> (B, H, T, Dh)
+  // A(h) (B, T, D) and the weights G (B, H, T, T), materialised.
+  std::pair<torch::Tensor, torch::Tensor> attend(const torch::Tensor& h,
+                                                 const torch::Tensor& key_padding);
   // The uninspected CPU path without padding: same values, on the blocked attention kernel.
   torch::Tensor forwardBlocked(const torch::Tensor& h, const torch::Tensor& x);
   int64_t d_model_, heads_, head_dim_;
@@ -37,6 +46,12 @@ class StarSaberLayerImpl : public torch::nn::Module {
   torch::nn::Linear Wz_{nullptr}, Vz_{nullptr};  // gated variant
 };
 TORCH_MODULE(StarSaberLayer);
+
+// The last layer's fixed point for the recorded sample (LayerInspection::fixed_point_*): F of
+// `layer` iterated from its output h_out (B, T, D) until a step changes h by at most
+// kFixedPointTolerance relative to ‖h‖, or kFixedPointIterations steps; no gradient.
+void recordFixedPoint(StarSaberLayerImpl& layer, const torch::Tensor& h_out, const torch::Tensor& x,
+                      const torch::Tensor& key_padding, int64_t sample, LayerInspection& out);
 
 class StarSaberModelImpl : public SequenceModelImpl {
  public:

@@ -30,7 +30,8 @@ SelfAttention makeSelfAttention(AttentionKind kind, const ModelOptions& o, bool 
                                              o.retnet_rotation);
     case AttentionKind::Alibi:  // these four are causal only, as retention
       if (!causal) throw std::invalid_argument("alibi is causal only");
-      return std::make_shared<AlibiAttentionImpl>(o.d_model, o.heads);
+      return std::make_shared<AlibiAttentionImpl>(
+          o.d_model, o.heads, o.alibi_code_slopes ? AlibiSlopes::Code : AlibiSlopes::PaperText);
     case AttentionKind::Fox:
       if (!causal) throw std::invalid_argument("fox is causal only");
       return std::make_shared<ForgettingAttentionImpl>(o.d_model, o.heads);

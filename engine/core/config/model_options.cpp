@@ -56,7 +56,12 @@ const std::vector<OptionInfo<ModelOptions>>& modelOptionTable() {
       {"retnet_rotation", "RetNet: rotation", "", 0, 0, false, false, &M::retnet_rotation,
        "--retnet-rotation",
        "retnet: turn q and k by their position (e^(i n theta), RoPE angles; needs an even head "
-       "width d_model / heads)"},
+       "width d_model / heads). Default: off, the decay alone carries position"},
+      {"alibi_code_slopes", "ALiBi: the authors' code slopes", "", 0, 0, false, false,
+       &M::alibi_code_slopes, "--alibi-code-slopes",
+       "alibi: slopes as the authors' code (get_slopes) for heads not a power of two: those of "
+       "the largest power of two P <= H, then every other slope of 2P. Default: off, the "
+       "paper's text m_h = 2^(-8h/H) (the same when H is a power of two)"},
       {"skip_lags", "Linear skip path K (0 = off)", "steps", 0, 4096, false, false,
        &M::skip_lags, "--skip-lags",
        "linear skip path over the last K inputs beside the model (series; 0 = off; real series "

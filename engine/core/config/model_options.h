@@ -72,6 +72,10 @@ struct ModelOptions {
   // RetNet: q_n and k_m turned by nθ and mθ (the paper's e^{inθ}, RoPE's angles), so that scores
   // also carry a relative rotation. Off by default: the decay alone carries position.
   bool retnet_rotation = false;
+  // ALiBi (engine/models/alibi.h) with H not a power of two: false (the default) takes the
+  // paper's text, m_h = 2^(−8h/H); true the authors' code (get_slopes): the slopes of the largest
+  // power of two P ≤ H, then every other slope of 2P. The two agree when H is a power of two.
+  bool alibi_code_slopes = false;
   // > 0: a linear skip path beside the model (DLinear's linear map, channel-independent): output
   // column c of step h at position t gets + Σ_k W[h, k] x_{t−K+1+k, c} + b_h over the K latest
   // inputs (earlier than the window's first: its first value). Causal; W starts at zero, so the

@@ -2,6 +2,8 @@
 #include "engine/core/forecast/power_law.h"
 
 #include <cmath>
+#include <map>
+#include <set>
 
 namespace rsalab {
 
@@ -55,6 +57,47 @@ PowerLawFit fitPowerLaw(const std::vector<double>& sizes, const std::vector<doub
     fit.b_low = fit.b_high = fit.b;
   }
   return fit;
+}
+
+PowerLawFit fitPowerLawPerSeed(const std::vector<PowerLawPoint>& points) {
+  std::map<uint64_t, std::pair<std::vector<double>, std::vector<double>>> by_seed;
+  for (const auto& p : points) {
+    auto& [sizes, losses] = by_seed[p.seed];
+    sizes.push_back(p.size);
+    losses.push_back(p.loss);
+  }
+  PowerLawFit out;
+  out.b_low = out.b_high = NAN;
+  double log_a = 0, r2 = 0;
+  for (const auto& [seed, p] : by_seed) {
+    std::set<double> distinct;
+    for (size_t k = 0; k < p.first.size(); ++k)
+      if (p.first[k] > 0 && p.second[k] > 0 && std::isfinite(p.second[k]))
+        distinct.insert(p.first[k]);
+    if (static_cast<int64_t>(distinct.size()) < kPowerLawMinSizes) continue;
+    const PowerLawFit fit = fitPowerLaw(p.first, p.second);
+    out.seed_ids.push_back(seed);
+    out.seed_b.push_back(fit.b);
+    out.points += fit.points;
+    log_a += std::log(fit.a);
+    r2 += fit.r2;
+  }
+  const auto s = static_cast<int64_t>(out.seed_b.size());
+  if (s == 0) return out;
+  double mean = 0;
+  for (double b : out.seed_b) mean += b;
+  mean /= static_cast<double>(s);
+  out.b = mean;
+  out.a = std::exp(log_a / static_cast<double>(s));
+  out.r2 = r2 / static_cast<double>(s);
+  if (s >= 2) {
+    double ss = 0;
+    for (double b : out.seed_b) ss += (b - mean) * (b - mean);
+    const double half = studentT975(s - 1) * std::sqrt(ss / static_cast<double>(s - 1) / s);
+    out.b_low = mean - half;
+    out.b_high = mean + half;
+  }
+  return out;
 }
 
 }  // namespace rsalab

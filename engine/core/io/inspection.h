@@ -50,7 +50,20 @@ struct LayerInspection {
   // equation h = tanh(A(h) + V x) at the layer's input, with the layer's own weights; α does not
   // enter (the fixed-point claim's quantity). 0: not recorded (records written before 2026-11-27).
   double equation_residual = 0;
+  // StarSaber's last layer: how far its output h^L lies from the fixed point h* of its own map
+  // F(h) = tanh(A^L(h) + V^L x) (the last layer's weights, x the stack's input), h* found by
+  // iterating F from h^L: at most kFixedPointIterations steps, converged once a step changes h by
+  // ≤ kFixedPointTolerance relative to ‖h‖. fixed_point_distance = ‖h^L − h*‖ / ‖h*‖ (the last
+  // iterate when not converged). fixed_point_iterations 0: not recorded (other layers, other
+  // models, records written before 2026-11-29).
+  int64_t fixed_point_iterations = 0;
+  bool fixed_point_converged = false;
+  double fixed_point_distance = 0;
 };
+
+// The iteration of F above: its budget K and tolerance ε.
+constexpr int64_t kFixedPointIterations = 500;
+constexpr double kFixedPointTolerance = 1e-5;
 
 // LSTM i, f, g, o or GRU r, z, n activations of one layer: T × units.
 struct GateTrace {

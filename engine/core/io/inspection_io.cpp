@@ -119,6 +119,11 @@ json layerJson(const LayerInspection& layer, bool compact = false) {
     j["update"] = layer.update;
     j["equation_residual"] = layer.equation_residual;
   }
+  if (layer.fixed_point_iterations > 0) {
+    j["fixed_point_iterations"] = layer.fixed_point_iterations;
+    j["fixed_point_converged"] = layer.fixed_point_converged;
+    j["fixed_point_distance"] = layer.fixed_point_distance;
+  }
   return j;
 }
 
@@ -232,6 +237,14 @@ LayerInspection readLayer(const json& j, const std::string& where, const std::st
   layer.residual = number(j, "residual", path + ".", 0);
   layer.update = number(j, "update", path + ".", 0);
   layer.equation_residual = number(j, "equation_residual", path + ".", 0);
+  if (j.contains("fixed_point_iterations")) {
+    layer.fixed_point_iterations =
+        static_cast<int64_t>(number(j, "fixed_point_iterations", path + ".", 0));
+    layer.fixed_point_distance = number(j, "fixed_point_distance", path + ".", 0);
+    const json& converged = need(j, "fixed_point_converged", path + ".");
+    if (!converged.is_boolean()) fail(where, path + ".fixed_point_converged", "is not a boolean");
+    layer.fixed_point_converged = converged.get<bool>();
+  }
   return layer;
 }
 

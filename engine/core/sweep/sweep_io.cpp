@@ -95,6 +95,17 @@ PowerLawFit fitFromJson(const json& f, int64_t index) {
   fit.r2 = number(f, "r2", path, 0.0);
   fit.axis_value = number(f, "axis_value", path, NAN);
   fit.points = integer(f, "points", path, 0);
+  if (const json* seeds = find(f, "per_seed")) {  // since 2026-11-29; older fits were pooled
+    const json& list = array(*seeds, path + "per_seed");
+    for (size_t k = 0; k < list.size(); ++k) {
+      const std::string at = path + "per_seed[" + std::to_string(k) + "].";
+      const json& one = object(list[k], at);
+      const int64_t seed = needInteger(one, "seed", at);
+      if (seed < 0) fail("key \"" + at + "seed\" must be >= 0");
+      fit.seed_ids.push_back(static_cast<uint64_t>(seed));
+      fit.seed_b.push_back(needNumber(one, "b", at));
+    }
+  }
   return fit;
 }
 
@@ -182,12 +193,18 @@ std::string sweepJson(const SweepResult& result) {
     if (r.model.empty()) continue;
     j["runs"].push_back(sweepRowToJson(r));
   }
+  j["fits"] = json::array();  // empty with fewer than kPowerLawMinSizes sizes; always present
   for (const auto* fits : {&result.fits, &result.excess_fits}) {
     for (const auto& f : *fits) {
       json fit = {{"model", f.model}, {"a", f.a},
                   {"b", f.b},         {"b_ci95", {f.b_low, f.b_high}},
                   {"r2", f.r2},       {"points", f.points}};
       if (!result.axis.empty()) fit["axis_value"] = f.axis_value;
+      if (!f.seed_ids.empty()) {
+        fit["per_seed"] = json::array();
+        for (size_t k = 0; k < f.seed_ids.size(); ++k)
+          fit["per_seed"].push_back({{"seed", f.seed_ids[k]}, {"b", f.seed_b[k]}});
+      }
       j[fits == &result.fits ? "fits" : "excess_fits"].push_back(fit);
     }
   }
@@ -293,25 +310,33 @@ void fitSweep(SweepResult& result, const std::vector<std::string>& models) {
   // Per model, and per task-axis value where the sweep has an axis (one pass with NaN otherwise).
   const std::vector<double> axis_values =
       result.axis.empty() ? std::vector<double>{NAN} : result.axis.values;
+  bool refused = false;
   for (const auto& m : models) {
     for (double a : axis_values) {
-      std::vector<double> n, loss, excess_n, excess;
+      std::vector<PowerLawPoint> loss, excess;
+      std::set<int64_t> sizes;
       for (const auto& r : result.rows) {
         if (r.model != m || !r.ok()) continue;
         if (!std::isnan(a) && !(std::abs(r.axis_value - a) <= 1e-9)) continue;
-        n.push_back(static_cast<double>(r.size));
-        loss.push_back(r.test_loss);
-        if (std::isfinite(r.bayes_floor)) {
-          excess_n.push_back(static_cast<double>(r.size));
-          excess.push_back(r.excess());
-        }
+        sizes.insert(r.size);
+        loss.push_back({static_cast<double>(r.size), r.seed, r.test_loss});
+        if (std::isfinite(r.bayes_floor))
+          excess.push_back({static_cast<double>(r.size), r.seed, r.excess()});
       }
-      auto fit = fitPowerLaw(n, loss);
+      if (static_cast<int64_t>(sizes.size()) < kPowerLawMinSizes) {
+        if (!sizes.empty() && !refused)
+          result.notes.push_back(
+              "no power law (loss ≈ a·N^−b) fitted: it needs " + std::to_string(kPowerLawMinSizes) +
+              " training-set sizes or more; " + m + " has " + std::to_string(sizes.size()));
+        refused = refused || !sizes.empty();
+        continue;
+      }
+      auto fit = fitPowerLawPerSeed(loss);
       fit.model = m;
       fit.axis_value = a;
       result.fits.push_back(fit);
       if (!excess.empty()) {
-        auto e = fitPowerLaw(excess_n, excess);
+        auto e = fitPowerLawPerSeed(excess);
         e.model = m;
         e.axis_value = a;
         result.excess_fits.push_back(e);

@@ -36,7 +36,10 @@ SweepResult sweepResultFromJson(const std::string& text);
 SweepResult sweepResultFromParsedJson(const nlohmann::json& parsed);
 
 // Fills result.fits (test loss vs N) and result.excess_fits (excess loss vs N, when the rows have
-// a Bayes floor) for `models` in that order, from the usable rows (SweepRow::ok()).
+// a Bayes floor) for `models` in that order, from the usable rows (SweepRow::ok()): per seed
+// (fitPowerLawPerSeed, engine/core/forecast/power_law.h), b the seeds' mean with a t interval over
+// them. A model (or axis value) with fewer than kPowerLawMinSizes distinct N gets no fit, and
+// result.notes says so once.
 void fitSweep(SweepResult& result, const std::vector<std::string>& models);
 
 }  // namespace rsalab

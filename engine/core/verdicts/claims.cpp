@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <set>
 #include <stdexcept>
 
 #include "engine/core/io/text.h"
@@ -154,9 +155,10 @@ double signTestPValue(int wins, int n) {
 ClaimVerdict sampleEfficiencyVerdict(const std::vector<SweepRow>& rows, const std::string& better,
                                      const std::string& than) {
   ClaimVerdict v;
-  v.claim = better + " is more sample-efficient than " + than + ": over independent seeds, its " +
-            "test loss across the N axis is lower than " + than +
-            "'s (each seed's mean log-loss difference; an exact sign test over the seeds).";
+  v.claim = better + " has lower loss on average over N than " + than +
+            ": over independent seeds, its test loss across the N axis is lower than " + than +
+            "'s (each seed's mean log-loss difference, which the smallest N can dominate; an "
+            "exact sign test over the seeds).";
   // seed → N → model → test loss
   std::map<uint64_t, std::map<int64_t, std::map<std::string, double>>> by_seed;
   for (const auto& r : rows) {
@@ -208,30 +210,99 @@ ClaimVerdict sampleEfficiencyVerdict(const std::vector<SweepRow>& rows, const st
   return v;
 }
 
+ClaimVerdict exponentVerdict(const std::vector<SweepRow>& rows, const std::string& better,
+                             const std::string& than) {
+  // The excess over the Bayes floor where every usable run of both models knows it.
+  bool excess = true;
+  std::set<int64_t> sizes;
+  std::map<std::string, std::vector<PowerLawPoint>> raw, over;
+  for (const auto& r : rows) {
+    if (r.reference || !r.ok() || (r.model != better && r.model != than)) continue;
+    excess = excess && std::isfinite(r.bayes_floor);
+    sizes.insert(r.size);
+    raw[r.model].push_back({static_cast<double>(r.size), r.seed, r.test_loss});
+    over[r.model].push_back({static_cast<double>(r.size), r.seed, r.excess()});
+  }
+  const std::string quantity =
+      excess ? "excess loss (test − Bayes floor)" : "test loss (the task has no Bayes floor)";
+  ClaimVerdict v;
+  v.claim = better + " has a steeper exponent than " + than + ": its " + quantity +
+            " ≈ a·N^−b falls faster with N (b fitted per seed, the seeds' b compared pairwise by "
+            "an exact sign test).";
+  if (raw.count(better) == 0 || raw.count(than) == 0) {
+    v.detail = "no usable runs of both " + better + " and " + than;
+    return v;
+  }
+  if (static_cast<int64_t>(sizes.size()) < kPowerLawMinSizes) {
+    v.detail = "no exponent: a power law needs " + std::to_string(kPowerLawMinSizes) +
+               " training-set sizes or more; this sweep has " + std::to_string(sizes.size());
+    return v;
+  }
+  const auto& points = excess ? over : raw;
+  const PowerLawFit mine = fitPowerLawPerSeed(points.at(better));
+  const PowerLawFit theirs = fitPowerLawPerSeed(points.at(than));
+  std::map<uint64_t, double> their_b;
+  for (size_t k = 0; k < theirs.seed_ids.size(); ++k)
+    their_b[theirs.seed_ids[k]] = theirs.seed_b[k];
+  std::vector<double> d;
+  int steeper = 0, flatter = 0, ties = 0;
+  for (size_t k = 0; k < mine.seed_ids.size(); ++k) {
+    const auto other = their_b.find(mine.seed_ids[k]);
+    if (other == their_b.end()) continue;
+    d.push_back(mine.seed_b[k] - other->second);
+    steeper += d.back() > 0;
+    flatter += d.back() < 0;
+    ties += d.back() == 0;
+  }
+  const auto bText = [](const PowerLawFit& f) {
+    return "b = " + formatNumber(f.b, 3) +
+           (f.seeds() >= 2
+                ? " [" + formatNumber(f.b_low, 3) + ", " + formatNumber(f.b_high, 3) + "]"
+                : std::string()) +
+           " over " + std::to_string(f.seeds()) + " seeds";
+  };
+  const int n = steeper + flatter;
+  const double p = signTestPValue(steeper, n);
+  const PairedDifference mean = meanWithInterval(d);
+  v.decided = n > 0 && p < kClaimAlpha;
+  v.holds = v.decided && steeper > flatter;
+  v.inconclusive = n > 0 && !v.decided;
+  v.detail = better + " steeper on " + std::to_string(steeper) + " of " + std::to_string(n) +
+             " seeds" + (ties ? " (" + std::to_string(ties) + " exact ties left out)" : "") +
+             ", sign test p = " + formatNumber(p, 2) + "; " + better + " " + bText(mine) + ", " +
+             than + " " + bText(theirs) + " (mean over seeds, 95 % t interval); difference " +
+             formatNumber(mean.mean, 3) + " (" + regimeIntervalText(mean, "seeds") + ")";
+  if (n > 0 && n < kSignTestMinSeeds)
+    v.detail +=
+        "; " + std::to_string(n) + " seeds cannot reach p < " + formatNumber(kClaimAlpha, 2);
+  if (n == 0)
+    v.detail = "no seed with an exponent (" + std::to_string(kPowerLawMinSizes) +
+               "+ sizes with a positive " + quantity + ") for both " + better + " and " + than;
+  return v;
+}
+
 namespace {
 
-// The layers' fixed-point residuals r_l (LayerInspection::equation_residual); empty when a layer
-// has none.
-std::vector<double> equationResiduals(const InspectionRecord& record) {
-  std::vector<double> r;
-  for (const auto& layer : record.layers) {
-    if (!(layer.equation_residual > 0) || !std::isfinite(layer.equation_residual)) return {};
-    r.push_back(layer.equation_residual);
-  }
-  return r;
+// The last layer's one-map fixed point of a record (LayerInspection::fixed_point_*); none when it
+// was not recorded.
+const LayerInspection* lastLayerFixedPoint(const InspectionRecord* record) {
+  if (!record || record->layers.empty()) return nullptr;
+  const LayerInspection& last = record->layers.back();
+  if (last.fixed_point_iterations <= 0 || !std::isfinite(last.fixed_point_distance)) return nullptr;
+  return &last;
 }
 
-// Per layer, the geometric mean over the samples.
-std::vector<double> layerMeans(const std::vector<std::vector<double>>& samples) {
-  std::vector<double> out(samples.front().size(), 0.0);
-  for (const auto& s : samples)
-    for (size_t l = 0; l < out.size(); ++l) out[l] += std::log(s[l]);
-  for (auto& x : out) x = std::exp(x / static_cast<double>(samples.size()));
-  return out;
+std::string fixedPointClaim() {
+  return "StarSaber's output sits nearer the fixed point of its last layer's own map than the "
+         "untrained model's: ‖h^L − h*‖ / ‖h*‖, h* = F(h*) for F(h) = tanh(A^L(h) + V^L x) with "
+         "the last layer's weights, found by iterating F from h^L (at most " +
+         std::to_string(kFixedPointIterations) + " iterations, to a relative step ≤ " +
+         formatNumber(kFixedPointTolerance) +
+         "), against the untrained model with the same initialisation; the seed is the unit.";
 }
 
-std::string ratioList(const std::vector<double>& v) {
-  return joined(v, ", ", [](double x) { return formatNumber(x); });
+std::string shareText(int64_t k, int64_t n) {
+  return std::to_string(k) + " of " + std::to_string(n) + " samples";
 }
 
 }  // namespace
@@ -239,53 +310,124 @@ std::string ratioList(const std::vector<double>& v) {
 ClaimVerdict fixedPointVerdict(const std::vector<const InspectionRecord*>& trained,
                                const std::vector<const InspectionRecord*>& control) {
   ClaimVerdict v;
-  v.claim =
-      "StarSaber's layers approach the fixed point of h = tanh(A(h) + V x): the relative residual "
-      "‖h^l − tanh(A^l(h^l) + V^l x)‖ / ‖h^l‖ falls from the first layer to the last, and ends "
-      "more than " +
-      formatNumber(100 * (1 - kFixedPointMargin), 2) +
-      " % below the untrained model's with the same initialisation (α does not enter).";
-  std::vector<std::vector<double>> t, c;
-  for (const auto* r : trained)
-    if (r && equationResiduals(*r).size() >= 2) t.push_back(equationResiduals(*r));
-  for (const auto* r : control)
-    if (r && equationResiduals(*r).size() >= 2) c.push_back(equationResiduals(*r));
-  if (t.empty()) {
-    v.detail = "needs 2+ StarSaber layers with their fixed-point residuals recorded";
-    return v;
+  v.claim = fixedPointClaim();
+  int64_t n = 0, converged = 0, controls = 0, control_converged = 0;
+  std::vector<double> log_ratio, distances, control_distances;
+  for (size_t k = 0; k < trained.size(); ++k) {
+    const LayerInspection* t = lastLayerFixedPoint(trained[k]);
+    if (!t) continue;
+    ++n;
+    converged += t->fixed_point_converged;
+    if (t->fixed_point_converged) distances.push_back(std::log(t->fixed_point_distance));
+    const LayerInspection* c = k < control.size() ? lastLayerFixedPoint(control[k]) : nullptr;
+    if (!c) continue;
+    ++controls;
+    control_converged += c->fixed_point_converged;
+    if (c->fixed_point_converged) control_distances.push_back(std::log(c->fixed_point_distance));
+    if (t->fixed_point_converged && c->fixed_point_converged && t->fixed_point_distance > 0 &&
+        c->fixed_point_distance > 0)
+      log_ratio.push_back(std::log(t->fixed_point_distance / c->fixed_point_distance));
   }
-  if (c.empty() || c.front().size() != t.front().size()) {
+  if (n == 0) {
     v.detail =
-        "no untrained control with the same layers (residuals " + ratioList(layerMeans(t)) + ")";
+        "needs StarSaber records with the last layer's fixed point (recorded since "
+        "2026-11-29)";
     return v;
   }
-  const auto trained_means = layerMeans(t), control_means = layerMeans(c);
-  const double fall = trained_means.back() / trained_means.front();
-  const double control_fall = control_means.back() / control_means.front();
-  const double closer = trained_means.back() / control_means.back();
-  v.detail = "residual per layer " + ratioList(trained_means) + " (geometric mean over " +
-             std::to_string(t.size()) + " samples), last / first " + formatNumber(fall) +
-             "; untrained control " + ratioList(control_means) + ", last / first " +
-             formatNumber(control_fall) + "; last layer against the control's " +
-             formatNumber(closer);
-  if (fall >= 1 || closer >= 1) {
+  const auto geometricMean = [](const std::vector<double>& logs) {
+    double sum = 0;
+    for (double x : logs) sum += x;
+    return std::exp(sum / static_cast<double>(logs.size()));
+  };
+  v.measures["converged_share"] = static_cast<double>(converged) / static_cast<double>(n);
+  v.detail = "the last layer's map converged on " + shareText(converged, n);
+  if (!distances.empty())
+    v.detail += ", distance " + formatNumber(geometricMean(distances)) + " (geometric mean)";
+  if (2 * converged <= n) {
     v.decided = true;
-    v.holds = false;
-    v.detail += fall >= 1 ? ": the residual does not fall through the layers"
-                          : ": training did not bring the last layer closer to the fixed point";
-  } else if (closer <= kFixedPointMargin) {
-    v.decided = v.holds = true;
-  } else {
-    v.inconclusive = true;
-    v.detail += ": falls, but ends within " + formatNumber(100 * (1 - kFixedPointMargin), 2) +
-                " % of the untrained model's";
+    v.detail += ": no fixed point to approach";
+    return v;
   }
+  if (controls == 0) {
+    v.detail += "; no untrained control with the fixed point recorded";
+    return v;
+  }
+  v.measures["control_converged_share"] =
+      static_cast<double>(control_converged) / static_cast<double>(controls);
+  v.detail += "; untrained control converged on " + shareText(control_converged, controls);
+  if (!control_distances.empty())
+    v.detail += ", distance " + formatNumber(geometricMean(control_distances));
+  if (2 * static_cast<int64_t>(log_ratio.size()) <= n) {
+    v.detail += "; both converged on " + shareText(static_cast<int64_t>(log_ratio.size()), n) +
+                ": too few to compare";
+    return v;
+  }
+  double mean = 0;
+  for (double x : log_ratio) mean += x;
+  mean /= static_cast<double>(log_ratio.size());
+  v.measures["log_ratio"] = mean;
+  v.detail += "; trained / control " + formatNumber(std::exp(mean)) + " (geometric mean over " +
+              shareText(static_cast<int64_t>(log_ratio.size()), n) +
+              " where both converged); one seed: the claim is judged over seeds";
+  v.inconclusive = true;
   return v;
 }
 
 ClaimVerdict fixedPointVerdict(const InspectionRecord& trained, const InspectionRecord* control) {
   return fixedPointVerdict({&trained}, control ? std::vector<const InspectionRecord*>{control}
                                                : std::vector<const InspectionRecord*>{});
+}
+
+ClaimVerdict fixedPointSeedsVerdict(const std::vector<std::map<std::string, double>>& seeds) {
+  ClaimVerdict v;
+  v.claim = fixedPointClaim();
+  int64_t measured = 0, no_fixed_point = 0;
+  std::vector<double> log_ratio;
+  for (const auto& m : seeds) {
+    const auto share = m.find("converged_share");
+    if (share == m.end()) continue;
+    ++measured;
+    if (2 * share->second <= 1) ++no_fixed_point;
+    const auto r = m.find("log_ratio");
+    if (r != m.end() && std::isfinite(r->second)) log_ratio.push_back(r->second);
+  }
+  const auto seedsText = [](int64_t k, int64_t n) {
+    return std::to_string(k) + " of " + std::to_string(n) + " seeds";
+  };
+  if (measured == 0) {
+    v.detail = "no seed with the one-map measures (runs recorded before 2026-11-29)";
+    return v;
+  }
+  v.detail = "the last layer's map converged on most samples in " +
+             seedsText(measured - no_fixed_point, measured);
+  if (2 * no_fixed_point >= measured) {
+    v.decided = true;
+    v.detail += ": no fixed point to approach";
+    return v;
+  }
+  const PairedDifference d = meanWithInterval(log_ratio);
+  v.detail += "; log(trained / control distance) per seed " +
+              joined(log_ratio, ", ", [](double x) { return formatNumber(x); }) + ", mean " +
+              formatNumber(d.mean) + " (" + regimeIntervalText(d, "seeds") + "), ratio " +
+              formatNumber(std::exp(d.mean));
+  if (!d.judged()) return v;
+  if (d.above0()) {
+    v.decided = true;
+    v.detail += ": the trained output is farther from its map's fixed point than the control's";
+  } else if (d.below0() && no_fixed_point == 0) {
+    v.decided = v.holds = true;
+  } else {
+    v.inconclusive = true;
+    if (no_fixed_point > 0)
+      v.detail += "; " + seedsText(no_fixed_point, measured) + " without a fixed point";
+  }
+  return v;
+}
+
+std::optional<ClaimVerdict> overSeedsVerdict(
+    ClaimRule rule, const std::vector<std::map<std::string, double>>& seeds) {
+  if (rule == ClaimRule::FixedPoint) return fixedPointSeedsVerdict(seeds);
+  return std::nullopt;
 }
 
 ClaimVerdict linearRnnVerdict(double max_error, int64_t values, double tolerance) {
@@ -345,7 +487,8 @@ std::vector<ClaimVerdict> judgeLinearAttention(const ClaimEvidence& e) {
 
 std::vector<ClaimVerdict> judgeSampleEfficiency(const ClaimEvidence& e) {
   if (!e.rows) return {};
-  return {sampleEfficiencyVerdict(*e.rows, "rsa", "transformer")};
+  return {sampleEfficiencyVerdict(*e.rows, "rsa", "transformer"),
+          exponentVerdict(*e.rows, "rsa", "transformer")};
 }
 
 // RSA against the Transformer at every horizon the multivariate full-data runs have.
@@ -397,10 +540,12 @@ const std::vector<ClaimRuleInfo>& claimRules() {
        "a REM head matches no true component within the tolerance", "never (no spread to weigh)",
        judgeRecover},
       {ClaimRule::FixedPoint, "fixed-point", ClaimInput::RunRecord,
-       "the fixed-point residual falls through the layers and ends <= kFixedPointMargin x the "
-       "untrained control's",
-       "it does not fall, or it ends not below the untrained control's",
-       "the residual falls and ends below the control's, but within the margin", judgeFixedPoint},
+       "over seeds: the 95 % interval of log(trained / control distance to the last layer's "
+       "fixed point) lies below 0, and every seed's map converges on most samples",
+       "the map does not converge on most samples in half the seeds or more (no fixed point to "
+       "approach), or that interval lies above 0",
+       "the interval covers 0 (a single run is always inconclusive: the seed is the unit)",
+       judgeFixedPoint},
       {ClaimRule::LinearRnn, "linear-rnn", ClaimInput::Computed,
        "the recurrence and its REM sum agree to 1e-9", "they differ by more than 1e-9",
        "never (computed exactly)", judgeLinearRnn},
@@ -408,8 +553,10 @@ const std::vector<ClaimRuleInfo>& claimRules() {
        "see linearAttentionRnnVerdicts (engine/core/verdicts/generation_claim.h)",
        "see linearAttentionRnnVerdicts", "see linearAttentionRnnVerdicts", judgeLinearAttention},
       {ClaimRule::SampleEfficiency, "rsa>transformer", ClaimInput::SweepRows,
-       "rsa's mean log test loss over N lower on most seeds, sign test over seeds p < kClaimAlpha",
-       "the transformer lower on most seeds, p < kClaimAlpha",
+       "two claims kept apart, each by an exact sign test over seeds at p < kClaimAlpha: lower "
+       "loss on average over N (rsa's mean log test loss over N lower on most seeds), and a "
+       "steeper exponent (rsa's b of the excess loss, fitted per seed, larger on most seeds)",
+       "the transformer lower (steeper) on most seeds, p < kClaimAlpha",
        "seeds, but p >= kClaimAlpha (fewer than 6 seeds cannot decide)", judgeSampleEfficiency},
       {ClaimRule::Figure1, "figure1", ClaimInput::SweepRows,
        "a claim's model wins its share of its region outright",
@@ -438,9 +585,10 @@ const std::vector<ClaimRuleInfo>& claimRules() {
        "in most of them some rival's paired interval lies below rsa's",
        "neither reaches most cells", judgePlacement},
       {ClaimRule::FamilySampleEfficiency, "family-sample-efficiency", ClaimInput::SweepRows,
-       "per model: its mean log test loss over N lower than the transformer's on most seeds, "
-       "sign test over seeds p < kClaimAlpha",
-       "per model: the transformer lower on most seeds, p < kClaimAlpha",
+       "per model, two claims kept apart, each by an exact sign test over seeds at p < "
+       "kClaimAlpha: lower loss on average over N than the transformer, and a steeper exponent "
+       "of the excess loss (fitted per seed)",
+       "per model and claim: the transformer lower (steeper) on most seeds, p < kClaimAlpha",
        "seeds, but p >= kClaimAlpha", judgeFamilySampleEfficiency},
   };
   return table;

@@ -4,6 +4,7 @@
 // what its run or sweep produced, never written in advance. Plain C++ (core library).
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,6 +26,9 @@ struct ClaimVerdict {
   // p-value, an interval covering 0). Printed "inconclusive", not "undecided".
   bool inconclusive = false;
   std::string detail;  // "rnn wins 3 of 4 cells with a ≥ 0.75 and N ≤ 256 (1 tie)"
+  // Numbers a rule over seeds reads back from each run's verdicts (fixedPointVerdict's); kept in
+  // the run's verdicts.json.
+  std::map<std::string, double> measures;
 };
 
 // The RSA paper's Figure 1, three claims on the map (each where its models are on it):
@@ -39,8 +43,10 @@ struct ClaimVerdict {
 // does not hold when the wins plus every tie its model is in would not reach it, and is
 // inconclusive in between.
 std::vector<ClaimVerdict> figure1Verdicts(const RegimeMap& map);
-// "RSA is more sample-efficient than the Transformer", over independent seeds: each seed gives
-// one summary, the mean over the N where both ran of log(test loss of `better` / of `than`)
+// Sample efficiency as two claims, kept apart because they can disagree (a model lower at small
+// N, where the mean log-loss is decided, can be higher at the largest N).
+// 1. "`better` has lower loss on average over N than `than`", over independent seeds: each seed
+// gives one summary, the mean over the N where both ran of log(test loss of `better` / of `than`)
 // (the (N, seed) pairs of a seed share its test set and initialisation, and a smaller N's data is
 // part of a larger N's, so they are not independent). An exact two-sided sign test over the
 // seeds' summaries (exact ties left out): holds when `better` is lower on most seeds with
@@ -48,33 +54,45 @@ std::vector<ClaimVerdict> figure1Verdicts(const RegimeMap& map);
 // decide at 0.05 is kSignTestMinSeeds, all agreeing (p = 2/64).
 ClaimVerdict sampleEfficiencyVerdict(const std::vector<SweepRow>& rows, const std::string& better,
                                      const std::string& than);
+// 2. "`better` has a steeper exponent than `than`": b of loss ≈ a·N^(−b) fitted per seed
+// (fitPowerLawPerSeed) on the excess loss (test − Bayes floor) where every run knows its floor,
+// on the test loss otherwise (near the floor the test loss flattens, so its b mostly measures the
+// floor); the seeds' b paired and compared by the same exact sign test (holds when `better`'s is
+// larger on most seeds with p < kClaimAlpha, does not hold when `than`'s is, inconclusive
+// otherwise). Undecided with fewer than kPowerLawMinSizes sizes (it says so).
+ClaimVerdict exponentVerdict(const std::vector<SweepRow>& rows, const std::string& better,
+                             const std::string& than);
 constexpr int kSignTestMinSeeds = 6;
 constexpr double kClaimAlpha = 0.05;
 // P(|wins − n/2| ≥ |k − n/2|) for k wins of n fair coin flips: the exact two-sided sign test.
 double signTestPValue(int wins, int n);
 
-// "StarSaber's layers approach a fixed point", by the equation they approximate. The StarSaber
-// paper derives the layers from the bidirectional RNN's equation h = tanh(A(h) + V x): iterating
-// it to convergence is "hardly possible" without constraints, so each layer takes one relaxed step
-// with its own weights, h^{l+1} = h^l + α_l·tanh(A^l(h^l) + V^l x). The paper does not claim the
-// stack converges; this rule measures whether it moves towards the equation's fixed point. At each
-// layer the relative residual r_l = ‖h^l − tanh(A^l(h^l) + V^l x)‖ / ‖h^l‖ (LayerInspection::
-// equation_residual, with the layer's own A^l, V^l) — α does not enter, so a learned α that shrinks
-// with depth (smaller updates, no contraction: what the former rule on update sizes passed) counts
-// for nothing. Over the samples given (validation samples of one run; the geometric means below
-// are over them) and against the untrained control with the same initialisation on the same
-// samples:
-//  - does not hold: the residual does not fall from the first layer to the last (geometric mean of
-//    r_last / r_first ≥ 1), or the trained last residual is not below the control's;
-//  - holds: it falls, and the last residual ≤ kFixedPointMargin × the control's;
-//  - inconclusive: it falls and is below the control's, but within that margin;
-//  - undecided: fewer than 2 layers with residuals, or no control with the same layers.
+// "StarSaber's output sits near the fixed point of its own last layer's map". The StarSaber paper
+// derives its layers from the bidirectional RNN's equation h = tanh(A(h) + V x), calls iterating
+// it to convergence "hardly possible" without constraints, and takes one relaxed step per layer
+// with that layer's own weights, h^{l+1} = h^l + α_l·tanh(A^l(h^l) + V^l x). Each layer thus has
+// its own map, and residuals of different layers compare different equations; this rule takes
+// one map, the last layer's F(h) = tanh(A^L(h) + V^L x), iterates it from the stack's output h^L
+// (LayerInspection::fixed_point_*: kFixedPointIterations at most, to a relative step ≤
+// kFixedPointTolerance) and measures ‖h^L − h*‖ / ‖h*‖, against the untrained control (the same
+// initialisation, its own last layer's map, the same samples).
+// Per run (fixedPointVerdict, over the validation samples given):
+//  - does not hold ("no fixed point to approach"): F converged on at most half of the samples;
+//  - undecided: no record with the fixed point, no control, or fewer than half the samples with
+//    both maps converged;
+//  - otherwise inconclusive: one seed cannot decide. `measures` keeps converged_share,
+//    control_converged_share and log_ratio (the mean over the paired samples of
+//    log(trained / control distance)) for the rule over seeds.
+// Over seeds (fixedPointSeedsVerdict, on each seed's measures): does not hold when half the seeds
+// or more have no fixed point to approach, or when the 95 % t interval of the seeds' log_ratio
+// lies above 0; holds when it lies below 0 and every seed has a fixed point; inconclusive
+// otherwise; undecided with fewer than 2 seeds' ratios.
 ClaimVerdict fixedPointVerdict(const std::vector<const InspectionRecord*>& trained,
                                const std::vector<const InspectionRecord*>& control);
 ClaimVerdict fixedPointVerdict(const InspectionRecord& trained, const InspectionRecord* control);
+ClaimVerdict fixedPointSeedsVerdict(const std::vector<std::map<std::string, double>>& seeds);
 // How many validation samples a run preset's record rules are judged on (the CLI's train --preset).
 constexpr int64_t kClaimSamples = 8;
-constexpr double kFixedPointMargin = 0.9;
 
 // "A linear RNN is a sum of REMs": the recurrence and its REM decomposition agree to `tolerance`
 // (max |difference| `max_error` over `values` numbers, computed by the caller in double).
@@ -123,6 +141,11 @@ const char* claimRuleName(ClaimRule rule);
 std::optional<ClaimRule> parseClaimRule(const std::string& name);
 // The verdicts of `rule` on `evidence` (its row's judge); empty when the evidence lacks its part.
 std::vector<ClaimVerdict> judgeClaim(ClaimRule rule, const ClaimEvidence& evidence);
+
+// A single-run rule's verdict over its seeds, from each run's ClaimVerdict::measures (the
+// fixed-point rule's); none for the other rules.
+std::optional<ClaimVerdict> overSeedsVerdict(
+    ClaimRule rule, const std::vector<std::map<std::string, double>>& seeds);
 
 // "holds: …", "does not hold here: …", "undecided: …" — one line per verdict.
 std::string verdictLine(const ClaimVerdict& verdict);

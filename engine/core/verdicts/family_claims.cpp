@@ -6,7 +6,6 @@
 #include <limits>
 #include <map>
 
-#include "engine/core/forecast/power_law.h"
 #include "engine/core/io/text.h"
 
 namespace rsalab {
@@ -196,42 +195,23 @@ ClaimVerdict placementVerdict(const RegimeMap& map, const std::string& model,
 std::vector<ClaimVerdict> familySampleEfficiencyVerdicts(const std::vector<SweepRow>& rows,
                                                          const std::string& than) {
   std::vector<std::string> models;
-  // model → seed → (N, test loss)
-  std::map<std::string, std::map<uint64_t, std::pair<std::vector<double>, std::vector<double>>>>
-      points;
-  for (const auto& row : rows) {
-    if (!isModelRow(row)) continue;
-    if (std::find(models.begin(), models.end(), row.model) == models.end())
+  for (const auto& row : rows)
+    if (isModelRow(row) && std::find(models.begin(), models.end(), row.model) == models.end())
       models.push_back(row.model);
-    auto& [sizes, losses] = points[row.model][row.seed];
-    sizes.push_back(static_cast<double>(row.size));
-    losses.push_back(row.test_loss);
-  }
-  // The exponent b of each seed's own fit, summarised over the seeds.
-  const auto exponent = [&](const std::string& model) {
-    std::vector<double> b;
-    for (const auto& [seed, p] : points[model]) {
-      const PowerLawFit fit = fitPowerLaw(p.first, p.second);
-      if (fit.points >= 3) b.push_back(fit.b);
-    }
-    const PairedDifference d = meanWithInterval(b);
-    if (b.empty()) return std::string("no seed with 3+ sizes for an exponent");
-    return "exponent b = " + formatNumber(d.mean, 3) +
-           (d.judged() ? " [" + formatNumber(d.lo, 3) + ", " + formatNumber(d.hi, 3) + "]" : "") +
-           " over " + std::to_string(b.size()) + " seeds";
-  };
-  std::vector<ClaimVerdict> out;
-  if (points.count(than) == 0) {
+  if (std::find(models.begin(), models.end(), than) == models.end()) {
     ClaimVerdict v;
-    v.claim = "Each model of the family is more sample-efficient than " + than + ".";
+    v.claim =
+        "Each model of the family has lower loss on average over N, and a steeper "
+        "exponent, than " +
+        than + ".";
     v.detail = "no trained " + than + " runs to compare with yet";
     return {v};
   }
+  std::vector<ClaimVerdict> out;
   for (const auto& model : models) {
     if (model == than) continue;
-    ClaimVerdict v = sampleEfficiencyVerdict(rows, model, than);
-    v.detail += "; " + model + " " + exponent(model) + ", " + than + " " + exponent(than);
-    out.push_back(v);
+    out.push_back(sampleEfficiencyVerdict(rows, model, than));
+    out.push_back(exponentVerdict(rows, model, than));
   }
   return out;
 }

@@ -22,9 +22,10 @@
 //    RSA is ahead in most deciding cells, does not hold when it is behind in most, inconclusive
 //    otherwise. Undecided: a deciding cell without 2 paired seeds for each rival.
 // 3. "Sample efficiency across the family" (familySampleEfficiencyVerdicts): every model of the
-//    sweep against `than` (the Transformer) by sampleEfficiencyVerdict (an exact sign test over
-//    seeds on the mean log-loss difference across N), each with its power-law exponent b (test
-//    loss ≈ a·N^(−b)) fitted per seed and summarised over the seeds (mean, 95 % t interval).
+//    sweep against `than` (the Transformer), two named claims kept apart: "lower loss on average
+//    over N" (sampleEfficiencyVerdict: an exact sign test over seeds on the mean log-loss
+//    difference across N) and "a steeper exponent" (exponentVerdict: b of the excess loss ≈
+//    a·N^(−b) fitted per seed, the seeds' b compared by an exact sign test), in that order.
 #pragma once
 
 #include <cstdint>
@@ -60,8 +61,8 @@ ClaimVerdict selectiveDecayVerdict(const std::vector<SweepRow>& rows,
                                                                              "fox"});
 ClaimVerdict placementVerdict(const RegimeMap& map, const std::string& model = "rsa",
                               const std::vector<std::string>& rivals = {"alibi", "fox", "retnet"});
-// One verdict per model of `rows` other than `than`, in first-seen order (one undecided verdict
-// when `than` has no runs).
+// Two verdicts per model of `rows` other than `than` (lower on average, steeper exponent), in
+// first-seen order (one undecided verdict when `than` has no runs).
 std::vector<ClaimVerdict> familySampleEfficiencyVerdicts(const std::vector<SweepRow>& rows,
                                                          const std::string& than = "transformer");
 

@@ -195,7 +195,8 @@ std::string horizonTable(const SweepResult& sweep) {
 }
 
 // Without a task axis: the mean test loss ± sd over seeds per model and N, and each model's
-// power-law exponent b (test loss ≈ a·N^(−b)) with its 95 % interval.
+// power-law exponent b fitted per seed (fitSweep): of the excess loss (test − Bayes floor) where
+// the task has a floor, of the test loss otherwise; the seeds' mean with a 95 % t interval.
 std::string lossTable(const SweepResult& sweep) {
   std::vector<std::string> models;
   std::vector<int64_t> sizes;
@@ -207,13 +208,18 @@ std::string lossTable(const SweepResult& sweep) {
     losses[{r.model, r.size}].push_back(r.test_loss);
   }
   std::sort(sizes.begin(), sizes.end());
-  // A power law needs 3 sizes or more: with 2 the line fits exactly and has no interval.
-  const bool fits = sizes.size() >= 3;
+  SweepResult fitted = sweep;
+  fitSweep(fitted, models);
+  const bool excess = !fitted.excess_fits.empty();
+  const std::vector<PowerLawFit>& fits = excess ? fitted.excess_fits : fitted.fits;
+  const bool fits_column = static_cast<int64_t>(sizes.size()) >= kPowerLawMinSizes;
   std::string out = "Mean test loss ± sd over seeds:\n\n| model |";
   for (int64_t n : sizes) out += " N = " + std::to_string(n) + " |";
-  if (fits) out += " exponent b (loss ≈ a·N^−b) |";
+  if (fits_column)
+    out += excess ? " exponent b of the excess (test − floor) ≈ a·N^−b |"
+                  : " exponent b (loss ≈ a·N^−b) |";
   out += "\n|---|";
-  for (size_t k = 0; k < sizes.size() + (fits ? 1 : 0); ++k) out += "---|";
+  for (size_t k = 0; k < sizes.size() + (fits_column ? 1 : 0); ++k) out += "---|";
   out += "\n";
   for (const auto& model : models) {
     out += "| " + model + " |";
@@ -221,28 +227,36 @@ std::string lossTable(const SweepResult& sweep) {
       const MeanSd s = meanSd(losses[{model, n}]);
       out += s.n ? " " + meanSdText(s.mean, s.sd) + " |" : " – |";
     }
-    if (fits) {
+    if (fits_column) {
       std::string fit = "–";
-      for (const auto& f : sweep.fits)
-        if (f.model == model && f.points >= 2)
-          fit = cellNumber(f.b, 2) + " [" + cellNumber(f.b_low, 2) + ", " +
-                cellNumber(f.b_high, 2) + "]";
+      for (const auto& f : fits)
+        if (f.model == model && f.seeds() > 0)
+          fit =
+              cellNumber(f.b, 2) +
+              (f.seeds() >= 2 ? " [" + cellNumber(f.b_low, 2) + ", " + cellNumber(f.b_high, 2) + "]"
+                              : std::string()) +
+              ", " + std::to_string(f.seeds()) + " seeds";
       out += " " + fit + " |";
     }
     out += "\n";
   }
-  if (!fits)
-    out += "\nNo power-law exponent: a fit needs 3 training-set sizes or more; this sweep has " +
-           std::to_string(sizes.size()) + ".\n";
+  if (fits_column)
+    out +=
+        "\nb is fitted per seed (least squares on log N, log loss, over the seed's sizes); the "
+        "table gives the seeds' mean and its 95 % t interval over them" +
+        (excess ? " (a seed counts where " + std::to_string(kPowerLawMinSizes) +
+                      " or more sizes have an excess above 0)"
+                : std::string()) +
+        ".\n";
+  else
+    out += "\nNo power-law exponent: a fit needs " + std::to_string(kPowerLawMinSizes) +
+           " training-set sizes or more; this sweep has " + std::to_string(sizes.size()) + ".\n";
   return out;
 }
 
 json runJson(const PresetRunVerdicts& run) {
-  return {{"preset", run.preset},
-          {"seed", run.seed},
-          {"steps", run.steps},
-          {"seconds", run.seconds},
-          {"verdicts", run.lines}};
+  return {{"preset", run.preset},   {"seed", run.seed},      {"steps", run.steps},
+          {"seconds", run.seconds}, {"verdicts", run.lines}, {"measures", run.measures}};
 }
 
 PresetRunVerdicts runFromJson(const json& j) {
@@ -252,6 +266,7 @@ PresetRunVerdicts runFromJson(const json& j) {
   run.steps = j.at("steps").get<int64_t>();
   run.seconds = j.at("seconds").get<double>();
   run.lines = j.at("verdicts").get<std::vector<std::string>>();
+  if (j.contains("measures")) run.measures = j.at("measures").get<std::map<std::string, double>>();
   return run;
 }
 
@@ -313,6 +328,14 @@ std::string runsTable(const std::vector<PresetRunVerdicts>& runs) {
   return out;
 }
 
+// The rule's verdict over the runs' seeds, where it has one ("" otherwise).
+std::string overSeeds(ClaimRule rule, const std::vector<PresetRunVerdicts>& runs) {
+  std::vector<std::map<std::string, double>> seeds;
+  for (const auto& run : runs) seeds.push_back(run.measures);
+  const auto v = overSeedsVerdict(rule, seeds);
+  return v ? "\nOver the seeds: " + verdictLine(*v) + "\n" : "";
+}
+
 }  // namespace
 
 std::string presetRunVerdictsJson(const PresetRunVerdicts& run) {
@@ -358,6 +381,12 @@ PresetRecord presetRecordFromJson(const std::string& text, const std::string& wh
 
 std::string presetRecordJson(const PresetRecord& record) {
   SweepResult sweep = record.sweep;
+  // The fits kept are today's (per seed), whatever the sweep was read with.
+  std::vector<std::string> models;
+  for (const auto& r : sweep.rows)
+    if (!r.reference && std::find(models.begin(), models.end(), r.model) == models.end())
+      models.push_back(r.model);
+  fitSweep(sweep, models);
   for (auto& row : sweep.rows) row.test_errors.clear();  // per target: the run folder keeps them
   json j;
   j["format"] = kRecordFormat;
@@ -379,7 +408,8 @@ std::string presetRecordBlock(const PresetRecord& record) {
     return beginMarker(record.preset) + "\nMeasured " + record.measured +
            ": one run per seed, by `" + record.command + "`. Rendered from docs/data/" +
            record.preset + ".json; a test fails when this block and that record disagree.\n\n" +
-           runsTable(record.runs) + endMarker(record.preset) + "\n";
+           runsTable(record.runs) + overSeeds(preset.rule, record.runs) + endMarker(record.preset) +
+           "\n";
   }
   const SweepResult& sweep = record.sweep;
   int64_t runs = 0;

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,9 @@ struct PresetRunVerdicts {
   int64_t steps = 0;
   double seconds = 0;
   std::vector<std::string> lines;
+  // The verdicts' ClaimVerdict::measures, merged: what the rule over seeds reads
+  // (overSeedsVerdict). Empty in runs recorded before 2026-11-29.
+  std::map<std::string, double> measures;
 };
 std::string presetRunVerdictsJson(const PresetRunVerdicts& run);
 // std::runtime_error naming `what` on malformed input.
@@ -45,7 +49,8 @@ std::string presetRecordJson(const PresetRecord& record);
 // The block, markers included: when and how it was measured, the regime table and RSA's ratios
 // to each cell's best model (a sweep with a task axis) or the mean test loss per model and N
 // with the power-law exponents (without one), then the preset's verdicts; for a single-run preset,
-// each run's verdicts by seed and how many seeds each outcome had.
+// each run's verdicts by seed, how many seeds each outcome had and, where the rule has one, its
+// verdict over the seeds (overSeedsVerdict).
 std::string presetRecordBlock(const PresetRecord& record);
 // `markdown` with the preset's block replaced; std::runtime_error naming `what` when it has none.
 std::string replacePresetBlock(const std::string& markdown, const PresetRecord& record,
