@@ -26,11 +26,14 @@ suppressPackageStartupMessages(library(forecast))
 # asserts the app uses the same ones.
 series_periods <- c(airpassengers = 12, lakehuron = 1, lynx = 1, nottem = 12, treering = 1,
                     ukgas = 4)
-# Two monthly series of the forecast package's own data sets (GPL-3), written to
-# tests/data/r_series/ as time,value CSVs and scored into tests/data/anchors_r_added.csv (the
-# bundled six's fixture stays as it was): both need a seasonal difference, so the same-form checks
-# below see seasonal ARIMA with drift on them.
-added_periods <- c(wineind = 12, gas = 12)
+# Added monthly series, written to tests/data/r_series/ as time,value CSVs and scored into
+# tests/data/anchors_r_added.csv (the bundled six's fixture stays as it was): two of the forecast
+# package's own data sets (wineind, gas; GPL-3) and two of R's datasets package (ldeaths,
+# USAccDeaths; GPL-2 | GPL-3), on which auto.arima chooses a seasonal difference (ldeaths with a
+# drift); every one gets the fixed seasonal forms with and without drift below.
+added_periods <- c(wineind = 12, gas = 12, ldeaths = 12, usaccdeaths = 12)
+added_sources <- c(wineind = "wineind", gas = "gas", ldeaths = "ldeaths",
+                   usaccdeaths = "USAccDeaths")
 
 root <- "."
 if (!file.exists(file.path(root, "resources/series/lynx.csv"))) {
@@ -149,7 +152,7 @@ source(file.path(root, "scripts/anchors-r-forms.R"))
 series_dir <- file.path(root, "tests/data/r_series")
 dir.create(series_dir, showWarnings = FALSE, recursive = TRUE)
 for (name in names(added_periods)) {
-  x <- get(name, envir = asNamespace("forecast"))
+  x <- get(added_sources[[name]])
   start <- tsp(x)[1]
   months <- round(start * 12) + seq_along(x) - 1
   time <- sprintf("%04d-%02d", months %/% 12, months %% 12 + 1)
