@@ -26,6 +26,14 @@ suppressPackageStartupMessages(library(forecast))
 # asserts the app uses the same ones.
 series_periods <- c(airpassengers = 12, lakehuron = 1, lynx = 1, nottem = 12, treering = 1,
                     ukgas = 4)
+# Added monthly series, written to tests/data/r_series/ as time,value CSVs and scored into
+# tests/data/anchors_r_added.csv (the bundled six's fixture stays as it was): two of the forecast
+# package's own data sets (wineind, gas; GPL-3) and two of R's datasets package (ldeaths,
+# USAccDeaths; GPL-2 | GPL-3), on which auto.arima chooses a seasonal difference (ldeaths with a
+# drift); every one gets the fixed seasonal forms with and without drift below.
+added_periods <- c(wineind = 12, gas = 12, ldeaths = 12, usaccdeaths = 12)
+added_sources <- c(wineind = "wineind", gas = "gas", ldeaths = "ldeaths",
+                   usaccdeaths = "USAccDeaths")
 
 root <- "."
 if (!file.exists(file.path(root, "resources/series/lynx.csv"))) {
@@ -138,13 +146,34 @@ ar_one_step <- function(ar, y) {
   fc
 }
 
+source(file.path(root, "scripts/anchors-r-forms.R"))
+
+# The added series as the app reads a CSV: a YYYY-MM time column and the values as R prints them.
+series_dir <- file.path(root, "tests/data/r_series")
+dir.create(series_dir, showWarnings = FALSE, recursive = TRUE)
+for (name in names(added_periods)) {
+  x <- get(added_sources[[name]])
+  start <- tsp(x)[1]
+  months <- round(start * 12) + seq_along(x) - 1
+  time <- sprintf("%04d-%02d", months %/% 12, months %% 12 + 1)
+  write.csv(data.frame(time = time, value = format(as.numeric(x), digits = 15, trim = TRUE)),
+            file.path(series_dir, paste0(name, ".csv")), row.names = FALSE, quote = FALSE)
+}
+series_file <- function(name) {
+  if (name %in% names(added_periods)) return(file.path(series_dir, paste0(name, ".csv")))
+  file.path(root, "resources/series", paste0(name, ".csv"))
+}
+all_periods <- c(series_periods, added_periods)
+
 # --- the table ---------------------------------------------------------------------------------
 rows <- list()
-for (name in names(series_periods)) {
-  d <- read.csv(file.path(root, "resources/series", paste0(name, ".csv")))
+forms <- list()
+fixed <- list()
+for (name in names(all_periods)) {
+  d <- read.csv(series_file(name))
   y <- as.numeric(d[[2]])
   L <- length(y)
-  m <- unname(series_periods[name])
+  m <- unname(all_periods[name])
   train_end <- (L * 70) %/% 100  # %/% binds tighter than *
   validation_end <- train_end + (L * 15) %/% 100
   train <- y[1:train_end]
@@ -162,11 +191,14 @@ for (name in names(series_periods)) {
   seconds <- fit_time(fit <- ets(ts(train, frequency = m)))
   refit <- ets(ts(y, frequency = m), model = fit, use.initial.values = TRUE)
   forecasts$ets <- list(fc = as.numeric(fitted(refit)), model = fit$method, seconds = seconds)
+  forms[[length(forms) + 1]] <- ets_records(name, train, m, fit)
 
   seconds <- fit_time(fit <- auto.arima(ts(train, frequency = m)))
   refit <- Arima(ts(y, frequency = m), model = fit)
   forecasts$auto_arima <- list(fc = as.numeric(fitted(refit)), model = as.character(fit),
                                seconds = seconds)
+  forms[[length(forms) + 1]] <- arima_records(name, train, m, fit)
+  if (m > 1) fixed[[length(fixed) + 1]] <- fixed_records(name, y, train, m, test)
 
   seconds <- fit_time(th <- theta_fit(train, m))
   fc <- theta_one_step(th, y)
@@ -190,14 +222,20 @@ for (name in names(series_periods)) {
       fit_seconds = sprintf("%.3f", f$seconds))
   }
 }
-table <- do.call(rbind, rows)
-out <- file.path(root, "tests/data/anchors_r.csv")
-dir.create(dirname(out), showWarnings = FALSE, recursive = TRUE)
 # Only the model column is quoted: R's model strings hold commas ("ETS(M,Ad,M)").
-con <- file(out, "w")
-writeLines(paste(names(table), collapse = ","), con)
-write.table(table, con, sep = ",", row.names = FALSE, col.names = FALSE,
-            quote = which(names(table) == "model"))
-close(con)
+write_fixture <- function(table, file) {
+  out <- file.path(root, "tests/data", file)
+  dir.create(dirname(out), showWarnings = FALSE, recursive = TRUE)
+  con <- file(out, "w")
+  writeLines(paste(names(table), collapse = ","), con)
+  write.table(table, con, sep = ",", row.names = FALSE, col.names = FALSE,
+              quote = which(names(table) == "model"))
+  close(con)
+  cat(sprintf("wrote %s (%s, forecast %s)\n", out, R.version.string, packageVersion("forecast")))
+}
+table <- do.call(rbind, rows)
 print(table)
-cat(sprintf("wrote %s (%s, forecast %s)\n", out, R.version.string, packageVersion("forecast")))
+write_fixture(table[table$series %in% names(series_periods), ], "anchors_r.csv")
+write_fixture(table[table$series %in% names(added_periods), ], "anchors_r_added.csv")
+write_fixture(do.call(rbind, forms), "anchors_r_forms.csv")
+write_fixture(do.call(rbind, fixed), "anchors_r_fixed.csv")

@@ -246,14 +246,17 @@ arma::Arma expand(const Coefficients& c, int64_t m) {
   return out;
 }
 
-bool nearUnitRoot(const Coefficients& c) {
+bool nearUnitRoot(const Coefficients& c, int64_t m) {
   auto negated = [](std::vector<double> v) {
     for (double& x : v) x = -x;
     return v;
   };
+  // The roots of Φ(B^m) are the m-th roots of Φ's: |z| ≥ 1.01 for all of them exactly when Φ's
+  // own lie outside 1.01^m.
   constexpr double kMargin = 1.01;
+  const double seasonal = std::pow(kMargin, static_cast<double>(std::max<int64_t>(1, m)));
   return !rootsOutside(negated(c.ar), kMargin) || !rootsOutside(c.ma, kMargin) ||
-         !rootsOutside(negated(c.sar), kMargin) || !rootsOutside(c.sma, kMargin);
+         !rootsOutside(negated(c.sar), seasonal) || !rootsOutside(c.sma, seasonal);
 }
 
 double cssCriterion(const std::vector<double>& w, const Order& order, int64_t css_from,
@@ -297,12 +300,52 @@ Fit fit(const std::vector<double>& w, const Order& order, Method method, int64_t
   BfgsOptions options;
   options.max_iterations = 100;
   if (k > 0) {
+    // CSS from several starts (the CSS surface of an order with several AR and MA terms has more
+    // than one basin, and which one a descent from zero reaches depends on the parameterisation):
+    // every partial autocorrelation at tanh(0), tanh(±½), and the AR and MA blocks at opposite
+    // signs; the lowest CSS wins. The mean's coordinate starts at the series' mean each time.
     const DifferentiableObjective css = cssObjective(method == Method::Css ? css_from : 0);
-    x = minimiseBfgs(css, x, scale, options).x;
+    const int ar_terms = order.p + order.P;
+    auto start = [&](double ar, double ma) {
+      std::vector<double> s(static_cast<size_t>(k), 0.0);
+      for (int i = 0; i < order.p; ++i) s[static_cast<size_t>(i)] = ar;
+      for (int i = 0; i < order.q; ++i) s[static_cast<size_t>(order.p + i)] = ma;
+      for (int i = 0; i < order.P; ++i) s[static_cast<size_t>(order.p + order.q + i)] = ar;
+      for (int i = 0; i < order.Q; ++i)
+        s[static_cast<size_t>(order.p + order.q + order.P + i)] = ma;
+      return s;
+    };
+    const bool mixed = ar_terms > 0 && order.q + order.Q > 0;
+    std::vector<std::vector<double>> starts{start(0, 0)};
+    if (ar_terms + order.q + order.Q > 1)
+      for (double a : {0.5, -0.5}) {
+        starts.push_back(start(a, a));
+        if (mixed) starts.push_back(start(a, -a));
+      }
+    MinimiseResult best, from_zero;
+    best.value = kInf;
+    for (const auto& s : starts) {
+      const auto r = minimiseBfgs(css, s, scale, options);
+      if (&s == &starts.front()) from_zero = r;
+      if (r.value < best.value) best = r;
+    }
+    if (std::isfinite(best.value)) x = best.x;
     if (method == Method::Exact) {
-      if (!std::isfinite(exactObjective(x))) x.assign(x.size(), 0.0);
+      // From the CSS estimate, as R's CSS-ML, and from the descent from zero's estimate when that
+      // is another one (the lowest CSS does not always lead to the highest likelihood); from the
+      // origin when the filter fails at both.
       options.max_iterations = exact_iterations;
-      x = minimiseBfgs(exactObjective, x, scale, options).x;
+      MinimiseResult exact;
+      exact.value = kInf;
+      for (const auto* s : {&best.x, &from_zero.x}) {
+        if (s == &from_zero.x && from_zero.x == best.x) break;
+        if (!std::isfinite(exactObjective(*s))) continue;
+        const auto r = minimiseBfgs(exactObjective, *s, scale, options);
+        if (r.value < exact.value) exact = r;
+      }
+      if (!std::isfinite(exact.value))
+        exact = minimiseBfgs(exactObjective, std::vector<double>(x.size(), 0.0), scale, options);
+      x = exact.x;
     }
   }
   out.coef = packing.coefficients(x);
@@ -326,6 +369,59 @@ Fit fit(const std::vector<double>& w, const Order& order, Method method, int64_t
   }
   out.aicc = aicc(out.neg2_loglik, k + 1, out.observations);
   return out;
+}
+
+Fit evaluate(const std::vector<double>& w, const Order& order, const Coefficients& coef) {
+  Fit out;
+  out.order = order;
+  out.coef = coef;
+  out.aicc = kInf;
+  arma::Likelihood lik;
+  try {
+    lik = exactLikelihood(w, coef, order.m);
+  } catch (const std::runtime_error&) {
+    return out;
+  }
+  if (!(lik.sum_squares > 0) || !std::isfinite(lik.sum_squares)) return out;
+  out.observations = lik.n;
+  out.sigma2 = lik.sigma2();
+  out.neg2_loglik = lik.neg2LogLikelihood();
+  out.aicc = aicc(out.neg2_loglik, makePacking(w, order).size() + 1, out.observations);
+  return out;
+}
+
+std::vector<double> originForecasts(const Order& o, const Coefficients& coef,
+                                    const std::vector<double>& y,
+                                    const std::vector<int64_t>& origins, int64_t horizon) {
+  const auto c = differencingPolynomial(o.d, o.D, o.m);
+  const auto K = static_cast<int64_t>(c.size()) - 1;
+  const auto all = difference(y, o.d, o.D, o.m);  // all[t] belongs to y[t + K]
+  arma::Filter filter(expand(coef, o.m));
+  const int64_t H = horizon;
+  std::vector<double> mean(origins.size() * static_cast<size_t>(H));
+  std::vector<double> u(static_cast<size_t>(H)), path(static_cast<size_t>(K + H));
+  size_t k = 0;
+  auto emit = [&](int64_t origin) {
+    filter.forecast(H, u.data());
+    // path[i] is y[origin − K + 1 + i]: K observed values, then the forecasts.
+    for (int64_t i = 0; i < K; ++i)
+      path[static_cast<size_t>(i)] = y[static_cast<size_t>(origin - K + 1 + i)];
+    for (int64_t h = 1; h <= H; ++h) {
+      double v = u[static_cast<size_t>(h - 1)] + coef.mean;
+      for (int64_t j = 1; j <= K; ++j)
+        v -= c[static_cast<size_t>(j)] * path[static_cast<size_t>(K - 1 + h - j)];
+      path[static_cast<size_t>(K - 1 + h)] = v;
+      mean[k * static_cast<size_t>(H) + static_cast<size_t>(h - 1)] = v;
+    }
+  };
+  if (!origins.empty() && origins.front() < K - 1)
+    throw std::runtime_error("ARIMA: an origin precedes the differencing");
+  if (k < origins.size() && origins[k] == K - 1) emit(K - 1), ++k;
+  for (size_t t = 0; t < all.size() && k < origins.size(); ++t) {
+    filter.update(all[t] - coef.mean);
+    if (origins[k] == static_cast<int64_t>(t) + K) emit(origins[k]), ++k;
+  }
+  return mean;
 }
 
 }  // namespace rsalab::forecast::arima

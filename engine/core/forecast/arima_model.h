@@ -45,9 +45,11 @@ struct Coefficients {
 };
 // The ARMA in B alone: φ(B)Φ(B^m) and θ(B)Θ(B^m) multiplied out.
 arma::Arma expand(const Coefficients& c, int64_t m);
-// True when a root of φ, Φ, θ or Θ (each in its own variable) lies within 1.01 of the unit
-// circle: such a fit sits on the edge of stationarity or invertibility and is not used.
-bool nearUnitRoot(const Coefficients& c);
+// True when a root of the expanded AR or MA polynomial, φ(B)Φ(B^m) or θ(B)Θ(B^m), lies within
+// 1.01 of the unit circle (forecast::auto.arima's rule): such a fit sits on the edge of
+// stationarity or invertibility and is not used. For the seasonal factors that is a root of Φ or
+// Θ (in its own variable) within 1.01^m.
+bool nearUnitRoot(const Coefficients& c, int64_t m);
 
 enum class Method { Css, Exact };
 
@@ -76,5 +78,17 @@ struct Fit {
 // BFGS budget (each of its iterations costs 2k + 1 filter passes or more).
 Fit fit(const std::vector<double>& w, const Order& order, Method method, int64_t css_from = 0,
         int exact_iterations = 100);
+
+// The exact likelihood of `order` with the coefficients fixed (no fitting): −2 log L, σ̂² and
+// the AICc as fit() reports them (AICc +∞ when the filter fails).
+Fit evaluate(const std::vector<double>& w, const Order& order, const Coefficients& coef);
+
+// The fixed model run over the whole series y: its differenced series filtered from the
+// stationary start, and at every origin o (increasing, o ≥ d + mD − 1) the forecasts of
+// y[o+1] … y[o+H] summed back through the differencing polynomial; origins × H, row-major.
+// Throws std::runtime_error when an origin precedes the differencing.
+std::vector<double> originForecasts(const Order& order, const Coefficients& coef,
+                                    const std::vector<double>& y,
+                                    const std::vector<int64_t>& origins, int64_t horizon);
 
 }  // namespace rsalab::forecast::arima

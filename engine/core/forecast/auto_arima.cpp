@@ -1,26 +1,30 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Automatic ARIMA. The method is Hyndman & Khandakar (2008), "Automatic time series forecasting:
-// the forecast package for R", Journal of Statistical Software 27(3). The defaults below that the
-// paper does not fix are the R forecast package's documented defaults (auto.arima's help page and
-// its source), credited to the package, not to the paper: the seasonal-strength threshold 0.64 for
-// D, the budget of 94 fitted models in the stepwise search, the switch to a conditional-sum-of-
-// squares search above 150 rows or for a period above 12, and the 1.01 margin of the roots.
-// Written from those descriptions in our own words:
+// the forecast package for R", Journal of Statistical Software 27(3). The defaults and limits
+// below that the paper does not fix are the R forecast package's (auto.arima's help page and its
+// source, forecast 8.20), credited to the package, not to the paper: the seasonal-strength
+// threshold 0.64 for D, the budget of 94 fitted models in the stepwise search, the switch to a
+// conditional-sum-of-squares search above 150 rows or for a period above 12, the 1.01 margin of
+// the roots, and the order limits. Written from those descriptions in our own words:
 //   * D (0 or 1) from the seasonal strength of an STL decomposition of the fit part: one seasonal
 //     difference when it is at least 0.64 (engine/core/forecast/stl.h);
 //   * d (0 … 2) by repeated KPSS tests of level stationarity (Kwiatkowski, Phillips, Schmidt &
-//     Shin 1992) at the 5 % level on the seasonally differenced series: difference while the
-//     test rejects;
-//   * the stepwise search over p, q ≤ 5 and P, Q ≤ min(2, max_seasonal_order): four starting
-//     orders (2,2)(1,1), (0,0)(0,0), (1,0)(1,0), (0,1)(0,1), with a constant when d + D ≤ 1; then
-//     repeatedly the best of the current order's neighbours (p, q, P or Q moved by ±1; p and q
-//     together by ±1; P and Q together by ±1; the constant switched) while it lowers the AICc;
-//   * orders with a root within 1.01 of the unit circle are passed over;
+//     Shin 1992) at the 5 % level on the seasonally differenced series, with ⌊3 √n / 13⌋
+//     Bartlett lags (forecast::ndiffs): difference while the test rejects;
+//   * the orders' limits from the n rows of the fit part: p, q ≤ min(5, ⌊n/3⌋), P, Q ≤
+//     min(2, ⌊n/(3m)⌋), and p, q ≤ m − 1 when seasonal terms are allowed;
+//   * the stepwise search: the starting orders (2,2)(1,1), (0,0)(0,0), (1,0)(1,0), (0,1)(0,1)
+//     (each capped by the limits), with a constant when d + D ≤ 1, and (0,0)(0,0) without it;
+//     then from the current order the moves P−1, Q−1, P+1, Q+1, both of P and Q by ±1 in the four
+//     sign combinations, the same for p and q, and the constant switched, in that order: the
+//     first that lowers the AICc becomes the current order and the moves start again;
+//   * orders with a root of the expanded AR or MA polynomial within 1.01 of the unit circle are
+//     passed over;
 //   * on a long series (more than 150 rows, or a period above 12) the search scores orders by
 //     their conditional-sum-of-squares fit, all on the same rows, and only the chosen order (or,
 //     failing it, the next best) is fitted by exact maximum likelihood.
 // The differenced series and its Kalman filter carry the forecasts; they are summed back into
-// the series through the differencing polynomial.
+// the series through the differencing polynomial (arima::originForecasts).
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -46,7 +50,7 @@ constexpr int kMaxP = 5, kMaxQ = 5, kMaxD = 2, kMaxModels = 94;
 constexpr int kExactAttempts = 3;  // exact refits of a long series' best CSS orders, at most
 
 // The KPSS statistic for level stationarity: the partial sums of the demeaned series against
-// its long-run variance (Bartlett weights over l = ⌊4 (n / 100)^{1/4}⌋ lags).
+// its long-run variance (Bartlett weights over l = ⌊3 √n / 13⌋ lags, forecast::ndiffs' choice).
 double kpssStatistic(const std::vector<double>& x) {
   const auto n = static_cast<int64_t>(x.size());
   const double mean = sampleMean(x);
@@ -58,8 +62,7 @@ double kpssStatistic(const std::vector<double>& x) {
     sum_partials += partial * partial;
     variance += v * v;
   }
-  const auto lags =
-      static_cast<int64_t>(std::floor(4 * std::pow(static_cast<double>(n) / 100, 0.25)));
+  const auto lags = static_cast<int64_t>(std::floor(3 * std::sqrt(static_cast<double>(n)) / 13));
   for (int64_t s = 1; s <= lags && s < n; ++s) {
     double cross = 0;
     for (int64_t t = s; t < n; ++t)
@@ -84,7 +87,7 @@ struct Search {
   const std::vector<double>& w;
   bool approximate;
   int64_t css_from;
-  int max_seasonal;
+  int max_p, max_q, max_P, max_Q;
   bool allow_constant;
   std::map<Order, arima::Fit> tried;
 
@@ -93,32 +96,41 @@ struct Search {
     if (found != tried.end()) return found->second.aicc;
     arima::Fit f =
         arima::fit(w, o, approximate ? arima::Method::Css : arima::Method::Exact, css_from);
-    if (!std::isfinite(f.aicc) || arima::nearUnitRoot(f.coef)) f.aicc = kInf;
+    if (!std::isfinite(f.aicc) || arima::nearUnitRoot(f.coef, o.m)) f.aicc = kInf;
     return tried.emplace(o, f).first->second.aicc;
   }
   bool valid(const Order& o) const {
-    return o.p >= 0 && o.q >= 0 && o.P >= 0 && o.Q >= 0 && o.p <= kMaxP && o.q <= kMaxQ &&
-           o.P <= max_seasonal && o.Q <= max_seasonal && (allow_constant || !o.constant);
+    return o.p >= 0 && o.q >= 0 && o.P >= 0 && o.Q >= 0 && o.p <= max_p && o.q <= max_q &&
+           o.P <= max_P && o.Q <= max_Q && (allow_constant || !o.constant);
   }
 
   Order run(const Order& base) {
     Order current = base;
     double best = kInf;
-    const int s = max_seasonal > 0 ? 1 : 0;
-    for (const auto& [p, q, P, Q] :
-         {std::array<int, 4>{2, 2, s, s}, std::array<int, 4>{0, 0, 0, 0},
-          std::array<int, 4>{1, 0, s, 0}, std::array<int, 4>{0, 1, 0, s}}) {
-      Order o = base;
-      o.p = p, o.q = q, o.P = P, o.Q = Q;
+    auto consider = [&](Order o) {
       const double v = score(o);
       if (v < best) best = v, current = o;
-    }
-    static const int kMoves[][4] = {{1, 0, 0, 0}, {-1, 0, 0, 0},  {0, 1, 0, 0}, {0, -1, 0, 0},
-                                    {0, 0, 1, 0}, {0, 0, -1, 0},  {0, 0, 0, 1}, {0, 0, 0, -1},
-                                    {1, 1, 0, 0}, {-1, -1, 0, 0}, {0, 0, 1, 1}, {0, 0, -1, -1}};
-    while (static_cast<int>(tried.size()) < kMaxModels) {
-      Order next = current;
-      double next_score = best;
+    };
+    auto start = [&](int p, int q, int P, int Q, bool constant) {
+      Order o = base;
+      o.p = std::min(p, max_p), o.q = std::min(q, max_q);
+      o.P = std::min(P, max_P), o.Q = std::min(Q, max_Q);
+      o.constant = constant;
+      consider(o);
+    };
+    start(2, 2, 1, 1, base.constant);
+    start(0, 0, 0, 0, base.constant);
+    start(1, 0, 1, 0, base.constant);
+    start(0, 1, 0, 1, base.constant);
+    if (base.constant) start(0, 0, 0, 0, false);
+    // The moves in forecast::auto.arima's order: seasonal, then non-seasonal, then the constant.
+    static const int kMoves[][4] = {{0, 0, -1, 0},  {0, 0, 0, -1}, {0, 0, 1, 0},  {0, 0, 0, 1},
+                                    {0, 0, -1, -1}, {0, 0, -1, 1}, {0, 0, 1, -1}, {0, 0, 1, 1},
+                                    {-1, 0, 0, 0},  {0, -1, 0, 0}, {1, 0, 0, 0},  {0, 1, 0, 0},
+                                    {-1, -1, 0, 0}, {-1, 1, 0, 0}, {1, -1, 0, 0}, {1, 1, 0, 0}};
+    bool moved = true;
+    while (moved && static_cast<int>(tried.size()) < kMaxModels) {
+      moved = false;
       std::vector<Order> neighbours;
       for (const auto& move : kMoves) {
         Order o = current;
@@ -129,13 +141,13 @@ struct Search {
       toggled.constant = !current.constant;
       neighbours.push_back(toggled);
       for (const Order& o : neighbours) {
-        if (!valid(o) || static_cast<int>(tried.size()) >= kMaxModels) continue;
+        if (!valid(o) || tried.count(o) || static_cast<int>(tried.size()) >= kMaxModels) continue;
         const double v = score(o);
-        if (v < next_score) next_score = v, next = o;
+        if (v < best) {
+          best = v, current = o, moved = true;
+          break;
+        }
       }
-      if (!(next_score < best)) break;
-      best = next_score;
-      current = next;
     }
     return current;
   }
@@ -162,13 +174,22 @@ arima::Fit deterministicFit(const std::vector<double>& w, Order base) {
 // difference) the best of those is kept: it is still strictly stationary and invertible.
 arima::Fit searchAndFit(const std::vector<double>& w, Order base, int64_t n,
                         int64_t max_seasonal_order) {
-  Search search{w, n > 150 || base.m > 12, 0, 0, base.d + base.D <= 1, {}};
-  // Seasonal terms when there is a season and room for two periods after differencing.
-  if (base.m > 1 && static_cast<int64_t>(w.size()) >= 2 * base.m + 4)
-    search.max_seasonal =
-        static_cast<int>(std::min<int64_t>(2, std::max<int64_t>(0, max_seasonal_order)));
+  Search search{w, n > 150 || base.m > 12, 0, 0, 0, 0, 0, base.d + base.D <= 1, {}};
+  // forecast::auto.arima's limits from the fit part's n rows (seasonal terms only with a season).
+  const auto third = static_cast<int>(std::min<int64_t>(n / 3, 1000));
+  search.max_p = std::min(kMaxP, third), search.max_q = std::min(kMaxQ, third);
+  if (base.m > 1) {
+    const auto seasonal = static_cast<int>(
+        std::min<int64_t>({2, std::max<int64_t>(0, max_seasonal_order), n / (3 * base.m)}));
+    search.max_P = search.max_Q = seasonal;
+    const auto below_period = static_cast<int>(std::min<int64_t>(base.m - 1, 1000));
+    if (seasonal > 0) {
+      search.max_p = std::min(search.max_p, below_period);
+      search.max_q = std::min(search.max_q, below_period);
+    }
+  }
   // Every CSS score starts at the row the largest order considered needs.
-  search.css_from = kMaxP + base.m * search.max_seasonal;
+  search.css_from = search.max_p + base.m * search.max_P;
   base.constant = search.allow_constant;
   const Order chosen = search.run(base);
   if (!search.approximate) return search.tried.at(chosen);
@@ -184,7 +205,7 @@ arima::Fit searchAndFit(const std::vector<double>& w, Order base, int64_t n,
     // fit gets half the usual iteration budget.
     arima::Fit f = arima::fit(w, entry.second, arima::Method::Exact, 0, 50);
     ++attempts;
-    if (std::isfinite(f.aicc) && !arima::nearUnitRoot(f.coef)) return f;
+    if (std::isfinite(f.aicc) && !arima::nearUnitRoot(f.coef, f.order.m)) return f;
     if (f.aicc < fallback.aicc) fallback = f;
     if (attempts >= kExactAttempts && std::isfinite(fallback.aicc)) break;
   }
@@ -214,39 +235,9 @@ UnivariateForecast autoArimaForecast(const UnivariateProblem& p) {
   if (!deterministic && !std::isfinite(final_fit.aicc))
     throw std::runtime_error("ARIMA: no order could be fitted");
 
-  // The fixed model over the whole series: filter the differenced series, forecast it, and sum
-  // the forecasts back through the differencing polynomial.
-  const Order& o = final_fit.order;
-  const auto c = arima::differencingPolynomial(o.d, o.D, o.m);
-  const auto K = static_cast<int64_t>(c.size()) - 1;
-  const auto all = arima::difference(p.y, o.d, o.D, o.m);  // all[t] belongs to y[t + K]
-  arma::Filter filter(arima::expand(final_fit.coef, o.m));
-  const int64_t H = p.horizon;
   UnivariateForecast out;
-  out.mean.resize(p.origins.size() * static_cast<size_t>(H));
-  std::vector<double> u(static_cast<size_t>(H)), path(static_cast<size_t>(K + H));
-  size_t k = 0;
-  auto emit = [&](int64_t origin) {
-    filter.forecast(H, u.data());
-    // path[i] is y[origin − K + 1 + i]: K observed values, then the forecasts.
-    for (int64_t i = 0; i < K; ++i)
-      path[static_cast<size_t>(i)] = p.y[static_cast<size_t>(origin - K + 1 + i)];
-    for (int64_t h = 1; h <= H; ++h) {
-      double v = u[static_cast<size_t>(h - 1)] + final_fit.coef.mean;
-      for (int64_t j = 1; j <= K; ++j)
-        v -= c[static_cast<size_t>(j)] * path[static_cast<size_t>(K - 1 + h - j)];
-      path[static_cast<size_t>(K - 1 + h)] = v;
-      out.mean[k * static_cast<size_t>(H) + static_cast<size_t>(h - 1)] = v;
-    }
-  };
-  if (!p.origins.empty() && p.origins.front() < K - 1)
-    throw std::runtime_error("ARIMA: an origin precedes the differencing");
-  if (k < p.origins.size() && p.origins[k] == K - 1) emit(K - 1), ++k;
-  for (size_t t = 0; t < all.size() && k < p.origins.size(); ++t) {
-    filter.update(all[t] - final_fit.coef.mean);
-    if (p.origins[k] == static_cast<int64_t>(t) + K) emit(p.origins[k]), ++k;
-  }
-  out.model = arima::describe(o);
+  out.mean = arima::originForecasts(final_fit.order, final_fit.coef, p.y, p.origins, p.horizon);
+  out.model = arima::describe(final_fit.order);
   out.aicc = final_fit.aicc;
   return out;
 }

@@ -209,10 +209,13 @@ double criterion(const Form& form, const Parameters& par, int64_t period,
   for (double v : y) {
     if (relative) {
       const double mu = smoother.forecast();
-      if (!(mu > 0)) return kInf;
+      // The relative error e / μ needs μ ≠ 0 only: like forecast::ets, a forecast below zero is
+      // allowed (a trended level can start below zero on a series of counts) and enters the
+      // likelihood through log |μ|.
+      if (!(std::abs(mu) > 1e-10)) return kInf;
       const double e = smoother.update(v) / mu;
       sum_squares += e * e;
-      sum_log += std::log(mu);
+      sum_log += std::log(std::abs(mu));
     } else {
       const double e = smoother.update(v);
       sum_squares += e * e;

@@ -11,7 +11,9 @@
 // Cost: one pass over y plus H steps per origin, O(L + |origins| · H) after the fit.
 //
 // References, matched by tests/test_real_series.cpp against scripts/anchors-r.R's fixture
-// (tests/data/anchors_r.csv). AR(p) by AICc is engine/core/forecast/baselines.h's ar_lsq.
+// (tests/data/anchors_r.csv), and form by form (the same fixed form's likelihood, AICc order,
+// fixed-parameter forecasts) by tests/test_anchors_r.cpp. AR(p) by AICc is
+// engine/core/forecast/baselines.h's ar_lsq.
 //   ets        forecast::ets (Hyndman et al. 2008): error A/M × trend N/A/Ad × season N/A/M,
 //              admissible and restricted combinations, MLE, chosen by AICc
 //   auto_arima forecast::auto.arima (Hyndman & Khandakar 2008): stepwise, d by KPSS, D by seasonal
