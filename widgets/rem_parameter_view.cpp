@@ -127,7 +127,7 @@ RemParameterView::RemParameterView(QWidget* parent) : QWidget(parent) {
   kernel_plot_ = new TrueKernelPlot(this);
   kernel_plot_->setVisible(false);
   plots->addWidget(kernel_plot_);
-  plots->setSizes({3000, 2000});
+  plots->setSizes({3000, 2000, 2000});  // the recovery or the kernel plot: one is hidden
   auto* split = new QSplitter(Qt::Horizontal, this);
   split->addWidget(plots);
   split->addWidget(side);
