@@ -64,6 +64,17 @@ RunConfig everyFieldChanged() {
   t.target = "OT";
   t.seasonal_period = 12;
   t.anchors = AnchorMode::Fast;
+  t.teacher_process = TeacherProcess::Selective;
+  t.teacher_seed = 7;
+  t.teacher_alpha = 1.5;
+  t.teacher_lambda = 0.7;
+  t.teacher_hidden = 4;
+  t.teacher_gain = 0.9;
+  t.teacher_input_scale = 1.5;
+  t.teacher_decay_min = 0.6;
+  t.teacher_decay_max = 0.95;
+  t.teacher_gate_weight = -1;
+  t.teacher_gate_bias = 0.5;
   ModelOptions& m = c.model;
   m.model = "encdec";
   m.d_model = 48;
