@@ -64,6 +64,17 @@ RunConfig everyFieldChanged() {
   t.target = "OT";
   t.seasonal_period = 12;
   t.anchors = AnchorMode::Fast;
+  t.teacher_process = TeacherProcess::Selective;
+  t.teacher_seed = 7;
+  t.teacher_alpha = 1.5;
+  t.teacher_lambda = 0.7;
+  t.teacher_hidden = 4;
+  t.teacher_gain = 0.9;
+  t.teacher_input_scale = 1.5;
+  t.teacher_decay_min = 0.6;
+  t.teacher_decay_max = 0.95;
+  t.teacher_gate_weight = -1;
+  t.teacher_gate_bias = 0.5;
   ModelOptions& m = c.model;
   m.model = "encdec";
   m.d_model = 48;
@@ -124,14 +135,41 @@ class TestOptionTables : public QObject {
     QVERIFY(keysOf(j["model"]["rem"]) == rowNames(remHeadTable()));
     QVERIFY(keysOf(j["model"]["rem_init"]) == rowNames(remInitTable()));
     QVERIFY(keysOf(j["trainer"]) == rowNames(trainerHyperParameters()));
-    const std::set<std::string> task_keys = {"name",          "length",        "validation_size",
-                                             "test_size",     "ar_poles",      "periods",
-                                             "dampings",      "noise",         "horizon",
-                                             "teacher_kinds", "teacher_bases", "teacher_thetas",
-                                             "min_length",    "max_length",    "test_max_length",
-                                             "symbols",       "text_path",     "csv_path",
-                                             "norm",          "target",        "seasonal_period",
-                                             "mix_share",     "mix_keys",      "anchors"};
+    const std::set<std::string> task_keys = {"name",
+                                             "length",
+                                             "validation_size",
+                                             "test_size",
+                                             "ar_poles",
+                                             "periods",
+                                             "dampings",
+                                             "noise",
+                                             "horizon",
+                                             "teacher_kinds",
+                                             "teacher_bases",
+                                             "teacher_thetas",
+                                             "min_length",
+                                             "max_length",
+                                             "test_max_length",
+                                             "symbols",
+                                             "text_path",
+                                             "csv_path",
+                                             "norm",
+                                             "target",
+                                             "seasonal_period",
+                                             "mix_share",
+                                             "mix_keys",
+                                             "anchors",
+                                             "teacher_process",
+                                             "teacher_seed",
+                                             "teacher_alpha",
+                                             "teacher_lambda",
+                                             "teacher_hidden",
+                                             "teacher_gain",
+                                             "teacher_input_scale",
+                                             "teacher_decay_min",
+                                             "teacher_decay_max",
+                                             "teacher_gate_weight",
+                                             "teacher_gate_bias"};
     QVERIFY(keysOf(j["task"]) == task_keys);
     const std::set<std::string> model_keys = {
         "model",           "d_model",           "heads",

@@ -203,6 +203,27 @@ class TestHyperParameterForm : public QObject {
     QCOMPARE(QString::fromStdString(toJson(out)), QString::fromStdString(toJson(c)));
   }
 
+  // The run setup offers every teacher process (rem labelled RSA's home ground), enabled for the
+  // teacher and mix tasks, and its choice reaches the config.
+  void runSetupOffersTheTeacherProcesses() {
+    RunSetupPanel setup(tasks());
+    auto* box = setup.findChild<QComboBox*>("teacher_process");
+    QVERIFY(box);
+    QCOMPARE(static_cast<size_t>(box->count()), teacherProcessRegistry().size());
+    QVERIFY(box->itemText(0).contains("RSA's home ground"));
+    RunConfig c = setup.config(RunConfig{});
+    c.task.name = "mix";
+    c.task.teacher_process = TeacherProcess::Jordan;
+    setup.setConfig(c);
+    QVERIFY(box->isEnabled());
+    QCOMPARE(box->currentData().toString(), QString("jordan"));
+    box->setCurrentIndex(box->findData(QString("power")));
+    QVERIFY(setup.config(c).task.teacher_process == TeacherProcess::Power);
+    c.task.name = "parity";
+    setup.setConfig(c);
+    QVERIFY(!box->isEnabled());
+  }
+
   // One Max steps field in the two forms (run setup and hyperparameters), and it is the one the
   // config reads: with the trainer's whole list the form showed a second one that config ignored.
   void oneMaxStepsFieldAndItIsRead() {

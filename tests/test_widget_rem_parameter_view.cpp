@@ -13,6 +13,7 @@
 #include "widgets/rem_parameter_view.h"
 #include "widgets/rem_recovery_plot.h"
 #include "widgets/snapshot_history.h"
+#include "widgets/true_kernel_plot.h"
 
 using namespace rsalab;
 using Q = RemParameterView::Quantity;
@@ -246,6 +247,41 @@ class TestRemParameterView : public QObject {
     view.append(30, rsaRecord(2));
     QCOMPARE(view.currentStep(), qint64(10));
     saveShot(&view, "rem_parameter_view_table");
+  }
+  // A process without an REM form (a power-law teacher): no head is matched, the table and the
+  // label say "no REM form", the recovery plot gives way to the true kernel with its reach; a
+  // process without a kernel (nonlinear) shows the reach alone.
+  void aProcessWithoutAnRemFormIsNeverMatched() {
+    RemParameterView view;
+    view.resize(900, 400);
+    view.append(10, rsaRecord(1));
+    GroundTruth truth;
+    truth.no_rem_form = true;
+    truth.kernel = {0.5, 0.25, 0.125, 0.0625};
+    truth.reach = 3;
+    truth.meaning = "the teacher process";
+    truth.description = "power w_k ∝ k^(−1.1) (no REM form), reach 3 lags";
+    view.setGroundTruth(truth, 4);
+    view.show();
+    view.flush();
+    QVERIFY(view.truthLabel()->text().contains("no REM form"));
+    QVERIFY(view.truthLabel()->text().contains("true kernel"));
+    for (int row = 0; row < view.headTable()->rowCount(); ++row) {
+      QCOMPARE(view.headTable()->item(row, RemParameterView::kTruth)->text(),
+               QString("no REM form"));
+      QVERIFY(view.headTable()->item(row, RemParameterView::kDelta)->text().isEmpty());
+      QVERIFY(!view.match(0, row).matched);
+    }
+    QVERIFY(!view.recoveryPlot()->isVisible());
+    QVERIFY(view.kernelPlot()->isVisible());
+    QCOMPARE(view.kernelPlot()->kernelPoints(), 4);
+    QCOMPARE(view.groundTruthLineCount(), 0);  // no λ/γ/θ lines: there are none to draw
+    truth.kernel.clear();
+    view.setGroundTruth(truth, 4);
+    QVERIFY(view.truthLabel()->text().contains("the reach (no linear kernel)"));
+    QCOMPARE(view.kernelPlot()->kernelPoints(), 0);
+    view.setGroundTruth(truthOf({{RemKind::Regular, 0.8, 0}}), 4);  // an REM truth again
+    QVERIFY(!view.kernelPlot()->isVisible() && view.recoveryPlot()->isVisible());
   }
 };
 

@@ -16,6 +16,7 @@
 #include "widgets/plot_export.h"
 #include "widgets/rem_recovery_plot.h"
 #include "widgets/run_palette.h"
+#include "widgets/true_kernel_plot.h"
 
 namespace rsalab {
 
@@ -123,7 +124,10 @@ RemParameterView::RemParameterView(QWidget* parent) : QWidget(parent) {
   auto* plots = new QSplitter(Qt::Vertical, this);
   plots->addWidget(plot_);
   plots->addWidget(recovery_);
-  plots->setSizes({3000, 2000});
+  kernel_plot_ = new TrueKernelPlot(this);
+  kernel_plot_->setVisible(false);
+  plots->addWidget(kernel_plot_);
+  plots->setSizes({3000, 2000, 2000});  // the recovery or the kernel plot: one is hidden
   auto* split = new QSplitter(Qt::Horizontal, this);
   split->addWidget(plots);
   split->addWidget(side);
@@ -290,7 +294,9 @@ void RemParameterView::rebuildTable() {
       put(kKind, kind);
       put(kLearned, learned);
       put(kGate, num(head.gate));
-      if (truth_.empty()) {
+      if (truth_.no_rem_form) {
+        put(kTruth, tr("no REM form"));
+      } else if (truth_.empty()) {
         put(kTruth, QString("–"));
       } else if (!m.matched) {
         put(kTruth, tr("no true component of this kind"));
@@ -411,13 +417,20 @@ void RemParameterView::setGroundTruth(const GroundTruth& truth, int64_t length) 
     addTruthLine(g, Quantity::kGamma, QString("true γ=%1").arg(g));
     addTruthLine(t, Quantity::kTheta, QString("true θ=%1").arg(t));
   }
+  kernel_plot_->setTruth(truth);
+  kernel_plot_->setVisible(truth.no_rem_form);
   truth_label_->setText(
-      truth.empty() ? tr("No ground truth for this task.")
-                    : tr("True: %1 — %2. Dashed lines: true values; below: |Δ| per head (log), "
-                         "dashed at %3.")
-                          .arg(QString::fromStdString(truth.meaning),
-                               QString::fromStdString(truth.description))
-                          .arg(kRecoveryTolerance));
+      truth.no_rem_form ? tr("True: no REM form — %1: %2. No head is matched; below: %3.")
+                              .arg(QString::fromStdString(truth.meaning),
+                                   QString::fromStdString(truth.description),
+                                   truth.kernel.empty() ? tr("the reach (no linear kernel)")
+                                                        : tr("the true kernel, its reach dashed"))
+      : truth.empty() ? tr("No ground truth for this task.")
+                      : tr("True: %1 — %2. Dashed lines: true values; below: |Δ| per head (log), "
+                           "dashed at %3.")
+                            .arg(QString::fromStdString(truth.meaning),
+                                 QString::fromStdString(truth.description))
+                            .arg(kRecoveryTolerance));
   truth_label_->setToolTip(truth_label_->text());
   rebuildTable();
   rebuildRecovery();

@@ -11,9 +11,11 @@
 // truth the true component of the head's own kind, the parameter differences |Δλ| or |Δγ|, |Δθ|
 // and the relative Frobenius error of the REM at the task's T
 // (engine/core/registry/ground_truth.h); what "true" means for the task is said above the table.
-// Below the parameter plot, a RemRecoveryPlot draws |Δ| per head over the steps (log y). Selecting
-// rows of the table limits both plots to those heads (no selection: all); the legends sit outside
-// the plots.
+// Below the parameter plot, a RemRecoveryPlot draws |Δ| per head over the steps (log y). A task
+// whose process has no REM form (GroundTruth::no_rem_form) matches no head: the table says "no REM
+// form" and a TrueKernelPlot shows its true kernel (or its reach) instead of the recovery.
+// Selecting rows of the table limits both plots to those heads (no selection: all); the legends sit
+// outside the plots.
 //
 // Data come from inspection records (SnapshotHistory): setRecords() rebuilds from a run's history,
 // append() adds one snapshot as it arrives. Appends only mark the view dirty; the view redraws at
@@ -41,6 +43,7 @@ namespace rsalab {
 
 class HeatMapGrid;
 class RemRecoveryPlot;
+class TrueKernelPlot;
 
 class RemParameterView : public QWidget {
   Q_OBJECT
@@ -66,6 +69,7 @@ class RemParameterView : public QWidget {
   RemMatch match(int layer, int head) const;
   QTableWidget* headTable() const { return table_; }
   RemRecoveryPlot* recoveryPlot() const { return recovery_; }
+  TrueKernelPlot* kernelPlot() const { return kernel_plot_; }
   QLabel* truthLabel() const { return truth_label_; }
   // Heads drawn in the plots (the table's selected rows; empty: all).
   void setShownHeads(const std::set<std::pair<int, int>>& heads);
@@ -97,6 +101,7 @@ class RemParameterView : public QWidget {
   QTableWidget* table_ = nullptr;
   QLabel* truth_label_ = nullptr;
   RemRecoveryPlot* recovery_ = nullptr;
+  TrueKernelPlot* kernel_plot_ = nullptr;
   HeatMapGrid* rem_grid_ = nullptr;
   QCPItemStraightLine* cursor_ = nullptr;
   GroundTruth truth_;

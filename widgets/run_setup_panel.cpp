@@ -6,6 +6,7 @@
 #include <QGroupBox>
 #include <QStyle>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "engine/core/config/task_limits.h"
 #include "engine/core/io/enums.h"
@@ -53,6 +54,18 @@ RunSetupPanel::RunSetupPanel(const QList<QPair<QString, QString>>& tasks, QWidge
   task_description_->setStyleSheet("color: palette(mid);");
   form->addRow("Task", task_);
   form->addRow("", task_description_);
+  teacher_process_ = new QComboBox(this);
+  teacher_process_->setObjectName("teacher_process");
+  for (const auto& row : teacherProcessRegistry()) {
+    teacher_process_->addItem(QString::fromStdString(teacherProcessLabel(row.process)),
+                              QString(enumName(row.process)));
+    teacher_process_->setItemData(teacher_process_->count() - 1, QString::fromUtf8(row.description),
+                                  Qt::ToolTipRole);
+  }
+  teacher_process_->setToolTip(
+      "teacher and mix: the process behind the (recurrent) target; each default has the recover "
+      "kernel's reach (rsalab-cli tasks)");
+  form->addRow("Teacher process", teacher_process_);
   train_size_ =
       spin(1, static_cast<int>(kMaxTrainSize), "training-set size N: sequences or windows", this);
   train_size_->setObjectName("train_size");
@@ -104,6 +117,8 @@ RunSetupPanel::RunSetupPanel(const QList<QPair<QString, QString>>& tasks, QWidge
   auto describe = [this] {
     const int k = task_->currentIndex();
     task_description_->setText(k >= 0 && k < tasks_.size() ? tasks_[k].second : QString());
+    const auto family = taskFamily(task_->currentText().toStdString());
+    teacher_process_->setEnabled(family == TaskFamily::Teacher || family == TaskFamily::Mix);
   };
   describe();
   connect(task_, &QComboBox::currentIndexChanged, this, [this, describe] {
@@ -114,6 +129,7 @@ RunSetupPanel::RunSetupPanel(const QList<QPair<QString, QString>>& tasks, QWidge
     connect(s, &QSpinBox::valueChanged, this, &RunSetupPanel::setupChanged);
   }
   connect(anchors_, &QComboBox::currentIndexChanged, this, &RunSetupPanel::setupChanged);
+  connect(teacher_process_, &QComboBox::currentIndexChanged, this, &RunSetupPanel::setupChanged);
   connect(start_, &QPushButton::clicked, this, &RunSetupPanel::startRequested);
   setSetup(defaultRunSetup());
 }
@@ -142,8 +158,12 @@ void RunSetupPanel::setSetup(const RunSetup& s) {
   heads_->setValue(static_cast<int>(c.model.heads));
   layers_->setValue(static_cast<int>(c.model.layers));
   anchors_->setCurrentText(enumName(c.task.anchors));
+  teacher_process_->setCurrentIndex(
+      std::max(0, teacher_process_->findData(QString(enumName(c.task.teacher_process)))));
   const int k = task_->currentIndex();
   task_description_->setText(k >= 0 && k < tasks_.size() ? tasks_[k].second : QString());
+  const auto family = taskFamily(c.task.name);
+  teacher_process_->setEnabled(family == TaskFamily::Teacher || family == TaskFamily::Mix);
 }
 
 RunConfig RunSetupPanel::config(const RunConfig& base) const {
@@ -157,6 +177,9 @@ RunConfig RunSetupPanel::config(const RunConfig& base) const {
   c.model.layers = layers_->value();
   c.task.anchors =
       parseEnum<AnchorMode>(anchors_->currentText().toStdString()).value_or(c.task.anchors);
+  c.task.teacher_process =
+      parseEnum<TeacherProcess>(teacher_process_->currentData().toString().toStdString())
+          .value_or(c.task.teacher_process);
   // Other heads than the base's: the REM heads follow by the one rule (a preset's own REM heads
   // stay while its heads do).
   if (c.model.heads != base.model.heads) c.model.rem = defaultRemHeads(c.model.heads);

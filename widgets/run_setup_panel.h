@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Run setup: the task and its size, which models, how many seeds, the step budget and the
-// architecture shared by all models. The model check boxes come from the model registry (every
-// sequence model; the default launch ticked). config() writes the panel's fields into a RunConfig
-// (REM heads by defaultRemHeads); the panel starts at defaultLaunchConfig() (the GUI's first
-// launch). Each spin box has its option table row's range (the one validate checks) and the row's
-// key as its object name ("d_model", "heads", "layers", "length", "max_steps"; "train_size").
+// architecture shared by all models, the teacher process of the teacher and mix tasks. The model
+// check boxes come from the model registry (every sequence model; the default launch ticked).
+// config() writes the panel's fields into a RunConfig (REM heads by defaultRemHeads); the panel
+// starts at defaultLaunchConfig() (the GUI's first launch). Each spin box has its option table
+// row's range (the one validate checks) and the row's key as its object name ("d_model", "heads",
+// "layers", "length", "max_steps"; "train_size").
 #pragma once
 
 #include <QCheckBox>
@@ -56,7 +57,8 @@ class RunSetupPanel : public QWidget {
 
  private:
   QComboBox* task_;
-  QComboBox* anchors_;  // TaskOptions::anchors
+  QComboBox* anchors_;          // TaskOptions::anchors
+  QComboBox* teacher_process_;  // TaskOptions::teacher_process (teacher and mix; item data: name)
   QLabel* task_description_;
   QList<QPair<QString, QCheckBox*>> models_;  // registry order
   QSpinBox *seeds_, *train_size_, *steps_, *length_, *d_model_, *heads_, *layers_;

@@ -27,8 +27,10 @@
 #include "engine/core/verdicts/claims.h"
 #include "engine/core/verdicts/generation_claim.h"
 #include "engine/core/verdicts/preset_record.h"
+#include "engine/core/verdicts/presets.h"
 #include "engine/sweep/sweep.h"
 #include "engine/sweep/sweep_references.h"
+#include "engine/tasks/teacher_process.h"
 #include "engine/training/generation_probe.h"
 #include "engine/training/model_export.h"
 #include "engine/training/trainer.h"
@@ -321,6 +323,18 @@ int listTasks() {
             << defaults.validation_size << ", test " << defaults.test_size << ")\n";
   for (const auto& name : taskNames()) {
     std::cout << "  " << std::left << std::setw(14) << name << " " << taskDescription(name) << "\n";
+  }
+  // The teacher processes, with the reach of their default parameters (the difficulty rule).
+  std::cout << "teacher processes of teacher and mix (--teacher-process; reach: the lag holding "
+            << formatNumber(100 * kReachShare) << " % of Σ|w_k| over k ≤ " << kReachLength
+            << ", at the defaults):\n";
+  for (const auto& row : teacherProcessRegistry()) {
+    TaskOptions o;
+    o.teacher_process = row.process;
+    setRecoverKernel(o);  // rem: the recover kernel, which the others' defaults match
+    std::cout << "  " << std::left << std::setw(14) << enumName(row.process) << " "
+              << (row.process == TeacherProcess::Rem ? std::string(kRemHomeGround) + ": " : "")
+              << row.description << " (reach " << teacherReach(o) << ")\n";
   }
   return 0;
 }

@@ -4,9 +4,9 @@
 // registry's default models selected. --preset NAME starts a preset (Presets menu). --screenshot
 // PATH [--after SECONDS] starts training, saves a PNG of the window and quits (for docs and checks
 // under Xvfb/offscreen). The setup flags (--task, --models, --heads,
-// --length, --steps, --teacher) choose what trains; --shots TAB:MODEL,... saves one PNG per entry
-// instead (PATH-TAB-MODEL.png), TAB one of attention, rem, decay, gates, linear-rnn, after
-// inspecting the first run of MODEL.
+// --length, --steps, --teacher, --teacher-process) choose what trains; --shots TAB:MODEL,... saves
+// one PNG per entry instead (PATH-TAB-MODEL.png), TAB one of attention, rem, decay, gates,
+// linear-rnn, after inspecting the first run of MODEL.
 // --session DIR opens a saved session (a .rsalab folder, e.g. from `rsalab-cli sweep --session
 // DIR`) at start; so does `rsalab DIR` (the desktop entry's Exec=rsalab %f), and `rsalab FILE` for
 // a file inside such a folder (its manifest.json, say) opens the folder.
@@ -128,6 +128,8 @@ int main(int argc, char** argv) {
   QCommandLineOption length("length", "Sequence length T.", "n");
   QCommandLineOption steps("steps", "Maximum steps per run.", "n");
   QCommandLineOption teacher("teacher", "Teacher terms, e.g. regular:0.8,cos:0.9:0.5236.", "terms");
+  QCommandLineOption teacher_process("teacher-process",
+                                     QString::fromStdString(rsalab::teacherProcessHelp()), "name");
   QCommandLineOption session("session", "Open a saved session (.rsalab folder) at start.", "dir");
   QCommandLineOption sweep_results("sweep-results",
                                    "Open a sweep.json in the Sample efficiency tab.", "file");
@@ -141,7 +143,8 @@ int main(int argc, char** argv) {
       "sweep-dir", "Watch a sweep folder (plan.json + cells/) fill in, e.g. from a Slurm job.",
       "dir");
   parser.addOptions({screenshot, after, shots, task, csv, horizon, models, heads, length, steps,
-                     teacher, session, sweep_results, sweep, sweep_dir, paper_table, preset});
+                     teacher, teacher_process, session, sweep_results, sweep, sweep_dir,
+                     paper_table, preset});
   parser.addPositionalArgument(
       "session", "A saved session (NAME.rsalab folder) to open, as --session.", "[session]");
   parser.process(app);
@@ -172,6 +175,17 @@ int main(int argc, char** argv) {
   if (parser.isSet(heads)) setup.config.model.heads = parser.value(heads).toInt();
   if (parser.isSet(length)) setup.config.task.length = parser.value(length).toInt();
   if (parser.isSet(steps)) setup.config.trainer.max_steps = parser.value(steps).toLongLong();
+  if (parser.isSet(teacher_process)) {
+    const auto process =
+        rsalab::parseEnum<rsalab::TeacherProcess>(parser.value(teacher_process).toStdString());
+    if (!process) {
+      std::fprintf(stderr, "rsalab: --teacher-process %s is unknown: use %s\n",
+                   qPrintable(parser.value(teacher_process)),
+                   rsalab::enumChoices<rsalab::TeacherProcess>().c_str());
+      return 2;
+    }
+    setup.config.task.teacher_process = *process;
+  }
   setup_panel->setSetup(setup);
   if (parser.isSet(teacher)) {
     rsalab::TaskOptions t;

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "engine/tasks/task_support.h"
+#include "engine/tasks/teacher_process.h"
 #include "engine/tasks/teacher_task.h"
 
 namespace rsalab {
@@ -12,6 +13,7 @@ namespace rsalab {
 using namespace task_support;
 
 double mixRecurrentVariance(const TaskOptions& o) {
+  if (o.teacher_process != TeacherProcess::Rem) return makeTeacherProcess(o, o.length).variance;
   const auto terms = teacherTerms(o);
   double sum = 0, cumulative = 0;  // cumulative = Var r_t = Σ_{d=1..t} kernel(d)²
   for (int64_t t = 0; t < o.length; ++t) {
@@ -40,7 +42,8 @@ double mixLookupVariance(int64_t keys, int64_t length) {
 MixParts mixParts(const TaskOptions& o, int64_t n, uint64_t seed) {
   requireReal(o.mix_share >= 0 && o.mix_share <= 1, "mix_share", o.mix_share, "[0, 1]");
   requireRange("mix_keys", o.mix_keys, 2, 256);
-  const auto terms = teacherTerms(o);
+  const bool rem = o.teacher_process == TeacherProcess::Rem;
+  const auto terms = rem ? teacherTerms(o) : std::vector<TeacherTerm>{};
   const int64_t T = o.length, K = o.mix_keys;
   TaskRng rng(seed);
   std::vector<double> x(static_cast<size_t>(n * T)), v(x.size()), eps(x.size());
@@ -56,9 +59,16 @@ MixParts mixParts(const TaskOptions& o, int64_t n, uint64_t seed) {
   p.x = torch::tensor(x, f64).view({n, T});
   p.keys = torch::tensor(k, torch::TensorOptions().dtype(torch::kInt64)).view({n, T});
   p.values = torch::tensor(v, f64).view({n, T});
-  p.sigma_recurrent = std::sqrt(mixRecurrentVariance(o));
   p.sigma_lookup = std::sqrt(mixLookupVariance(K, T));
-  p.recurrent = teacherTargets(p.x, terms) / p.sigma_recurrent;
+  if (rem) {
+    p.sigma_recurrent = std::sqrt(mixRecurrentVariance(o));
+    p.recurrent = teacherTargets(p.x, terms) / p.sigma_recurrent;
+  } else {  // a process without an REM form, scaled to unit variance (teacher_process.h)
+    const auto process = makeTeacherProcess(o, T);
+    p.sigma_recurrent = std::sqrt(process.variance);
+    p.recurrent =
+        torch::tensor(runTeacherProcess(process, x, n, T), f64).view({n, T}) * process.scale();
+  }
   // The lookup, by running sums per key: l_t = (Σ matches ≤ t of v) / (count of matches ≤ t).
   std::vector<double> l(x.size());
   std::vector<double> sums(static_cast<size_t>(K));
@@ -93,9 +103,45 @@ DataSplit mixSplit(const TaskOptions& o, int64_t n, uint64_t seed) {
   return split;
 }
 
+// The mix of a process without an REM form: the same inputs, lookup and noise; its truth is the
+// process's (the kernel of √a·r̃ for power and jordan).
+TaskData makeProcessMixTask(const TaskOptions& o, int64_t train_size, uint64_t seed) {
+  TaskData data;
+  data.name = o.name;
+  data.objective = Objective::Regression;
+  data.train = mixSplit(o, train_size, streamSeed(seed, kTrainStream));
+  data.validation = mixSplit(o, o.validation_size, streamSeed(seed, kValidationStream));
+  data.test = mixSplit(o, o.test_size, streamSeed(seed, kTestStream));
+  data.io.input_dim = o.mix_keys + 2;
+  data.io.output_dim = 1;
+  data.columns.push_back("x");
+  for (int64_t i = 0; i < o.mix_keys; ++i) data.columns.push_back("key" + std::to_string(i));
+  data.columns.push_back("value");
+  const auto process = makeTeacherProcess(o, o.length);
+  data.truth = processTruth(process, o, o.length, std::sqrt(o.mix_share) * process.scale());
+  const std::string formula = data.truth.description;
+  data.truth.meaning =
+      "the recurrent part's process (no REM form: no head is matched), its share "
+      "a = " +
+      formatNumber(o.mix_share, 6) + " of the signal's variance";
+  data.truth.bayes_floor = o.noise * o.noise;
+  data.truth.floor_note = "noise²: both parts are fixed functions of the inputs up to t";
+  data.truth.description = "mix a=" + formatNumber(o.mix_share, 6) + ": √a·" + formula +
+                           " + √(1−a)·lookup over " + std::to_string(o.mix_keys) +
+                           " keys + noise " + formatNumber(o.noise, 6);
+  data.summary = "mix: " + std::to_string(train_size) + "/" + std::to_string(o.validation_size) +
+                 "/" + std::to_string(o.test_size) +
+                 " train/validation/test sequences, T=" + std::to_string(o.length) +
+                 "; recurrent share a=" + formatNumber(o.mix_share, 6) + " (" + formula +
+                 "; scaled to unit variance by " + teacherScaleText(process) + "), lookup over " +
+                 std::to_string(o.mix_keys) + " keys, noise " + formatNumber(o.noise, 6);
+  return data;
+}
+
 }  // namespace
 
 TaskData makeMixTask(const TaskOptions& o, int64_t train_size, uint64_t seed) {
+  if (o.teacher_process != TeacherProcess::Rem) return makeProcessMixTask(o, train_size, seed);
   const auto terms = teacherTerms(o);
   TaskData data;
   data.name = o.name;
@@ -130,9 +176,9 @@ TaskData makeMixTask(const TaskOptions& o, int64_t train_size, uint64_t seed) {
   data.summary = "mix: " + std::to_string(train_size) + "/" + std::to_string(o.validation_size) +
                  "/" + std::to_string(o.test_size) +
                  " train/validation/test sequences, T=" + std::to_string(o.length) +
-                 "; recurrent share a=" + formatNumber(o.mix_share, 6) + " (" + kernel +
-                 "), lookup over " + std::to_string(o.mix_keys) + " keys, noise " +
-                 formatNumber(o.noise, 6);
+                 "; recurrent share a=" + formatNumber(o.mix_share, 6) + " (" + kernel + "; " +
+                 teacherProcessLabel(TeacherProcess::Rem) + "), lookup over " +
+                 std::to_string(o.mix_keys) + " keys, noise " + formatNumber(o.noise, 6);
   return data;
 }
 

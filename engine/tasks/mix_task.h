@@ -12,6 +12,8 @@
 //                                        softmax head computes exactly (query = key = the key's
 //                                        one-hot, scaled up; uniform weights over the matches),
 //                                        while an RNN must hold a running mean per key.
+// teacher_process (engine/tasks/teacher_process.h) replaces r_t by another process of x (power,
+// jordan, nonlinear, selective), scaled to unit variance the same way; the lookup stays.
 // σ_r² and σ_l² are the parts' variances averaged over the T positions, in closed form
 // (Var r_t = Σ_{d=1..t} kernel(d)², Var l_t = E[1/(1 + Binomial(t, 1/K))]), so both parts have
 // unit variance and a is the recurrent share of the signal's variance: the signal's variance is

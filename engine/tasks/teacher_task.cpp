@@ -5,21 +5,65 @@
 #include <stdexcept>
 
 #include "engine/tasks/task_support.h"
+#include "engine/tasks/teacher_process.h"
 
 namespace rsalab {
 namespace {
 
 using namespace task_support;
 
-DataSplit teacherSplit(const std::vector<TeacherTerm>& terms, int64_t n, int64_t T, uint64_t seed) {
+// x (N, T) of the stream `seed`, row by row: the first rows never depend on n.
+std::vector<double> teacherInputs(int64_t n, int64_t T, uint64_t seed) {
   TaskRng rng(seed);
   std::vector<double> values(static_cast<size_t>(n * T));
-  for (double& v : values) v = rng.normal();  // row by row: the first rows never depend on n
+  for (double& v : values) v = rng.normal();
+  return values;
+}
+
+DataSplit teacherSplit(const std::vector<TeacherTerm>& terms, int64_t n, int64_t T, uint64_t seed) {
+  const auto values = teacherInputs(n, T, seed);
   auto x = torch::tensor(values, torch::TensorOptions().dtype(torch::kFloat64)).view({n, T});
   DataSplit split;
   split.x = x.to(torch::kFloat32).unsqueeze(-1).contiguous();                         // (N, T, 1)
   split.y = teacherTargets(x, terms).to(torch::kFloat32).unsqueeze(-1).contiguous();  // (N, T, 1)
   return split;
+}
+
+// The same inputs, the target of a process without an REM form, scaled to unit variance.
+DataSplit processSplit(const TeacherProcessModel& p, int64_t n, int64_t T, uint64_t seed) {
+  const auto values = teacherInputs(n, T, seed);
+  const auto f64 = torch::TensorOptions().dtype(torch::kFloat64);
+  const auto y = torch::tensor(runTeacherProcess(p, values, n, T), f64).view({n, T}) * p.scale();
+  DataSplit split;
+  split.x = torch::tensor(values, f64).view({n, T}).to(torch::kFloat32).unsqueeze(-1).contiguous();
+  split.y = y.to(torch::kFloat32).unsqueeze(-1).contiguous();
+  return split;
+}
+
+TaskData makeProcessTeacherTask(const TaskOptions& o, int64_t train_size, uint64_t seed) {
+  const auto p = makeTeacherProcess(o, o.length);
+  TaskData data;
+  data.name = o.name;
+  data.objective = Objective::Regression;
+  data.train = processSplit(p, train_size, o.length, streamSeed(seed, kTrainStream));
+  data.validation =
+      processSplit(p, o.validation_size, o.length, streamSeed(seed, kValidationStream));
+  data.test = processSplit(p, o.test_size, o.length, streamSeed(seed, kTestStream));
+  data.io.input_dim = 1;
+  data.io.output_dim = 1;
+  data.columns = {"x"};
+  data.truth = processTruth(p, o, o.length, p.scale());
+  data.truth.meaning = "the teacher process (no REM form: no head is matched)";
+  data.truth.bayes_floor = 0.0;
+  data.truth.floor_note = "noise-free: the target is a fixed function of the past inputs";
+  data.truth.description = "teacher y_t = f(x_{<t})/σ, " + data.truth.description;
+  data.summary = "teacher: " + std::to_string(train_size) + "/" +
+                 std::to_string(o.validation_size) + "/" + std::to_string(o.test_size) +
+                 " train/validation/test sequences, T=" + std::to_string(o.length) + "; " +
+                 teacherProcessFormula(p, o) + ", scaled to unit variance by " +
+                 teacherScaleText(p) + "; reach " + formatNumber(data.truth.reach, 6) +
+                 " lags (the lag holding 90 % of Σ|w_k| over k ≤ 32)";
+  return data;
 }
 
 }  // namespace
@@ -84,6 +128,7 @@ torch::Tensor teacherTargets(const torch::Tensor& x_in, const std::vector<Teache
 }
 
 TaskData makeTeacherTask(const TaskOptions& o, int64_t train_size, uint64_t seed) {
+  if (o.teacher_process != TeacherProcess::Rem) return makeProcessTeacherTask(o, train_size, seed);
   const auto terms = teacherTerms(o);
   TaskData data;
   data.name = o.name;
@@ -113,7 +158,8 @@ TaskData makeTeacherTask(const TaskOptions& o, int64_t train_size, uint64_t seed
   data.truth.description = "teacher y_t = Σ_{s<t} kernel(t−s) x_s, kernel " + d;
   data.summary = "teacher: " + std::to_string(train_size) + "/" +
                  std::to_string(o.validation_size) + "/" + std::to_string(o.test_size) +
-                 " train/validation/test sequences, T=" + std::to_string(o.length) + "; " + d;
+                 " train/validation/test sequences, T=" + std::to_string(o.length) + "; " + d +
+                 " (" + teacherProcessLabel(TeacherProcess::Rem) + ")";
   return data;
 }
 

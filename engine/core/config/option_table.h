@@ -25,7 +25,7 @@ using OptionMember =
     std::variant<double S::*, int64_t S::*, uint64_t S::*, bool S::*, std::string S::*,
                  std::vector<double> S::*, std::vector<int64_t> S::*, NormMode S::*,
                  AnchorMode S::*, AttentionKind S::*, OptimizerKind S::*,
-                 std::vector<TeacherKind> S::*>;
+                 std::vector<TeacherKind> S::*, TeacherProcess S::*>;
 
 template <typename S>
 struct OptionInfo {

@@ -32,6 +32,22 @@ struct TaskOptions {
   std::vector<TeacherKind> teacher_kinds = {TeacherKind::Regular};  // per term: regular | cos
   std::vector<double> teacher_bases = {0.8};                        // λ (regular) or γ (cos)
   std::vector<double> teacher_thetas = {0.0};                       // θ per term (cos terms)
+  // The process behind the teacher's (and the mix's recurrent part's) target
+  // (engine/tasks/teacher_process.h): rem is the kernel of the terms above; the others ignore
+  // them and are scaled to unit variance. Their defaults give each the recover kernel's reach
+  // (tests/test_teacher_processes.cpp computes them). Random parameters (nonlinear) come from
+  // teacher_seed, not the run's seed, so every run seed sees the same process.
+  TeacherProcess teacher_process = TeacherProcess::Rem;
+  uint64_t teacher_seed = 1;
+  double teacher_alpha = 1.1;        // power: w_k ∝ k^(−α)
+  double teacher_lambda = 0.83;      // jordan: w_k ∝ k·λ^k
+  int64_t teacher_hidden = 8;        // nonlinear: tanh RNN state size
+  double teacher_gain = 0.98;        // nonlinear: the recurrent matrix is gain × an orthogonal one
+  double teacher_input_scale = 0.5;  // nonlinear: input weights ~ N(0, scale²)
+  double teacher_decay_min = 0.82;   // selective: a_t = min + (max − min)·σ(w·x_t + b)
+  double teacher_decay_max = 0.99;
+  double teacher_gate_weight = 2.0;  // selective: w
+  double teacher_gate_bias = 0.0;    // selective: b
   // Mix (engine/tasks/mix_task.h): the recurrent part is the teacher above, the other part a
   // lookup over mix_keys keys; mix_share a ∈ [0, 1] is the recurrent share of the signal's
   // variance. `noise` is the noise's standard deviation in the signal's units.

@@ -89,6 +89,13 @@ void validate(const TaskOptions& o, int64_t train_size) {
     const double t = o.teacher_thetas[i];
     requireReal(!cos || (t >= 0 && t <= M_PI), indexed("task.teacher_thetas", i), t, "[0, pi]");
   }
+  requireReal(o.teacher_decay_min <= o.teacher_decay_max, "task.teacher_decay_min",
+              o.teacher_decay_min, "[0, task.teacher_decay_max]");
+  if (o.teacher_process == TeacherProcess::Power &&
+      (family == TaskFamily::Teacher || family == TaskFamily::Mix)) {
+    // its sum over s < t is literal (engine/tasks/teacher_process.h)
+    requireInt("task.length (teacher_process power)", o.length, 1, 4096);
+  }
   if (o.target.size() > 4096 || o.target.find('\0') != std::string::npos) {
     throw std::invalid_argument(
         "task.target is not a usable column list (over 4096 bytes or a NUL byte)");

@@ -124,6 +124,20 @@ struct EnumTable<TeacherKind> {
                                                    {TeacherKind::Cos, "cos"}};
 };
 
+// The process behind the `teacher` and `mix` tasks' recurrent target (TaskOptions::teacher_process;
+// one line each in the task registry, teacherProcessDescription): rem (the regular and cos kernels
+// of teacher_kinds, RSA's home ground), power (k^(−α)), jordan (k·λ^k), nonlinear (a random tanh
+// RNN), selective (an input-dependent decay). engine/tasks/teacher_process.h builds them.
+enum class TeacherProcess { Rem, Power, Jordan, Nonlinear, Selective };
+template <>
+struct EnumTable<TeacherProcess> {
+  static constexpr EnumName<TeacherProcess> rows[] = {{TeacherProcess::Rem, "rem"},
+                                                      {TeacherProcess::Power, "power"},
+                                                      {TeacherProcess::Jordan, "jordan"},
+                                                      {TeacherProcess::Nonlinear, "nonlinear"},
+                                                      {TeacherProcess::Selective, "selective"}};
+};
+
 // The cell of a recurrent model (ModelInfo::cell): tanh RNN, LSTM or GRU.
 enum class RecurrentCell { Rnn, Lstm, Gru };
 template <>

@@ -51,6 +51,13 @@ struct GroundTruth {
   // NaN where the task does not know it (CSV series, token tasks).
   double bayes_floor = std::numeric_limits<double>::quiet_NaN();
   std::string floor_note;  // how the floor was computed, one line
+  // A teacher process without an REM form (power, jordan, nonlinear, selective;
+  // engine/tasks/teacher_process.h): `components` stay empty and no head is matched. `kernel` is
+  // the true kernel of the target, w_1..w_T with y_t = Σ_k w_k x_{t−k} (power, jordan; empty for
+  // nonlinear and selective), `reach` the difficulty rule's lag (task_registry.h; NaN: unknown).
+  bool no_rem_form = false;
+  std::vector<double> kernel;
+  double reach = std::numeric_limits<double>::quiet_NaN();
 
   bool empty() const { return components.empty(); }
   bool hasFloor() const { return bayes_floor == bayes_floor; }

@@ -12,11 +12,18 @@ json groundTruthJson(const GroundTruth& truth) {
   json components = json::array();
   for (const auto& c : truth.components)
     components.push_back({{"kind", remKindName(c.kind)}, {"base", c.base}, {"theta", c.theta}});
-  return {{"components", components},
-          {"description", truth.description},
-          {"meaning", truth.meaning},
-          {"bayes_floor", std::isfinite(truth.bayes_floor) ? json(truth.bayes_floor) : json()},
-          {"floor_note", truth.floor_note}};
+  json out = {{"components", components},
+              {"description", truth.description},
+              {"meaning", truth.meaning},
+              {"bayes_floor", std::isfinite(truth.bayes_floor) ? json(truth.bayes_floor) : json()},
+              {"floor_note", truth.floor_note}};
+  // Written only for a process without an REM form: older readers and records stay as they were.
+  if (truth.no_rem_form) {
+    out["no_rem_form"] = true;
+    out["kernel"] = truth.kernel;
+    out["reach"] = std::isfinite(truth.reach) ? json(truth.reach) : json();
+  }
+  return out;
 }
 
 namespace {
@@ -46,6 +53,19 @@ GroundTruth groundTruthFromJson(const json& j, const std::string& where) {
   truth.meaning = text(j, "meaning", where);
   truth.floor_note = text(j, "floor_note", where);
   truth.bayes_floor = number(j, "bayes_floor", where, NAN);
+  if (j.contains("no_rem_form")) {
+    if (!j["no_rem_form"].is_boolean()) fail(where, "no_rem_form must be a boolean");
+    truth.no_rem_form = j["no_rem_form"].get<bool>();
+  }
+  truth.reach = number(j, "reach", where, NAN);
+  if (j.contains("kernel")) {
+    const json& kernel = j["kernel"];
+    if (!kernel.is_array()) fail(where, "kernel must be an array of numbers");
+    for (const auto& v : kernel) {
+      if (!v.is_number()) fail(where, "kernel must be an array of numbers");
+      truth.kernel.push_back(v.get<double>());
+    }
+  }
   if (j.contains("components")) {
     const json& components = j["components"];
     if (!components.is_array()) fail(where, "components must be an array");

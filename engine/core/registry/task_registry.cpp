@@ -34,9 +34,9 @@ const std::vector<TaskInfo>& taskRegistry() {
      F::SyntheticSeries, O::Regression, true},
     {"ar", "forecast a sum of AR(1) components + noise (known λ)",
      F::SyntheticSeries, O::Regression, true},
-    {"teacher", "identify a linear-recurrence teacher y_t = Σ_{s<t} base^(t−s)[cos θ(t−s)] x_s",
-     F::Teacher, O::Regression, true},
-    {"mix", "recurrent share a: √a·(linear-recurrence teacher) + √(1−a)·(key lookup) + noise "
+    {"teacher", "identify a teacher y_t = f(x_{<t}); --teacher-process, default rem: "
+     "y_t = Σ_{s<t} base^(t−s)[cos θ(t−s)] x_s", F::Teacher, O::Regression, true},
+    {"mix", "recurrent share a: √a·(teacher process) + √(1−a)·(key lookup) + noise "
      "(RSA Figure 1's x axis; sweep it with --axis mix.share=…)", F::Mix, O::Regression, true},
     {"parity", "classify binary strings: odd number of 1s; longer test strings",
      F::Language, O::Classification, false},
@@ -141,6 +141,44 @@ std::vector<std::string> taskNamesOf(TaskFamily family) {
     if (t.family == family) names.emplace_back(t.name);
   }
   return names;
+}
+
+const std::vector<TeacherProcessInfo>& teacherProcessRegistry() {
+  using P = TeacherProcess;
+  static const std::vector<TeacherProcessInfo> rows = {
+      {P::Rem, "the regular and cos kernels of teacher_kinds/bases/thetas (RSA's REMs)"},
+      {P::Power,
+       "long memory: kernel w_k ∝ k^(−α) up to T (teacher_alpha); no finite sum of "
+       "decays is exact"},
+      {P::Jordan,
+       "repeated root: kernel w_k ∝ k·λ^k, a 2×2 Jordan-block linear RNN "
+       "(teacher_lambda)"},
+      {P::Nonlinear,
+       "a random tanh RNN driven by x (teacher_hidden, teacher_gain, "
+       "teacher_input_scale; drawn from teacher_seed)"},
+      {P::Selective,
+       "input-dependent decay h_t = a_t·h_{t−1} + x_t, a_t = min + (max − min)·"
+       "σ(w·x_t + b) (teacher_decay_min/max, teacher_gate_weight/bias)"},
+  };
+  return rows;
+}
+
+std::string teacherProcessDescription(TeacherProcess process) {
+  for (const auto& row : teacherProcessRegistry())
+    if (row.process == process) return row.description;
+  return "";
+}
+
+std::string teacherProcessLabel(TeacherProcess process) {
+  return std::string(enumName(process)) +
+         (process == TeacherProcess::Rem ? std::string(", ") + kRemHomeGround : "");
+}
+
+std::string teacherProcessHelp() {
+  std::string help = "teacher and mix: the process of the target (default rem):";
+  for (const auto& row : teacherProcessRegistry())
+    help += "\n  " + teacherProcessLabel(row.process) + ": " + row.description;
+  return help;
 }
 
 std::vector<std::string> bundledSeriesNames() {

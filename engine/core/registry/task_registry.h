@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/core/io/enums.h"
+
 namespace rsalab {
 
 enum class Objective {
@@ -72,5 +74,25 @@ std::optional<TaskFamily> taskFamily(const std::string& name);
 std::vector<std::string> taskNamesOf(TaskFamily family);
 // The bundled series' names, in registry order ("airpassengers", …).
 std::vector<std::string> bundledSeriesNames();
+
+// The teacher processes of the `teacher` and `mix` tasks (TaskOptions::teacher_process), one row
+// each, in EnumTable<TeacherProcess> order: the one-line description `rsalab-cli tasks`, --help
+// and the GUI's task form show. rem's says "RSA's home ground" (its kernels are RSA's REMs).
+struct TeacherProcessInfo {
+  TeacherProcess process;
+  const char* description;
+};
+const std::vector<TeacherProcessInfo>& teacherProcessRegistry();
+std::string teacherProcessDescription(TeacherProcess process);
+// How rem is labelled wherever it is shown (its kernels are RSA's own REMs).
+constexpr const char* kRemHomeGround = "RSA's home ground";
+// The name as shown beside results: "rem, RSA's home ground"; the others' names.
+std::string teacherProcessLabel(TeacherProcess process);
+// --teacher-process's help: the processes, one line each.
+std::string teacherProcessHelp();
+// "reach": the lag by which Σ|w_k| reaches kReachShare of its total over k = 1..kReachLength, the
+// one rule that matches the processes' difficulty (engine/tasks/teacher_process.h computes it).
+constexpr double kReachShare = 0.9;
+constexpr int kReachLength = 32;
 
 }  // namespace rsalab

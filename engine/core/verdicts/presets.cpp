@@ -10,6 +10,17 @@
 
 namespace rsalab {
 
+// The kernel 0.8^k + 0.9^k cos(2πk/5) at T = 32, with 128 validation and 256 test sequences
+// (the recover and figure1 presets' recurrence).
+void setRecoverKernel(TaskOptions& t) {
+  t.teacher_kinds = {TeacherKind::Regular, TeacherKind::Cos};
+  t.teacher_bases = {0.8, 0.9};
+  t.teacher_thetas = {0.0, 2 * M_PI / 5};
+  t.length = 32;
+  t.validation_size = 128;
+  t.test_size = 256;
+}
+
 namespace {
 
 // "Recover a recurrence": a noise-free teacher y_t = Σ_{s<t} (0.8^k + 0.9^k cos(2πk/5)) x_s, k =
@@ -21,16 +32,6 @@ namespace {
 // ground_truth.h). No weight decay: it would pull a_h below 1 and bias the REM parameters to make
 // up for it. Fitting a frequency is not convex: the cos head starts at the paper's θ = π/2, and a
 // teacher at θ = 2π/5 lies in that start's basin, one at π/5 does not (docs/TASKS.md, measured).
-// The kernel 0.8^k + 0.9^k cos(2πk/5) at T = 32, with 128 validation and 256 test sequences
-// (the recover and figure1 presets' recurrence).
-void setRecoverKernel(TaskOptions& t) {
-  t.teacher_kinds = {TeacherKind::Regular, TeacherKind::Cos};
-  t.teacher_bases = {0.8, 0.9};
-  t.teacher_thetas = {0.0, 2 * M_PI / 5};
-  t.length = 32;
-  t.validation_size = 128;
-  t.test_size = 256;
-}
 
 RunConfig recoverConfig() {
   RunConfig c = defaultRunConfig();

@@ -76,6 +76,10 @@ struct Preset {
   SweepOptions sweepOptions() const;  // the sweep's config, models, sizes, seeds and axis
 };
 
+// The recover and figure1 presets' recurrence: the kernel 0.8^k + 0.9^k cos(2πk/5) at T = 32,
+// with 128 validation and 256 test sequences (the teacher processes' reach rule matches it).
+void setRecoverKernel(TaskOptions& t);
+
 const std::vector<Preset>& presets();
 const Preset* findPreset(const std::string& name);  // nullptr if unknown
 // The preset `name`, or std::invalid_argument naming the known ones.
