@@ -103,9 +103,8 @@ DataSplit mixSplit(const TaskOptions& o, int64_t n, uint64_t seed) {
   return split;
 }
 
-// The mix of a process without an REM form: the same inputs, lookup and noise; its truth is the
-// process's (the kernel of √a·r̃ for power and jordan).
-TaskData makeProcessMixTask(const TaskOptions& o, int64_t train_size, uint64_t seed) {
+// The mix's splits, input/output sizes and columns, whatever its recurrent part's process.
+TaskData mixData(const TaskOptions& o, int64_t train_size, uint64_t seed) {
   TaskData data;
   data.name = o.name;
   data.objective = Objective::Regression;
@@ -117,6 +116,13 @@ TaskData makeProcessMixTask(const TaskOptions& o, int64_t train_size, uint64_t s
   data.columns.push_back("x");
   for (int64_t i = 0; i < o.mix_keys; ++i) data.columns.push_back("key" + std::to_string(i));
   data.columns.push_back("value");
+  return data;
+}
+
+// The mix of a process without an REM form: the same inputs, lookup and noise; its truth is the
+// process's (the kernel of √a·r̃ for power and jordan).
+TaskData makeProcessMixTask(const TaskOptions& o, int64_t train_size, uint64_t seed) {
+  TaskData data = mixData(o, train_size, seed);
   const auto process = makeTeacherProcess(o, o.length);
   data.truth = processTruth(process, o, o.length, std::sqrt(o.mix_share) * process.scale());
   const std::string formula = data.truth.description;
@@ -143,17 +149,7 @@ TaskData makeProcessMixTask(const TaskOptions& o, int64_t train_size, uint64_t s
 TaskData makeMixTask(const TaskOptions& o, int64_t train_size, uint64_t seed) {
   if (o.teacher_process != TeacherProcess::Rem) return makeProcessMixTask(o, train_size, seed);
   const auto terms = teacherTerms(o);
-  TaskData data;
-  data.name = o.name;
-  data.objective = Objective::Regression;
-  data.train = mixSplit(o, train_size, streamSeed(seed, kTrainStream));
-  data.validation = mixSplit(o, o.validation_size, streamSeed(seed, kValidationStream));
-  data.test = mixSplit(o, o.test_size, streamSeed(seed, kTestStream));
-  data.io.input_dim = o.mix_keys + 2;
-  data.io.output_dim = 1;
-  data.columns.push_back("x");
-  for (int64_t i = 0; i < o.mix_keys; ++i) data.columns.push_back("key" + std::to_string(i));
-  data.columns.push_back("value");
+  TaskData data = mixData(o, train_size, seed);
   std::string kernel;
   for (const auto& term : terms) {
     if (!kernel.empty()) kernel += " + ";
