@@ -6,6 +6,10 @@
 #
 # Needs r-base-core and r-cran-forecast (written against forecast 8.20). anchorsAgreeWithR in
 # tests/test_real_series.cpp compares the engine's anchors with the fixture this writes.
+# After it (or after a change to the anchors' fits), refresh R's own checks at our fitted points:
+#
+#   RSALAB_WRITE_OURS=1 build/tests/test_runner_core test_anchors_r   # tests/data/anchors_ours.csv
+#   Rscript scripts/anchors-r-exact.R   # anchors_r_at_ours.csv, anchors_r_exact.csv
 #
 # Protocol (the one forecast.h states, the one the app's models are held to): each method is
 # fitted on the train part y[1:train_end] only; its parameters (and model form) are then fixed

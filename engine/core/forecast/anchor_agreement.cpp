@@ -7,6 +7,7 @@
 #include <iomanip>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 
 #include "engine/core/forecast/forecast.h"
 #include "engine/core/forecast/series_tools.h"
@@ -204,6 +205,46 @@ ets::Parameters etsParametersFromR(const std::string& text, const ets::Form& for
     p.season[0] =
         (form.season == ets::Component::Multiplicative ? static_cast<double>(m) : 0.0) - sum;
   return p;
+}
+
+namespace {
+// "name=value" with 17 significant digits, space-separated.
+void put(std::ostringstream& out, const std::string& name, double value) {
+  if (out.tellp() > 0) out << ' ';
+  out << name << '=' << std::setprecision(17) << value;
+}
+}  // namespace
+
+std::string coefficientsToR(const arima::Coefficients& c, const arima::Order& order, bool drift) {
+  std::ostringstream out;
+  const std::pair<const char*, const std::vector<double>*> blocks[] = {
+      {"ar", &c.ar}, {"ma", &c.ma}, {"sar", &c.sar}, {"sma", &c.sma}};
+  for (const auto& [prefix, values] : blocks)
+    for (size_t i = 0; i < values->size(); ++i)
+      put(out, prefix + std::to_string(i + 1), (*values)[i]);
+  if (order.constant) {
+    const auto lag = static_cast<double>(order.d + order.m * order.D);
+    if (drift)
+      put(out, "drift", c.mean / lag);
+    else
+      put(out, "intercept", c.mean);
+  }
+  return out.str();
+}
+
+std::string etsParametersToR(const ets::Parameters& p, const ets::Form& form, int64_t m) {
+  std::ostringstream out;
+  const bool trend = form.trend != ets::Component::None,
+             seasonal = form.season != ets::Component::None;
+  put(out, "alpha", p.alpha);
+  if (trend) put(out, "beta", p.beta);
+  if (seasonal) put(out, "gamma", p.gamma);
+  if (form.trend == ets::Component::Damped) put(out, "phi", p.phi);
+  put(out, "l", p.level);
+  if (trend) put(out, "b", p.slope);
+  for (int64_t i = 0; seasonal && i + 1 < m; ++i)
+    put(out, "s" + std::to_string(i), p.season[static_cast<size_t>(m - 1 - i)]);
+  return out.str();
 }
 
 std::vector<AgreementRow> measure(const std::string& root) {

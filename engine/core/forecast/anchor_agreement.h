@@ -50,6 +50,12 @@ arima::Coefficients coefficientsFromR(const std::string& text, const arima::Orde
 // indexed by the row they are first used at, so season[m−1−i] = s_i.
 ets::Parameters etsParametersFromR(const std::string& text, const ets::Form& form, int64_t m);
 
+// The inverses, in R's names and order, 17 significant digits: our fitted coefficients for R to
+// evaluate (scripts/anchors-r-exact.R). `drift`: the constant is R's drift (d + D = 1), else its
+// intercept (d + D = 0).
+std::string coefficientsToR(const arima::Coefficients& c, const arima::Order& order, bool drift);
+std::string etsParametersToR(const ets::Parameters& p, const ets::Form& form, int64_t m);
+
 // One line of the agreement table.
 struct AgreementRow {
   std::string series, method;  // method: ets, auto_arima, theta
