@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The blocked attention kernel (softmax, and RSA with REMs mixed into its blocks) against the
 // materialised form written out with plain LibTorch ops, in float64: the output and the gradients
-// of q, k, v, the REM diagonals and the gates. Block sizes are chosen so that rows split into
-// several blocks (T not a multiple of the rows) and so that a block's group of heads mixes REM
-// and plain heads. The RSA module's fast path is compared with its own materialised path too.
+// of q, k, v, the REM diagonals and the gates; with a score bias (ALiBi's slopes, FoX's positions
+// c, whose gradient dc is checked too) against softmax(q kᵀ·scale + b + mask)·v, b by literal
+// loops. Block sizes are chosen so that rows split into several blocks (T not a multiple of the
+// rows) and so that a block's group of heads mixes REM and plain heads. The RSA module's fast path
+// is compared with its own materialised path too.
 #include "engine/kernels/blocked_attention.h"
+#include "engine/models/alibi.h"
 #include "engine/models/rsa_attention.h"
 #include "support/test_support.h"
 
@@ -39,6 +42,25 @@ torch::Tensor materialised(const torch::Tensor& q, const torch::Tensor& k, const
     a = torch::cat({mixed, a.narrow(1, R, H - R)}, 1);
   }
   return torch::matmul(a, v);
+}
+
+// b (H or B·H, T, T) by literal loops: −m_h·(i − j) from slopes (H), or c_i − c_j from c (B, H, T).
+torch::Tensor literalBias(const torch::Tensor& slopes, const torch::Tensor& c, int64_t T) {
+  std::vector<torch::Tensor> heads;
+  const int64_t n = slopes.defined() ? slopes.size(0) : c.size(0) * c.size(1);
+  for (int64_t h = 0; h < n; ++h) {
+    std::vector<torch::Tensor> rows;
+    for (int64_t i = 0; i < T; ++i) {
+      std::vector<torch::Tensor> row;
+      for (int64_t j = 0; j < T; ++j)
+        row.push_back(slopes.defined() ? -slopes[h] * static_cast<double>(i - j)
+                                       : c.view({n, T})[h][i] - c.view({n, T})[h][j]);
+      rows.push_back(torch::stack(row));
+    }
+    heads.push_back(torch::stack(rows));
+  }
+  auto b = torch::stack(heads);  // (n, T, T)
+  return slopes.defined() ? b.unsqueeze(0) : b.view({c.size(0), c.size(1), T, T});
 }
 
 }  // namespace
@@ -102,14 +124,72 @@ class TestBlockedAttention : public QObject {
     }
   }
 
+  void biasedMatchesMaterialisedFormAndGradients_data() {
+    QTest::addColumn<bool>("causal");
+    QTest::addColumn<bool>("fox");
+    QTest::addColumn<qlonglong>("blockValues");
+    QTest::addColumn<qlonglong>("length");
+    for (bool causal : {true, false})
+      for (bool fox : {false, true}) {
+        const std::string c =
+            std::string(causal ? "causal " : "bidirectional ") + (fox ? "fox" : "alibi");
+        QTest::newRow((c + ", row blocks").c_str()) << causal << fox << 64LL << 21LL;
+        QTest::newRow((c + ", head groups").c_str()) << causal << fox << 4LL * 21 * 21 << 21LL;
+        QTest::newRow((c + ", T = 7, default blocks").c_str())
+            << causal << fox << qlonglong{kAttentionBlockValues} << 7LL;
+      }
+  }
+  void biasedMatchesMaterialisedFormAndGradients() {
+    QFETCH(bool, causal);
+    QFETCH(bool, fox);
+    QFETCH(qlonglong, blockValues);
+    QFETCH(qlonglong, length);
+    torch::manual_seed(6);
+    const int64_t B = 2, H = 3, T = length, Dh = 4;
+    auto f64 = torch::TensorOptions().dtype(torch::kFloat64);
+    auto q = torch::randn({B, H, T, Dh}, f64).requires_grad_();
+    auto k = torch::randn({B, H, T, Dh}, f64).requires_grad_();
+    auto v = torch::randn({B, H, T, Dh}, f64).requires_grad_();
+    auto slopes = alibiSlopes(H, AlibiSlopes::PaperText);  // (H)
+    auto c = (-0.3 * torch::rand({B, H, T}, f64)).cumsum(-1).detach().requires_grad_();
+    auto weights = torch::randn({B, H, T, Dh}, f64);
+    const double scale = 0.6;
+    ScoreBias bias;
+    if (fox)
+      bias.positions = c;
+    else
+      bias.slopes = slopes;
+    auto fast = blockedBiasedAttention(q, k, v, scale, causal, bias, blockValues);
+    (fast * weights).sum().backward();
+    std::vector<torch::Tensor> fast_grads = {q.grad().clone(), k.grad().clone(), v.grad().clone()};
+    if (fox) fast_grads.push_back(c.grad().clone());
+    for (auto* t : {&q, &k, &v, &c})
+      if (t->grad().defined()) t->mutable_grad().zero_();
+
+    auto s = torch::matmul(q, k.transpose(-2, -1)) * scale +
+             literalBias(fox ? torch::Tensor() : slopes, fox ? c : torch::Tensor(), T);
+    if (causal) s = s.masked_fill(torch::ones({T, T}, torch::kBool).triu(1), -INFINITY);
+    auto reference = torch::matmul(torch::softmax(s, -1), v);
+    QVERIFY(test::checkClose(fast, reference, 1e-10, "output"));
+    (reference * weights).sum().backward();
+    const std::vector<std::string> names = {"dq", "dk", "dv", "dc"};
+    for (size_t i = 0; i < fast_grads.size(); ++i) {
+      auto expected = std::vector<torch::Tensor>{q, k, v, c}[i].grad();
+      QVERIFY2(test::checkClose(fast_grads[i], expected, 1e-9, names[i]), names[i].c_str());
+    }
+  }
+
   void float32MatchesFloat64_data() {
     QTest::addColumn<bool>("causal");
-    QTest::addColumn<int>("mode");  // 0 softmax, 1 RSA (R = 3), 2 split values (StarSaber)
+    // 0 softmax, 1 RSA (R = 3), 2 split values (StarSaber), 3 ALiBi's slopes, 4 FoX's positions
+    QTest::addColumn<int>("mode");
     for (bool causal : {true, false}) {
       const std::string c = causal ? "causal" : "bidirectional";
       QTest::newRow((c + " softmax").c_str()) << causal << 0;
       QTest::newRow((c + " rsa").c_str()) << causal << 1;
       QTest::newRow((c + " split values").c_str()) << causal << 2;
+      QTest::newRow((c + " alibi").c_str()) << causal << 3;
+      QTest::newRow((c + " fox").c_str()) << causal << 4;
     }
   }
   // The kernel in float32 (polynomial exp, threads over heads, default blocks) against itself in
@@ -121,10 +201,11 @@ class TestBlockedAttention : public QObject {
     torch::manual_seed(13);
     const int64_t B = 2, H = 8, T = 512, Dh = 16, R = mode == 1 ? 3 : 0;
     auto f64 = torch::TensorOptions().dtype(torch::kFloat64);
-    std::vector<torch::Tensor> in64;  // q, k, v, v_future, diagonals, gates
+    std::vector<torch::Tensor> in64;  // q, k, v, v_future, diagonals, gates, c
     for (int i = 0; i < 4; ++i) in64.push_back(torch::randn({B, H, T, Dh}, f64));
     in64.push_back(0.05 * torch::randn({R, 2 * T - 1}, f64));
     in64.push_back(torch::rand({R}, f64));
+    if (mode == 4) in64.push_back((-0.05 * torch::rand({B, H, T}, f64)).cumsum(-1));
     auto weights = torch::randn({B, H, T, Dh}, f64);
     const double scale = 1.0 / std::sqrt(static_cast<double>(Dh));
     auto run = [&](torch::ScalarType type) {
@@ -133,6 +214,11 @@ class TestBlockedAttention : public QObject {
       torch::Tensor y;
       if (mode == 2) {
         y = blockedSplitValueAttention(in[0], in[1], in[2], in[3], scale, causal);
+      } else if (mode >= 3) {
+        ScoreBias bias;
+        if (mode == 3) bias.slopes = alibiSlopes(H, AlibiSlopes::PaperText);
+        if (mode == 4) bias.positions = in[6];
+        y = blockedBiasedAttention(in[0], in[1], in[2], scale, causal, bias);
       } else {
         RemMixing mixing;
         if (R > 0) mixing = {in[4], in[5]};
@@ -147,7 +233,8 @@ class TestBlockedAttention : public QObject {
     };
     const auto single = run(torch::kFloat32), reference = run(torch::kFloat64);
     QCOMPARE(single.size(), reference.size());
-    QCOMPARE(single.size(), static_cast<size_t>(mode == 0 ? 4 : mode == 1 ? 6 : 5));
+    const size_t tensors[] = {4, 6, 5, 4, 5};  // the output and each input's gradient
+    QCOMPARE(single.size(), tensors[mode]);
     for (size_t i = 0; i < single.size(); ++i) {
       const auto expected = reference[i];
       const double largest = expected.abs().max().item<double>();

@@ -74,6 +74,54 @@ struct RemGradSums {
   }
 };
 
+// The call's additive score bias as the kernel sees it (ScoreBias): folded head i adds
+// −m·(row − key) with m = slopes[i mod H] (ALiBi), or c_row − c_key from row i of c (FoX).
+struct BiasHeads {
+  std::vector<double> slopes;
+  torch::Tensor c;  // (BH, T) contiguous, in the kernel's type; undefined without
+  int64_t heads = 1;
+  // b into a block's scores w (n × keys, rows r0 …).
+  template <class S>
+  void add(S* w, int64_t h, int64_t r0, int64_t n, int64_t keys) const {
+    if (!slopes.empty()) {
+      const S m = static_cast<S>(slopes[static_cast<size_t>(h % heads)]);
+      for (int64_t i = 0; i < n; ++i) {
+        S* row = w + i * keys;
+        for (int64_t j = 0; j < keys; ++j) row[j] -= m * static_cast<S>(r0 + i - j);
+      }
+    } else if (c.defined()) {
+      const S* ch = c.data_ptr<S>() + h * c.size(1);
+      for (int64_t i = 0; i < n; ++i) {
+        S* row = w + i * keys;
+        const S ci = ch[r0 + i];
+        for (int64_t j = 0; j < keys; ++j) row[j] += ci - ch[j];
+      }
+    }
+  }
+  // A block's part of dc (FoX) from its dS (n × keys, 0 after each row's limit): key j loses its
+  // column sum. (Row i would gain its row sum, but a softmax row is unchanged by a constant, so
+  // that sum is 0.)
+  template <class S>
+  void grad(const S* d, int64_t n, int64_t keys, S* dc) const {
+    for (int64_t i = 0; i < n; ++i) {
+      const S* row = d + i * keys;
+      for (int64_t j = 0; j < keys; ++j) dc[j] -= row[j];
+    }
+  }
+};
+
+BiasHeads biasHeads(const torch::Tensor& slopes, const torch::Tensor& c, int64_t heads,
+                    const torch::Tensor& like) {
+  BiasHeads bias;
+  bias.heads = heads;
+  if (slopes.numel() > 0) {
+    auto m = slopes.detach().to(torch::kCPU, torch::kFloat64).contiguous();
+    bias.slopes.assign(m.data_ptr<double>(), m.data_ptr<double>() + m.numel());
+  }
+  if (c.numel() > 0) bias.c = c.detach().to(like.scalar_type()).contiguous();  // (BH, T)
+  return bias;
+}
+
 void checkKernelInputs(const torch::Tensor& q) {
   TORCH_CHECK(q.is_cpu(), "blockedSoftmaxAttention: CPU tensors only (use the materialised path)");
   TORCH_CHECK(q.scalar_type() == torch::kFloat32 || q.scalar_type() == torch::kFloat64,
@@ -130,8 +178,8 @@ void splitForward(S* w, S* sq, int64_t r0, int64_t n, int64_t keys, int64_t D, c
 // backward. Plain and split heads take the unnormalised weights and normalise the product's rows
 // (Dh values instead of keys); REM heads mix the normalised weights: A = (1 − g)W + gP.
 template <class S>
-void forwardHeads(const Heads<S>& x, const RemHeads& rem, const BlockPlan& p, S* out, S* stats,
-                  int64_t begin, int64_t end) {
+void forwardHeads(const Heads<S>& x, const RemHeads& rem, const BiasHeads& bias, const BlockPlan& p,
+                  S* out, S* stats, int64_t begin, int64_t end) {
   const int64_t T = p.T, D = x.Dh;
   Work<S> work(p);
   for (int64_t h = begin; h < end; ++h) {
@@ -144,6 +192,7 @@ void forwardHeads(const Heads<S>& x, const RemHeads& rem, const BlockPlan& p, S*
       S* st = stats ? stats + 2 * (h * T + r0) : work.stats.data();
       S* ob = out + x.at(h) + r0 * D;
       rowMajorGemm<S>(false, true, n, keys, D, q + r0 * D, D, k, D, 0, w, keys);  // scores
+      bias.add(w, h, r0, n, keys);
       softmax_rows::softmax(w, n, keys, p.causalFirst(r0), st, r >= 0);
       if (r >= 0) {
         toeplitz::mixInto(w, n, keys, rem.diagonals<S>(r), T - 1 - r0,
@@ -189,7 +238,7 @@ void splitValueGrads(const S* w, S* sq, int64_t r0, int64_t n, int64_t keys, int
 // Output gradients of a call, raw (BH, T, Dh); dvf null unless the values split.
 template <class S>
 struct Grads {
-  S *dq, *dk, *dv, *dvf;
+  S *dq, *dk, *dv, *dvf, *dc;  // dc (BH, T) null without a position bias
 };
 
 // A = (1 − g)·W + g·P (g = 0 for plain heads), W = softmax(S), out = A V. With dA = dO Vᵀ:
@@ -201,8 +250,8 @@ struct Grads {
 // backward is then the plain one (rowsum(W ⊙ dA) = rowsum(dO ⊙ out) still).
 template <class S>
 void backwardHeads(const Heads<S>& x, const S* out, const S* d_out, const S* stats,
-                   const RemHeads& rem, const BlockPlan& p, const Grads<S>& g, RemGradSums& sums,
-                   int64_t begin, int64_t end) {
+                   const RemHeads& rem, const BiasHeads& bias, const BlockPlan& p,
+                   const Grads<S>& g, RemGradSums& sums, int64_t begin, int64_t end) {
   const int64_t T = p.T, D = x.Dh;
   Work<S> work(p);
   for (int64_t h = begin; h < end; ++h) {
@@ -219,7 +268,8 @@ void backwardHeads(const Heads<S>& x, const S* out, const S* d_out, const S* sta
       S *w = work.s.data(), *d = work.d.data();
       const S* dob = d_o + r0 * D;
       rowMajorGemm<S>(false, true, n, keys, D, q + r0 * D, D, k, D, 0, w, keys);  // scores
-      softmax_rows::weights(w, n, keys, cf, stats + 2 * (h * T + r0));            // W
+      bias.add(w, h, r0, n, keys);
+      softmax_rows::weights(w, n, keys, cf, stats + 2 * (h * T + r0));  // W
       if (vf) {
         splitValueGrads(w, work.sq.data(), r0, n, keys, D, v, vf, dob, dv, dvf, d);
       } else {
@@ -245,7 +295,8 @@ void backwardHeads(const Heads<S>& x, const S* out, const S* d_out, const S* sta
         delta = w_da;
         factor = static_cast<S>(1 - rem.gate[static_cast<size_t>(r)]);
       }
-      softmax_rows::scoreGrads(d, w, n, keys, cf, delta, factor);                    // dS
+      softmax_rows::scoreGrads(d, w, n, keys, cf, delta, factor);  // dS
+      if (g.dc) bias.grad(d, n, keys, g.dc + h * T);
       rowMajorGemm<S>(false, false, n, D, keys, d, keys, k, D, 0, dq + r0 * D, D);   // dQ = dS K
       rowMajorGemm<S>(true, false, keys, D, n, d, keys, q + r0 * D, D, add, dk, D);  // dK += dSᵀ Q
     }
@@ -281,40 +332,44 @@ Heads<S> rawHeads(const torch::Tensor& q, const torch::Tensor& k, const torch::T
 
 // out (and with stats defined, the rows' statistics) of q, k, v, vf (BH, T, Dh) contiguous.
 void runForward(const torch::Tensor& q, const torch::Tensor& k, const torch::Tensor& v,
-                const torch::Tensor& vf, const RemHeads& rem, const BlockPlan& p,
-                torch::Tensor& out, torch::Tensor& stats) {
+                const torch::Tensor& vf, const RemHeads& rem, const BiasHeads& bias,
+                const BlockPlan& p, torch::Tensor& out, torch::Tensor& stats) {
   forEachHeadRange(q.size(0), p, [&](int64_t b, int64_t end) {
     if (q.scalar_type() == torch::kFloat64) {
-      forwardHeads(rawHeads<double>(q, k, v, vf), rem, p, out.data_ptr<double>(),
+      forwardHeads(rawHeads<double>(q, k, v, vf), rem, bias, p, out.data_ptr<double>(),
                    stats.defined() ? stats.data_ptr<double>() : nullptr, b, end);
     } else {
-      forwardHeads(rawHeads<float>(q, k, v, vf), rem, p, out.data_ptr<float>(),
+      forwardHeads(rawHeads<float>(q, k, v, vf), rem, bias, p, out.data_ptr<float>(),
                    stats.defined() ? stats.data_ptr<float>() : nullptr, b, end);
     }
   });
 }
 
 template <class S>
-Grads<S> rawGrads(torch::Tensor& dq, torch::Tensor& dk, torch::Tensor& dv, torch::Tensor& dvf) {
+Grads<S> rawGrads(torch::Tensor& dq, torch::Tensor& dk, torch::Tensor& dv, torch::Tensor& dvf,
+                  torch::Tensor& dc) {
   return {dq.data_ptr<S>(), dk.data_ptr<S>(), dv.data_ptr<S>(),
-          dvf.defined() ? dvf.data_ptr<S>() : nullptr};
+          dvf.defined() ? dvf.data_ptr<S>() : nullptr, dc.defined() ? dc.data_ptr<S>() : nullptr};
 }
 
 class BlockedAttentionFunction : public torch::autograd::Function<BlockedAttentionFunction> {
  public:
   // q (already scaled), k, v: (BH, T, Dh) contiguous; vf (BH, T, Dh) for split values or empty;
-  // e (R, 2T − 1) and gates (R), R ≥ 0; H heads per batch element -> (BH, T, Dh).
+  // e (R, 2T − 1) and gates (R), R ≥ 0; slopes (H) or c (BH, T), or empty; H heads per batch
+  // element -> (BH, T, Dh).
   static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& q,
                                const torch::Tensor& k, const torch::Tensor& v,
                                const torch::Tensor& vf, const torch::Tensor& e,
-                               const torch::Tensor& gates, int64_t heads, bool causal,
+                               const torch::Tensor& gates, const torch::Tensor& slopes,
+                               const torch::Tensor& c, int64_t heads, bool causal,
                                int64_t block_values) {
     const auto p = planBlocks(q.size(1), causal, block_values);
     const auto rem = remHeads({e, gates}, heads, causal, q);
+    const auto bias = biasHeads(slopes, c, heads, q);
     auto out = torch::empty_like(q);
     auto stats = q.new_empty({q.size(0), q.size(1), 2});  // per row: max, 1/Σ exp
-    runForward(q, k, v, vf, rem, p, out, stats);
-    ctx->save_for_backward({q, k, v, vf, out, e, gates, stats});
+    runForward(q, k, v, vf, rem, bias, p, out, stats);
+    ctx->save_for_backward({q, k, v, vf, out, e, gates, stats, slopes, c});
     ctx->saved_data["heads"] = heads;
     ctx->saved_data["causal"] = causal;
     ctx->saved_data["block_values"] = block_values;
@@ -325,29 +380,33 @@ class BlockedAttentionFunction : public torch::autograd::Function<BlockedAttenti
                                                  torch::autograd::variable_list grads) {
     const auto saved = ctx->get_saved_variables();
     const auto &q = saved[0], &k = saved[1], &v = saved[2], &vf = saved[3], &out = saved[4],
-               &e = saved[5], &gates = saved[6], &stats = saved[7];
+               &e = saved[5], &gates = saved[6], &stats = saved[7], &slopes = saved[8],
+               &c = saved[9];
     const bool causal = ctx->saved_data["causal"].toBool();
     const int64_t T = q.size(1);
     const auto p = planBlocks(T, causal, ctx->saved_data["block_values"].toInt());
-    const auto rem = remHeads({e, gates}, ctx->saved_data["heads"].toInt(), causal, q);
+    const int64_t heads = ctx->saved_data["heads"].toInt();
+    const auto rem = remHeads({e, gates}, heads, causal, q);
+    const auto bias = biasHeads(slopes, c, heads, q);
     auto d_out = grads[0].contiguous();
     // dk and dv (unless split) are written whole by each head's first block (backwardHeads).
     const bool split = vf.numel() > 0;
     auto dq = torch::empty_like(q), dk = torch::empty_like(k);
     auto dv = split ? torch::zeros_like(v) : torch::empty_like(v);
     auto dvf = split ? torch::zeros_like(vf) : torch::Tensor();
+    auto dc = c.numel() > 0 ? torch::zeros_like(bias.c) : torch::Tensor();  // (BH, T)
     RemGradSums total(rem.size(), T);
     std::mutex total_mutex;
     forEachHeadRange(q.size(0), p, [&](int64_t b, int64_t end) {
       RemGradSums sums(rem.size(), T);
       if (q.scalar_type() == torch::kFloat64) {
         backwardHeads(rawHeads<double>(q, k, v, vf), out.data_ptr<double>(),
-                      d_out.data_ptr<double>(), stats.data_ptr<double>(), rem, p,
-                      rawGrads<double>(dq, dk, dv, dvf), sums, b, end);
+                      d_out.data_ptr<double>(), stats.data_ptr<double>(), rem, bias, p,
+                      rawGrads<double>(dq, dk, dv, dvf, dc), sums, b, end);
       } else {
         backwardHeads(rawHeads<float>(q, k, v, vf), out.data_ptr<float>(), d_out.data_ptr<float>(),
-                      stats.data_ptr<float>(), rem, p, rawGrads<float>(dq, dk, dv, dvf), sums, b,
-                      end);
+                      stats.data_ptr<float>(), rem, bias, p, rawGrads<float>(dq, dk, dv, dvf, dc),
+                      sums, b, end);
       }
       std::lock_guard<std::mutex> lock(total_mutex);
       total.add(sums);
@@ -364,14 +423,25 @@ class BlockedAttentionFunction : public torch::autograd::Function<BlockedAttenti
                  torch::from_blob(total.w_da.data(), {rem.size()}, f64))
                     .to(gates.options());  // (R)
     }
-    return {dq, dk, dv, dvf, d_e, d_gates, torch::Tensor(), torch::Tensor(), torch::Tensor()};
+    if (dc.defined()) dc = dc.to(c.scalar_type());
+    return {dq,
+            dk,
+            dv,
+            dvf,
+            d_e,
+            d_gates,
+            torch::Tensor(),
+            dc,
+            torch::Tensor(),
+            torch::Tensor(),
+            torch::Tensor()};
   }
 };
 
 // q, k, v, vf (B, H, T, Dh); vf undefined unless the values split (StarSaber).
 torch::Tensor runBlocked(const torch::Tensor& q, const torch::Tensor& k, const torch::Tensor& v,
                          const torch::Tensor& vf, double scale, bool causal, const RemMixing& rems,
-                         int64_t block_values) {
+                         const ScoreBias& score_bias, int64_t block_values) {
   checkKernelInputs(q);
   const auto B = q.size(0), H = q.size(1), T = q.size(2), Dh = q.size(3);
   auto fold = [&](const torch::Tensor& t) { return t.reshape({B * H, T, Dh}).contiguous(); };
@@ -385,17 +455,30 @@ torch::Tensor runBlocked(const torch::Tensor& q, const torch::Tensor& k, const t
   TORCH_CHECK(!has_rems || !vf.defined(), "blocked attention: REMs with split values");
   auto e = has_rems ? rems.diagonals : q3.new_empty({0, 2 * T - 1});
   auto gates = has_rems ? rems.gates : q3.new_empty({0});
+  const bool has_slopes = score_bias.slopes.defined() && score_bias.slopes.numel() > 0;
+  const bool has_positions = score_bias.positions.defined() && score_bias.positions.numel() > 0;
+  TORCH_CHECK(!has_slopes || score_bias.slopes.numel() == H,
+              "blockedBiasedAttention: one slope per head");
+  TORCH_CHECK(!has_positions || score_bias.positions.sizes() == torch::IntArrayRef({B, H, T}),
+              "blockedBiasedAttention: positions must be (B, H, T)");
+  TORCH_CHECK(!(has_slopes && has_positions), "blocked attention: slopes or positions, not both");
+  TORCH_CHECK(!(has_slopes || has_positions) || (!has_rems && !vf.defined()),
+              "blocked attention: a score bias with REMs or split values");
+  auto slopes = has_slopes ? score_bias.slopes : q3.new_empty({0});
+  auto c = has_positions ? score_bias.positions.reshape({B * H, T}) : q3.new_empty({0});
   torch::Tensor y;
   if (torch::GradMode::is_enabled() &&
       (q3.requires_grad() || k3.requires_grad() || v3.requires_grad() || vf3.requires_grad() ||
-       e.requires_grad() || gates.requires_grad())) {
-    y = BlockedAttentionFunction::apply(q3, k3, v3, vf3, e, gates, H, causal, block_values);
+       e.requires_grad() || gates.requires_grad() || c.requires_grad())) {
+    y = BlockedAttentionFunction::apply(q3, k3, v3, vf3, e, gates, slopes, c, H, causal,
+                                        block_values);
   } else {
     const auto p = planBlocks(T, causal, block_values);
     const auto rem = remHeads({e, gates}, H, causal, q3);
+    const auto bias = biasHeads(slopes, c, H, q3);
     y = torch::empty_like(q3);
     torch::Tensor no_stats;
-    runForward(q3, k3, v3, vf3, rem, p, y, no_stats);
+    runForward(q3, k3, v3, vf3, rem, bias, p, y, no_stats);
   }
   return y.view({B, H, T, Dh});  // (B, H, T, Dh)
 }
@@ -405,7 +488,13 @@ torch::Tensor runBlocked(const torch::Tensor& q, const torch::Tensor& k, const t
 torch::Tensor blockedSoftmaxAttention(const torch::Tensor& q, const torch::Tensor& k,
                                       const torch::Tensor& v, double scale, bool causal,
                                       const RemMixing& rems, int64_t block_values) {
-  return runBlocked(q, k, v, torch::Tensor(), scale, causal, rems, block_values);
+  return runBlocked(q, k, v, torch::Tensor(), scale, causal, rems, {}, block_values);
+}
+
+torch::Tensor blockedBiasedAttention(const torch::Tensor& q, const torch::Tensor& k,
+                                     const torch::Tensor& v, double scale, bool causal,
+                                     const ScoreBias& bias, int64_t block_values) {
+  return runBlocked(q, k, v, torch::Tensor(), scale, causal, {}, bias, block_values);
 }
 
 torch::Tensor blockedSplitValueAttention(const torch::Tensor& q, const torch::Tensor& k,
@@ -413,7 +502,7 @@ torch::Tensor blockedSplitValueAttention(const torch::Tensor& q, const torch::Te
                                          double scale, bool causal, int64_t block_values) {
   TORCH_CHECK(v_future.defined() && v_future.sizes() == v_past.sizes(),
               "blockedSplitValueAttention: v_future must have v_past's shape");
-  return runBlocked(q, k, v_past, v_future, scale, causal, {}, block_values);
+  return runBlocked(q, k, v_past, v_future, scale, causal, {}, {}, block_values);
 }
 
 }  // namespace rsalab

@@ -32,6 +32,21 @@ torch::Tensor blockedSoftmaxAttention(const torch::Tensor& q, const torch::Tenso
                                       const RemMixing& rems = {},
                                       int64_t block_values = kAttentionBlockValues);
 
+// ALiBi and FoX: softmax(q kᵀ·scale + b + causal mask)·v on the same blocks, with an additive bias
+// b inside the softmax, never materialised either: per head a distance bias b_ij = −m_h·(i − j)
+// (ALiBi's slopes m, (H), no gradient), or per batch element and head a position bias
+// b_ij = c_i − c_j (FoX's cumulative log forget gates c, (B, H, T), differentiable: dc_i is row i's
+// sum of dS, which is 0, minus column i's). One of the two; q, k, v (B, H, T, Dh) -> (B, H, T, Dh);
+// CPU, float or double.
+struct ScoreBias {
+  torch::Tensor slopes;     // (H): b_ij = −m_h·(i − j)
+  torch::Tensor positions;  // (B, H, T): b_ij = c_i − c_j
+};
+torch::Tensor blockedBiasedAttention(const torch::Tensor& q, const torch::Tensor& k,
+                                     const torch::Tensor& v, double scale, bool causal,
+                                     const ScoreBias& bias,
+                                     int64_t block_values = kAttentionBlockValues);
+
 // StarSaber's attention: W = softmax(q kᵀ·scale + causal mask) with the values split at each
 // row's diagonal, out_i = Σ_{j<i} W_ij v_past_j + Σ_{j≥i} W_ij v_future_j, on the same blocks
 // (a block's keys before its rows read v_past, after them v_future, the square between splits).

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <vector>
 
+#include "engine/kernels/blocked_attention.h"
+
 namespace rsalab {
 
 namespace {
@@ -51,9 +53,15 @@ torch::Tensor AlibiAttentionImpl::forward(const torch::Tensor& x, const torch::T
                                           const LayerObserver& observe) {
   auto [q, k, v] = projectQkv(x);  // (B, H, T, Dh) each
   const int64_t T = q.size(2);
-  auto bias = alibiBias(slopes_, T, T, 0, q);  // (H, T, T)
-  auto S = softmaxWeights(q, k, 1.0 / std::sqrt(static_cast<double>(head_dim_)), /*causal=*/true,
-                          key_padding, bias);  // (B, H, T, T)
+  const double scale = 1.0 / std::sqrt(static_cast<double>(head_dim_));
+  // Training on the CPU: the blocked kernel adds −m_h·(i − j) to each block of scores itself, so
+  // no (H, T, T) bias and no (B, H, T, T) weights exist; the same values as the form below.
+  if (!observe && q.is_cpu() && !key_padding.defined()) {
+    return out_->forward(
+        mergeHeads(blockedBiasedAttention(q, k, v, scale, /*causal=*/true, {slopes_, {}})));
+  }
+  auto bias = alibiBias(slopes_, T, T, 0, q);                                // (H, T, T)
+  auto S = softmaxWeights(q, k, scale, /*causal=*/true, key_padding, bias);  // (B, H, T, T)
   if (observe) {
     observe.attention(S);
     observe.decay(torch::exp(-slopes_));  // λ_h = e^(−m_h) per step

@@ -3,6 +3,8 @@
 
 #include <cmath>
 
+#include "engine/kernels/blocked_attention.h"
+
 namespace rsalab {
 
 torch::Tensor forgetBias(const torch::Tensor& c_queries, const torch::Tensor& c_keys) {
@@ -24,8 +26,15 @@ torch::Tensor ForgettingAttentionImpl::forward(const torch::Tensor& x,
   auto [q, k, v] = projectQkv(x);  // (B, H, T, Dh) each
   auto log_f = logForgetGates(x);  // (B, H, T)
   auto c = log_f.cumsum(-1);       // (B, H, T): c_t = Σ_{k ≤ t} log f_k
-  auto S = softmaxWeights(q, k, 1.0 / std::sqrt(static_cast<double>(head_dim_)), /*causal=*/true,
-                          key_padding, forgetBias(c, c));  // (B, H, T, T)
+  const double scale = 1.0 / std::sqrt(static_cast<double>(head_dim_));
+  // Training on the CPU: the blocked kernel adds c_i − c_j to each block of scores itself and
+  // returns dc, so no (B, H, T, T) bias or weights exist; the same values as the form below.
+  if (!observe && q.is_cpu() && !key_padding.defined()) {
+    return out_->forward(
+        mergeHeads(blockedBiasedAttention(q, k, v, scale, /*causal=*/true, {{}, c})));
+  }
+  auto S =
+      softmaxWeights(q, k, scale, /*causal=*/true, key_padding, forgetBias(c, c));  // (B, H, T, T)
   if (observe) {
     observe.attention(S);
     observe.decay(log_f.exp());  // f_t (B, H, T)

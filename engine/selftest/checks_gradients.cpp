@@ -4,11 +4,13 @@
 // entries of each parameter, spread over it), then every parameter of the hand-written pieces:
 // RSA's REM scalars η, ν, θ and gate µ (negative λ, causal and bidirectional), linear attention's
 // chunked form with padding, retention's learnable decay, GLA (α at its initialisation and near
-// 0), mLSTM's gates, Mamba-2's A_log, dt_bias and D (chunked and T × T) and FoX's forget gate.
+// 0), mLSTM's gates, Mamba-2's A_log, dt_bias and D (chunked and T × T) and FoX's forget gate;
+// and ALiBi's and FoX's blocked kernel against their inspected path.
 // The error is max |analytic − numeric| / max(1, max |numeric|).
 #include <cmath>
 
 #include "engine/core/registry/model_registry.h"
+#include "engine/models/alibi.h"
 #include "engine/models/fox.h"
 #include "engine/models/gla.h"
 #include "engine/models/linear_attention.h"
@@ -236,6 +238,41 @@ CheckResult foxGateGradients(const torch::Device& device) {
   return err.result(kGradients.on(device));
 }
 
+// ALiBi's and FoX's CPU training path (the blocked kernel: the bias added block by block, FoX's
+// dc from dS's column sums) against their inspected path (the (B, H, T, T) weights written out):
+// output and every parameter's gradient, float64, T = 37 over several row blocks. On the CPU
+// whatever the device: the kernel is CPU code (elsewhere the models take the written-out path).
+CheckResult blockedBiasGradients(const torch::Device&) {
+  MaxError err;
+  const auto f64 = torch::TensorOptions().dtype(torch::kFloat64);
+  for (bool fox : {false, true}) {
+    torch::manual_seed(3);
+    std::shared_ptr<SelfAttentionImpl> attn;
+    if (fox)
+      attn = std::make_shared<ForgettingAttentionImpl>(16, 4);
+    else
+      attn = std::make_shared<AlibiAttentionImpl>(16, 4, AlibiSlopes::PaperText);
+    attn->to(torch::kFloat64);
+    auto x = torch::randn({2, 37, 16}, f64), w = torch::randn({2, 37, 16}, f64);
+    auto run = [&](LayerInspection* record) {
+      attn->zero_grad();
+      auto y = attn->forward(x, {}, LayerObserver(record, 0));
+      (y * w).sum().backward();
+      std::vector<torch::Tensor> out = {y.detach()};
+      for (const auto& p : attn->named_parameters()) out.push_back(p.value().grad().clone());
+      return out;
+    };
+    const auto kernel = run(nullptr);
+    LayerInspection record;
+    const auto inspected = run(&record);
+    const auto names = attn->named_parameters().keys();
+    const std::string model = fox ? "fox: " : "alibi: ";
+    for (size_t i = 0; i < kernel.size(); ++i)
+      err.add(kernel[i], inspected[i], model + (i == 0 ? "output" : "d " + names[i - 1]));
+  }
+  return err.result(1e-9, "on the CPU");
+}
+
 }  // namespace
 
 void addGradientChecks(std::vector<SelfCheck>& checks) {
@@ -252,6 +289,7 @@ void addGradientChecks(std::vector<SelfCheck>& checks) {
   checks.push_back({{"gradients", "mlstm", "gradients/mlstm-layer"}, mlstmGradients});
   checks.push_back({{"gradients", "mamba2", "gradients/mamba2-decay"}, mamba2DecayGradients});
   checks.push_back({{"gradients", "fox", "gradients/fox-forget-gate"}, foxGateGradients});
+  checks.push_back({{"gradients", "alibi", "gradients/blocked-bias"}, blockedBiasGradients});
 }
 
 }  // namespace rsalab::selftest
