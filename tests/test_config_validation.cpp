@@ -264,7 +264,7 @@ class TestConfigValidation : public QObject {
                             "lynx", "lakehuron", "nottem", "ukgas", "treering", "etth1", "etth2"}));
     for (const auto& task : taskRegistry()) {
       for (const auto& model : modelRegistry()) {
-        if (!model.supports_bidirectional) continue;
+        if (model.causalOnly()) continue;
         RunConfig c;
         c.task.name = task.name;
         if (task.name == std::string("csv")) c.task.csv_path = "series.csv";
@@ -294,7 +294,7 @@ class TestConfigValidation : public QObject {
     int checked = 0;
     for (const auto& task : taskRegistry()) {
       for (const auto& model : modelRegistry()) {
-        if (!model.series_only) continue;
+        if (!model.has(SeriesOnly)) continue;
         RunConfig c;
         c.task.name = task.name;
         if (task.name == std::string("csv")) c.task.csv_path = "series.csv";

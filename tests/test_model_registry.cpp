@@ -84,7 +84,7 @@ class TestModelRegistry : public QObject {
         QVERIFY(makeEncoderDecoder(o, 8, 8)->parameterCount() > 0);
         continue;
       }
-      SequenceModel model = makeSequenceModel(o, row.series_only ? seriesIo() : smallIo());
+      SequenceModel model = makeSequenceModel(o, row.has(SeriesOnly) ? seriesIo() : smallIo());
       QVERIFY2(model->parameterCount() > 0, row.name);
       auto y = model->forward(torch::randn({2, 5, 3}));
       QCOMPARE(y.size(0), int64_t{2});
@@ -101,20 +101,20 @@ class TestModelRegistry : public QObject {
   void seriesOnlyModelsRefuseOtherTasks() {
     int series_only = 0;
     for (const auto& row : modelRegistry()) {
-      QCOMPARE(row.series_only, row.family == ModelFamily::Linear);
-      QVERIFY2(!row.series_only || !row.default_selected, row.name);
+      QCOMPARE(row.has(SeriesOnly), row.family == ModelFamily::Linear);
+      QVERIFY2(!row.has(SeriesOnly) || !row.has(DefaultLaunch), row.name);
       for (Objective objective : {Objective::Regression, Objective::Classification,
                                   Objective::LanguageModel, Objective::Seq2Seq}) {
         const bool seq2seq = objective == Objective::Seq2Seq;
         const bool fits =
             row.family == ModelFamily::Seq2Seq
                 ? seq2seq
-                : !seq2seq && (!row.series_only || objective == Objective::Regression);
+                : !seq2seq && (!row.has(SeriesOnly) || objective == Objective::Regression);
         QVERIFY2(modelFitsObjective(row, objective) == fits,
                  qPrintable(QString(row.name) + " / " +
                             QString::fromStdString(objectiveName(objective))));
       }
-      if (!row.series_only) continue;
+      if (!row.has(SeriesOnly)) continue;
       ++series_only;
       ModelIO tokens = seriesIo(), pooled = seriesIo();
       tokens.vocab = 10;
@@ -174,7 +174,7 @@ class TestModelRegistry : public QObject {
     QCOMPARE(encoderAttentionKindList(), std::string("softmax, rsa, linear"));
     const auto encoder_kinds = encoderAttentionKinds();
     for (AttentionKind kind : attentionKinds()) {
-      const bool encoder = findAttention(kind)->supports_bidirectional;
+      const bool encoder = !findAttention(kind)->causalOnly();
       QCOMPARE(std::count(encoder_kinds.begin(), encoder_kinds.end(), kind) == 1, encoder);
     }
 
@@ -184,7 +184,7 @@ class TestModelRegistry : public QObject {
       if (!row.attention) continue;
       const AttentionKind kind = *row.attention;
       QCOMPARE(findAttention(kind), &row);
-      QCOMPARE(row.has_rems, kind == AttentionKind::Rsa);
+      QCOMPARE(row.has(HasRems), kind == AttentionKind::Rsa);
       SelfAttention attention = makeSelfAttention(kind, smallOptions(row.name), /*causal=*/true);
       QVERIFY2(attention->kind() == kind, row.name);
       const SelfAttentionImpl& impl = *attention;
@@ -201,7 +201,7 @@ class TestModelRegistry : public QObject {
           break;
         case AttentionKind::Retention:
           QVERIFY2(type == typeid(RetentionImpl), row.name);
-          QVERIFY2(!row.supports_bidirectional && !row.positional_encoding, row.name);
+          QVERIFY2(row.causalOnly() && row.has(NoPositionalEncoding), row.name);
           break;
         case AttentionKind::Alibi:
           QVERIFY2(type == typeid(AlibiAttentionImpl), row.name);
@@ -219,9 +219,9 @@ class TestModelRegistry : public QObject {
       // The decaying kinds carry position by their decays, are causal only and record decays.
       const bool decaying = kind != AttentionKind::Softmax && kind != AttentionKind::Rsa &&
                             kind != AttentionKind::Linear;
-      QCOMPARE(row.positional_encoding, !decaying);
-      QCOMPARE(recordsDecays(row), decaying || row.has_rems);
-      if (decaying) QVERIFY2(!row.supports_bidirectional, row.name);
+      QCOMPARE(row.has(NoPositionalEncoding), decaying);
+      QCOMPARE(row.has(RecordsDecays), decaying || row.has(HasRems));
+      if (decaying) QVERIFY2(row.causalOnly(), row.name);
       ++built;
     }
     QCOMPARE(built, 8);
@@ -273,7 +273,7 @@ class TestModelRegistry : public QObject {
       ModelOptions o = smallOptions(row.name);
       o.rem = RemHeadCounts{3, 0, 0, 0, 0, 0};  // 3 REM heads > 2 heads
       const QString message = errorOf([&] { validate(o); });
-      if (row.has_rems) {
+      if (row.has(HasRems)) {
         QVERIFY2(message.contains("REM head counts"), row.name);
       } else {
         QVERIFY2(message.isEmpty(), qPrintable(QString(row.name) + ": " + message));
@@ -322,12 +322,13 @@ class TestModelRegistry : public QObject {
     int rows = 0;
     for (const auto& row : modelRegistry()) rows += row.family == ModelFamily::StateSpace;
     QCOMPARE(rows, 1);
-    const ModelInfo& row = modelInfo("mamba2");
+    const ModelCard& row = modelInfo("mamba2");
     QVERIFY(row.family == ModelFamily::StateSpace);
     QCOMPARE(std::string(modelFamilyName(row.family)), std::string("state-space"));
     QCOMPARE(std::string(row.title), std::string("Mamba-2 (SSD)"));
-    QVERIFY(row.supports_causal && !row.supports_bidirectional);
-    QVERIFY(!row.has_rems && !row.has_gates && !row.attention && !row.cell && !row.series_only);
+    QVERIFY(row.causalOnly());
+    QVERIFY(!row.has(HasRems) && !row.has(HasGates) && !row.attention && !row.cell &&
+            !row.has(SeriesOnly));
     ModelOptions o = smallOptions("mamba2");
     o.causal = false;
     SequenceModel model = makeSequenceModel(o, smallIo());

@@ -5,7 +5,7 @@
 // Transformer block of transformer.h (pre-LN, the same FFN kept). The paper's mLSTM block (its
 // section 2.4) instead wraps the cell in an up-projection, a causal convolution and a learnable
 // skip, with no FFN; that block is not built here, so that against the other attentions only the
-// mixer changes. The model adds no positional encoding (ModelInfo::positional_encoding false):
+// mixer changes. The model adds no positional encoding (its card's NoPositionalEncoding):
 // the forget gates carry position.
 //
 // Per head h, q, k, v come from the shared projection (k scaled by 1/√Dh) and the gates from x_t:

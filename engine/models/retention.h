@@ -2,7 +2,7 @@
 // Multi-scale retention, the token mixer of RetNet: Sun et al., "Retentive Network: A Successor to
 // Transformer for Large Language Models", arXiv 2307.08621, section 2. It takes the place of the
 // attention inside the Transformer block of transformer.h (pre-LN, the same FFN); the model adds
-// no positional encoding (ModelInfo::positional_encoding false): the decay, and the rotation when
+// no positional encoding (its card's NoPositionalEncoding): the decay, and the rotation when
 // on, carry position.
 //
 // Per head h (section 2.2, Eq. 8), with a fixed decay γ_h = 1 − 2^(−5−h) by default (or learnable,

@@ -89,13 +89,13 @@ torch::Tensor TransformerBlockImpl::step(const torch::Tensor& x_t, AttentionStat
 TransformerModelImpl::TransformerModelImpl(const ModelOptions& options, const ModelIO& io)
     : SequenceModelImpl(options, io) {
   registerIoLayers(options_.d_model);
-  const ModelInfo& info = modelInfo(options_.model);
+  const ModelCard& info = modelInfo(options_.model);
   if (!info.attention)
     throw std::invalid_argument("model '" + options_.model + "' has no attention kind");
   const AttentionKind kind = *info.attention;  // the registry row's attention
   // A causal-only attention is causal whatever options.causal says (as recurrent models are).
-  if (!info.supports_bidirectional) options_.causal = true;
-  positional_encoding_ = info.positional_encoding && !options_.linear_value_path;
+  if (info.causalOnly()) options_.causal = true;
+  positional_encoding_ = !info.has(NoPositionalEncoding) && !options_.linear_value_path;
   for (int64_t l = 0; l < options_.layers; ++l) {
     blocks_.push_back(register_module("block" + std::to_string(l),
                                       TransformerBlock(kind, options_, options_.causal)));

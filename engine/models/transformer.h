@@ -2,7 +2,7 @@
 // Pre-LN Transformer with a swappable attention: softmax (the baseline), RSA, linear or retention.
 // As in the RNN-vs-Transformer lecture notes. The same block, the same sinusoidal PE and the same
 // heads for all of them, so comparisons isolate the attention; a registry row without positional
-// encoding (ModelInfo::positional_encoding: RetNet, whose decay carries position) skips the PE.
+// encoding (its card's NoPositionalEncoding: RetNet, whose decay carries position) skips the PE.
 #pragma once
 
 #include <vector>
@@ -12,7 +12,7 @@
 
 namespace rsalab {
 
-// The attention of kind `kind` (ModelInfo::attention, attentionKinds()) of width D with options'
+// The attention of kind `kind` (ModelCard::attention, attentionKinds()) of width D with options'
 // heads and REM settings.
 SelfAttention makeSelfAttention(AttentionKind kind, const ModelOptions& options, bool causal);
 
@@ -57,7 +57,7 @@ struct GenerationState {
 
 class TransformerModelImpl : public SequenceModelImpl {
  public:
-  // options.model names an attention-family row of the registry; its ModelInfo::attention is the
+  // options.model names an attention-family row of the registry; its ModelCard::attention is the
   // attention of every block.
   TransformerModelImpl(const ModelOptions& options, const ModelIO& io);
   torch::Tensor forward(const torch::Tensor& x, InspectionRecord* record = nullptr) override;
@@ -71,7 +71,8 @@ class TransformerModelImpl : public SequenceModelImpl {
  private:
   torch::Tensor positional(int64_t T, int64_t offset, const torch::Tensor& like);
   torch::Tensor finalNorm(const torch::Tensor& h);  // LN_f(h), or h on the linear value path
-  bool positional_encoding_ = true;  // the row's positional_encoding, off on the linear value path
+  bool positional_encoding_ =
+      true;  // not the card's NoPositionalEncoding, off on the linear value path
   std::vector<TransformerBlock> blocks_;
   torch::nn::LayerNorm ln_f_{nullptr};
   torch::Tensor pe_cache_;  // (T, D) rows for positions 0..T−1

@@ -24,7 +24,7 @@ CheckResult futureInputsDoNotReachPastOutputs(const std::string& model, bool gat
   auto o = smallModelOptions(model);
   o.starsaber_gated = gated;
   o.lookback = 7;
-  const bool series = modelInfo(model).series_only;  // forecasts H = 2 steps of the 3 columns
+  const bool series = modelInfo(model).has(SeriesOnly);  // forecasts H = 2 steps of the 3 columns
   auto net = makeSequenceModel(o, ModelIO{3, 0, series ? 6 : 2, false});
   if (!net->causal()) return failed(model + " is not causal");
   net->to(device, torch::kFloat64);

@@ -16,7 +16,7 @@ namespace {
 
 // The registry's attention-family model whose attention is `kind`.
 std::string modelWithAttention(AttentionKind kind) {
-  if (const ModelInfo* row = findAttention(kind)) return row->name;
+  if (const ModelCard* row = findAttention(kind)) return row->name;
   throw std::invalid_argument(std::string("no model in the registry has ") +
                               attentionKindName(kind) + " attention");
 }

@@ -58,7 +58,7 @@ std::optional<RemKind> parseRemKind(const std::string& name);
 template <typename E>
 struct EnumTable;  // EnumTable<E>::rows: E's name table
 
-// The attention inside a transformer block (ModelInfo::attention, ModelOptions::encoder_attention):
+// The attention inside a transformer block (ModelCard::attention, ModelOptions::encoder_attention):
 // softmax (the baseline), RSA (softmax mixed with REMs), linear (elu+1 feature maps), retention
 // (RetNet's multi-scale retention), ALiBi (softmax with a fixed linear distance penalty), FoX
 // (softmax with a data-dependent forget-gate bias), GLA (gated linear attention) or mLSTM (xLSTM's
@@ -138,7 +138,7 @@ struct EnumTable<TeacherProcess> {
                                                       {TeacherProcess::Selective, "selective"}};
 };
 
-// The cell of a recurrent model (ModelInfo::cell): tanh RNN, LSTM or GRU.
+// The cell of a recurrent model (ModelCard::cell): tanh RNN, LSTM or GRU.
 enum class RecurrentCell { Rnn, Lstm, Gru };
 template <>
 struct EnumTable<RecurrentCell> {
