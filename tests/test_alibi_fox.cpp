@@ -32,7 +32,7 @@ torch::Tensor literalLayer(SelfAttentionImpl& layer, const torch::Tensor& x,
                            torch::Tensor* weights = nullptr) {
   torch::NoGradGuard no_grad;
   const int64_t B = x.size(0), T = x.size(1), D = x.size(2), H = layer.heads(), Dh = D / H;
-  const bool fox = layer.kind() == AttentionKind::Fox;
+  const bool fox = layer.kind() == attentionKind("fox");
   std::map<std::string, torch::Tensor> p;
   for (const auto& item : layer.named_parameters()) p[item.key()] = item.value();
   auto qkv = torch::matmul(x, p.at("qkv.weight").t()) + p.at("qkv.bias");  // (B, T, 3D)

@@ -86,7 +86,7 @@ class TestModelVariant : public QObject {
     QVERIFY(contains(variantError("rsa[x=[1]]"), "one pair of brackets"));
     // The overrides are validated as any options: 3 REM heads do not fit 2 heads.
     QVERIFY(contains(variantError("rsa[heads=2]"), "REM head counts"));
-    for (const std::string& m : {"rsa[heads]", "rsa[heads=2,heads=3]"})
+    for (const std::string m : {"rsa[heads]", "rsa[heads=2,heads=3]"})
       QVERIFY2(contains(variantError(m), "model '" + m + "': "), m.c_str());
   }
 

@@ -32,7 +32,7 @@ QString remSummary(const HeadInspection& head) {
 // normalised φ(Q)φ(K)ᵀ).
 bool hasLinearAttention(const InspectionRecord& record) {
   const ModelCard* info = findModel(record.model);
-  return info && info->attention == AttentionKind::Linear;
+  return info && info->attention == attentionKind("linear");
 }
 
 // Whether any drawn matrix of the record has a negative entry (the shared scale then diverges).

@@ -37,8 +37,8 @@ bool appliesTo(const QString& key, const QString& model) {
   if (key == "model.heads") return attention || info->family == ModelFamily::StateSpace;
   if (key == "model.ff_mult") return attention;
   if (key == "model.starsaber_gated") return info->family == ModelFamily::FixedPoint;
-  if (key == "model.linear_cumulative") return info->attention == AttentionKind::Linear;
-  if (key.startsWith("model.retnet_")) return info->attention == AttentionKind::Retention;
+  if (key == "model.linear_cumulative") return info->attention == attentionKind("linear");
+  if (key.startsWith("model.retnet_")) return info->attention == attentionKind("retention");
   if (key == "model.encoder_attention" || key == "model.decoder_layers")
     return info->family == ModelFamily::Seq2Seq;
   if (key == "model.causal") return attention;

@@ -68,6 +68,8 @@ def peer_model(metadata):
         return models.StarSaber(d, h, L, features, outputs)
     if name == "mamba2":
         return models.Mamba2(d, h, L, features, outputs)
+    if name in models.LINEAR_FORECASTERS:  # the lookback window, no width, heads or layers
+        return models.LINEAR_FORECASTERS[name](o["lookback"], features, outputs)
     raise ValueError(f"the peer has no model {name!r}")
 
 

@@ -47,7 +47,7 @@ class AlibiAttentionImpl : public SelfAttentionImpl {
                         const LayerObserver& observe = {}) override;
   // One query against the KV cache with the bias −m_h·(t − j).
   torch::Tensor step(const torch::Tensor& x_t, AttentionState& state) override;
-  AttentionKind kind() const override { return AttentionKind::Alibi; }
+  AttentionKind kind() const override { return attentionKind("alibi"); }
 
   torch::Tensor slopes() const { return slopes_; }  // m_h (H) float64
 

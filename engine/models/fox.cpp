@@ -3,6 +3,8 @@
 
 #include <cmath>
 
+#include "engine/models/transformer.h"
+
 namespace rsalab {
 
 torch::Tensor forgetBias(const torch::Tensor& c_queries, const torch::Tensor& c_keys) {
@@ -52,5 +54,15 @@ torch::Tensor ForgettingAttentionImpl::step(const torch::Tensor& x_t, AttentionS
                           forgetBias(c_t, state.log_forget.narrow(2, 0, t + 1)));  // (B, H, 1, t+1)
   return out_->forward(mergeHeads(torch::matmul(S, v)));                           // (B, 1, D)
 }
+
+namespace {
+
+// The maker of the attention card named "fox" (makeSelfAttention, transformer.h).
+[[maybe_unused]] const bool kFoxMaker =
+    registerAttentionMaker("fox", [](const ModelOptions& o, bool /*causal*/) -> SelfAttention {
+      return std::make_shared<ForgettingAttentionImpl>(o.d_model, o.heads);
+    });
+
+}  // namespace
 
 }  // namespace rsalab

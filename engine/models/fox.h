@@ -34,7 +34,7 @@ class ForgettingAttentionImpl : public SelfAttentionImpl {
                         const LayerObserver& observe = {}) override;
   // One query against the KV cache; state.log_forget keeps c_j of every cached position.
   torch::Tensor step(const torch::Tensor& x_t, AttentionState& state) override;
-  AttentionKind kind() const override { return AttentionKind::Fox; }
+  AttentionKind kind() const override { return attentionKind("fox"); }
 
  private:
   torch::nn::Linear forget_{nullptr};  // w_h, b_h of the H gates: D -> H

@@ -62,7 +62,7 @@ class GatedLinearAttentionImpl : public SelfAttentionImpl {
                         const LayerObserver& observe = {}) override;
   // The recurrent form: state.S carries S_t; O(1) a token.
   torch::Tensor step(const torch::Tensor& x_t, AttentionState& state) override;
-  AttentionKind kind() const override { return AttentionKind::Gla; }
+  AttentionKind kind() const override { return attentionKind("gla"); }
 
   // q, k (scaled by 1/√Dh), v and log α of x (B, T, D), each (B, H, T, Dh); key_padding (B, T)
   // optional makes the padded positions transparent (k = 0, log α = 0).

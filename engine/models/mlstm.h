@@ -70,7 +70,7 @@ class MlstmImpl : public SelfAttentionImpl {
   // The stabilised recurrence: state.S, state.z and state.stabiliser carry C_t, n_t and m_t; O(1)
   // a token.
   torch::Tensor step(const torch::Tensor& x_t, AttentionState& state) override;
-  AttentionKind kind() const override { return AttentionKind::Mlstm; }
+  AttentionKind kind() const override { return attentionKind("mlstm"); }
 
   // The gate pre-activations ĩ and f̃ of x (B, T, D), each (B, H, T).
   std::pair<torch::Tensor, torch::Tensor> gatePreactivations(const torch::Tensor& x);

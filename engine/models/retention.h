@@ -68,7 +68,7 @@ class RetentionImpl : public SelfAttentionImpl {
                         const LayerObserver& observe = {}) override;
   // The recurrent form: state.S, state.z and state.decay_sum carry S_n, z_n and s_n; O(1) a token.
   torch::Tensor step(const torch::Tensor& x_t, AttentionState& state) override;
-  AttentionKind kind() const override { return AttentionKind::Retention; }
+  AttentionKind kind() const override { return attentionKind("retention"); }
 
   torch::Tensor decays() const;     // γ (H)
   torch::Tensor logDecays() const;  // log γ (H)

@@ -133,7 +133,7 @@ void validate(const ModelOptions& options) {
     s << "d_model = " << o.d_model << " is not divisible by heads = " << o.heads;
     throw std::invalid_argument(s.str());
   }
-  if (info.attention == AttentionKind::Retention && o.retnet_rotation &&
+  if (info.attention == attentionKind("retention") && o.retnet_rotation &&
       (o.d_model / o.heads) % 2 != 0) {
     std::ostringstream s;
     s << "retnet_rotation turns pairs of channels: the head width d_model / heads = "

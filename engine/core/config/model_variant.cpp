@@ -128,8 +128,11 @@ ModelOptions withVariant(const ModelOptions& options) {
     const std::string prefixed = variant.card + "_" + key;
     const std::string name = findModelOption(key) ? key : findModelOption(prefixed) ? prefixed : "";
     if (name.empty() || name == "model") {
+      std::vector<std::string> options;  // every model option but the name itself
+      for (const auto& row : modelOptionTable())
+        if (row.name != "model") options.push_back(row.name);
       throw variantError(text, key + " is no option of " + variant.card + ": use a model option (" +
-                                   rowNames(modelOptionTable()) + "; '" + variant.card +
+                                   joined(options) + "; '" + variant.card +
                                    "_' may be left off), rem.<type>, rem_init.<field> or "
                                    "rem_heads=<type>+<type>");
     }

@@ -3,7 +3,8 @@
 // view shows, its row of the family table (docs/FAMILY.md), its family, attention kind or cell,
 // its named flags and its FLOP count. The registry (model_registry.h) is the list of cards
 // (model_cards.cpp); every other list of models is read from it. Plain C++: no LibTorch, no Qt
-// (a card cannot name a constructor: the engine's makers are registered by each model's .cpp).
+// (a card cannot name a constructor: each attention's .cpp registers its maker under the card's
+// attention_name, engine/models/transformer.h).
 #pragma once
 
 #include <cstdint>
@@ -82,8 +83,14 @@ struct ModelCard {
   const char* matrix_rule = nullptr;
   FamilyForm form;
   ModelFamily family = ModelFamily::Attention;
-  // Attention family: the attention inside the transformer block; nullopt for the other families.
+  // Attention family: the name of the attention inside the transformer block ("softmax",
+  // "retention"; configs keep it, and its .cpp registers its maker under it) and its kind (given
+  // by registry order); nullptr and nullopt for the other families.
+  const char* attention_name = nullptr;
   std::optional<AttentionKind> attention;
+  // Attention family: the state its one-token step carries ("(S, z)"); nullptr for a KV cache
+  // (the bench's generation rows are named by it).
+  const char* step_state = nullptr;
   // Recurrent family: the cell the model stacks (engine/models/recurrent_model.h builds it) and
   // its gate blocks (FLOP count: rnn 1, gru 3, lstm 4); nullopt and 0 for the other families.
   std::optional<RecurrentCell> cell;

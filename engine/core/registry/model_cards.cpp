@@ -110,13 +110,13 @@ ModelCard recurrent(const char* name, const char* title, const Paper& paper, con
 }
 
 // The attention family: `kind` inside the same pre-LN Transformer block.
-ModelCard attention(const char* name, const char* title, AttentionKind kind, uint32_t flags,
+ModelCard attention(const char* name, const char* title, const char* kind, uint32_t flags,
                     double (*flops)(const StepShape&)) {
   ModelCard c;
   c.name = name;
   c.title = title;
   c.family = ModelFamily::Attention;
-  c.attention = kind;
+  c.attention_name = kind;
   c.flags = HasPeer | flags;
   c.forward_flops = flops;
   return c;
@@ -145,8 +145,8 @@ std::vector<ModelCard> cards() {
                           "h_t = (1-z)*n + z*h_{t-1}", RecurrentCell::Gru, 3, recurrentFlops<3>,
                           HasGates));
 
-  ModelCard transformer = attention("transformer", "Softmax Transformer", AttentionKind::Softmax,
-                                    DefaultLaunch, softmaxFlops);
+  ModelCard transformer =
+      attention("transformer", "Softmax Transformer", "softmax", DefaultLaunch, softmaxFlops);
   transformer.paper = kVaswani;
   transformer.equation = "softmax(QK^T/sqrt(Dh) + mask) V, pre-LN, sinusoidal PE";
   transformer.matrix_rule =
@@ -155,7 +155,7 @@ std::vector<ModelCard> cards() {
                       "none: position enters only by the sinusoidal PE"};
   out.push_back(transformer);
 
-  ModelCard rsa = attention("rsa", "RSA (self-attention with recurrence)", AttentionKind::Rsa,
+  ModelCard rsa = attention("rsa", "RSA (self-attention with recurrence)", "rsa",
                             HasRems | HasGates | RecordsDecays | DefaultLaunch, softmaxFlops);
   rsa.paper = {"Huang, Lu, Cai, Qin, Fang, Tian and Li", "Encoding Recurrence into Transformers",
                "ICLR 2023 (OpenReview 7YfHla7IxBJ)", ""};
@@ -169,8 +169,7 @@ std::vector<ModelCard> cards() {
       "the REMs themselves, added after the softmax with a gate"};
   out.push_back(rsa);
 
-  ModelCard linear =
-      attention("linear", "Linear attention (elu+1)", AttentionKind::Linear, 0, linearFlops);
+  ModelCard linear = attention("linear", "Linear attention (elu+1)", "linear", 0, linearFlops);
   linear.paper = {"Katharopoulos, Vyas, Pappas and Fleuret",
                   "Transformers are RNNs: Fast Autoregressive Transformers with Linear Attention",
                   "ICML 2020", "2006.16236"};
@@ -178,10 +177,11 @@ std::vector<ModelCard> cards() {
   linear.matrix_rule =
       "φ(q_i)ᵀφ(k_j) / Σ_j φ(q_i)ᵀφ(k_j), φ = elu+1: never materialised by the model; each row "
       "sums to 1, every weight ≥ 0";
+  linear.step_state = "(S, z)";
   out.push_back(linear);
 
-  ModelCard retnet = attention("retnet", "RetNet (multi-scale retention)", AttentionKind::Retention,
-                               kDecaying, retentionFlops);
+  ModelCard retnet =
+      attention("retnet", "RetNet (multi-scale retention)", "retention", kDecaying, retentionFlops);
   retnet.paper = {"Sun, Dong, Huang, Ma, Xia, Xue, Wang and Wei",
                   "Retentive Network: A Successor to Transformer for Large Language Models",
                   "preprint 2023", "2307.08621"};
@@ -196,10 +196,11 @@ std::vector<ModelCard> cards() {
       "S_n = γ S_{n−1} + k_nᵀv_n, o_n = q_n S_n (with the normalisers' own recurrences)",
       "D is the regular REM with its diagonal kept, multiplied into QKᵀ; the rotation e^{i(n−m)θ} "
       "gives the cyclical REMs"};
+  retnet.step_state = "(S, z, s)";
   out.push_back(retnet);
 
-  ModelCard alibi = attention("alibi", "ALiBi (linear distance bias)", AttentionKind::Alibi,
-                              kDecaying, softmaxFlops);
+  ModelCard alibi =
+      attention("alibi", "ALiBi (linear distance bias)", "alibi", kDecaying, softmaxFlops);
   alibi.paper = {"Press, Smith and Lewis",
                  "Train Short, Test Long: Attention with Linear Biases Enables Input Length "
                  "Extrapolation",
@@ -214,8 +215,7 @@ std::vector<ModelCard> cards() {
                 "inside the softmax"};
   out.push_back(alibi);
 
-  ModelCard fox =
-      attention("fox", "FoX (Forgetting Transformer)", AttentionKind::Fox, kDecaying, foxFlops);
+  ModelCard fox = attention("fox", "FoX (Forgetting Transformer)", "fox", kDecaying, foxFlops);
   fox.paper = {"Lin, Nikishin, He and Courville",
                "Forgetting Transformer: Softmax Attention with a Forget Gate", "ICLR 2025",
                "2503.02130"};
@@ -229,8 +229,7 @@ std::vector<ModelCard> cards() {
               "learned, per-token λ)"};
   out.push_back(fox);
 
-  ModelCard gla =
-      attention("gla", "GLA (gated linear attention)", AttentionKind::Gla, kDecaying, glaFlops);
+  ModelCard gla = attention("gla", "GLA (gated linear attention)", "gla", kDecaying, glaFlops);
   gla.paper = {"Yang, Wang, Shen, Panda and Kim",
                "Gated Linear Attention Transformers with Hardware-Efficient Training", "ICML 2024",
                "2312.06635"};
@@ -245,10 +244,11 @@ std::vector<ModelCard> cards() {
       "softmax",
       "S_t = diag(α_t) S_{t−1} + k_tᵀv_t, o_t = q_t S_t",
       "one data-dependent regular REM per key channel, multiplied into QKᵀ channel by channel"};
+  gla.step_state = "(S)";
   out.push_back(gla);
 
-  ModelCard mlstm = attention("mlstm", "mLSTM (xLSTM matrix memory)", AttentionKind::Mlstm,
-                              kDecaying, mlstmFlops);
+  ModelCard mlstm =
+      attention("mlstm", "mLSTM (xLSTM matrix memory)", "mlstm", kDecaying, mlstmFlops);
   mlstm.paper = {
       "Beck, Pöppel, Spanring, Auer, Prudnikova, Kopp, Klambauer, Brandstetter and "
       "Hochreiter",
@@ -268,6 +268,7 @@ std::vector<ModelCard> cards() {
       "q_t|, 1), with the stabiliser m_t",
       "a data-dependent regular REM (the forget gates) times a per-key input gate, multiplied "
       "into QKᵀ and normalised by its row sum"};
+  mlstm.step_state = "(C, n, m)";
   out.push_back(mlstm);
 
   ModelCard starsaber;
@@ -333,6 +334,9 @@ std::vector<ModelCard> cards() {
   nlinear.equation = "y = W (w - w_L) + b + w_L";
   nlinear.forward_flops = nlinearFlops;
   out.push_back(nlinear);
+  int kind = 0;  // the attention kinds, in registry order
+  for (ModelCard& c : out)
+    if (c.attention_name) c.attention = static_cast<AttentionKind>(kind++);
   return out;
 }
 

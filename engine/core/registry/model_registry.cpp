@@ -89,6 +89,37 @@ std::vector<AttentionKind> attentionKinds() {
   return out;
 }
 
+const char* attentionKindName(AttentionKind kind) {
+  const ModelCard* card = findAttention(kind);
+  return card ? card->attention_name : "?";
+}
+
+std::optional<AttentionKind> parseAttentionKind(const std::string& name) {
+  for (const auto& card : modelRegistry())
+    if (card.attention_name && name == card.attention_name) return card.attention;
+  return std::nullopt;
+}
+
+AttentionKind attentionKind(const std::string& name) {
+  if (const auto kind = parseAttentionKind(name)) return *kind;
+  throw std::invalid_argument("attention '" + name + "' is unknown: use " + attentionKindList());
+}
+
+template <>
+const char* enumName<AttentionKind>(AttentionKind value) {
+  return attentionKindName(value);
+}
+template <>
+std::optional<AttentionKind> parseEnum<AttentionKind>(const std::string& name) {
+  return parseAttentionKind(name);
+}
+template <>
+std::vector<std::string> enumNames<AttentionKind>() {
+  std::vector<std::string> out;
+  for (AttentionKind kind : attentionKinds()) out.emplace_back(attentionKindName(kind));
+  return out;
+}
+
 std::string attentionKindList() {
   return joined(attentionKinds(), ", ",
                 [](AttentionKind kind) { return std::string(attentionKindName(kind)); });

@@ -41,6 +41,9 @@ std::optional<RecurrentCell> recurrentCell(const std::string& name);
 const char* defaultModelName();
 // The attention kinds of the attention family (ModelCard::attention), in registry order.
 std::vector<AttentionKind> attentionKinds();
+// The kind of the attention card whose attention_name is `name` ("softmax"); throws
+// std::invalid_argument naming the known kinds for an unknown name.
+AttentionKind attentionKind(const std::string& name);
 // "softmax, rsa, linear, retention": the names of attentionKinds() for messages and help texts.
 std::string attentionKindList();
 // The kinds the encoder–decoder's encoder_attention takes: those of attentionKinds() whose card
