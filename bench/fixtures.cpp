@@ -42,7 +42,7 @@ ModelOptions modelOptions(const std::string& model, int64_t d, int64_t h, int64_
 }
 
 int64_t remHeads(const std::string& model, int64_t h) {
-  return modelInfo(model).has_rems ? defaultRemHeads(h).total() : 0;
+  return modelInfo(model).has(HasRems) ? defaultRemHeads(h).total() : 0;
 }
 
 std::vector<std::string> attentionModels() {
@@ -54,7 +54,7 @@ std::vector<std::string> attentionModels() {
 }
 
 std::string attentionModel(AttentionKind kind) {
-  if (const ModelInfo* row = findAttention(kind)) return row->name;
+  if (const ModelCard* row = findAttention(kind)) return row->name;
   throw std::invalid_argument(std::string("no model in the registry has ") +
                               attentionKindName(kind) + " attention");
 }

@@ -157,7 +157,7 @@ Json reportTargets(const Results& r) {
       }
       return static_cast<double>(NAN);
     };
-    for (const AttentionKind kind : {AttentionKind::Softmax, AttentionKind::Rsa}) {
+    for (const AttentionKind kind : {attentionKind("softmax"), attentionKind("rsa")}) {
       const double value = mfu(attentionModel(kind));
       if (std::isfinite(value))
         target(std::string("MFU ") + attentionKindName(kind) + " (large)", value, ">=", 0.50);
@@ -168,9 +168,9 @@ Json reportTargets(const Results& r) {
       }
       return static_cast<double>(NAN);
     };
-    const auto softmax = attentionModel(AttentionKind::Softmax);
+    const auto softmax = attentionModel(attentionKind("softmax"));
     const double linear_ratio =
-        step(attentionModel(AttentionKind::Linear), "large") / step(softmax, "large");
+        step(attentionModel(attentionKind("linear")), "large") / step(softmax, "large");
     if (std::isfinite(linear_ratio))
       target("linear step / softmax step (large)", linear_ratio, "<=", 0.5);
     for (const std::string config : {"small", "large"}) {
@@ -181,7 +181,7 @@ Json reportTargets(const Results& r) {
   }
   if (r.scaling) {
     for (const auto& s : *r.scaling) {
-      if (parseAttentionKind(s.kind) == AttentionKind::Linear)
+      if (parseAttentionKind(s.kind) == attentionKind("linear"))
         target("linear attention forward exponent (T >= 512)", s.slope_upper, "<=", 1.1);
     }
   }

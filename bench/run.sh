@@ -29,7 +29,7 @@ peer_rounds=""
 quick=0
 sections=""
 configs="tiny,small,large"
-models="transformer,rsa,linear,retnet,alibi,fox,gla,mlstm,starsaber,mamba2,lstm,gru,rnn"
+models=""  # default: every card with has_peer (bench/peer/cards.py), once rsalab-cli is built
 while [ $# -gt 0 ]; do
   case "$1" in
     --json) json="$2"; shift 2 ;;

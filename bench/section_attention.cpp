@@ -26,7 +26,7 @@ std::vector<RemResult> benchRems(const Options& o, const std::vector<TrainResult
                 formatNumber(r.ratio.q1).c_str(), formatNumber(r.ratio.q3).c_str(),
                 r.ratio.samples.size());
   }
-  const std::string softmax_model = attentionModel(AttentionKind::Softmax);
+  const std::string softmax_model = attentionModel(attentionKind("softmax"));
   std::vector<RemResult> out;
   std::printf("  %-7s %5s %3s %-24s %s\n", "config", "T", "R", "ms per build+bwd",
               "x L layers / softmax step");
@@ -109,8 +109,8 @@ std::vector<GenerationResult> benchGeneration(const Options& o) {
   io.output_dim = 1;
   torch::NoGradGuard no_grad;
   auto x = torch::randn({1, T, 1});
-  // Every attention model by its recurrent step: (S, z) for linear attention, (S, z, s) for
-  // retention, S for GLA, (C, n, m) for mLSTM, a KV cache else (softmax, RSA, ALiBi, FoX).
+  // Every attention model by its recurrent step: the state its card names (ModelCard::step_state),
+  // a KV cache else.
   for (const auto& model : attentionModels()) {
     torch::manual_seed(0);
     TransformerModelImpl net(modelOptions(model, 128, 8, 4), io);
@@ -121,18 +121,14 @@ std::vector<GenerationResult> benchGeneration(const Options& o) {
     for (int64_t t = T - timed; t < T; ++t) {
       times.push_back(timeOnce([&] { net.step(x.narrow(1, t, 1), state); }));
     }
-    const AttentionKind kind = *modelInfo(model).attention;
-    const std::string name = attentionKindName(kind);
-    const std::string label = kind == AttentionKind::Linear      ? kLinearStep
-                              : kind == AttentionKind::Retention ? "retention (S, z, s) step"
-                              : kind == AttentionKind::Gla       ? "gla (S) step"
-                              : kind == AttentionKind::Mlstm     ? "mlstm (C, n, m) step"
-                                                                 : name + " KV cache step";
+    const ModelCard& card = modelInfo(model);  // "linear (S, z) step", "alibi KV cache step"
+    const std::string label = std::string(card.attention_name) + " " +
+                              (card.step_state ? card.step_state : "KV cache") + " step";
     out.push_back({label, summarize(times)});
   }
   {
     torch::manual_seed(0);
-    TransformerModelImpl net(modelOptions(attentionModel(AttentionKind::Softmax), 128, 8, 4), io);
+    TransformerModelImpl net(modelOptions(attentionModel(attentionKind("softmax")), 128, 8, 4), io);
     net.eval();
     std::vector<double> times;
     const int64_t recompute = std::max<int64_t>(3, std::lround(8 * std::min(1.0, o.scale)));

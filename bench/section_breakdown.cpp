@@ -22,7 +22,7 @@ namespace rsalab::bench {
 std::vector<Breakdown> benchBreakdown(const Options& o, double peak) {
   heading("2b. Where the large softmax step's time goes (d128 h8 L4 B16 T512), parts timed alone");
   const TrainConfig& c = trainConfig("large");
-  const std::string softmax_model = attentionModel(AttentionKind::Softmax);
+  const std::string softmax_model = attentionModel(attentionKind("softmax"));
   const int64_t N = c.B * c.T, D = c.d, Dh = c.d / c.h, F = 4 * c.d;
   torch::manual_seed(0);
   // Dense: per layer QKV (D→3D), output (D→D), FFN (D→4D, 4D→D); each Linear = 3 products.

@@ -24,7 +24,7 @@ namespace rsalab::bench {
 constexpr const char* kPthreadOpenBlasDir = "/usr/lib/x86_64-linux-gnu/openblas-pthread";
 
 void blasChild() {
-  TrainCase tc(attentionModel(AttentionKind::Softmax), trainConfig("large"));
+  TrainCase tc(attentionModel(attentionKind("softmax")), trainConfig("large"));
   const auto t = measure([&] { tc.step(); }, Plan{1, 3, 3, 60});
   const auto& rt = initRuntime();
   std::printf("blas-child %s, kernels %s|%.6f\n", rt.blas_kind.c_str(), rt.blas_core.c_str(),

@@ -332,16 +332,16 @@ std::vector<LeverResult> benchLevers(const Options& o) {
   {
     // The optimizer over one flat buffer (engine/training/flat_adam.h) against LibTorch's
     // per-tensor AdamW, same model and data, at the config where per-op dispatch dominates.
-    TrainCase per_tensor(attentionModel(AttentionKind::Softmax), trainConfig("tiny"),
+    TrainCase per_tensor(attentionModel(attentionKind("softmax")), trainConfig("tiny"),
                          /*flat=*/false);
-    TrainCase flat(attentionModel(AttentionKind::Softmax), trainConfig("tiny"), /*flat=*/true);
+    TrainCase flat(attentionModel(attentionKind("softmax")), trainConfig("tiny"), /*flat=*/true);
     std::vector<std::function<void()>> fns = {[&] { per_tensor.step(); }, [&] { flat.step(); }};
     report("training step (fwd+bwd+AdamW), transformer tiny d32 h2 L2 B8 T32",
            {"per-tensor torch::optim::AdamW", "flat parameter buffer (engine)"},
            interleave(fns, scaled(Plan{5, 20, 200, 6}, o)), 1e3, "ms");
   }
   {
-    TrainCase tc(attentionModel(AttentionKind::Softmax), trainConfig("large"));
+    TrainCase tc(attentionModel(attentionKind("softmax")), trainConfig("large"));
     const int threads = torch::get_num_threads();
     std::vector<std::function<void()>> fns = {[&] {
                                                 torch::set_num_threads(1);

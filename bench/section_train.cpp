@@ -110,8 +110,8 @@ std::vector<TrainResult> benchTrain(const Options& o, double peak_flops,
                                     std::vector<PairedRatio>* ratios) {
   heading("2. Training step (forward + backward + AdamW), MFU vs this run's GEMM peak");
   std::printf("  peak used for MFU: %s GFLOP/s\n", formatNumber(peak_flops / 1e9).c_str());
-  const std::string rsa_model = attentionModel(AttentionKind::Rsa),
-                    softmax_model = attentionModel(AttentionKind::Softmax);
+  const std::string rsa_model = attentionModel(attentionKind("rsa")),
+                    softmax_model = attentionModel(attentionKind("softmax"));
   const torch::Device device = resolveDevice(o.device);
   std::vector<TrainResult> out;
   for (const auto& c : trainConfigs()) {

@@ -32,7 +32,7 @@ torch::Tensor literalLayer(SelfAttentionImpl& layer, const torch::Tensor& x,
                            torch::Tensor* weights = nullptr) {
   torch::NoGradGuard no_grad;
   const int64_t B = x.size(0), T = x.size(1), D = x.size(2), H = layer.heads(), Dh = D / H;
-  const bool fox = layer.kind() == AttentionKind::Fox;
+  const bool fox = layer.kind() == attentionKind("fox");
   std::map<std::string, torch::Tensor> p;
   for (const auto& item : layer.named_parameters()) p[item.key()] = item.value();
   auto qkv = torch::matmul(x, p.at("qkv.weight").t()) + p.at("qkv.bias");  // (B, T, 3D)
@@ -106,8 +106,9 @@ class TestAlibiFox : public QObject {
     auto m = alibiSlopes(8);
     for (int64_t h = 0; h < 8; ++h) QCOMPARE(m[h].item<double>(), std::pow(0.5, h + 1.0));
     QCOMPARE(alibiSlopes(4)[0].item<double>(), 0.25);  // 2^(−8/4)
-    QVERIFY(!modelInfo("alibi").positional_encoding && !modelInfo("fox").positional_encoding);
-    QVERIFY(!modelInfo("alibi").supports_bidirectional && !modelInfo("fox").supports_bidirectional);
+    QVERIFY(modelInfo("alibi").has(NoPositionalEncoding) &&
+            modelInfo("fox").has(NoPositionalEncoding));
+    QVERIFY(modelInfo("alibi").causalOnly() && modelInfo("fox").causalOnly());
   }
 
   // H = 6 is not a power of two: the paper's text gives 2^(−8h/6), h = 1..6; the authors' code

@@ -211,8 +211,7 @@ class TestFamilyClaims : public QObject {
   void theFamilyTableCoversTheFamily() {
     const auto& family = presetOrThrow("family-sample-efficiency").models;
     QCOMPARE(familyForms().size(), family.size());
-    for (const auto& m : family) QVERIFY2(findFamilyForm(m) != nullptr, m.c_str());
-    for (const auto& row : familyForms()) QVERIFY2(findModel(row.model) != nullptr, row.model);
+    for (const auto& m : family) QVERIFY2(findModel(m) && findModel(m)->form.parallel, m.c_str());
     const std::string block = familyFormsBlock();
     size_t rows = 0;
     for (size_t at = block.find("\n| `"); at != std::string::npos;

@@ -186,7 +186,7 @@ class TestMlstm : public QObject {
     QVERIFY(torch::equal(p["input_gate.bias"], torch::zeros({4})));
     QVERIFY(p["input_gate.weight"].sizes() == torch::IntArrayRef({4, 16}));
     QVERIFY(p["output_gate.weight"].sizes() == torch::IntArrayRef({16, 16}));
-    QVERIFY(layer.kind() == AttentionKind::Mlstm && layer.causal());
+    QVERIFY(layer.kind() == attentionKind("mlstm") && layer.causal());
   }
 
   // Parallel form == stabilised recurrence (step after step) == the literal loop, to 1e-10 in

@@ -6,25 +6,17 @@
 #include <cmath>
 #include <set>
 #include <tuple>
-#include <typeinfo>
 #include <utility>
 #include <vector>
 
 #include "engine/core/config/flops.h"
 #include "engine/core/config/run_config.h"
 #include "engine/core/io/enums.h"
+#include "engine/core/io/text.h"
 #include "engine/core/registry/model_registry.h"
 #include "engine/core/sweep/sweep_types.h"
-#include "engine/models/alibi.h"
-#include "engine/models/fox.h"
-#include "engine/models/gla.h"
-#include "engine/models/linear_attention.h"
 #include "engine/models/mamba2.h"
-#include "engine/models/mlstm.h"
 #include "engine/models/model_factory.h"
-#include "engine/models/retention.h"
-#include "engine/models/rsa_attention.h"
-#include "engine/models/softmax_attention.h"
 #include "engine/models/transformer.h"
 #include "engine/training/trainer.h"
 #include "support/test_support.h"
@@ -84,7 +76,7 @@ class TestModelRegistry : public QObject {
         QVERIFY(makeEncoderDecoder(o, 8, 8)->parameterCount() > 0);
         continue;
       }
-      SequenceModel model = makeSequenceModel(o, row.series_only ? seriesIo() : smallIo());
+      SequenceModel model = makeSequenceModel(o, row.has(SeriesOnly) ? seriesIo() : smallIo());
       QVERIFY2(model->parameterCount() > 0, row.name);
       auto y = model->forward(torch::randn({2, 5, 3}));
       QCOMPARE(y.size(0), int64_t{2});
@@ -101,20 +93,20 @@ class TestModelRegistry : public QObject {
   void seriesOnlyModelsRefuseOtherTasks() {
     int series_only = 0;
     for (const auto& row : modelRegistry()) {
-      QCOMPARE(row.series_only, row.family == ModelFamily::Linear);
-      QVERIFY2(!row.series_only || !row.default_selected, row.name);
+      QCOMPARE(row.has(SeriesOnly), row.family == ModelFamily::Linear);
+      QVERIFY2(!row.has(SeriesOnly) || !row.has(DefaultLaunch), row.name);
       for (Objective objective : {Objective::Regression, Objective::Classification,
                                   Objective::LanguageModel, Objective::Seq2Seq}) {
         const bool seq2seq = objective == Objective::Seq2Seq;
         const bool fits =
             row.family == ModelFamily::Seq2Seq
                 ? seq2seq
-                : !seq2seq && (!row.series_only || objective == Objective::Regression);
+                : !seq2seq && (!row.has(SeriesOnly) || objective == Objective::Regression);
         QVERIFY2(modelFitsObjective(row, objective) == fits,
                  qPrintable(QString(row.name) + " / " +
                             QString::fromStdString(objectiveName(objective))));
       }
-      if (!row.series_only) continue;
+      if (!row.has(SeriesOnly)) continue;
       ++series_only;
       ModelIO tokens = seriesIo(), pooled = seriesIo();
       tokens.vocab = 10;
@@ -147,94 +139,66 @@ class TestModelRegistry : public QObject {
     QVERIFY(checked >= 3);
   }
 
-  // The attention kinds' one name table: every kind's name parses back to it, the names are
-  // those configs on disk hold, and only the attention family's rows carry a kind, each building
-  // its own attention class through makeSelfAttention.
+  // The attention kinds come from the cards: every attention card's name parses back to its kind,
+  // the kinds are distinct and in registry order, only the attention family's cards carry one,
+  // and each builds through the maker its .cpp registered (the class it builds reports the kind).
   void attentionKindNamesRoundTripAndBuild() {
-    const std::vector<std::pair<AttentionKind, std::string>> names = {
-        {AttentionKind::Softmax, "softmax"}, {AttentionKind::Rsa, "rsa"},
-        {AttentionKind::Linear, "linear"},   {AttentionKind::Retention, "retention"},
-        {AttentionKind::Alibi, "alibi"},     {AttentionKind::Fox, "fox"},
-        {AttentionKind::Gla, "gla"},         {AttentionKind::Mlstm, "mlstm"}};
-    for (const auto& [kind, name] : names) {
-      QCOMPARE(std::string(attentionKindName(kind)), name);
-      QVERIFY2(parseAttentionKind(name) == kind, name.c_str());
-    }
     QVERIFY(!parseAttentionKind("x"));
     QVERIFY(!parseAttentionKind("Softmax"));
     QVERIFY(!parseAttentionKind(""));
-    QCOMPARE(attentionKindList(), std::string("softmax, rsa, linear, retention, alibi, fox, gla, "
-                                              "mlstm"));
-    QVERIFY((attentionKinds() ==
-             std::vector<AttentionKind>{AttentionKind::Softmax, AttentionKind::Rsa,
-                                        AttentionKind::Linear, AttentionKind::Retention,
-                                        AttentionKind::Alibi, AttentionKind::Fox,
-                                        AttentionKind::Gla, AttentionKind::Mlstm}));
-    // The encoder is bidirectional: a causal-only kind (retention) is no encoder_attention.
-    QCOMPARE(encoderAttentionKindList(), std::string("softmax, rsa, linear"));
+    QVERIFY(errorOf([] { attentionKind("x"); }).contains("attention 'x' is unknown: use softmax"));
+    // ModelOptions' encoder_attention starts as the first attention card's kind: softmax.
+    QCOMPARE(std::string(attentionKindName(ModelOptions{}.encoder_attention)),
+             std::string("softmax"));
+    // The encoder is bidirectional: a causal-only kind is no encoder_attention.
     const auto encoder_kinds = encoderAttentionKinds();
+    QVERIFY(!encoder_kinds.empty());
     for (AttentionKind kind : attentionKinds()) {
-      const bool encoder = findAttention(kind)->supports_bidirectional;
+      const bool encoder = !findAttention(kind)->causalOnly();
       QCOMPARE(std::count(encoder_kinds.begin(), encoder_kinds.end(), kind) == 1, encoder);
     }
 
     int built = 0;
+    std::set<std::string> names;
+    std::vector<std::string> ordered;  // the kinds' names in registry order
     for (const auto& row : modelRegistry()) {
       QCOMPARE(row.attention.has_value(), row.family == ModelFamily::Attention);
+      QCOMPARE(row.attention_name != nullptr, row.attention.has_value());
       if (!row.attention) continue;
       const AttentionKind kind = *row.attention;
+      QCOMPARE(static_cast<size_t>(kind), names.size());  // registry order
+      QVERIFY2(names.insert(row.attention_name).second, row.attention_name);
+      ordered.emplace_back(row.attention_name);
+      QCOMPARE(std::string(attentionKindName(kind)), std::string(row.attention_name));
+      QVERIFY2(parseAttentionKind(row.attention_name) == kind, row.name);
       QCOMPARE(findAttention(kind), &row);
-      QCOMPARE(row.has_rems, kind == AttentionKind::Rsa);
+      QVERIFY2(hasAttentionMaker(kind), row.name);
       SelfAttention attention = makeSelfAttention(kind, smallOptions(row.name), /*causal=*/true);
       QVERIFY2(attention->kind() == kind, row.name);
-      const SelfAttentionImpl& impl = *attention;
-      const std::type_info& type = typeid(impl);
-      switch (kind) {
-        case AttentionKind::Softmax:
-          QVERIFY2(type == typeid(SoftmaxAttentionImpl), row.name);
-          break;
-        case AttentionKind::Rsa:
-          QVERIFY2(type == typeid(RsaAttentionImpl), row.name);
-          break;
-        case AttentionKind::Linear:
-          QVERIFY2(type == typeid(LinearAttentionImpl), row.name);
-          break;
-        case AttentionKind::Retention:
-          QVERIFY2(type == typeid(RetentionImpl), row.name);
-          QVERIFY2(!row.supports_bidirectional && !row.positional_encoding, row.name);
-          break;
-        case AttentionKind::Alibi:
-          QVERIFY2(type == typeid(AlibiAttentionImpl), row.name);
-          break;
-        case AttentionKind::Fox:
-          QVERIFY2(type == typeid(ForgettingAttentionImpl), row.name);
-          break;
-        case AttentionKind::Gla:
-          QVERIFY2(type == typeid(GatedLinearAttentionImpl), row.name);
-          break;
-        case AttentionKind::Mlstm:
-          QVERIFY2(type == typeid(MlstmImpl), row.name);
-          break;
-      }
+      QVERIFY2(attention->causal(), row.name);
+      // A causal-only kind refuses its bidirectional form; the others build it.
+      const QString bidirectional =
+          errorOf([&] { makeSelfAttention(kind, smallOptions(row.name), /*causal=*/false); });
+      QCOMPARE(bidirectional.contains("is causal only"), row.causalOnly());
       // The decaying kinds carry position by their decays, are causal only and record decays.
-      const bool decaying = kind != AttentionKind::Softmax && kind != AttentionKind::Rsa &&
-                            kind != AttentionKind::Linear;
-      QCOMPARE(row.positional_encoding, !decaying);
-      QCOMPARE(recordsDecays(row), decaying || row.has_rems);
-      if (decaying) QVERIFY2(!row.supports_bidirectional, row.name);
+      if (row.has(NoPositionalEncoding)) {
+        QVERIFY2(row.causalOnly() && row.has(RecordsDecays), row.name);
+      }
+      QCOMPARE(row.has(RecordsDecays), row.has(NoPositionalEncoding) || row.has(HasRems));
       ++built;
     }
-    QCOMPARE(built, 8);
+    QCOMPARE(static_cast<size_t>(built), attentionKinds().size());
+    QCOMPARE(attentionKindList(), joined(ordered));
 
     // The seq2seq option is an AttentionKind; configs keep its name, and a name that is no kind
     // is refused when the config is read.
     ModelOptions o = smallOptions("encdec");
-    o.encoder_attention = AttentionKind::Linear;
-    QVERIFY(encoderAttention(o) == AttentionKind::Linear);
+    o.encoder_attention = attentionKind("linear");
+    QVERIFY(encoderAttention(o) == attentionKind("linear"));
     QVERIFY(errorOf([] { runConfigFromJson(R"({"model": {"encoder_attention": "x"}})"); })
-                .contains("model.encoder_attention = 'x' is unknown: use softmax, rsa, linear, "
-                          "retention, alibi, fox, gla or mlstm"));
-    o.encoder_attention = AttentionKind::Retention;
+                .contains(QString::fromStdString("model.encoder_attention = 'x' is unknown: use " +
+                                                 enumChoices<AttentionKind>())));
+    o.encoder_attention = attentionKind("retention");
     const QString causal_only = errorOf([&] { validate(o); });
     QVERIFY2(causal_only.contains("encoder_attention 'retention' is causal only and the encoder "
                                   "is bidirectional: use softmax, rsa, linear"),
@@ -273,7 +237,7 @@ class TestModelRegistry : public QObject {
       ModelOptions o = smallOptions(row.name);
       o.rem = RemHeadCounts{3, 0, 0, 0, 0, 0};  // 3 REM heads > 2 heads
       const QString message = errorOf([&] { validate(o); });
-      if (row.has_rems) {
+      if (row.has(HasRems)) {
         QVERIFY2(message.contains("REM head counts"), row.name);
       } else {
         QVERIFY2(message.isEmpty(), qPrintable(QString(row.name) + ": " + message));
@@ -322,12 +286,13 @@ class TestModelRegistry : public QObject {
     int rows = 0;
     for (const auto& row : modelRegistry()) rows += row.family == ModelFamily::StateSpace;
     QCOMPARE(rows, 1);
-    const ModelInfo& row = modelInfo("mamba2");
+    const ModelCard& row = modelInfo("mamba2");
     QVERIFY(row.family == ModelFamily::StateSpace);
     QCOMPARE(std::string(modelFamilyName(row.family)), std::string("state-space"));
     QCOMPARE(std::string(row.title), std::string("Mamba-2 (SSD)"));
-    QVERIFY(row.supports_causal && !row.supports_bidirectional);
-    QVERIFY(!row.has_rems && !row.has_gates && !row.attention && !row.cell && !row.series_only);
+    QVERIFY(row.causalOnly());
+    QVERIFY(!row.has(HasRems) && !row.has(HasGates) && !row.attention && !row.cell &&
+            !row.has(SeriesOnly));
     ModelOptions o = smallOptions("mamba2");
     o.causal = false;
     SequenceModel model = makeSequenceModel(o, smallIo());

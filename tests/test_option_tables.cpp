@@ -93,7 +93,7 @@ RunConfig everyFieldChanged() {
   m.rem_init.learn_gate = false;
   m.rem_init.theta = {0.3};
   m.starsaber_gated = true;
-  m.encoder_attention = AttentionKind::Rsa;
+  m.encoder_attention = attentionKind("rsa");
   m.decoder_layers = 1;
   m.linear_cumulative = false;
   m.linear_value_path = true;
@@ -225,7 +225,7 @@ class TestOptionTables : public QObject {
     c.task.teacher_kinds = {TeacherKind::Regular, TeacherKind::Cos};
     c.task.teacher_bases = {0.5, 0.5};
     c.task.teacher_thetas = {0.0, 1.0};
-    c.model.encoder_attention = AttentionKind::Linear;
+    c.model.encoder_attention = attentionKind("linear");
     const json j = json::parse(toJson(c));
     QCOMPARE(j["trainer"]["optimizer"].get<std::string>(), std::string("adam"));
     QCOMPARE(j["task"]["norm"].get<std::string>(), std::string("none"));
@@ -247,7 +247,7 @@ class TestOptionTables : public QObject {
     QVERIFY(old.task.anchors == AnchorMode::None);
     QVERIFY((old.task.teacher_kinds ==
              std::vector<TeacherKind>{TeacherKind::Cos, TeacherKind::Regular}));
-    QVERIFY(old.model.encoder_attention == AttentionKind::Rsa);
+    QVERIFY(old.model.encoder_attention == attentionKind("rsa"));
     QVERIFY(old.trainer.optimizer == OptimizerKind::Adam);
   }
 
@@ -262,9 +262,8 @@ class TestOptionTables : public QObject {
          "task.anchors = 'some' is unknown: use all, fast or none"},
         {R"({"task": {"teacher_kinds": ["regular", "sin"]}})",
          "task.teacher_kinds[1] = 'sin' is unknown: use regular or cos"},
-        {R"({"model": {"encoder_attention": "x"}})",
-         "model.encoder_attention = 'x' is unknown: use softmax, rsa, linear, retention, alibi, "
-         "fox, gla or mlstm"},
+        {R"({"model": {"encoder_attention": "x"}})",  // the attention cards' names
+         "model.encoder_attention = 'x' is unknown: use " + enumChoices<AttentionKind>()},
         {R"({"task": {"norm": 1}})",
          "task.norm has the wrong type (number): it must be a string: window, global or none"},
         {R"({"task": {"teacher_kinds": "cos"}})",

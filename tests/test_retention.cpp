@@ -225,8 +225,8 @@ class TestRetention : public QObject {
   // No positional encoding (the row says so): the model is input_proj, the blocks, ln_f and the
   // output, with nothing added to the projection; the Transformer's sinusoidal PE would be.
   void noPositionalEncoding() {
-    QVERIFY(!modelInfo("retnet").positional_encoding);
-    QVERIFY(modelInfo("transformer").positional_encoding);
+    QVERIFY(modelInfo("retnet").has(NoPositionalEncoding));
+    QVERIFY(!modelInfo("transformer").has(NoPositionalEncoding));
     torch::manual_seed(34);
     for (const char* model : {"retnet", "transformer"}) {
       ModelOptions o = retnetOptions(false, false);

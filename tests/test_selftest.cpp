@@ -33,9 +33,9 @@ class TestSelftest : public QObject {
     qInfo("%s", formatOutcome(outcome, "cpu", /*detail=*/true).c_str());
     QVERIFY2(outcome.result.passed, outcome.result.detail.c_str());
   }
-  // Every check covers a registered model and belongs to one of the six groups.
+  // Every check covers a registered model and belongs to one of the seven groups.
   void checksNameTheirGroupAndModel() {
-    const std::vector<std::string> groups = {"rem",          "causality", "kv-cache",
+    const std::vector<std::string> groups = {"rem",          "card",      "causality", "kv-cache",
                                              "linear-forms", "gradients", "overfit"};
     for (const auto& check : selfCheckList()) {
       QVERIFY2(findModel(check.model) != nullptr, check.name.c_str());

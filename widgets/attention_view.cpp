@@ -31,8 +31,8 @@ QString remSummary(const HeadInspection& head) {
 // The record's model is a registry row whose attention is linear (its matrices are the implied
 // normalised φ(Q)φ(K)ᵀ).
 bool hasLinearAttention(const InspectionRecord& record) {
-  const ModelInfo* info = findModel(record.model);
-  return info && info->attention == AttentionKind::Linear;
+  const ModelCard* info = findModel(record.model);
+  return info && info->attention == attentionKind("linear");
 }
 
 // Whether any drawn matrix of the record has a negative entry (the shared scale then diverges).
@@ -165,7 +165,8 @@ void AttentionView::redraw() {
     what = tr("the matrix applied to V (query × key) per layer × head");
   }
   QString rule;
-  if (const char* text = implicitMatrixRule(record.model))
+  const ModelCard* card = findModel(record.model);
+  if (const char* text = card ? card->matrix_rule : nullptr)
     rule = tr(" Matrix: %1.").arg(QString::fromUtf8(text));
   const QString colours =
       absolute ? tr(" Colours: |A|, from its min to its max within each map.")

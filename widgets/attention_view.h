@@ -12,7 +12,7 @@
 // - Softmax Transformer, StarSaber (α in the caption): layers × heads of the weights applied to V.
 // - RetNet, Mamba-2: layers × heads of their implicit matrices (RetNet's normalised Q̃K̃ᵀ ⊙ D,
 //   Mamba-2's L ∘ (C Bᵀ) with Δ), the weights their parallel forms apply to V.
-// The caption states the model's normalisation rule (implicitMatrixRule, model_registry.h) and the
+// The caption states the model's normalisation rule (its card's matrix_rule, model_card.h) and the
 // colour rule. Colours: by default one range for all maps, diverging around 0 (blue < 0 < red)
 // when any weight is negative (signed maps: RSA's cos/sin REMs, RetNet, Mamba-2), sequential
 // otherwise; the scale box switches to |A| scaled from its min to its max within each map.

@@ -104,7 +104,7 @@ void GenerationTimeView::begin(const QString& model) {
 }
 
 void GenerationTimeView::addPoint(const QString& kind, const GenerationPoint& point) {
-  const bool linear = parseAttentionKind(kind.toStdString()) == AttentionKind::Linear;
+  const bool linear = parseAttentionKind(kind.toStdString()) == attentionKind("linear");
   auto& curve = linear ? probe_.linear : probe_.softmax;
   curve.points.push_back(point);
   header_ =

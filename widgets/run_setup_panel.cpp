@@ -8,6 +8,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "engine/core/config/model_variant.h"
 #include "engine/core/config/task_limits.h"
 #include "engine/core/io/enums.h"
 #include "engine/core/registry/model_registry.h"
@@ -95,16 +96,10 @@ RunSetupPanel::RunSetupPanel(const QList<QPair<QString, QString>>& tasks, QWidge
   layout->addLayout(form);
 
   auto* box = new QGroupBox("Models", this);
-  auto* grid = new QGridLayout(box);
-  int i = 0;
-  for (const ModelInfo& m : modelRegistry()) {
+  model_grid_ = new QGridLayout(box);
+  for (const ModelCard& m : modelRegistry()) {
     if (m.family == ModelFamily::Seq2Seq) continue;  // the sequence tasks take one-stream models
-    auto* check = new QCheckBox(m.name, box);
-    check->setToolTip(QString::fromUtf8(m.title));
-    models_.push_back({QString::fromUtf8(m.name), check});
-    grid->addWidget(check, i / 2, i % 2);
-    ++i;
-    connect(check, &QCheckBox::toggled, this, &RunSetupPanel::setupChanged);
+    addModelBox(QString::fromUtf8(m.name), QString::fromUtf8(m.title));
   }
   layout->addWidget(box);
   start_ = new QPushButton(style()->standardIcon(QStyle::SP_MediaPlay), "Start", this);
@@ -134,6 +129,16 @@ RunSetupPanel::RunSetupPanel(const QList<QPair<QString, QString>>& tasks, QWidge
   setSetup(defaultRunSetup());
 }
 
+QCheckBox* RunSetupPanel::addModelBox(const QString& name, const QString& tooltip) {
+  auto* check = new QCheckBox(name, model_grid_->parentWidget());
+  check->setToolTip(tooltip);
+  const int i = static_cast<int>(models_.size());
+  models_.push_back({name, check});
+  model_grid_->addWidget(check, i / 2, i % 2);
+  connect(check, &QCheckBox::toggled, this, &RunSetupPanel::setupChanged);
+  return check;
+}
+
 RunSetup RunSetupPanel::setup() const {
   RunSetup s;
   s.config = config(base_);
@@ -149,6 +154,13 @@ void RunSetupPanel::setSetup(const RunSetup& s) {
   const RunConfig& c = s.config;
   base_ = c;
   task_->setCurrentText(QString::fromStdString(c.task.name));
+  for (const QString& name : s.models) {  // a named variant gets a box of its own
+    const bool shown =
+        std::any_of(models_.begin(), models_.end(), [&](const auto& m) { return m.first == name; });
+    const ModelCard* card = findModel(name.toStdString());
+    if (!shown && card && isModelVariant(name.toStdString()))
+      addModelBox(name, QString::fromUtf8(card->title) + ", " + name);
+  }
   for (const auto& [name, check] : models_) check->setChecked(s.models.contains(name));
   seeds_->setValue(s.seeds);
   train_size_->setValue(static_cast<int>(c.train_size));

@@ -44,7 +44,8 @@ class RunSetupPanel : public QWidget {
   RunConfig config(const RunConfig& base) const;
   // The panel's fields from `config` (models and seeds stay); emits no setupChanged.
   void setConfig(const RunConfig& config);
-  QStringList modelChoices() const;  // the check boxes' models, in registry order
+  // The check boxes' models, in registry order, then any named variant a setup brought.
+  QStringList modelChoices() const;
   // Adds a task to the list, or updates its description (e.g. "csv" once a file is imported).
   void addTask(const QString& name, const QString& description);
   QPushButton* startButton() const { return start_; }
@@ -60,7 +61,10 @@ class RunSetupPanel : public QWidget {
   QComboBox* anchors_;          // TaskOptions::anchors
   QComboBox* teacher_process_;  // TaskOptions::teacher_process (teacher and mix; item data: name)
   QLabel* task_description_;
-  QList<QPair<QString, QCheckBox*>> models_;  // registry order
+  // A check box for `name` after the others (a named variant a setup names, model_variant.h).
+  QCheckBox* addModelBox(const QString& name, const QString& tooltip);
+  QList<QPair<QString, QCheckBox*>> models_;  // registry order, then the variants set up
+  QGridLayout* model_grid_;
   QSpinBox *seeds_, *train_size_, *steps_, *length_, *d_model_, *heads_, *layers_;
   QPushButton* start_;
   QList<QPair<QString, QString>> tasks_;

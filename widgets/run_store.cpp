@@ -117,8 +117,8 @@ bool RunStore::anyDiverged() const {
 
 RunId RunStore::firstToInspect() const {
   for (const auto& r : rows_) {
-    const ModelInfo* info = findModel(r.run.what.model);
-    if (info && info->has_rems) return r.run.id;
+    const ModelCard* info = findModel(r.run.what.model);
+    if (info && info->has(HasRems)) return r.run.id;
   }
   return rows_.empty() ? RunId() : rows_.front().run.id;
 }

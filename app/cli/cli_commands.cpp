@@ -229,7 +229,7 @@ int runGenerationProbe(const RunConfig& config, const Preset& preset, const std:
   const auto probe = probeLinearAttentionRnn(
       o,
       [&](const std::string& kind, const GenerationPoint& p) {
-        if (parseAttentionKind(kind) == AttentionKind::Linear) {
+        if (parseAttentionKind(kind) == attentionKind("linear")) {
           linear = p;
           return;
         }

@@ -34,7 +34,7 @@ std::string signedSkill(double skill) {
 
 std::vector<HeadMatch> remMatches(Trainer& trainer) {
   const GroundTruth& truth = trainer.data().truth;
-  if (truth.empty() || !modelInfo(trainer.config().model.model).has_rems) return {};
+  if (truth.empty() || !modelInfo(trainer.config().model.model).has(HasRems)) return {};
   return matchRems(trainer.inspect(0), truth, trainer.config().task.length);
 }
 

@@ -4,6 +4,9 @@
 #include <iomanip>
 #include <iostream>
 #include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
 
 #include "app/cli/cli_command.h"
 #include "app/cli/cli_commands.h"
@@ -13,6 +16,35 @@
 #include "engine/models/model_factory.h"
 
 namespace rsalab {
+
+namespace {
+
+// Every card with its parameter count for the config (`rows`, describeModels' in registry order).
+std::string modelCardsJson(const std::vector<ModelDescription>& rows) {
+  nlohmann::json out = nlohmann::json::array();
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const ModelCard& card = modelRegistry()[i];
+    nlohmann::json flags = nlohmann::json::object();
+    for (ModelFlag flag : kModelFlags) flags[modelFlagName(flag)] = card.has(flag);
+    out.push_back({{"name", card.name},
+                   {"title", card.title},
+                   {"family", modelFamilyName(card.family)},
+                   {"attention", card.attention ? nlohmann::json(attentionKindName(*card.attention))
+                                                : nlohmann::json()},
+                   {"cell", card.cell ? nlohmann::json(enumName(*card.cell)) : nlohmann::json()},
+                   {"paper",
+                    {{"authors", card.paper.authors},
+                     {"title", card.paper.title},
+                     {"venue", card.paper.venue},
+                     {"arxiv", card.paper.arxiv}}},
+                   {"equation", card.equation},
+                   {"flags", flags},
+                   {"parameters", rows[i].parameters}});
+  }
+  return out.dump(1);
+}
+
+}  // namespace
 
 CliCommand addModelsCommand(CLI::App& app) {
   auto options = std::make_shared<ModelOptions>();
@@ -34,8 +66,12 @@ CliCommand addModelsCommand(CLI::App& app) {
                      "write the family's table (implicit matrix, recurrent form, relation to the "
                      "REMs) into this Markdown file's marked block, e.g. docs/FAMILY.md");
   models->add_flag("--check", *check, "with --docs: only check that the block is current");
+  auto json_out = std::make_shared<bool>(false);
+  models->add_flag("--json", *json_out,
+                   "print the cards as JSON (name, title, family, attention, cell, paper, "
+                   "equation, flags, parameters): the lists of bench/run.sh and the peer scripts");
 
-  return {models, [options, io_options, docs, check] {
+  return {models, [options, io_options, docs, check, json_out] {
             if (!docs->empty()) {
               const std::string text = readTextFile(*docs, size_t{1} << 24);
               if (*check) {
@@ -54,6 +90,10 @@ CliCommand addModelsCommand(CLI::App& app) {
             const ModelOptions& model_options = *options;
             const ModelIO& io = *io_options;
             auto rows = describeModels(model_options, io);
+            if (*json_out) {
+              std::cout << modelCardsJson(rows) << "\n";
+              return 0;
+            }
             std::cout << "models for d_model=" << model_options.d_model
                       << " heads=" << model_options.heads << " layers=" << model_options.layers
                       << " input_dim=" << io.input_dim << "\n";

@@ -12,6 +12,7 @@
 #include "app/cli/cli_command.h"
 #include "app/cli/cli_run_flags.h"
 #include "app/cli/cli_sweep.h"
+#include "engine/core/config/model_variant.h"
 #include "engine/core/registry/model_registry.h"
 #include "engine/core/sweep/sweep_plan.h"
 #include "engine/core/verdicts/preset_runner.h"
@@ -25,6 +26,7 @@ struct SweepFlags {
   SweepCommand command;
   RunFlags flags;
   std::string axis_text;
+  std::string models_text;  // --models, split by splitModelList (a variant's commas kept)
   std::vector<CLI::Option*> slurm_flags;
   CLI::Option* dry_run = nullptr;
   CLI::App* app = nullptr;
@@ -69,8 +71,9 @@ CliCommand addSweepCommand(CLI::App& app) {
   SweepCommand& sweep_command = s->command;
   auto* sweep = app.add_subcommand("sweep", "Sample-efficiency sweep: models x sizes x seeds");
   s->flags.add(sweep, /*with_model=*/false);
-  sweep->add_option("--models", sweep_command.models, "comma-separated models: " + modelNameList())
-      ->delimiter(',');
+  sweep->add_option("--models", s->models_text,
+                    "comma-separated models: " + modelNameList() +
+                        "; a named variant as name[key=value,flag], e.g. 'rsa[rem_heads=regular]'");
   sweep->add_option("--sizes", sweep_command.sizes, "comma-separated training-set sizes")
       ->delimiter(',');
   sweep->add_option("--axis", s->axis_text,
@@ -125,6 +128,7 @@ CliCommand addSweepCommand(CLI::App& app) {
       sweep, [s] {
         SweepCommand& sweep_command = s->command;
         CLI::App* sweep = s->app;
+        if (sweep->count("--models")) sweep_command.models = splitModelList(s->models_text);
         for (auto* flag : s->slurm_flags) sweep_command.slurm_options_given |= flag->count() > 0;
         if ((sweep_command.slurm_options_given || *s->dry_run) && !sweep_command.slurm)
           throw std::invalid_argument(

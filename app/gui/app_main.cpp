@@ -33,6 +33,7 @@
 #include "app/gui/sweep_dialog.h"
 #include "app/gui/sweep_panel.h"
 #include "app/gui/window_settings.h"
+#include "engine/core/config/model_variant.h"
 #include "engine/runtime.h"
 #include "widgets/run_setup_panel.h"
 
@@ -171,7 +172,11 @@ int main(int argc, char** argv) {
     setup = setup_panel->setup();
     setup.config.task.name = rsalab::csvPathTaskName();
   }
-  if (parser.isSet(models)) setup.models = parser.value(models).split(',', Qt::SkipEmptyParts);
+  if (parser.isSet(models)) {  // a named variant's commas kept (model_variant.h)
+    setup.models.clear();
+    for (const auto& m : rsalab::splitModelList(parser.value(models).toStdString()))
+      if (!m.empty()) setup.models << QString::fromStdString(m);
+  }
   if (parser.isSet(heads)) setup.config.model.heads = parser.value(heads).toInt();
   if (parser.isSet(length)) setup.config.task.length = parser.value(length).toInt();
   if (parser.isSet(steps)) setup.config.trainer.max_steps = parser.value(steps).toLongLong();
@@ -231,7 +236,12 @@ int main(int argc, char** argv) {
     const QStringList parts = parser.value(sweep).split(':');
     auto* dialog = panel->dialog();
     panel->openDialog();  // takes the run setup's task and architecture
-    if (parts.size() > 0) dialog->setModels(parts[0].split(','));
+    if (parts.size() > 0) {
+      QStringList names;  // a named variant's commas kept
+      for (const auto& m : rsalab::splitModelList(parts[0].toStdString()))
+        names << QString::fromStdString(m);
+      dialog->setModels(names);
+    }
     if (parts.size() > 1) dialog->setSizesText(parts[1]);
     if (parts.size() > 2) dialog->setSeeds(parts[2].toInt());
     if (parts.size() > 3) dialog->setSteps(parts[3].toInt());

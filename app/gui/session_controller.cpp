@@ -262,8 +262,8 @@ void SessionController::showBundle(const SessionBundle& b) {
       v_.curves->appendValidation(run.id, double(e.step), double(samples), e.loss);
     }
     for (const auto& [step, record] : r.snapshots) v_.inspector->addRecord(run.id, step, record);
-    const ModelInfo* info = findModel(r.model);
-    if (!inspect.valid() && info && info->has_rems && !r.snapshots.empty()) inspect = run.id;
+    const ModelCard* info = findModel(r.model);
+    if (!inspect.valid() && info && info->has(HasRems) && !r.snapshots.empty()) inspect = run.id;
   }
   if (!inspect.valid() && !runs.empty()) inspect = runs.front().id;
   v_.curves->fitAll();

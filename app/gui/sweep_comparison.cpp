@@ -23,7 +23,7 @@ void flatten(const nlohmann::json& j, const std::string& prefix, QMap<QString, Q
 
 // Whether a config key means anything for `model`, from its registry row (unknown models: all).
 bool appliesTo(const QString& key, const QString& model) {
-  const ModelInfo* info = findModel(model.toStdString());
+  const ModelCard* info = findModel(model.toStdString());
   if (!info) return true;
   const bool attention = info->family == ModelFamily::Attention ||
                          info->family == ModelFamily::FixedPoint ||
@@ -33,12 +33,12 @@ bool appliesTo(const QString& key, const QString& model) {
   if (key == "model.skip_lags" || key == "model.d_model" || key == "model.layers") return !linear;
   // REM settings: RSA, and the encoder-decoder whose encoder attention may be RSA.
   if (key.startsWith("model.rem") || key == "model.dilations")
-    return info->has_rems || info->family == ModelFamily::Seq2Seq;
+    return info->has(HasRems) || info->family == ModelFamily::Seq2Seq;
   if (key == "model.heads") return attention || info->family == ModelFamily::StateSpace;
   if (key == "model.ff_mult") return attention;
   if (key == "model.starsaber_gated") return info->family == ModelFamily::FixedPoint;
-  if (key == "model.linear_cumulative") return info->attention == AttentionKind::Linear;
-  if (key.startsWith("model.retnet_")) return info->attention == AttentionKind::Retention;
+  if (key == "model.linear_cumulative") return info->attention == attentionKind("linear");
+  if (key.startsWith("model.retnet_")) return info->attention == attentionKind("retention");
   if (key == "model.encoder_attention" || key == "model.decoder_layers")
     return info->family == ModelFamily::Seq2Seq;
   if (key == "model.causal") return attention;

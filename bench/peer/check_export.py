@@ -26,6 +26,7 @@ import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import models  # noqa: E402
+from cards import peer_models  # noqa: E402
 
 DTYPES = {"F64": torch.float64, "F32": torch.float32, "F16": torch.float16,
           "BF16": torch.bfloat16, "I64": torch.int64, "I32": torch.int32, "I16": torch.int16,
@@ -67,6 +68,8 @@ def peer_model(metadata):
         return models.StarSaber(d, h, L, features, outputs)
     if name == "mamba2":
         return models.Mamba2(d, h, L, features, outputs)
+    if name in models.LINEAR_FORECASTERS:  # the lookback window, no width, heads or layers
+        return models.LINEAR_FORECASTERS[name](o["lookback"], features, outputs)
     raise ValueError(f"the peer has no model {name!r}")
 
 
@@ -111,8 +114,7 @@ def main():
     ap.add_argument("--build",
                     default=os.environ.get("RSALAB_BUILD_DIR", os.path.join(root, "build")))
     ap.add_argument("--cli", help="rsalab-cli (default: BUILD/app/cli/rsalab-cli)")
-    ap.add_argument("--models",
-                    default="rnn,lstm,gru,transformer,rsa,linear,retnet,starsaber,mamba2")
+    ap.add_argument("--models", help="comma-separated (default: every card with has_peer)")
     ap.add_argument("--tol", type=float, default=1e-5, help="largest absolute output difference")
     a = ap.parse_args()
     torch.set_num_threads(1)
@@ -124,7 +126,7 @@ def main():
                 print(f"check_export.py: no {cli}; build it (cmake --build {a.build} --target "
                       "rsalab-cli) or pass --cli or files", file=sys.stderr)
                 return 2
-            files = export_runs(cli, out, a.models.split(","))
+            files = export_runs(cli, out, a.models.split(",") if a.models else peer_models())
         worst, checked = 0.0, 0
         print(f"{'model':<12} {'max |peer - engine|':>20}  file")
         for path in files:

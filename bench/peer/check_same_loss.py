@@ -19,6 +19,7 @@ import tempfile
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cards import peer_models  # noqa: E402
 from models import LinearAttention, adamw  # noqa: E402
 from peer import Case  # noqa: E402
 
@@ -49,9 +50,7 @@ def main():
     ap.add_argument("--build",
                     default=os.environ.get("RSALAB_BUILD_DIR", os.path.join(root, "build")))
     ap.add_argument("--tool", help="rsalab-peer-check (default: BUILD/bench/rsalab-peer-check)")
-    ap.add_argument("--models",
-                    default="transformer,rsa,linear,retnet,alibi,fox,gla,mlstm,starsaber,mamba2,lstm,gru,"
-                    "rnn,dlinear,nlinear")
+    ap.add_argument("--models", help="comma-separated (default: every card with has_peer)")
     ap.add_argument("--configs", default="tiny,small")
     ap.add_argument("--tol", type=float, default=1e-5, help="largest relative loss difference")
     a = ap.parse_args()
@@ -65,7 +64,7 @@ def main():
     print(f"{'model':<12} {'config':<6} {'form':<8} {'engine loss0':>14} {'rel diff':>9} "
           f"{'engine loss1':>14} {'rel diff':>9} {'init diff':>9}")
     with tempfile.TemporaryDirectory() as out:
-        for model, config, path in engine_archives(tool, out, a.models, a.configs):
+        for model, config, path in engine_archives(tool, out, a.models or ",".join(peer_models()), a.configs):
             archive = torch.jit.load(path)
             state = {k: v.detach() for k, v in archive.model.named_parameters()}
             e0, e1 = archive.loss0.item(), archive.loss1.item()

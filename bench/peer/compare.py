@@ -28,8 +28,8 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-MODELS = ["transformer", "rsa", "linear", "retnet", "alibi", "fox", "gla", "mlstm", "starsaber",
-          "mamba2", "lstm", "gru", "rnn", "dlinear", "nlinear"]
+sys.path.insert(0, HERE)
+from cards import peer_models  # noqa: E402
 SEQUENTIAL_SMALL_ONLY = ("rnn", "gru")  # on the CPU, as the current table: tiny and small only
 TINY_TARGET = ("transformer", "rsa", "linear", "lstm", "gru")  # >= 1.5x at tiny
 RSA_OVER_SOFTMAX = 1.10  # issue 49: RSA's step within 1.10x of softmax attention's (gpu config)
@@ -239,8 +239,9 @@ def main():
         os.environ.get("RSALAB_BUILD_DIR", os.path.join(root, "build")), "bench", "rsalab-bench"))
     ap.add_argument("--python", default="/usr/bin/python3", help="the Python with torch")
     ap.add_argument("--configs", default="tiny,small,large")
-    ap.add_argument("--models", default=",".join(MODELS),
-                    help="comma-separated, or 'all': every model of the bench the peer has")
+    ap.add_argument("--models",
+                    help="comma-separated, or 'all': every model of the bench the peer has "
+                         "(default: every card with has_peer)")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--threads", type=int, default=2, help="RSALAB_THREADS for both sides")
     ap.add_argument("--quick", action="store_true", help="both sides with --quick (a smoke test)")
@@ -258,8 +259,10 @@ def main():
     if a.models == "all":
         models = list_models(a, env)
     else:
-        models = [m for m in a.models.split(",") if m in MODELS]
-        skipped = [m for m in a.models.split(",") if m and m not in MODELS]
+        known = peer_models()  # the cards' has_peer (cards.py)
+        asked = a.models.split(",") if a.models else known
+        models = [m for m in asked if m in known]
+        skipped = [m for m in asked if m and m not in known]
         if skipped:
             print(f"compare.py: the peer has no {', '.join(skipped)}: left out", flush=True)
     on_cpu = a.device == "cpu"

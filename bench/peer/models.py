@@ -6,17 +6,23 @@ REM initialisation of rem_builder.cpp, so that a checkpoint's state dict loads a
 way a researcher would: no fused or blocked kernels.
 """
 import math
+import os
+import sys
 
 import torch
 from torch import nn
 import torch.nn.functional as F
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cards import cards  # noqa: E402
+
 LINEAR_EPS = 1e-6  # kLinearAttentionEps
 LINEAR_CHUNK = 64  # kLinearAttentionChunk
-ATTENTION = {"transformer": "softmax", "rsa": "rsa", "linear": "linear", "retnet": "retention",
-             "alibi": "alibi", "fox": "fox", "gla": "gla", "mlstm": "mlstm"}
-# The kinds whose model adds no positional encoding (the registry's positional_encoding false).
-NO_POSITIONAL = {"retention", "alibi", "fox", "gla", "mlstm"}
+# The attention family's models and their kinds, and the kinds whose model adds no positional
+# encoding (the cards' no_positional_encoding flag): read from the cards (cards.py).
+ATTENTION = {c["name"]: c["attention"] for c in cards() if c["attention"] and c["flags"]["has_peer"]}
+NO_POSITIONAL = {c["attention"] for c in cards()
+                 if c["attention"] and c["flags"]["no_positional_encoding"]}
 RECURRENT = {"rnn": nn.RNN, "lstm": nn.LSTM, "gru": nn.GRU}
 LOOKBACK = 24  # ModelOptions::lookback
 DLINEAR_KERNEL = 25  # kDLinearKernel
@@ -331,7 +337,7 @@ class Block(nn.Module):
 
 class Transformer(nn.Module):
     """input_proj + sinusoidal PE, L pre-LN blocks, final LayerNorm, per-position output.
-    The decaying kinds add no PE (NO_POSITIONAL, the registry's positional_encoding): their
+    The decaying kinds add no PE (NO_POSITIONAL, the cards' no_positional_encoding): their
     decays carry position.
     `options`: the retention's learnable_decay and rotation (ModelOptions' retnet_*)."""
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "bench/fixtures.h"
+#include "engine/core/registry/model_registry.h"
 #include "engine/runtime.h"
 
 namespace {
@@ -36,11 +37,10 @@ int main(int argc, char** argv) {
   try {
     rsalab::initRuntime();
     const std::string dir = argv[1];
-    const auto models = split(
-        argc > 2
-            ? argv[2]
-            : "transformer,rsa,linear,retnet,alibi,fox,gla,mlstm,starsaber,mamba2,lstm,gru,rnn,"
-              "dlinear,nlinear");
+    std::vector<std::string> models;  // default: every card the peer builds (HasPeer)
+    for (const auto& card : rsalab::modelRegistry())
+      if (card.has(rsalab::HasPeer)) models.emplace_back(card.name);
+    if (argc > 2) models = split(argv[2]);
     const auto configs = split(argc > 3 ? argv[3] : "tiny,small");
     for (const auto& config : configs) {
       for (const auto& model : models) {

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "engine/kernels/blocked_attention.h"
+#include "engine/models/transformer.h"
 
 namespace rsalab {
 
@@ -78,5 +79,16 @@ torch::Tensor AlibiAttentionImpl::step(const torch::Tensor& x_t, AttentionState&
                           /*causal=*/false, {}, bias);    // (B, H, 1, t+1)
   return out_->forward(mergeHeads(torch::matmul(S, v)));  // (B, 1, D)
 }
+
+namespace {
+
+// The maker of the attention card named "alibi" (makeSelfAttention, transformer.h).
+[[maybe_unused]] const bool kAlibiMaker =
+    registerAttentionMaker("alibi", [](const ModelOptions& o, bool /*causal*/) -> SelfAttention {
+      return std::make_shared<AlibiAttentionImpl>(
+          o.d_model, o.heads, o.alibi_code_slopes ? AlibiSlopes::Code : AlibiSlopes::PaperText);
+    });
+
+}  // namespace
 
 }  // namespace rsalab

@@ -2,7 +2,7 @@
 // ALiBi, attention with linear biases: Press, Smith and Lewis, "Train Short, Test Long: Attention
 // with Linear Biases Enables Input Length Extrapolation", arXiv 2108.12409, section 3. It takes
 // the place of the attention inside the Transformer block of transformer.h (pre-LN, the same FFN),
-// and the model adds no positional encoding (ModelInfo::positional_encoding false): the bias
+// and the model adds no positional encoding (its card's NoPositionalEncoding): the bias
 // carries position.
 //
 // Per head h = 1..H, a fixed slope m_h. By default the paper's text (section 3): m_h = 2^(−8h/H),
@@ -47,7 +47,7 @@ class AlibiAttentionImpl : public SelfAttentionImpl {
                         const LayerObserver& observe = {}) override;
   // One query against the KV cache with the bias −m_h·(t − j).
   torch::Tensor step(const torch::Tensor& x_t, AttentionState& state) override;
-  AttentionKind kind() const override { return AttentionKind::Alibi; }
+  AttentionKind kind() const override { return attentionKind("alibi"); }
 
   torch::Tensor slopes() const { return slopes_; }  // m_h (H) float64
 

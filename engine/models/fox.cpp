@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "engine/kernels/blocked_attention.h"
+#include "engine/models/transformer.h"
 
 namespace rsalab {
 
@@ -61,5 +62,15 @@ torch::Tensor ForgettingAttentionImpl::step(const torch::Tensor& x_t, AttentionS
                           forgetBias(c_t, state.log_forget.narrow(2, 0, t + 1)));  // (B, H, 1, t+1)
   return out_->forward(mergeHeads(torch::matmul(S, v)));                           // (B, 1, D)
 }
+
+namespace {
+
+// The maker of the attention card named "fox" (makeSelfAttention, transformer.h).
+[[maybe_unused]] const bool kFoxMaker =
+    registerAttentionMaker("fox", [](const ModelOptions& o, bool /*causal*/) -> SelfAttention {
+      return std::make_shared<ForgettingAttentionImpl>(o.d_model, o.heads);
+    });
+
+}  // namespace
 
 }  // namespace rsalab

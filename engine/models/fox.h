@@ -2,7 +2,7 @@
 // The Forgetting Transformer (FoX): Lin, Nikishin, He and Courville, "Forgetting Transformer:
 // Softmax Attention with a Forget Gate", arXiv 2503.02130, section 2. It takes the place of the
 // attention inside the Transformer block of transformer.h (pre-LN, the same FFN), and the model
-// adds no positional encoding (ModelInfo::positional_encoding false): the forget gates carry it.
+// adds no positional encoding (its card's NoPositionalEncoding): the forget gates carry it.
 //
 // Per head h, a scalar forget gate per token, f_t = σ(w_h·x_t + b_h) (one linear map D → H,
 // "forget", PyTorch's default initialisation as the paper's), and
@@ -34,7 +34,7 @@ class ForgettingAttentionImpl : public SelfAttentionImpl {
                         const LayerObserver& observe = {}) override;
   // One query against the KV cache; state.log_forget keeps c_j of every cached position.
   torch::Tensor step(const torch::Tensor& x_t, AttentionState& state) override;
-  AttentionKind kind() const override { return AttentionKind::Fox; }
+  AttentionKind kind() const override { return attentionKind("fox"); }
 
  private:
   torch::nn::Linear forget_{nullptr};  // w_h, b_h of the H gates: D -> H

@@ -5,6 +5,8 @@
 #include <limits>
 #include <vector>
 
+#include "engine/models/transformer.h"
+
 namespace rsalab {
 
 namespace {
@@ -135,5 +137,15 @@ torch::Tensor GatedLinearAttentionImpl::step(const torch::Tensor& x_t, Attention
   state.length += 1;
   return gateAndProject(x_t, mergeHeads(o));  // (B, 1, D)
 }
+
+namespace {
+
+// The maker of the attention card named "gla" (makeSelfAttention, transformer.h).
+[[maybe_unused]] const bool kGlaMaker =
+    registerAttentionMaker("gla", [](const ModelOptions& o, bool /*causal*/) -> SelfAttention {
+      return std::make_shared<GatedLinearAttentionImpl>(o.d_model, o.heads);
+    });
+
+}  // namespace
 
 }  // namespace rsalab

@@ -2,7 +2,7 @@
 // Gated linear attention: Yang et al., "Gated Linear Attention Transformers with Hardware-Efficient
 // Training", arXiv 2312.06635, section 4 (the GLA layer) and section 4.2 (its chunkwise form). It
 // takes the place of the attention inside the Transformer block of transformer.h (pre-LN, the same
-// FFN); the model adds no positional encoding (ModelInfo::positional_encoding false): the
+// FFN); the model adds no positional encoding (its card's NoPositionalEncoding): the
 // data-dependent decay carries position.
 //
 // Per head h, with q_t, k_t, v_t the head's Dh channels of the shared projection and k scaled by
@@ -62,7 +62,7 @@ class GatedLinearAttentionImpl : public SelfAttentionImpl {
                         const LayerObserver& observe = {}) override;
   // The recurrent form: state.S carries S_t; O(1) a token.
   torch::Tensor step(const torch::Tensor& x_t, AttentionState& state) override;
-  AttentionKind kind() const override { return AttentionKind::Gla; }
+  AttentionKind kind() const override { return attentionKind("gla"); }
 
   // q, k (scaled by 1/√Dh), v and log α of x (B, T, D), each (B, H, T, Dh); key_padding (B, T)
   // optional makes the padded positions transparent (k = 0, log α = 0).

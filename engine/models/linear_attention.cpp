@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "engine/models/transformer.h"
+
 namespace rsalab {
 
 torch::Tensor eluFeatureMap(const torch::Tensor& x) { return torch::elu(x) + 1; }
@@ -141,5 +143,15 @@ torch::Tensor LinearAttentionImpl::step(const torch::Tensor& x_t, AttentionState
   state.length += 1;
   return out_->forward(mergeHeads(y));  // (B, 1, D)
 }
+
+namespace {
+
+// The maker of the attention card named "linear" (makeSelfAttention, transformer.h).
+[[maybe_unused]] const bool kLinearMaker =
+    registerAttentionMaker("linear", [](const ModelOptions& o, bool causal) -> SelfAttention {
+      return std::make_shared<LinearAttentionImpl>(o.d_model, o.heads, causal, o.linear_cumulative);
+    });
+
+}  // namespace
 
 }  // namespace rsalab

@@ -54,7 +54,7 @@ class LinearAttentionImpl : public SelfAttentionImpl {
   torch::Tensor forward(const torch::Tensor& x, const torch::Tensor& key_padding = {},
                         const LayerObserver& observe = {}) override;
   torch::Tensor step(const torch::Tensor& x_t, AttentionState& state) override;
-  AttentionKind kind() const override { return AttentionKind::Linear; }
+  AttentionKind kind() const override { return attentionKind("linear"); }
   // Off: the causal path runs linearAttentionChunked on CPU too (the path before the fused
   // kernel; rsalab-bench's before/after lever).
   void setFusedKernel(bool on) { fused_ = on; }

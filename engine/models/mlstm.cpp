@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "engine/models/transformer.h"
+
 namespace rsalab {
 
 namespace {
@@ -130,5 +132,15 @@ torch::Tensor MlstmImpl::step(const torch::Tensor& x_t, AttentionState& state) {
   state.length += 1;
   return gateAndProject(x_t, mergeHeads(y));  // (B, 1, D)
 }
+
+namespace {
+
+// The maker of the attention card named "mlstm" (makeSelfAttention, transformer.h).
+[[maybe_unused]] const bool kMlstmMaker =
+    registerAttentionMaker("mlstm", [](const ModelOptions& o, bool /*causal*/) -> SelfAttention {
+      return std::make_shared<MlstmImpl>(o.d_model, o.heads);
+    });
+
+}  // namespace
 
 }  // namespace rsalab

@@ -5,7 +5,7 @@
 // Transformer block of transformer.h (pre-LN, the same FFN kept). The paper's mLSTM block (its
 // section 2.4) instead wraps the cell in an up-projection, a causal convolution and a learnable
 // skip, with no FFN; that block is not built here, so that against the other attentions only the
-// mixer changes. The model adds no positional encoding (ModelInfo::positional_encoding false):
+// mixer changes. The model adds no positional encoding (its card's NoPositionalEncoding):
 // the forget gates carry position.
 //
 // Per head h, q, k, v come from the shared projection (k scaled by 1/√Dh) and the gates from x_t:
@@ -70,7 +70,7 @@ class MlstmImpl : public SelfAttentionImpl {
   // The stabilised recurrence: state.S, state.z and state.stabiliser carry C_t, n_t and m_t; O(1)
   // a token.
   torch::Tensor step(const torch::Tensor& x_t, AttentionState& state) override;
-  AttentionKind kind() const override { return AttentionKind::Mlstm; }
+  AttentionKind kind() const override { return attentionKind("mlstm"); }
 
   // The gate pre-activations ĩ and f̃ of x (B, T, D), each (B, H, T).
   std::pair<torch::Tensor, torch::Tensor> gatePreactivations(const torch::Tensor& x);

@@ -3,6 +3,7 @@
 
 #include <stdexcept>
 
+#include "engine/core/config/model_variant.h"
 #include "engine/models/linear_forecasters.h"
 #include "engine/models/mamba2.h"
 #include "engine/models/recurrent_model.h"
@@ -11,7 +12,8 @@
 
 namespace rsalab {
 
-SequenceModel makeSequenceModel(const ModelOptions& options, const ModelIO& io) {
+SequenceModel makeSequenceModel(const ModelOptions& variant, const ModelIO& io) {
+  const ModelOptions options = withVariant(variant);  // a named variant's overrides written in
   switch (modelInfo(options.model).family) {  // throws naming an unknown model and the known ones
     case ModelFamily::Recurrent:
       return std::make_shared<RecurrentModelImpl>(options, io);
@@ -32,7 +34,7 @@ SequenceModel makeSequenceModel(const ModelOptions& options, const ModelIO& io) 
 
 EncoderDecoder makeEncoderDecoder(const ModelOptions& options, int64_t source_vocab,
                                   int64_t target_vocab) {
-  return EncoderDecoder(options, source_vocab, target_vocab);
+  return EncoderDecoder(withVariant(options), source_vocab, target_vocab);
 }
 
 std::vector<ModelDescription> describeModels(const ModelOptions& base, const ModelIO& io) {
@@ -46,7 +48,7 @@ std::vector<ModelDescription> describeModels(const ModelOptions& base, const Mod
     if (row.family == ModelFamily::Seq2Seq) {
       const int64_t vocab = io.vocab > 0 ? io.vocab : 16;
       d.parameters = makeEncoderDecoder(o, vocab, vocab)->parameterCount();
-    } else if (row.series_only &&
+    } else if (row.has(SeriesOnly) &&
                (io.vocab > 0 || io.pooled || io.output_dim % io.input_dim != 0)) {
       // A series-only model on an IO it refuses: counted for a one-step forecast of the columns.
       d.parameters = makeSequenceModel(o, ModelIO{io.input_dim, 0, io.input_dim})->parameterCount();

@@ -5,6 +5,8 @@
 #include <limits>
 #include <stdexcept>
 
+#include "engine/models/transformer.h"
+
 namespace rsalab {
 
 torch::Tensor retentionDefaultDecays(int64_t heads) {
@@ -146,5 +148,16 @@ torch::Tensor RetentionImpl::step(const torch::Tensor& x_t, AttentionState& stat
   state.length += 1;
   return gateAndProject(x_t, mergeHeads(y));  // (B, 1, D)
 }
+
+namespace {
+
+// The maker of the attention card named "retention" (makeSelfAttention, transformer.h).
+[[maybe_unused]] const bool kRetentionMaker = registerAttentionMaker(
+    "retention", [](const ModelOptions& o, bool /*causal*/) -> SelfAttention {
+      return std::make_shared<RetentionImpl>(o.d_model, o.heads, o.retnet_learnable_decay,
+                                             o.retnet_rotation);
+    });
+
+}  // namespace
 
 }  // namespace rsalab

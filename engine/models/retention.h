@@ -2,7 +2,7 @@
 // Multi-scale retention, the token mixer of RetNet: Sun et al., "Retentive Network: A Successor to
 // Transformer for Large Language Models", arXiv 2307.08621, section 2. It takes the place of the
 // attention inside the Transformer block of transformer.h (pre-LN, the same FFN); the model adds
-// no positional encoding (ModelInfo::positional_encoding false): the decay, and the rotation when
+// no positional encoding (its card's NoPositionalEncoding): the decay, and the rotation when
 // on, carry position.
 //
 // Per head h (section 2.2, Eq. 8), with a fixed decay γ_h = 1 − 2^(−5−h) by default (or learnable,
@@ -68,7 +68,7 @@ class RetentionImpl : public SelfAttentionImpl {
                         const LayerObserver& observe = {}) override;
   // The recurrent form: state.S, state.z and state.decay_sum carry S_n, z_n and s_n; O(1) a token.
   torch::Tensor step(const torch::Tensor& x_t, AttentionState& state) override;
-  AttentionKind kind() const override { return AttentionKind::Retention; }
+  AttentionKind kind() const override { return attentionKind("retention"); }
 
   torch::Tensor decays() const;     // γ (H)
   torch::Tensor logDecays() const;  // log γ (H)

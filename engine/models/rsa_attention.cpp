@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "engine/kernels/blocked_attention.h"
+#include "engine/models/transformer.h"
 
 namespace rsalab {
 
@@ -77,5 +78,16 @@ torch::Tensor RsaAttentionImpl::step(const torch::Tensor& x_t, AttentionState& s
   auto y = mixRems(torch::matmul(S, v), v, P, gate().to(q.scalar_type()));  // (B, H, 1, Dh)
   return out_->forward(mergeHeads(y));                                      // (B, 1, D)
 }
+
+namespace {
+
+// The maker of the attention card named "rsa" (makeSelfAttention, transformer.h).
+[[maybe_unused]] const bool kRsaMaker =
+    registerAttentionMaker("rsa", [](const ModelOptions& o, bool causal) -> SelfAttention {
+      return std::make_shared<RsaAttentionImpl>(o.d_model, o.heads, causal, o.rem, o.dilations,
+                                                o.rem_init);
+    });
+
+}  // namespace
 
 }  // namespace rsalab

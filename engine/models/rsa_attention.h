@@ -29,7 +29,7 @@ class RsaAttentionImpl : public SelfAttentionImpl {
                         const LayerObserver& observe = {}) override;
   // One new position t (causal generation): the same with row t of S and of P.
   torch::Tensor step(const torch::Tensor& x_t, AttentionState& state) override;
-  AttentionKind kind() const override { return AttentionKind::Rsa; }
+  AttentionKind kind() const override { return attentionKind("rsa"); }
 
   RemBuilder& rems() { return rems_; }
   torch::Tensor gate() const { return torch::sigmoid(mu); }  // (R): σ(µ)

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "engine/kernels/blocked_attention.h"
+#include "engine/models/transformer.h"
 
 namespace rsalab {
 
@@ -53,5 +54,15 @@ torch::Tensor CrossAttentionImpl::forward(const torch::Tensor& x, const torch::T
   auto y = torch::matmul(S, v).transpose(1, 2).contiguous().view({B, Tt, d_model_});
   return out_->forward(y);  // (B, Tt, D)
 }
+
+namespace {
+
+// The maker of the attention card named "softmax" (makeSelfAttention, transformer.h).
+[[maybe_unused]] const bool kSoftmaxMaker =
+    registerAttentionMaker("softmax", [](const ModelOptions& o, bool causal) -> SelfAttention {
+      return std::make_shared<SoftmaxAttentionImpl>(o.d_model, o.heads, causal);
+    });
+
+}  // namespace
 
 }  // namespace rsalab

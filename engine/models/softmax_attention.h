@@ -18,7 +18,7 @@ class SoftmaxAttentionImpl : public SelfAttentionImpl {
   torch::Tensor forward(const torch::Tensor& x, const torch::Tensor& key_padding = {},
                         const LayerObserver& observe = {}) override;
   torch::Tensor step(const torch::Tensor& x_t, AttentionState& state) override;
-  AttentionKind kind() const override { return AttentionKind::Softmax; }
+  AttentionKind kind() const override { return attentionKind("softmax"); }
 };
 
 // Softmax cross-attention of decoder queries over encoder memory (encoder–decoder).

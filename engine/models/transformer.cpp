@@ -1,49 +1,55 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/models/transformer.h"
 
+#include <map>
 #include <stdexcept>
+#include <string>
 
 #include "engine/core/registry/model_registry.h"
-#include "engine/models/alibi.h"
-#include "engine/models/fox.h"
-#include "engine/models/gla.h"
-#include "engine/models/linear_attention.h"
-#include "engine/models/mlstm.h"
-#include "engine/models/retention.h"
-#include "engine/models/rsa_attention.h"
-#include "engine/models/softmax_attention.h"
+#include "engine/models/attention_makers.h"
 
 namespace rsalab {
 
-SelfAttention makeSelfAttention(AttentionKind kind, const ModelOptions& o, bool causal) {
-  switch (kind) {
-    case AttentionKind::Softmax:
-      return std::make_shared<SoftmaxAttentionImpl>(o.d_model, o.heads, causal);
-    case AttentionKind::Rsa:
-      return std::make_shared<RsaAttentionImpl>(o.d_model, o.heads, causal, o.rem, o.dilations,
-                                                o.rem_init);
-    case AttentionKind::Linear:
-      return std::make_shared<LinearAttentionImpl>(o.d_model, o.heads, causal, o.linear_cumulative);
-    case AttentionKind::Retention:  // causal only: the registry row refuses the bidirectional form
-      if (!causal) throw std::invalid_argument("retention is causal only");
-      return std::make_shared<RetentionImpl>(o.d_model, o.heads, o.retnet_learnable_decay,
-                                             o.retnet_rotation);
-    case AttentionKind::Alibi:  // these four are causal only, as retention
-      if (!causal) throw std::invalid_argument("alibi is causal only");
-      return std::make_shared<AlibiAttentionImpl>(
-          o.d_model, o.heads, o.alibi_code_slopes ? AlibiSlopes::Code : AlibiSlopes::PaperText);
-    case AttentionKind::Fox:
-      if (!causal) throw std::invalid_argument("fox is causal only");
-      return std::make_shared<ForgettingAttentionImpl>(o.d_model, o.heads);
-    case AttentionKind::Gla:
-      if (!causal) throw std::invalid_argument("gla is causal only");
-      return std::make_shared<GatedLinearAttentionImpl>(o.d_model, o.heads);
-    case AttentionKind::Mlstm:
-      if (!causal) throw std::invalid_argument("mlstm is causal only");
-      return std::make_shared<MlstmImpl>(o.d_model, o.heads);
+namespace {
+
+// The makers by attention name; a function-local static, so that registrations from other
+// translation units' static initialisers find it built.
+std::map<std::string, AttentionMaker>& attentionMakers() {
+  static std::map<std::string, AttentionMaker> makers;
+  return makers;
+}
+
+}  // namespace
+
+bool registerAttentionMaker(const char* name, AttentionMaker maker) {
+  if (!attentionMakers().emplace(name, maker).second)
+    throw std::logic_error(std::string("attention '") + name + "' has two makers");
+  return true;
+}
+
+bool hasAttentionMaker(AttentionKind kind) {
+  return attentionMakers().count(attentionKindName(kind)) > 0;
+}
+
+SelfAttention makeRegisteredAttention(AttentionKind kind, const ModelOptions& o, bool causal) {
+  const ModelCard* card = findAttention(kind);
+  if (!card) {
+    throw std::invalid_argument("attention kind " + std::to_string(static_cast<int>(kind)) +
+                                " is not one of " + attentionKindList());
   }
-  throw std::invalid_argument("attention kind " + std::to_string(static_cast<int>(kind)) +
-                              " is not one of " + attentionKindList());
+  const auto it = attentionMakers().find(card->attention_name);
+  if (it == attentionMakers().end()) {
+    throw std::invalid_argument(std::string("attention '") + card->attention_name +
+                                "' has no maker registered (its .cpp)");
+  }
+  return it->second(o, causal);
+}
+
+SelfAttention makeSelfAttention(AttentionKind kind, const ModelOptions& o, bool causal) {
+  const ModelCard* card = findAttention(kind);
+  if (card && !causal && card->causalOnly())
+    throw std::invalid_argument(std::string(card->attention_name) + " is causal only");
+  return makeRegisteredAttention(kind, o, causal);
 }
 
 FeedForwardImpl::FeedForwardImpl(int64_t d_model, int64_t ff_mult) {
@@ -89,13 +95,13 @@ torch::Tensor TransformerBlockImpl::step(const torch::Tensor& x_t, AttentionStat
 TransformerModelImpl::TransformerModelImpl(const ModelOptions& options, const ModelIO& io)
     : SequenceModelImpl(options, io) {
   registerIoLayers(options_.d_model);
-  const ModelInfo& info = modelInfo(options_.model);
+  const ModelCard& info = modelInfo(options_.model);
   if (!info.attention)
     throw std::invalid_argument("model '" + options_.model + "' has no attention kind");
   const AttentionKind kind = *info.attention;  // the registry row's attention
   // A causal-only attention is causal whatever options.causal says (as recurrent models are).
-  if (!info.supports_bidirectional) options_.causal = true;
-  positional_encoding_ = info.positional_encoding && !options_.linear_value_path;
+  if (info.causalOnly()) options_.causal = true;
+  positional_encoding_ = !info.has(NoPositionalEncoding) && !options_.linear_value_path;
   for (int64_t l = 0; l < options_.layers; ++l) {
     blocks_.push_back(register_module("block" + std::to_string(l),
                                       TransformerBlock(kind, options_, options_.causal)));

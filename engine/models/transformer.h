@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Pre-LN Transformer with a swappable attention: softmax (the baseline), RSA, linear or retention.
+// Pre-LN Transformer with a swappable attention: any attention card's kind (softmax, RSA, …).
 // As in the RNN-vs-Transformer lecture notes. The same block, the same sinusoidal PE and the same
 // heads for all of them, so comparisons isolate the attention; a registry row without positional
-// encoding (ModelInfo::positional_encoding: RetNet, whose decay carries position) skips the PE.
+// encoding (its card's NoPositionalEncoding: RetNet, whose decay carries position) skips the PE.
 #pragma once
 
 #include <vector>
@@ -12,9 +12,20 @@
 
 namespace rsalab {
 
-// The attention of kind `kind` (ModelInfo::attention, attentionKinds()) of width D with options'
-// heads and REM settings.
+// The attention of kind `kind` (ModelCard::attention, attentionKinds()) of width D with options'
+// heads and REM settings, built by the maker its .cpp registered. Throws std::invalid_argument for
+// the bidirectional form of a CausalOnly card's kind, and for a kind without a maker.
 SelfAttention makeSelfAttention(AttentionKind kind, const ModelOptions& options, bool causal);
+
+// Builds one attention of width options.d_model (causal: a CausalOnly card's kind is only ever
+// asked for its causal form).
+using AttentionMaker = SelfAttention (*)(const ModelOptions& options, bool causal);
+// Registers the maker of the attention named `name` (its card's attention_name). Each attention's
+// .cpp calls it from a static initialiser (the engine links as a whole archive, so none is left
+// out); returns true. Throws std::logic_error for a name registered twice.
+bool registerAttentionMaker(const char* name, AttentionMaker maker);
+// Whether a maker is registered for `kind` (the self-test checks every attention card).
+bool hasAttentionMaker(AttentionKind kind);
 
 // x + FFN(LN(x)), FFN = Linear(D, ff_mult·D)·GELU·Linear(ff_mult·D, D)
 class FeedForwardImpl : public torch::nn::Module {
@@ -57,7 +68,7 @@ struct GenerationState {
 
 class TransformerModelImpl : public SequenceModelImpl {
  public:
-  // options.model names an attention-family row of the registry; its ModelInfo::attention is the
+  // options.model names an attention-family row of the registry; its ModelCard::attention is the
   // attention of every block.
   TransformerModelImpl(const ModelOptions& options, const ModelIO& io);
   torch::Tensor forward(const torch::Tensor& x, InspectionRecord* record = nullptr) override;
@@ -71,7 +82,8 @@ class TransformerModelImpl : public SequenceModelImpl {
  private:
   torch::Tensor positional(int64_t T, int64_t offset, const torch::Tensor& like);
   torch::Tensor finalNorm(const torch::Tensor& h);  // LN_f(h), or h on the linear value path
-  bool positional_encoding_ = true;  // the row's positional_encoding, off on the linear value path
+  bool positional_encoding_ =
+      true;  // not the card's NoPositionalEncoding, off on the linear value path
   std::vector<TransformerBlock> blocks_;
   torch::nn::LayerNorm ln_f_{nullptr};
   torch::Tensor pe_cache_;  // (T, D) rows for positions 0..T−1

@@ -73,7 +73,7 @@ CheckResult modelGradients(const std::string& model, const torch::Device& device
   o.d_model = 8;
   o.layers = 1;
   o.lookback = 5;
-  const bool series = modelInfo(model).series_only;
+  const bool series = modelInfo(model).has(SeriesOnly);
   const int64_t T = 19;
   auto net = makeSequenceModel(o, ModelIO{3, 0, series ? 6 : 2, false});
   net->to(device, torch::kFloat64);

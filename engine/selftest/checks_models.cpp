@@ -2,10 +2,15 @@
 // The self-test's model-wide checks, for every model of the registry they apply to: causality
 // (changing x_t changes no output before t, and changes the one at t), generation step by step
 // against the full forward (KV cache, (S, z), (S, z, s), S, (C, n, m), Mamba-2's conv buffer and
-// SSM state), and a short overfit run (the loss of one small batch falls 10×).
+// SSM state), a short overfit run (the loss of one small batch falls 10×), and each card's flags
+// and FLOP count against its model's behaviour.
 #include <algorithm>
 
+#include "engine/core/config/flops.h"
+#include "engine/core/io/text.h"
+#include "engine/core/registry/memory_horizon.h"
 #include "engine/core/registry/model_registry.h"
+#include "engine/models/attention_makers.h"
 #include "engine/models/mamba2.h"
 #include "engine/models/model_factory.h"
 #include "engine/models/transformer.h"
@@ -24,7 +29,7 @@ CheckResult futureInputsDoNotReachPastOutputs(const std::string& model, bool gat
   auto o = smallModelOptions(model);
   o.starsaber_gated = gated;
   o.lookback = 7;
-  const bool series = modelInfo(model).series_only;  // forecasts H = 2 steps of the 3 columns
+  const bool series = modelInfo(model).has(SeriesOnly);  // forecasts H = 2 steps of the 3 columns
   auto net = makeSequenceModel(o, ModelIO{3, 0, series ? 6 : 2, false});
   if (!net->causal()) return failed(model + " is not causal");
   net->to(device, torch::kFloat64);
@@ -120,9 +125,94 @@ CheckResult fitsOneBatch(const std::string& model, const torch::Device& device) 
   return r;
 }
 
+// Whether changing the last input (B = 2, T = 12) changes any earlier output of `f`, a map of
+// (B, T, F) float64 inputs: the behaviour behind a card's CausalOnly flag.
+template <typename F>
+bool seesTheFuture(F&& f, int64_t features, const torch::Device& device) {
+  torch::NoGradGuard no_grad;
+  const int64_t T = 12;
+  auto x = torch::randn({2, T, features}, f64(device));
+  auto x2 = x.clone();
+  x2.select(1, T - 1).add_(torch::randn({2, features}, f64(device)) * 3);
+  const torch::Tensor y = f(x), y2 = f(x2);
+  return (y2.narrow(1, 0, T - 1) - y.narrow(1, 0, T - 1)).abs().max().item<double>() > 1e-9;
+}
+
+// A card says what its model does; this check measures it, independently of the flags (a model
+// reads some of them when it is built, so the attention family's causality is asked of its kind's
+// registered maker directly, never through makeSelfAttention's refusal):
+//   - CausalOnly: the model (the attention, for the attention family) asked for its bidirectional
+//     form still lets no future input reach a past output;
+//   - RecordsDecays: a forward's inspection record has decaying heads (memory_horizon.h);
+//   - the FLOP count (flops.h) is positive and grows with T (T = 8, 32, 128), for every card
+//     that has one; only the seq2seq family has none.
+CheckResult cardMatchesTheModel(const std::string& model, const torch::Device& device) {
+  torch::manual_seed(7);
+  const ModelCard& card = modelInfo(model);
+  const bool series = card.has(SeriesOnly);
+  const ModelIO io{3, 0, series ? 6 : 2, false};
+  ModelOptions o = smallModelOptions(model);
+  o.lookback = 5;
+  std::vector<std::string> wrong;
+  bool sees_future = false;
+  if (card.attention) {
+    auto layer = makeRegisteredAttention(*card.attention, o, /*causal=*/false);
+    layer->to(device, torch::kFloat64);
+    sees_future =
+        seesTheFuture([&](const torch::Tensor& x) { return layer->forward(x); }, o.d_model, device);
+  } else {
+    o.causal = false;
+    auto net = makeSequenceModel(o, io);
+    net->to(device, torch::kFloat64);
+    sees_future = seesTheFuture([&](const torch::Tensor& x) { return net->forward(x); }, 3, device);
+  }
+  if (sees_future == card.causalOnly()) {
+    wrong.push_back(std::string("causal_only: its bidirectional form ") +
+                    (sees_future ? "sees" : "does not see") + " the future");
+  }
+  o.causal = true;
+  auto net = makeSequenceModel(o, io);
+  net->to(device, torch::kFloat64);
+  InspectionRecord record;
+  {
+    torch::NoGradGuard no_grad;
+    net->forward(torch::randn({1, 10, 3}, f64(device)), &record);
+  }
+  const bool decays = !headDecays(record).empty();
+  if (decays != card.has(RecordsDecays)) {
+    wrong.push_back(std::string("records_decays: its record has ") +
+                    (decays ? "decaying heads" : "no decaying head"));
+  }
+  if (card.forward_flops) {
+    double last = 0;
+    for (int64_t T : {8, 32, 128}) {
+      const double flops = forwardFlopsPerToken(o, io, T) * static_cast<double>(T);
+      if (!(flops > last)) {
+        wrong.push_back("FLOPs at T = " + std::to_string(T) + ": " + std::to_string(flops) +
+                        ", not above " + std::to_string(last));
+      }
+      last = flops;
+    }
+  }
+  CheckResult r;
+  r.measure = "flags unlike the model";
+  r.error = static_cast<double>(wrong.size());
+  r.tolerance = 0;
+  r.passed = wrong.empty();
+  r.detail =
+      wrong.empty() ? "causal_only, records_decays and the FLOP count agree" : joined(wrong, "; ");
+  return r;
+}
+
 }  // namespace
 
 void addModelChecks(std::vector<SelfCheck>& checks) {
+  for (const auto& row : modelRegistry()) {  // every sequence model's card against its model
+    if (row.family == ModelFamily::Seq2Seq) continue;
+    const std::string m = row.name;
+    checks.push_back({{"card", m, "card/" + m},
+                      [m](const torch::Device& device) { return cardMatchesTheModel(m, device); }});
+  }
   for (const auto& row : modelRegistry()) {  // every sequence model
     if (row.family == ModelFamily::Seq2Seq) continue;
     const std::string m = row.name;

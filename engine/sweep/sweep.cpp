@@ -84,7 +84,7 @@ SweepRow trainCell(const SweepPlan& plan, const SweepCell& cell,
   // A model with decaying heads (REMs, RetNet's γ, Mamba-2's a_t, FoX's f_t, …) keeps its learned
   // decays in the row, so that a claim on them can be judged from sweep.json (a Slurm sweep's
   // included).
-  const bool decays = recordsDecays(modelInfo(cell.model));
+  const bool decays = modelInfo(cell.model).has(RecordsDecays);
   if (options.keep_inspection || decays) {
     InspectionRecord record = trainer.inspect(0);
     row.regular_decays = regularDecays(record);

@@ -16,7 +16,7 @@ namespace {
 
 // The registry's attention-family model whose attention is `kind`.
 std::string modelWithAttention(AttentionKind kind) {
-  if (const ModelInfo* row = findAttention(kind)) return row->name;
+  if (const ModelCard* row = findAttention(kind)) return row->name;
   throw std::invalid_argument(std::string("no model in the registry has ") +
                               attentionKindName(kind) + " attention");
 }
@@ -56,7 +56,7 @@ void checkParallelEqualsRecurrent(const GenerationProbeOptions& o, LinearAttenti
   // started beside the probe (the GUI's generation tab) must not get another initialisation.
   std::unique_lock<std::mutex> lock(globalGeneratorMutex());
   torch::manual_seed(o.seed);
-  TransformerModelImpl net(optionsFor(o, AttentionKind::Linear), kIo);
+  TransformerModelImpl net(optionsFor(o, attentionKind("linear")), kIo);
   auto x = torch::randn({4, T, 1}, torch::TensorOptions().dtype(torch::kFloat64));
   lock.unlock();
   net.to(torch::kFloat64);
@@ -100,8 +100,8 @@ void timeCurves(const GenerationProbeOptions& o, const std::vector<int64_t>& pos
   const int64_t T = positions.back();
   std::vector<Method> methods;
   std::unique_lock<std::mutex> lock(globalGeneratorMutex());  // as in checkParallelEqualsRecurrent
-  for (auto [kind, curve] : {std::pair{AttentionKind::Linear, &out.linear},
-                             std::pair{AttentionKind::Softmax, &out.softmax}}) {
+  for (auto [kind, curve] : {std::pair{attentionKind("linear"), &out.linear},
+                             std::pair{attentionKind("softmax"), &out.softmax}}) {
     torch::manual_seed(o.seed);
     auto net = std::make_shared<TransformerModelImpl>(optionsFor(o, kind), kIo);
     net->eval();

@@ -59,10 +59,9 @@ SafetensorsTensor toSafetensor(const std::string& name, const torch::Tensor& ten
 }  // namespace
 
 std::string peerIncompatibility(const ModelOptions& o, const ModelIO& io) {
-  static const std::set<std::string> peer_models = {
-      "rnn",   "lstm", "gru", "transformer", "rsa",       "linear", "retnet",
-      "alibi", "fox",  "gla", "mlstm",       "starsaber", "mamba2"};
-  if (!peer_models.count(o.model)) return "the peer (bench/peer/models.py) has no model " + o.model;
+  const ModelCard* card = findModel(o.model);
+  if (!card || !card->has(HasPeer))  // the cards say which models the peer builds
+    return "the peer (bench/peer/models.py) has no model " + o.model;
   if (io.vocab > 0) return "token inputs (the peer's models take real features)";
   if (io.pooled) return "a pooled output (the peer's models output every position)";
   if (o.skip_lags > 0)

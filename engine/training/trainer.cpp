@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "engine/core/config/model_variant.h"
 #include "engine/core/io/atomic_file.h"
 #include "engine/core/io/enums.h"
 #include "engine/device.h"
@@ -55,6 +56,7 @@ struct Trainer::State {
 Trainer::Trainer(RunConfig config, std::shared_ptr<const TaskData> data)
     : config_(std::move(config)), data_(std::move(data)), state_(std::make_unique<State>()) {
   validate(config_);
+  config_.model = withVariant(config_.model);  // a named variant's options, saved as they ran
   if (!data_)
     data_ = std::make_shared<const TaskData>(
         makeTask(config_.task, config_.train_size, config_.trainer.seed));

@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Analytic FLOPs of each model, the one implementation shared by the bench (MFU = achieved FLOP/s ÷
-// GEMM peak) and the comparison table (FLOPs per token). Torch-free: plain arithmetic on options.
-// Counted: matrix products only (2·m·n·k each) plus the linear-attention state updates, which
-// are that model's real work. Elementwise ops (softmax, GELU, LayerNorm, gates, REM building)
-// are left out, as in PaLM's MFU. Attention products are counted in full (T × T per head, causal
-// or not), so any saving from causality shows up as a higher MFU, never as less "work".
-// One training step = forward + backward, backward = 2 × forward (a grad for the input and one
-// for the weight of each product), so step = 3 × forward. The AdamW update is O(params): left out.
+// GEMM peak) and the comparison table (FLOPs per token); each card holds its own count
+// (ModelCard::forward_flops, model_cards.cpp), this header the conventions and the shape.
+// Torch-free: plain arithmetic on options. Counted: matrix products only (2·m·n·k each) plus the
+// linear-attention state updates, which are that model's real work. Elementwise ops (softmax, GELU,
+// LayerNorm, gates, REM building) are left out, as in PaLM's MFU. Attention products are counted in
+// full (T × T per head, causal or not), so any saving from causality shows up as a higher MFU,
+// never as less "work". One training step = forward + backward, backward = 2 × forward (a grad for
+// the input and one for the weight of each product), so step = 3 × forward. The AdamW update is
+// O(params): left out.
 //
 // With N = B·T tokens, D width, H heads, Dh = D/H, L layers, f = ff_mult, R = REM heads, G = gate
-// blocks of a recurrent cell (ModelInfo::gate_blocks: RNN 1, GRU 3, LSTM 4), F_in/F_out
+// blocks of a recurrent cell (ModelCard::gate_blocks: RNN 1, GRU 3, LSTM 4), F_in/F_out
 // input/output features:
 // clang-format off
 //   io            2·N·D·(F_in + F_out)
@@ -56,12 +58,11 @@
 // clang-format on
 #pragma once
 
-#include <algorithm>
-#include <cmath>
 #include <cstdint>
 #include <string>
 
 #include "engine/core/config/model_options.h"
+#include "engine/core/config/model_variant.h"
 #include "engine/core/registry/model_registry.h"
 
 namespace rsalab {
@@ -75,65 +76,10 @@ constexpr double kGlaFlopsChunk = 16, kGlaFlopsGateRank = 16;
 constexpr double kMamba2FlopsExpand = 2, kMamba2FlopsState = 16, kMamba2FlopsConv = 4,
                  kMamba2FlopsChunk = 64;
 
-struct StepShape {
-  int64_t B = 1, T = 1, D = 1, H = 1, L = 1;
-  int64_t ff_mult = 4;
-  int64_t rem_heads = 0;  // RSA: R
-  int64_t in_features = 1, out_features = 1;
-  bool gated = false;     // StarSaber gated variant
-  int64_t lookback = 24;  // the linear family's window K (ModelOptions::lookback)
-};
-
-// `model` is a registry name; the count follows its row: family, attention kind, gate blocks.
+// `model` is a registry name; the count is its card's (ModelCard::forward_flops, model_cards.cpp).
 // Throws std::invalid_argument for an unknown model.
 inline double forwardFlops(const std::string& model, const StepShape& s) {
-  const ModelInfo& info = modelInfo(model);
-  const double B = static_cast<double>(s.B), T = static_cast<double>(s.T),
-               D = static_cast<double>(s.D), L = static_cast<double>(s.L),
-               f = static_cast<double>(s.ff_mult);
-  const double Dh = D / static_cast<double>(s.H);
-  const double N = B * T;
-  const double io = 2 * N * D * static_cast<double>(s.in_features + s.out_features);
-  const double dense = (8 + 4 * f) * N * D * D;  // QKV, output projection, FFN
-  const double attention = 4 * B * T * T * D;    // QKᵀ and A·V over all heads
-  switch (info.family) {
-    case ModelFamily::Attention:
-      // Linear attention's state updates replace the T × T products (softmax and RSA).
-      if (info.attention == AttentionKind::Linear) return io + L * (dense + 4 * N * D * Dh);
-      if (info.attention == AttentionKind::Gla) {
-        const double C = std::min(kGlaFlopsChunk, T);
-        return io + L * (dense + 2 * N * D * D + 4 * kGlaFlopsGateRank * N * D + 4 * N * C * D +
-                         4 * N * D * Dh + 2 * N * D * Dh / C);
-      }
-      if (info.attention == AttentionKind::Retention)
-        return io + L * (dense + 2 * N * D * D + attention);  // + the gate X·W_G
-      if (info.attention == AttentionKind::Fox)               // + the forget gates X·w (D → H)
-        return io + L * (dense + 2 * N * D * static_cast<double>(s.H) + attention);
-      if (info.attention == AttentionKind::Mlstm)  // + X·W_o and the gates ĩ, f̃ (D -> H each)
-        return io + L * (dense + 2 * N * D * D + 4 * N * D * static_cast<double>(s.H) + attention);
-      return io + L * (dense + attention);
-    case ModelFamily::FixedPoint:
-      return io + L * ((s.gated ? 12 : 8) * N * D * D + attention);
-    case ModelFamily::Recurrent:
-      return io + L * 4 * static_cast<double>(info.gate_blocks) * N * D * D;
-    case ModelFamily::Linear: {
-      const double K = static_cast<double>(s.lookback), out = static_cast<double>(s.out_features);
-      const double in = static_cast<double>(std::max<int64_t>(1, s.in_features));
-      const double windows = 2 * N * K * out;  // every position's (K → H) map, per column
-      return std::string(info.name) == "dlinear" ? windows + 2 * K * K * out / in : windows;
-    }
-    case ModelFamily::StateSpace: {
-      const double E = kMamba2FlopsExpand * D, S = kMamba2FlopsState, H = static_cast<double>(s.H);
-      const double Q = std::min<double>(kMamba2FlopsChunk, T), n = std::ceil(T / Q);
-      const double layer = 2 * N * D * (3 * E + 2 * S + H) +
-                           2 * N * kMamba2FlopsConv * (E + 2 * S) + 2 * N * Q * (S + E) +
-                           4 * N * E * S + 2 * B * (n + 1) * (n + 1) * E * S;
-      return io + L * layer;
-    }
-    case ModelFamily::Seq2Seq:
-      break;
-  }
-  return 0;  // the seq2seq family is not covered
+  return modelInfo(model).flops(s);
 }
 
 inline double trainStepFlops(const std::string& model, const StepShape& s) {
@@ -143,7 +89,8 @@ inline double trainStepFlops(const std::string& model, const StepShape& s) {
 // Forward FLOPs per token of one sequence of length T (B = 1) for `model` built from `options`
 // with `io` (token inputs are an embedding lookup: no input product). Attention terms grow with T,
 // so the figure is quoted at the task's T. The seq2seq family is not covered (returns 0).
-inline double forwardFlopsPerToken(const ModelOptions& options, const ModelIO& io, int64_t T) {
+inline double forwardFlopsPerToken(const ModelOptions& variant, const ModelIO& io, int64_t T) {
+  const ModelOptions options = withVariant(variant);  // a named variant's own numbers
   if (T < 1 || modelInfo(options.model).family == ModelFamily::Seq2Seq) return 0;
   StepShape s;
   s.B = 1;
@@ -152,7 +99,7 @@ inline double forwardFlopsPerToken(const ModelOptions& options, const ModelIO& i
   s.H = options.heads > 0 ? options.heads : 1;
   s.L = options.layers;
   s.ff_mult = options.linear_value_path ? 0 : options.ff_mult;  // no FFN on that path
-  s.rem_heads = modelInfo(options.model).has_rems ? options.rem.total() : 0;
+  s.rem_heads = modelInfo(options.model).has(HasRems) ? options.rem.total() : 0;
   s.in_features = io.vocab > 0 ? 0 : io.input_dim;
   s.out_features = io.output_dim;
   s.gated = options.starsaber_gated;

@@ -6,6 +6,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "engine/core/config/model_variant.h"
+
 namespace rsalab {
 namespace {
 
@@ -107,13 +109,13 @@ const OptionInfo<ModelOptions>* findModelOption(const std::string& name) {
 }
 
 AttentionKind encoderAttention(const ModelOptions& o) {
-  const ModelInfo* row = findAttention(o.encoder_attention);
+  const ModelCard* row = findAttention(o.encoder_attention);
   if (!row) {
     throw std::invalid_argument(std::string("encoder_attention '") +
                                 attentionKindName(o.encoder_attention) + "' is unknown: use " +
                                 encoderAttentionKindList());
   }
-  if (!row->supports_bidirectional) {  // the encoder is bidirectional
+  if (row->causalOnly()) {  // the encoder is bidirectional
     throw std::invalid_argument(
         std::string("encoder_attention '") + attentionKindName(o.encoder_attention) +
         "' is causal only and the encoder is bidirectional: use " + encoderAttentionKindList());
@@ -121,16 +123,17 @@ AttentionKind encoderAttention(const ModelOptions& o) {
   return o.encoder_attention;
 }
 
-void validate(const ModelOptions& o) {
-  const ModelInfo& info = modelInfo(o.model);  // throws naming the model and the known ones
-  const ModelInfo* encoder = findAttention(encoderAttention(o));
+void validate(const ModelOptions& options) {
+  const ModelOptions o = withVariant(options);  // a named variant's overrides, or its error
+  const ModelCard& info = modelInfo(o.model);   // throws naming the model and the known ones
+  const ModelCard* encoder = findAttention(encoderAttention(o));
   checkRanges(modelOptionTable(), o);
   if (o.d_model % o.heads != 0) {
     std::ostringstream s;
     s << "d_model = " << o.d_model << " is not divisible by heads = " << o.heads;
     throw std::invalid_argument(s.str());
   }
-  if (info.attention == AttentionKind::Retention && o.retnet_rotation &&
+  if (info.attention == attentionKind("retention") && o.retnet_rotation &&
       (o.d_model / o.heads) % 2 != 0) {
     std::ostringstream s;
     s << "retnet_rotation turns pairs of channels: the head width d_model / heads = "
@@ -140,7 +143,7 @@ void validate(const ModelOptions& o) {
   const RemHeadCounts& r = o.rem;
   checkRanges(remHeadTable(), r, "rem.");
   // The REM heads of a model whose attention has REMs (or a seq2seq encoder using that attention).
-  if (info.has_rems || (info.family == ModelFamily::Seq2Seq && encoder->has_rems)) {
+  if (info.has(HasRems) || (info.family == ModelFamily::Seq2Seq && encoder->has(HasRems))) {
     if (r.total() > o.heads) {
       std::ostringstream s;
       s << "REM head counts sum to " << r.total() << " but there are only heads = " << o.heads;

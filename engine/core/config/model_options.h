@@ -57,8 +57,8 @@ struct ModelOptions {
   // The seq2seq family's self-attention: one of encoderAttentionKinds() (softmax | rsa | linear;
   // configs keep the name). A causal-only kind (retention) is refused: the encoder is
   // bidirectional.
-  AttentionKind encoder_attention = AttentionKind::Softmax;
-  int64_t decoder_layers = 0;     // 0: same as layers
+  AttentionKind encoder_attention{};  // the first attention card's kind: softmax
+  int64_t decoder_layers = 0;         // 0: same as layers
   bool linear_cumulative = true;  // causal linear: running-sum form, chunked (else masked T x T)
   // Attention stacks only: no positional encoding, no LayerNorm and no feed-forward block, so the
   // output is linear in the input given the attention weights. With REM heads held open (µ fixed

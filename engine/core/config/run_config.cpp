@@ -10,6 +10,7 @@
 #include <variant>
 #include <vector>
 
+#include "engine/core/config/model_variant.h"
 #include "engine/core/config/task_validation.h"
 #include "engine/core/io/json_limits.h"
 #include "engine/core/io/text.h"
@@ -184,14 +185,14 @@ void validate(const RunConfig& c) {
   // ignore `causal`: they are causal whatever it says.)
   const auto* task = findTask(c.task.name);
   const auto* model = findModel(c.model.model);
-  if (task && task->next_step && !c.model.causal && model && model->supports_bidirectional) {
+  if (task && task->next_step && !withVariant(c.model).causal && model && !model->causalOnly()) {
     throw std::invalid_argument("task '" + c.task.name +
                                 "' predicts the next value: a bidirectional model would see it; "
                                 "use a causal model");
   }
   // A series-only model (the linear family) forecasts real values at every position; other
   // objectives have token inputs or pooled outputs (the factory refuses such an IO as well).
-  if (task && model && model->series_only && task->objective != Objective::Regression) {
+  if (task && model && model->has(SeriesOnly) && task->objective != Objective::Regression) {
     throw std::invalid_argument("model '" + c.model.model +
                                 "' forecasts a real-valued series: task '" + c.task.name + "' is " +
                                 objectiveName(task->objective) +
@@ -269,6 +270,12 @@ RunConfig withTaskParameter(const RunConfig& config, const std::string& name, do
     field = value;
   }
   return runConfigFromJson(j.dump());
+}
+
+ModelOptions overlayModelJson(const ModelOptions& base, const std::string& text) {
+  ModelOptions out = base;
+  overlay(parseJsonLimited(text, "model overrides"), out);
+  return out;
 }
 
 RunConfig runConfigFromJson(const std::string& text) {

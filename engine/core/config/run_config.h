@@ -27,6 +27,10 @@ std::string toJson(const RunConfig& config);  // pretty-printed
 RunConfig runConfigFromJson(const std::string& text);
 // Overlays the keys present in `text` onto `base` (for --config files under flags).
 RunConfig mergeRunConfigJson(const RunConfig& base, const std::string& text);
+// `base` with the keys of the JSON object `text` ({"heads": 2, "rem": {"cos": 0}}) read over it as
+// a config's "model" section is, with its typed errors; not validated (withVariant,
+// model_variant.h).
+ModelOptions overlayModelJson(const ModelOptions& base, const std::string& text);
 
 // A task parameter named as on a sweep axis: "mix.share", "mix_share", "task.mix_share" and
 // "task.noise" all name a numeric field of TaskOptions (dots after the optional "task." become

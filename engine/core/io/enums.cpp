@@ -37,11 +37,6 @@ std::optional<Split> parseSplit(const std::string& name) { return parseName(kSpl
 const char* remKindName(RemKind kind) { return nameOf(kRemKinds, kind); }
 std::optional<RemKind> parseRemKind(const std::string& name) { return parseName(kRemKinds, name); }
 
-const char* attentionKindName(AttentionKind kind) { return enumName(kind); }
-std::optional<AttentionKind> parseAttentionKind(const std::string& name) {
-  return parseEnum<AttentionKind>(name);
-}
-
 const char* normModeName(NormMode mode) { return enumName(mode); }
 std::optional<NormMode> parseNormMode(const std::string& name) { return parseEnum<NormMode>(name); }
 

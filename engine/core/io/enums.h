@@ -58,23 +58,15 @@ std::optional<RemKind> parseRemKind(const std::string& name);
 template <typename E>
 struct EnumTable;  // EnumTable<E>::rows: E's name table
 
-// The attention inside a transformer block (ModelInfo::attention, ModelOptions::encoder_attention):
-// softmax (the baseline), RSA (softmax mixed with REMs), linear (elu+1 feature maps), retention
-// (RetNet's multi-scale retention), ALiBi (softmax with a fixed linear distance penalty), FoX
-// (softmax with a data-dependent forget-gate bias), GLA (gated linear attention) or mLSTM (xLSTM's
-// matrix memory). The last five decay with distance and are causal only.
-enum class AttentionKind { Softmax, Rsa, Linear, Retention, Alibi, Fox, Gla, Mlstm };
-// softmax | rsa | linear | retention | alibi | fox | gla | mlstm
+// The attention inside a transformer block (ModelCard::attention, ModelOptions::encoder_attention):
+// one value per attention card, in registry order, named by its card (ModelCard::attention_name:
+// "softmax", "rsa", "linear", "retention", …). A new kind is a card (model_cards.cpp), never a
+// line here; code names a kind by attentionKind("softmax") (model_registry.h). Configs keep the
+// name, never the number.
+enum class AttentionKind : int {};
+// The card's name of `kind` ("?" for a value no card has); the kind of a card's name.
 const char* attentionKindName(AttentionKind kind);
 std::optional<AttentionKind> parseAttentionKind(const std::string& name);
-template <>
-struct EnumTable<AttentionKind> {
-  static constexpr EnumName<AttentionKind> rows[] = {
-      {AttentionKind::Softmax, "softmax"}, {AttentionKind::Rsa, "rsa"},
-      {AttentionKind::Linear, "linear"},   {AttentionKind::Retention, "retention"},
-      {AttentionKind::Alibi, "alibi"},     {AttentionKind::Fox, "fox"},
-      {AttentionKind::Gla, "gla"},         {AttentionKind::Mlstm, "mlstm"}};
-};
 
 // Normalisation of a series task's values (TaskOptions::norm). Every loss is reported in the units
 // of the train part's global normalisation whatever the mode, so modes and baselines compare.
@@ -138,7 +130,7 @@ struct EnumTable<TeacherProcess> {
                                                       {TeacherProcess::Selective, "selective"}};
 };
 
-// The cell of a recurrent model (ModelInfo::cell): tanh RNN, LSTM or GRU.
+// The cell of a recurrent model (ModelCard::cell): tanh RNN, LSTM or GRU.
 enum class RecurrentCell { Rnn, Lstm, Gru };
 template <>
 struct EnumTable<RecurrentCell> {
@@ -170,5 +162,13 @@ std::string enumChoices() {
     out += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
   return out;
 }
+
+// The attention kinds' names come from the cards (model_registry.cpp), not from an EnumTable.
+template <>
+const char* enumName<AttentionKind>(AttentionKind value);
+template <>
+std::optional<AttentionKind> parseEnum<AttentionKind>(const std::string& name);
+template <>
+std::vector<std::string> enumNames<AttentionKind>();
 
 }  // namespace rsalab

@@ -1,25 +1,20 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The recurrence-in-attention family in one table: per model, its implicit T × T matrix in the
-// parallel form, its recurrent form, and how it relates to RSA's REMs. docs/FAMILY.md's table is
-// this table (`rsalab-cli models --docs docs/FAMILY.md` writes it; a test fails when they
-// differ); the Attention view's caption is implicitMatrixRule (model_registry.h). Plain C++.
+// parallel form, its recurrent form, and how it relates to RSA's REMs (each card's FamilyForm,
+// model_card.h). docs/FAMILY.md's table is this table (`rsalab-cli models --docs docs/FAMILY.md`
+// writes it; a test fails when they differ); the Attention view's caption is the card's
+// matrix_rule. Plain C++.
 #pragma once
 
 #include <string>
 #include <vector>
 
+#include "engine/core/registry/model_card.h"
+
 namespace rsalab {
 
-struct FamilyForm {
-  const char* model;      // a registry name
-  const char* parallel;   // the implicit matrix A with y = A·V (or its T × T form)
-  const char* recurrent;  // how it generates one token
-  const char* rems;       // the relation to RSA's REMs
-};
-
-// The family in registry order of the models it names.
-const std::vector<FamilyForm>& familyForms();
-const FamilyForm* findFamilyForm(const std::string& model);
+// The cards that have a family form (ModelCard::form), in registry order.
+std::vector<const ModelCard*> familyForms();
 
 // The Markdown table between its markers ("<!-- family forms: begin … -->").
 std::string familyFormsBlock();

@@ -1,0 +1,88 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The engine's model cards, as `rsalab-cli models --json` prints them: every list of models the
+bench and the peer scripts use is read from here, never written by hand.
+
+  python3 bench/peer/cards.py [--has-peer] [--flag NAME]   comma-separated names, registry order
+  python3 bench/peer/cards.py --check-peer   models.py builds every card with has_peer (needs torch)
+
+rsalab-cli is $RSALAB_CLI, else $RSALAB_BUILD_DIR/app/cli/rsalab-cli (default build/).
+"""
+import argparse
+import functools
+import json
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def cli_path():
+    build = os.environ.get("RSALAB_BUILD_DIR", os.path.join(ROOT, "build"))
+    return os.environ.get("RSALAB_CLI", os.path.join(build, "app", "cli", "rsalab-cli"))
+
+
+@functools.lru_cache(maxsize=None)
+def cards():
+    """Every card in registry order: name, title, family, attention, cell, paper, flags."""
+    cli = cli_path()
+    if not os.access(cli, os.X_OK):
+        raise SystemExit(f"cards.py: no {cli} to read the model cards from: build it (cmake "
+                         "--build build --target rsalab-cli) or set RSALAB_CLI")
+    out = subprocess.run([cli, "models", "--json"], stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL, text=True, check=True)
+    return tuple(json.loads(out.stdout))
+
+
+def names(flag=None):
+    """The names of the cards that have `flag` ("has_peer", "no_positional_encoding", …)."""
+    return [c["name"] for c in cards() if flag is None or c["flags"][flag]]
+
+
+def peer_models():
+    """The models the peer builds (HasPeer), in registry order."""
+    return names("has_peer")
+
+
+def check_peer():
+    """Every card with has_peer is a model the peer builds (models.make_model) and runs forward;
+    0 when all are, 1 naming the missing ones."""
+    try:
+        import torch
+    except ImportError:
+        print("cards.py: no torch in this Python: the peer cannot be checked (skipped)")
+        return 77
+    import models
+    missing = []
+    for name in peer_models():
+        try:
+            net = models.make_model(name, 16, 4, 2)
+            net(torch.randn(2, 8, 1))
+        except Exception as e:  # noqa: BLE001 - reported by name
+            missing.append(f"{name} ({type(e).__name__}: {e})")
+    print(f"cards.py: the peer builds {len(peer_models()) - len(missing)} of the "
+          f"{len(peer_models())} cards with has_peer" + (": not " + "; ".join(missing)
+                                                          if missing else ""))
+    return 1 if missing else 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--has-peer", action="store_true", help="only the models the peer builds")
+    ap.add_argument("--flag", help="only the cards with this flag (a key of the JSON's flags)")
+    ap.add_argument("--check-peer", action="store_true",
+                    help="check that models.py builds every card with has_peer")
+    a = ap.parse_args()
+    if a.check_peer:
+        return check_peer()
+    flag = "has_peer" if a.has_peer else a.flag
+    if flag and cards() and flag not in cards()[0]["flags"]:
+        print(f"cards.py: no flag {flag!r}: use {', '.join(cards()[0]['flags'])}",
+              file=sys.stderr)
+        return 2
+    print(",".join(names(flag)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
