@@ -334,7 +334,14 @@ int listTasks() {
     setRecoverKernel(o);  // rem: the recover kernel, which the others' defaults match
     std::cout << "  " << std::left << std::setw(14) << enumName(row.process) << " "
               << (row.process == TeacherProcess::Rem ? std::string(kRemHomeGround) + ": " : "")
-              << row.description << " (reach " << teacherReach(o) << ")\n";
+              << row.description << " (reach " << teacherReach(o);
+    if (row.process == TeacherProcess::Nonlinear) {  // the further rule of its defaults
+      const auto p = makeTeacherProcess(o, kReachLength);
+      std::cout << ", nonlinear share " << formatNumber(teacherNonlinearShare(p, o), 3)
+                << ", start state left after " << TaskOptions{}.length << " steps "
+                << formatNumber(teacherStartStateFade(p, o, TaskOptions{}.length), 2);
+    }
+    std::cout << ")\n";
   }
   return 0;
 }
