@@ -58,7 +58,8 @@ class RunSetupPanel : public QWidget {
  private:
   QComboBox* task_;
   QComboBox* anchors_;          // TaskOptions::anchors
-  QComboBox* teacher_process_;  // TaskOptions::teacher_process (teacher and mix; item data: name)
+  QComboBox* teacher_process_;  // TaskOptions::teacher_process (teacher, mix, seasonal, ar; item
+                                // data: name)
   QLabel* task_description_;
   QList<QPair<QString, QCheckBox*>> models_;  // registry order
   QSpinBox *seeds_, *train_size_, *steps_, *length_, *d_model_, *heads_, *layers_;
