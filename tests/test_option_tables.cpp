@@ -75,6 +75,12 @@ RunConfig everyFieldChanged() {
   t.teacher_decay_max = 0.95;
   t.teacher_gate_weight = -1;
   t.teacher_gate_bias = 0.5;
+  t.series_d = 0.3;
+  t.series_lambda = 0.6;
+  t.series_phi_high = 0.7;
+  t.series_phi_low = -0.3;
+  t.series_decay_min = 0.2;
+  t.series_decay_max = 0.9;
   ModelOptions& m = c.model;
   m.model = "encdec";
   m.d_model = 48;
@@ -169,7 +175,13 @@ class TestOptionTables : public QObject {
                                              "teacher_decay_min",
                                              "teacher_decay_max",
                                              "teacher_gate_weight",
-                                             "teacher_gate_bias"};
+                                             "teacher_gate_bias",
+                                             "series_d",
+                                             "series_lambda",
+                                             "series_phi_high",
+                                             "series_phi_low",
+                                             "series_decay_min",
+                                             "series_decay_max"};
     QVERIFY(keysOf(j["task"]) == task_keys);
     const std::set<std::string> model_keys = {
         "model",           "d_model",           "heads",

@@ -204,7 +204,7 @@ class TestHyperParameterForm : public QObject {
   }
 
   // The run setup offers every teacher process (rem labelled RSA's home ground), enabled for the
-  // teacher and mix tasks, and its choice reaches the config.
+  // teacher, mix and series (seasonal, ar) tasks, and its choice reaches the config.
   void runSetupOffersTheTeacherProcesses() {
     RunSetupPanel setup(tasks());
     auto* box = setup.findChild<QComboBox*>("teacher_process");
@@ -219,6 +219,14 @@ class TestHyperParameterForm : public QObject {
     QCOMPARE(box->currentData().toString(), QString("jordan"));
     box->setCurrentIndex(box->findData(QString("power")));
     QVERIFY(setup.config(c).task.teacher_process == TeacherProcess::Power);
+    c.task.name = "seasonal";
+    c.task.teacher_process = TeacherProcess::Selective;
+    setup.setConfig(c);
+    QVERIFY(box->isEnabled());
+    QVERIFY(box->itemData(box->findData(QString("selective")), Qt::ToolTipRole)
+                .toString()
+                .contains("seasonal, ar: "));
+    QVERIFY(setup.config(c).task.teacher_process == TeacherProcess::Selective);
     c.task.name = "parity";
     setup.setConfig(c);
     QVERIFY(!box->isEnabled());

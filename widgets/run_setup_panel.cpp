@@ -60,12 +60,15 @@ RunSetupPanel::RunSetupPanel(const QList<QPair<QString, QString>>& tasks, QWidge
   for (const auto& row : teacherProcessRegistry()) {
     teacher_process_->addItem(QString::fromStdString(teacherProcessLabel(row.process)),
                               QString(enumName(row.process)));
-    teacher_process_->setItemData(teacher_process_->count() - 1, QString::fromUtf8(row.description),
-                                  Qt::ToolTipRole);
+    teacher_process_->setItemData(
+        teacher_process_->count() - 1,
+        QString("teacher, mix: %1\nseasonal, ar: %2")
+            .arg(QString::fromUtf8(row.description), QString::fromUtf8(row.series)),
+        Qt::ToolTipRole);
   }
   teacher_process_->setToolTip(
-      "teacher and mix: the process behind the (recurrent) target; each default has the recover "
-      "kernel's reach (rsalab-cli tasks)");
+      "teacher and mix: the process behind the (recurrent) target; seasonal and ar: the process in "
+      "place of the AR(1) poles; each default has the reach of its task's rem (rsalab-cli tasks)");
   form->addRow("Teacher process", teacher_process_);
   train_size_ =
       spin(1, static_cast<int>(kMaxTrainSize), "training-set size N: sequences or windows", this);
@@ -113,7 +116,8 @@ RunSetupPanel::RunSetupPanel(const QList<QPair<QString, QString>>& tasks, QWidge
     const int k = task_->currentIndex();
     task_description_->setText(k >= 0 && k < tasks_.size() ? tasks_[k].second : QString());
     const auto family = taskFamily(task_->currentText().toStdString());
-    teacher_process_->setEnabled(family == TaskFamily::Teacher || family == TaskFamily::Mix);
+    teacher_process_->setEnabled(family == TaskFamily::Teacher || family == TaskFamily::Mix ||
+                                 family == TaskFamily::SyntheticSeries);
   };
   describe();
   connect(task_, &QComboBox::currentIndexChanged, this, [this, describe] {
@@ -175,7 +179,8 @@ void RunSetupPanel::setSetup(const RunSetup& s) {
   const int k = task_->currentIndex();
   task_description_->setText(k >= 0 && k < tasks_.size() ? tasks_[k].second : QString());
   const auto family = taskFamily(c.task.name);
-  teacher_process_->setEnabled(family == TaskFamily::Teacher || family == TaskFamily::Mix);
+  teacher_process_->setEnabled(family == TaskFamily::Teacher || family == TaskFamily::Mix ||
+                               family == TaskFamily::SyntheticSeries);
 }
 
 RunConfig RunSetupPanel::config(const RunConfig& base) const {

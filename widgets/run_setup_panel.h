@@ -59,7 +59,8 @@ class RunSetupPanel : public QWidget {
  private:
   QComboBox* task_;
   QComboBox* anchors_;          // TaskOptions::anchors
-  QComboBox* teacher_process_;  // TaskOptions::teacher_process (teacher and mix; item data: name)
+  QComboBox* teacher_process_;  // TaskOptions::teacher_process (teacher, mix, seasonal, ar; item
+                                // data: name)
   QLabel* task_description_;
   // A check box for `name` after the others (a named variant a setup names, model_variant.h).
   QCheckBox* addModelBox(const QString& name, const QString& tooltip);

@@ -30,6 +30,7 @@
 #include "engine/core/verdicts/presets.h"
 #include "engine/sweep/sweep.h"
 #include "engine/sweep/sweep_references.h"
+#include "engine/tasks/series_process.h"
 #include "engine/tasks/teacher_process.h"
 #include "engine/training/generation_probe.h"
 #include "engine/training/model_export.h"
@@ -334,7 +335,29 @@ int listTasks() {
     setRecoverKernel(o);  // rem: the recover kernel, which the others' defaults match
     std::cout << "  " << std::left << std::setw(14) << enumName(row.process) << " "
               << (row.process == TeacherProcess::Rem ? std::string(kRemHomeGround) + ": " : "")
-              << row.description << " (reach " << teacherReach(o) << ")\n";
+              << row.description << " (reach " << teacherReach(o);
+    if (row.process == TeacherProcess::Nonlinear) {  // the further rule of its defaults
+      const auto p = makeTeacherProcess(o, kReachLength);
+      std::cout << ", nonlinear share " << formatNumber(teacherNonlinearShare(p, o), 3)
+                << ", start state left after " << TaskOptions{}.length << " steps "
+                << formatNumber(teacherStartStateFade(p, o, TaskOptions{}.length), 2);
+    }
+    std::cout << ")\n";
+  }
+  std::cout << "teacher processes of seasonal and ar (in place of the AR(1) poles; reach at the "
+               "defaults, of the rem poles' AR(1) for rem):\n";
+  for (const auto& row : teacherProcessRegistry()) {
+    TaskOptions o;
+    o.name = "ar";
+    o.teacher_process = row.process;
+    std::cout << "  " << std::left << std::setw(14) << enumName(row.process) << " "
+              << (row.process == TeacherProcess::Rem ? std::string(kRemHomeGround) + ": " : "")
+              << row.series << " (reach " << seriesReach(o) << ", floor "
+              << (row.process == TeacherProcess::Nonlinear ||
+                          row.process == TeacherProcess::Selective
+                      ? "a lower bound"
+                      : "exact")
+              << ")\n";
   }
   return 0;
 }

@@ -44,8 +44,12 @@ std::string remTruthLines(const std::vector<HeadMatch>& matches, const TaskData&
   s << std::setprecision(6);
   const GroundTruth& truth = data.truth;
   if (truth.hasFloor() && std::isfinite(test_loss)) {
-    s << "Bayes floor " << truth.bayes_floor << "  excess loss " << test_loss - truth.bayes_floor
-      << "\n";
+    if (truth.floor_is_bound)
+      s << "Bayes floor ≥ " << truth.bayes_floor << " (a lower bound)  excess loss ≤ "
+        << test_loss - truth.bayes_floor << "\n";
+    else
+      s << "Bayes floor " << truth.bayes_floor << " (exact)  excess loss "
+        << test_loss - truth.bayes_floor << "\n";
   }
   if (matches.empty()) return s.str();
   s << std::setprecision(5) << "REM truth (" << truth.meaning << "):\n";
@@ -124,6 +128,7 @@ std::string resultJson(const EvalMetrics& m, const Trainer& trainer,
     j["bayes_floor"] = truth.bayes_floor;
     j["excess_loss"] = number(m.loss - truth.bayes_floor);
     j["floor_note"] = truth.floor_note;
+    j["floor_is_bound"] = truth.floor_is_bound;
   }
   if (!matches.empty()) {
     nlohmann::ordered_json rems;

@@ -2,6 +2,7 @@
 #include "app/cli/cli_sweep.h"
 
 #include <algorithm>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -74,6 +75,28 @@ void printFits(const SweepResult& result) {
   }
 }
 
+// The task's Bayes floor over the runs (it depends on N and the seed through the train part's
+// normalisation), and whether it is exact or only a lower bound.
+void printFloor(const SweepResult& result) {
+  double low = INFINITY, high = -INFINITY;
+  bool bound = false;
+  for (const auto& r : result.rows) {
+    if (r.reference || !std::isfinite(r.bayes_floor)) continue;
+    low = std::min(low, r.bayes_floor);
+    high = std::max(high, r.bayes_floor);
+    bound = bound || r.truth.floor_is_bound;
+  }
+  if (!std::isfinite(low)) return;
+  const std::string range =
+      formatNumber(low, 4) + (high > low ? " to " + formatNumber(high, 4) : std::string());
+  if (bound)
+    std::cout << "Bayes floor ≥ " << range
+              << " over the runs: a lower bound (an oracle that knows the process's hidden "
+                 "state), so the excess losses are upper bounds\n";
+  else
+    std::cout << "Bayes floor " << range << " over the runs: exact\n";
+}
+
 // A sweep with a task axis: the regime map's winner per cell and the seed paper's Figure 1 claims.
 void printRegimeMap(const SweepResult& result) {
   const RegimeMap map = buildRegimeMap(regimePoints(result.rows));
@@ -132,6 +155,7 @@ int mergeSweepFolder(const SweepPlan& plan, const SweepMergeCommand& command) {
   std::cout << "sweep: " << trainedRuns(result) << " of " << plan.cellCount() << " runs in "
             << formatNumber(result.wall_seconds, 4) << " s (" << result.parallel
             << " concurrent runs x " << result.threads_per_run << " thread(s))\n";
+  printFloor(result);
   printFits(result);
   if (!result.axis.empty()) printRegimeMap(result);
   if (command.rule) {

@@ -5,7 +5,9 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "engine/tasks/series_process.h"
 #include "engine/tasks/task_support.h"
+#include "engine/tasks/teacher_process.h"
 
 namespace rsalab {
 namespace {
@@ -17,14 +19,23 @@ struct Component {
   double lambda = 0;            // AR(1) pole
   double gamma = 0, theta = 0;  // damped oscillator
   double period = 0;
+  bool process = false;  // the jordan process (a repeated root: γ = λ, θ = 0), not an REM
 };
 
+bool remProcess(const TaskOptions& o) { return o.teacher_process == TeacherProcess::Rem; }
+
+// The components the AR recursion generates: the poles (rem) or the jordan process in their
+// place, then the seasons. power, nonlinear and selective come from series_process.h.
 std::vector<Component> components(const TaskOptions& o) {
   std::vector<Component> out;
-  for (size_t i = 0; i < o.ar_poles.size(); ++i) {
+  for (size_t i = 0; i < o.ar_poles.size() && remProcess(o); ++i) {
     const double l = o.ar_poles[i];
     requireReal(std::abs(l) < 1, indexed("ar_poles", i), l, "(-1, 1)");
-    out.push_back({false, l, 0, 0, 0});
+    out.push_back({false, l, 0, 0, 0, false});
+  }
+  if (o.teacher_process == TeacherProcess::Jordan) {
+    requireReal(std::abs(o.series_lambda) < 1, "series_lambda", o.series_lambda, "(-1, 1)");
+    out.push_back({true, 0, o.series_lambda, 0, 0, true});
   }
   if (o.name == "seasonal") {
     if (!o.periods.empty() && o.dampings.size() != 1 && o.dampings.size() != o.periods.size()) {
@@ -38,10 +49,10 @@ std::vector<Component> components(const TaskOptions& o) {
       const size_t d = o.dampings.size() == 1 ? 0 : i;
       const double g = o.dampings[d];
       requireReal(g >= 0 && g < 1, indexed("dampings", d), g, "[0, 1)");
-      out.push_back({true, 0, g, 2 * M_PI / p, p});
+      out.push_back({true, 0, g, 2 * M_PI / p, p, false});
     }
   }
-  if (out.empty()) {
+  if (out.empty() && remProcess(o)) {
     throw std::invalid_argument(o.name == "ar"
                                     ? "ar_poles is empty: the ar task needs at least one pole"
                                     : "ar_poles and periods are both empty: the seasonal task "
@@ -105,6 +116,11 @@ SeriesLayout makeSyntheticSeriesLayout(const TaskOptions& o, int64_t train_size,
     addComponent(comps[k], v0, L, streamSeed(seed, kForwardStream, k),
                  streamSeed(seed, kBackwardStream, k), s);
   }
+  if (!remProcess(o) && o.teacher_process != TeacherProcess::Jordan) {
+    addSeriesProcess(makeSeriesProcess(o), v0, L,
+                     streamSeed(seed, kForwardStream, comps.size() + 1),
+                     streamSeed(seed, kBackwardStream, comps.size() + 1), s);
+  }
   TaskRng fwd(streamSeed(seed, kForwardStream, comps.size()));
   TaskRng bwd(streamSeed(seed, kBackwardStream, comps.size()));
   for (int64_t t = v0; t < L; ++t) s[static_cast<size_t>(t)] += o.noise * fwd.normal();
@@ -127,9 +143,21 @@ SeriesLayout makeSyntheticSeriesLayout(const TaskOptions& o, int64_t train_size,
 GroundTruth syntheticSeriesTruth(const TaskOptions& o) {
   GroundTruth truth;
   std::string d;
+  if (!remProcess(o)) {  // no REM form: no head is matched, not even against the seasons
+    const auto p = makeSeriesProcess(o);
+    truth.no_rem_form = true;
+    for (size_t k = 1; k < p.psi.size() && k <= static_cast<size_t>(kTruthKernelLags); ++k)
+      truth.kernel.push_back(p.psi[k] * p.scale());
+    truth.reach = static_cast<double>(seriesReach(o));
+    d = seriesProcessFormula(p, o) + " (no REM form, reach " +
+        std::to_string(static_cast<int64_t>(truth.reach)) + " lags)";
+  }
   for (const auto& c : components(o)) {
+    if (c.process) continue;
     if (!d.empty()) d += " + ";
-    if (c.cyclic) {
+    if (!remProcess(o)) {
+      d += "season P=" + formatNumber(c.period, 6) + " γ=" + formatNumber(c.gamma, 6);
+    } else if (c.cyclic) {
       // The pole pair γe^{±iθ} contributes a cos and a sin REM (the RSA paper's decomposition).
       truth.components.push_back({RemKind::Cos, c.gamma, c.theta});
       truth.components.push_back({RemKind::Sin, c.gamma, c.theta});
@@ -142,13 +170,30 @@ GroundTruth syntheticSeriesTruth(const TaskOptions& o) {
   truth.description = d + " + noise " + formatNumber(o.noise, 6);
   // With observation noise the optimal one-step predictor's lag weights decay at other rates than
   // the poles: the poles generate the data but are not what this loss rewards exactly.
-  truth.meaning = "generating poles (not the optimum of this loss)";
+  truth.meaning = remProcess(o)
+                      ? "generating poles (not the optimum of this loss)"
+                      : "no REM form (" + std::string(enumName(o.teacher_process)) + " process)";
   return truth;
 }
 
-std::vector<double> syntheticSeriesAutocovariance(const TaskOptions& o, int64_t lags) {
+std::vector<double> syntheticSeriesAutocovariance(const TaskOptions& o, int64_t lags,
+                                                  bool with_process) {
   std::vector<double> acov(static_cast<size_t>(std::max<int64_t>(lags, 1)), 0.0);
+  if (o.teacher_process == TeacherProcess::Nonlinear && with_process)
+    throw std::invalid_argument("the nonlinear process has no closed-form autocovariance");
+  if (with_process && (o.teacher_process == TeacherProcess::Power ||
+                       o.teacher_process == TeacherProcess::Selective)) {
+    // selective: Cov(x_t, x_{t−k}) = (E a)^k σ² (a_t is independent of x_{t−1})
+    const auto p = makeSeriesProcess(o);
+    if (o.teacher_process == TeacherProcess::Power) {
+      acov = seriesProcessAutocovariance(p, static_cast<int64_t>(acov.size()));
+    } else {
+      for (size_t k = 0; k < acov.size(); ++k)
+        acov[k] = std::pow(p.decayMean(), static_cast<double>(k));
+    }
+  }
   for (const auto& c : components(o)) {
+    if (c.process && !with_process) continue;
     // Unit stationary variance; AR(2) autocorrelation by the Yule–Walker recursion (an AR(1) is
     // φ1 = λ, φ2 = 0): ρ0 = 1, ρ1 = φ1 / (1 − φ2), ρk = φ1 ρk−1 + φ2 ρk−2.
     const double p1 = c.cyclic ? 2 * c.gamma * std::cos(c.theta) : c.lambda;
@@ -175,13 +220,29 @@ TaskData makeSyntheticSeriesTask(const TaskOptions& o, int64_t train_size, uint6
   const auto layout = makeSyntheticSeriesLayout(o, train_size, seed);
   // The task scores normalised values: divide the raw floor by the train part's variance.
   const double scale = layout.stddev.empty() ? 1.0 : layout.stddev[0];
-  data.truth.bayes_floor =
-      gaussianWindowFloor(syntheticSeriesAutocovariance(o, o.length + o.horizon), o.length,
-                          o.horizon) /
-      (scale * scale);
-  data.truth.floor_note =
-      "expected MSE of the optimal (Gaussian conditional) predictor given the window's past, "
-      "in the train part's normalised units";
+  const bool bound = o.teacher_process == TeacherProcess::Nonlinear ||
+                     o.teacher_process == TeacherProcess::Selective;
+  if (!bound) {
+    data.truth.bayes_floor =
+        gaussianWindowFloor(syntheticSeriesAutocovariance(o, o.length + o.horizon), o.length,
+                            o.horizon) /
+        (scale * scale);
+    data.truth.floor_note =
+        "expected MSE of the optimal (Gaussian conditional) predictor given the window's past, "
+        "in the train part's normalised units";
+  } else {
+    // An oracle that knows the process's state x_{t−1} (and so the rest: seasons and noise)
+    const auto rest = syntheticSeriesAutocovariance(o, o.length + o.horizon, false);
+    const bool none = std::all_of(rest.begin(), rest.end(), [](double v) { return v == 0; });
+    data.truth.bayes_floor = (makeSeriesProcess(o).oracleError() +
+                              (none ? 0.0 : gaussianWindowFloor(rest, o.length, o.horizon))) /
+                             (scale * scale);
+    data.truth.floor_is_bound = true;
+    data.truth.floor_note =
+        "a lower bound on the floor: the error of an oracle that knows the process's hidden "
+        "state (the window cannot recover it), so excess losses are upper bounds; in the train "
+        "part's normalised units";
+  }
   data.train = cutWindows(layout, layout.train_starts, o.length, o.horizon);
   data.validation = cutWindows(layout, layout.validation_starts, o.length, o.horizon);
   data.test = cutWindows(layout, layout.test_starts, o.length, o.horizon);
@@ -208,7 +269,17 @@ TaskData makeSyntheticSeriesTask(const TaskOptions& o, int64_t train_size, uint6
   data.summary = o.name + ": " + std::to_string(data.train.size()) + "/" +
                  std::to_string(data.validation.size()) + "/" + std::to_string(data.test.size()) +
                  " train/validation/test windows, T=" + std::to_string(o.length) + ", horizon " +
-                 std::to_string(o.horizon) + "; " + data.truth.description;
+                 std::to_string(o.horizon) + "; " + data.truth.description + "; Bayes floor " +
+                 (bound ? "≥ " : "") + formatNumber(data.truth.bayes_floor, 4) +
+                 (bound ? " (a lower bound)" : " (exact)");
+  if (!remProcess(o)) {
+    const auto p = makeSeriesProcess(o);
+    data.summary +=
+        "; the process scaled to unit variance by σ²=" + formatNumber(p.variance, 6) +
+        (p.variance_samples ? " ± " + formatNumber(p.variance_se, 2) + " (Monte Carlo, " +
+                                  std::to_string(p.variance_samples) + " steps)"
+                            : std::string(" (closed form)"));
+  }
   return data;
 }
 

@@ -38,8 +38,11 @@ constexpr int64_t kMinTrainPeriod = 65536;  // rows of the train period at least
 SeriesLayout makeSyntheticSeriesLayout(const TaskOptions& options, int64_t train_size,
                                        uint64_t seed);
 GroundTruth syntheticSeriesTruth(const TaskOptions& options);
-// Autocovariance of the raw series at lags 0..lags−1 (components of unit variance + noise²).
-std::vector<double> syntheticSeriesAutocovariance(const TaskOptions& options, int64_t lags);
+// Autocovariance of the raw series at lags 0..lags−1 (components of unit variance + noise²);
+// without the teacher process (series_process.h) when with_process is false. The nonlinear
+// process has none in closed form (throws).
+std::vector<double> syntheticSeriesAutocovariance(const TaskOptions& options, int64_t lags,
+                                                  bool with_process = true);
 TaskData makeSyntheticSeriesTask(const TaskOptions& options, int64_t train_size, uint64_t seed);
 
 }  // namespace rsalab

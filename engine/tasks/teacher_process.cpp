@@ -20,6 +20,8 @@ using task_support::TaskRng;
 constexpr uint64_t kTeacherParameterStream = 101;  // nonlinear: W, u, v
 constexpr uint64_t kTeacherScaleStream = 102;      // Monte-Carlo σ² (nonlinear)
 constexpr uint64_t kTeacherReachStream = 103;      // Monte-Carlo sensitivities (reach)
+constexpr uint64_t kTeacherShareStream = 104;      // nonlinear share
+constexpr uint64_t kTeacherFadeStream = 105;       // start-state fade
 
 double sigmoid(double z) { return 1.0 / (1.0 + std::exp(-z)); }
 
@@ -328,6 +330,57 @@ int64_t kernelReach(const std::vector<double>& w, double share) {
 int64_t teacherReach(const TaskOptions& o) {
   const auto p = makeTeacherProcess(o, kReachLength);
   return kernelReach(teacherSensitivity(p, o));
+}
+
+double teacherNonlinearShare(const TeacherProcessModel& p, const TaskOptions& o, int64_t samples) {
+  const int64_t T = kReachLength, t = T - 1;
+  TaskRng rng(streamSeed(o.teacher_seed, kTeacherShareStream));
+  std::vector<double> x(static_cast<size_t>(samples * T));
+  for (double& v : x) v = rng.normal();
+  const auto y = runTeacherProcess(p, x, samples, T);
+  auto at = [T](int64_t s, int64_t u) { return static_cast<size_t>(s * T + u); };
+  double var = 0;
+  for (int64_t s = 0; s < samples; ++s) var += y[at(s, t)] * y[at(s, t)];
+  var /= static_cast<double>(samples);
+  double linear = 0;
+  for (int64_t k = 1; k <= t; ++k) {
+    double c = 0;
+    for (int64_t s = 0; s < samples; ++s) c += y[at(s, t)] * x[at(s, t - k)];
+    c /= static_cast<double>(samples);
+    linear += c * c;
+  }
+  return 1 - linear / var;
+}
+
+double teacherStartStateFade(const TeacherProcessModel& p, const TaskOptions& o, int64_t steps,
+                             int64_t samples) {
+  if (p.process != TeacherProcess::Nonlinear)
+    throw std::invalid_argument("the start-state fade is the nonlinear teacher's");
+  TaskRng rng(streamSeed(o.teacher_seed, kTeacherFadeStream));
+  const auto H = static_cast<size_t>(p.hidden);
+  std::vector<double> a(H), b(H), next(H);
+  double moved = 0, total = 0;
+  for (int64_t s = 0; s < samples; ++s) {
+    for (size_t i = 0; i < H; ++i) {
+      a[i] = 0;
+      b[i] = 2 * rng.uniform() - 1;
+    }
+    for (int64_t t = 0; t < steps; ++t) {
+      const double x = rng.normal();
+      tanhStep(p, a, x, next);
+      a.swap(next);
+      tanhStep(p, b, x, next);
+      b.swap(next);
+    }
+    double ya = 0, yb = 0;
+    for (size_t i = 0; i < H; ++i) {
+      ya += p.readout[i] * a[i];
+      yb += p.readout[i] * b[i];
+    }
+    moved += (ya - yb) * (ya - yb);
+    total += ya * ya;
+  }
+  return std::sqrt(moved / total);
 }
 
 GroundTruth processTruth(const TeacherProcessModel& p, const TaskOptions& o, int64_t length,

@@ -64,6 +64,22 @@ std::vector<double> teacherSensitivity(const TeacherProcessModel& p, const TaskO
 int64_t kernelReach(const std::vector<double>& w, double share = kReachShare);
 int64_t teacherReach(const TaskOptions& options);
 
+// The nonlinear teacher's defaults follow the reach rule plus two more (docs/TASKS.md): its
+// nonlinear share at least kMinNonlinearShare, and its start state faded to at most
+// kMaxStartStateFade by the task's default length.
+constexpr double kMinNonlinearShare = 0.2;
+constexpr double kMaxStartStateFade = 0.05;
+// The share of Var y_t (t = kReachLength − 1, h_0 = 0) that no linear filter of the past inputs
+// explains, 1 − Σ_k c_k² / E y_t², c_k = E[y_t x_{t−k}] (white inputs), over `samples` sequences
+// of a fixed stream of teacher_seed. 0 for a linear kernel (up to sampling).
+double teacherNonlinearShare(const TeacherProcessModel& p, const TaskOptions& options,
+                             int64_t samples = 8000);
+// nonlinear: how much of the start state is left after `steps` inputs: the RMS of
+// y(h_0 = z) − y(h_0 = 0) over the RMS of y(h_0 = 0), z ~ U(−1, 1)^H, the same inputs, over
+// `samples` sequences of a fixed stream of teacher_seed.
+double teacherStartStateFade(const TeacherProcessModel& p, const TaskOptions& options,
+                             int64_t steps, int64_t samples = 8000);
+
 // The truth of a process without an REM form (no_rem_form, its reach, and for power and jordan
 // the kernel of the target, w_k × kernel_scale for the first min(T, kTruthKernelLags) lags); the
 // description names the process, its parameters and its reach.

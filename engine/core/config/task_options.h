@@ -35,19 +35,29 @@ struct TaskOptions {
   // The process behind the teacher's (and the mix's recurrent part's) target
   // (engine/tasks/teacher_process.h): rem is the kernel of the terms above; the others ignore
   // them and are scaled to unit variance. Their defaults give each the recover kernel's reach
-  // (tests/test_teacher_processes.cpp computes them). Random parameters (nonlinear) come from
+  // (tests/test_teacher_processes.cpp computes them); nonlinear's also meet a minimum nonlinear
+  // share and start-state fade (teacher_process.h). Random parameters (nonlinear) come from
   // teacher_seed, not the run's seed, so every run seed sees the same process.
   TeacherProcess teacher_process = TeacherProcess::Rem;
   uint64_t teacher_seed = 1;
   double teacher_alpha = 1.1;        // power: w_k ∝ k^(−α)
   double teacher_lambda = 0.83;      // jordan: w_k ∝ k·λ^k
   int64_t teacher_hidden = 8;        // nonlinear: tanh RNN state size
-  double teacher_gain = 0.98;        // nonlinear: the recurrent matrix is gain × an orthogonal one
-  double teacher_input_scale = 0.5;  // nonlinear: input weights ~ N(0, scale²)
+  double teacher_gain = 1.64;        // nonlinear: the recurrent matrix is gain × an orthogonal one
+  double teacher_input_scale = 3.0;  // nonlinear: input weights ~ N(0, scale²)
   double teacher_decay_min = 0.82;   // selective: a_t = min + (max − min)·σ(w·x_t + b)
   double teacher_decay_max = 0.99;
   double teacher_gate_weight = 2.0;  // selective: w
   double teacher_gate_bias = 0.0;    // selective: b
+  // The series tasks' processes (seasonal, ar; engine/tasks/series_process.h): a teacher_process
+  // other than rem replaces the AR(1) components (ar_poles); the seasons and the noise stay. The
+  // defaults give each the reach of the default pole's AR(1) (tests/test_series_processes.cpp).
+  double series_d = -0.435;         // power: ARFIMA(0, d, 0), d ∈ (−0.5, 0.5)
+  double series_lambda = 0.715;     // jordan: x_t = 2λ x_{t−1} − λ² x_{t−2} + e_t
+  double series_phi_high = 0.885;   // nonlinear (SETAR): x_t = φ x_{t−1} + e_t, φ = high when
+  double series_phi_low = 0.2;      //   x_{t−1} ≥ 0, low otherwise
+  double series_decay_min = 0.355;  // selective: x_t = a_t x_{t−1} + e_t,
+  double series_decay_max = 0.99;   //   a_t = min + (max − min)·exp(−e_t²/2)
   // Mix (engine/tasks/mix_task.h): the recurrent part is the teacher above, the other part a
   // lookup over mix_keys keys; mix_share a ∈ [0, 1] is the recurrent share of the signal's
   // variance. `noise` is the noise's standard deviation in the signal's units.

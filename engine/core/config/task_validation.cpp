@@ -91,6 +91,8 @@ void validate(const TaskOptions& o, int64_t train_size) {
   }
   requireReal(o.teacher_decay_min <= o.teacher_decay_max, "task.teacher_decay_min",
               o.teacher_decay_min, "[0, task.teacher_decay_max]");
+  requireReal(o.series_decay_min <= o.series_decay_max, "task.series_decay_min", o.series_decay_min,
+              "[0, task.series_decay_max]");
   if (o.teacher_process == TeacherProcess::Power &&
       (family == TaskFamily::Teacher || family == TaskFamily::Mix)) {
     // its sum over s < t is literal (engine/tasks/teacher_process.h)

@@ -51,6 +51,10 @@ struct GroundTruth {
   // NaN where the task does not know it (CSV series, token tasks).
   double bayes_floor = std::numeric_limits<double>::quiet_NaN();
   std::string floor_note;  // how the floor was computed, one line
+  // bayes_floor is only a lower bound on the floor (an oracle that knows a hidden state the
+  // window cannot recover; the series tasks' nonlinear and selective processes): the excess loss
+  // test − floor is then an upper bound.
+  bool floor_is_bound = false;
   // A teacher process without an REM form (power, jordan, nonlinear, selective;
   // engine/tasks/teacher_process.h): `components` stay empty and no head is matched. `kernel` is
   // the true kernel of the target, w_1..w_T with y_t = Σ_k w_k x_{t−k} (power, jordan; empty for

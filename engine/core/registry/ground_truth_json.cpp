@@ -17,6 +17,7 @@ json groundTruthJson(const GroundTruth& truth) {
               {"meaning", truth.meaning},
               {"bayes_floor", std::isfinite(truth.bayes_floor) ? json(truth.bayes_floor) : json()},
               {"floor_note", truth.floor_note}};
+  if (truth.floor_is_bound) out["floor_is_bound"] = true;  // written only when set, as below
   // Written only for a process without an REM form: older readers and records stay as they were.
   if (truth.no_rem_form) {
     out["no_rem_form"] = true;
@@ -56,6 +57,10 @@ GroundTruth groundTruthFromJson(const json& j, const std::string& where) {
   if (j.contains("no_rem_form")) {
     if (!j["no_rem_form"].is_boolean()) fail(where, "no_rem_form must be a boolean");
     truth.no_rem_form = j["no_rem_form"].get<bool>();
+  }
+  if (j.contains("floor_is_bound")) {
+    if (!j["floor_is_bound"].is_boolean()) fail(where, "floor_is_bound must be a boolean");
+    truth.floor_is_bound = j["floor_is_bound"].get<bool>();
   }
   truth.reach = number(j, "reach", where, NAN);
   if (j.contains("kernel")) {

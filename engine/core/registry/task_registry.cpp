@@ -146,19 +146,27 @@ std::vector<std::string> taskNamesOf(TaskFamily family) {
 const std::vector<TeacherProcessInfo>& teacherProcessRegistry() {
   using P = TeacherProcess;
   static const std::vector<TeacherProcessInfo> rows = {
-      {P::Rem, "the regular and cos kernels of teacher_kinds/bases/thetas (RSA's REMs)"},
+      {P::Rem, "the regular and cos kernels of teacher_kinds/bases/thetas (RSA's REMs)",
+       "the AR(1) components of ar_poles (RSA's REMs)"},
       {P::Power,
        "long memory: kernel w_k ∝ k^(−α) up to T (teacher_alpha); no finite sum of "
-       "decays is exact"},
+       "decays is exact",
+       "fractionally integrated noise ARFIMA(0, d, 0) (series_d): a power-law kernel, no finite "
+       "sum of decays is exact"},
       {P::Jordan,
        "repeated root: kernel w_k ∝ k·λ^k, a 2×2 Jordan-block linear RNN "
-       "(teacher_lambda)"},
+       "(teacher_lambda)",
+       "repeated root: AR(2) x_t = 2λx_{t−1} − λ²x_{t−2} + e_t (series_lambda)"},
       {P::Nonlinear,
        "a random tanh RNN driven by x (teacher_hidden, teacher_gain, "
-       "teacher_input_scale; drawn from teacher_seed)"},
+       "teacher_input_scale; drawn from teacher_seed)",
+       "threshold AR (SETAR): x_t = φ x_{t−1} + e_t, φ switching with the sign of x_{t−1} "
+       "(series_phi_high/low)"},
       {P::Selective,
        "input-dependent decay h_t = a_t·h_{t−1} + x_t, a_t = min + (max − min)·"
-       "σ(w·x_t + b) (teacher_decay_min/max, teacher_gate_weight/bias)"},
+       "σ(w·x_t + b) (teacher_decay_min/max, teacher_gate_weight/bias)",
+       "innovation-dependent decay x_t = a_t·x_{t−1} + e_t, a_t = min + (max − min)·"
+       "exp(−e_t²/2): a large shock forgets (series_decay_min/max)"},
   };
   return rows;
 }
@@ -178,6 +186,9 @@ std::string teacherProcessHelp() {
   std::string help = "teacher and mix: the process of the target (default rem):";
   for (const auto& row : teacherProcessRegistry())
     help += "\n  " + teacherProcessLabel(row.process) + ": " + row.description;
+  help += "\nseasonal and ar: the process in place of the AR(1) poles (default rem):";
+  for (const auto& row : teacherProcessRegistry())
+    help += "\n  " + teacherProcessLabel(row.process) + ": " + row.series;
   return help;
 }
 

@@ -78,9 +78,12 @@ std::vector<std::string> bundledSeriesNames();
 // The teacher processes of the `teacher` and `mix` tasks (TaskOptions::teacher_process), one row
 // each, in EnumTable<TeacherProcess> order: the one-line description `rsalab-cli tasks`, --help
 // and the GUI's task form show. rem's says "RSA's home ground" (its kernels are RSA's REMs).
+// The same processes drive the series tasks `seasonal` and `ar` (engine/tasks/series_process.h):
+// `series` is their one line there.
 struct TeacherProcessInfo {
   TeacherProcess process;
   const char* description;
+  const char* series;
 };
 const std::vector<TeacherProcessInfo>& teacherProcessRegistry();
 std::string teacherProcessDescription(TeacherProcess process);
