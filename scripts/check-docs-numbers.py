@@ -44,6 +44,7 @@ PROVENANCE = re.compile(r"\b(\d{4}-\d{2}-\d{2})\b.*\bcommit\s+([0-9a-f]{7,40})\b
 # The records behind a block, by the block's name (others: docs/data/NAME.json when it exists).
 RECORDS = {
     "first-minute": ["resources/first_minute.json"],
+    "tuned-first-minute": ["resources/first_minute_tuned.json", "resources/first_minute.json"],
     "real-series-report": ["docs/data/real_series_report.json"],
     "paper-table": ["docs/data/paper_table.json"],
 }

@@ -30,5 +30,6 @@ CliCommand addInspectCommand(CLI::App& app);         // app/cli/cmd_inspect.cpp
 CliCommand addExportCommand(CLI::App& app);          // app/cli/cmd_inspect.cpp
 CliCommand addPresetDocsCommand(CLI::App& app);      // app/cli/cmd_preset_docs.cpp
 CliCommand addSelftestCommand(CLI::App& app);        // app/cli/cmd_selftest.cpp
+CliCommand addTuneCommand(CLI::App& app);            // app/cli/cmd_tune.cpp
 
 }  // namespace rsalab

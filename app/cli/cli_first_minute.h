@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace rsalab {
 
@@ -20,6 +21,9 @@ struct FirstMinuteCommand {
   std::string readme_path;  // rewrite (or, with --check, compare) the block between the markers
   bool check = false;
   std::string from_json;  // train nothing: render this stored measurement (its writer changed)
+  // <model>.tuned.json files of `rsalab-cli tune --launch`: those models run at their tuned
+  // configuration, and --json / --readme take the tuned first minute (its own block).
+  std::vector<std::string> tuned;
 };
 
 // The most steps a run of the default launch reached in the window in 60 s on 2 cores (RSA's,

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // rsalab-cli: RSA Lab without a window.
 //   models | tasks | demo | train | sweep | sweep-cell | sweep-merge | sweep-status | report |
-//   first-minute | eval | inspect | export | paper-table   (--help on each)
+//   first-minute | tune | eval | inspect | export | paper-table   (--help on each)
 // Every run flag can also come from --config FILE.json; flags given on the command line win.
 // This file builds the CLI11 tree from the commands (app/cli/cli_command.h: one file each) and runs
 // the one given.
@@ -30,7 +30,7 @@ int main(int argc, char** argv) {
       addSweepMergeCommand(app),     addSweepStatusCommand(app), addReportCommand(app),
       addFirstMinuteCliCommand(app), addEvalCommand(app),        addInspectCommand(app),
       addExportCommand(app),         addPresetDocsCommand(app),  addPaperTableCommand(app),
-      addSelftestCommand(app)};
+      addSelftestCommand(app),       addTuneCommand(app)};
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -9,6 +9,8 @@
 #include "app/cli/cli_command.h"
 #include "app/cli/cli_commands.h"
 #include "app/cli/cli_run_flags.h"
+#include "engine/core/io/atomic_file.h"
+#include "engine/core/sweep/tuning.h"
 #include "engine/core/verdicts/preset_runner.h"
 #include "engine/core/verdicts/presets.h"
 
@@ -19,7 +21,20 @@ namespace {
 struct TrainFlags {
   TrainCommand command;
   RunFlags flags;
+  std::string tuned;  // a <model>.tuned.json of `rsalab-cli tune`
 };
+
+// The tuned file's chosen configuration, then --config and flags on top; the model stays the
+// tuned one.
+RunConfig tunedRun(const TrainFlags& t) {
+  if (!t.flags.preset().empty())
+    throw std::invalid_argument("--tuned and --preset both set the run: give one");
+  const TunedModel tuned = tunedModelFromJson(readTextFile(t.tuned, 1 << 24), t.tuned);
+  RunConfig c = t.flags.resolve(tunedConfig(tuned));
+  if (c.model.model != tuned.model)
+    throw std::invalid_argument(t.tuned + " tunes " + tuned.model + ", not " + c.model.model);
+  return c;
+}
 
 class TrainPresetRunner : public PresetRunner {
  public:
@@ -61,6 +76,10 @@ CliCommand addTrainCommand(CLI::App& app) {
   auto* train = app.add_subcommand("train", "Train one model on one task; writes a run folder");
   t->flags.add(train, /*with_model=*/true);
   train->add_option("--out", train_command.out_dir, "run folder")->capture_default_str();
+  train->add_option(
+      "--tuned", t->tuned,
+      "start from the configuration `rsalab-cli tune` chose (its <model>.tuned.json); "
+      "--config and flags go on top");
   train->add_option("--session", train_command.session_dir,
                     "also write a session bundle DIR.rsalab (open it with rsalab --session)");
   // Test hooks (hidden): make one step diverge or throw, to test the exit codes.
@@ -70,7 +89,8 @@ CliCommand addTrainCommand(CLI::App& app) {
   return {train, [t] {
             if (!t->flags.preset().empty())
               return TrainPresetRunner(*t).run(presetOrThrow(t->flags.preset()));
-            t->command.config = t->flags.resolve(defaultRunConfig());
+            t->command.config =
+                t->tuned.empty() ? t->flags.resolve(defaultRunConfig()) : tunedRun(*t);
             return runTrain(t->command);
           }};
 }

@@ -12,7 +12,8 @@ namespace rsalab {
 
 std::vector<FirstMinuteRun> runFirstMinute(const RunConfig& config,
                                            const std::vector<std::string>& models, int64_t seeds,
-                                           int64_t steps, int64_t parallel) {
+                                           int64_t steps, int64_t parallel,
+                                           const std::map<std::string, RunConfig>& per_model) {
   std::vector<FirstMinuteRun> runs;
   for (int64_t s = 0; s < seeds; ++s) {
     for (const auto& m : models) {
@@ -41,7 +42,8 @@ std::vector<FirstMinuteRun> runFirstMinute(const RunConfig& config,
       }
       FirstMinuteRun& r = runs[k];
       try {
-        RunConfig c = config;
+        const auto own = per_model.find(r.model);
+        RunConfig c = own != per_model.end() ? own->second : config;
         c.model.model = r.model;
         c.trainer.seed = r.seed;
         Trainer trainer(c);

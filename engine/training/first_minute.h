@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -18,8 +19,10 @@ namespace rsalab {
 
 // Trains every model × seed (seeds base.trainer.seed + 0 … seeds − 1) on `config` until step
 // `steps` or its own stop, `parallel` runs at a time (0: one per core), one intra-op thread each.
+// A model of `per_model` trains at its own configuration there (seed still set per run).
 std::vector<FirstMinuteRun> runFirstMinute(const RunConfig& config,
                                            const std::vector<std::string>& models, int64_t seeds,
-                                           int64_t steps, int64_t parallel = 0);
+                                           int64_t steps, int64_t parallel = 0,
+                                           const std::map<std::string, RunConfig>& per_model = {});
 
 }  // namespace rsalab

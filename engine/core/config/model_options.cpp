@@ -32,14 +32,15 @@ const std::vector<OptionInfo<ModelOptions>>& modelOptionTable() {
   using M = ModelOptions;
   // clang-format off
   static const std::vector<OptionInfo<ModelOptions>> rows = {
-      // name, label, unit, minimum, maximum, log scale, hot, member, flag, help
+      // name, label, unit, minimum, maximum, log scale, hot, member, flag, help, search range
       {"model", "Model", "", 0, 0, false, false, &M::model, "--model",
        "model: " + modelNameList()},
       {"d_model", "Width D", "", 1, 8192, true, false, &M::d_model, "--d-model",
-       "width D (divisible by heads)"},
+       "width D (divisible by heads)", {16, 128, SearchScale::Log, SearchScope::Network, 8}},
       {"heads", "Heads H", "heads", 1, 256, false, false, &M::heads, "--heads",
-       "attention heads H"},
-      {"layers", "Layers L", "layers", 1, 64, false, false, &M::layers, "--layers", "layers L"},
+       "attention heads H", {1, 8, SearchScale::Linear, SearchScope::Heads}},
+      {"layers", "Layers L", "layers", 1, 64, false, false, &M::layers, "--layers", "layers L",
+       {1, 4, SearchScale::Linear, SearchScope::Network}},
       {"ff_mult", "Feed-forward width (x D)", "", 1, 16, false, false, &M::ff_mult},
       {"causal", "Causal", "", 0, 0, false, false, &M::causal},
       {"dilations", "Dilations", "", 0, 0, false, false, &M::dilations},
@@ -54,11 +55,13 @@ const std::vector<OptionInfo<ModelOptions>>& modelOptionTable() {
       {"retnet_learnable_decay", "RetNet: learnable decays", "", 0, 0, false, false,
        &M::retnet_learnable_decay, "--retnet-learnable-decay",
        "retnet: learn each head's decay gamma = sigmoid(nu), starting at 1 - 2^(-5-h) (default: "
-       "fixed at that value)"},
+       "fixed at that value)",
+       {0, 1, SearchScale::Linear, SearchScope::Retention}},
       {"retnet_rotation", "RetNet: rotation", "", 0, 0, false, false, &M::retnet_rotation,
        "--retnet-rotation",
        "retnet: turn q and k by their position (e^(i n theta), RoPE angles; needs an even head "
-       "width d_model / heads). Default: off, the decay alone carries position"},
+       "width d_model / heads). Default: off, the decay alone carries position",
+       {0, 1, SearchScale::Linear, SearchScope::Retention}},
       {"alibi_code_slopes", "ALiBi: the authors' code slopes", "", 0, 0, false, false,
        &M::alibi_code_slopes, "--alibi-code-slopes",
        "alibi: slopes as the authors' code (get_slopes) for heads not a power of two: those of "
@@ -77,10 +80,13 @@ const std::vector<OptionInfo<ModelOptions>>& modelOptionTable() {
 
 const std::vector<OptionInfo<RemHeadCounts>>& remHeadTable() {
   using R = RemHeadCounts;
+  // The REM head split: 0..2 heads of each kind (tune keeps their sum in 1..H).
+  const SearchRange kRemHeadSearch{0, 2, SearchScale::Linear, SearchScope::Rems};
   static const std::vector<OptionInfo<RemHeadCounts>> rows = {
-      {"regular", "Regular REM heads", "heads", 0, 256, false, false, &R::regular},
-      {"cos", "Cos REM heads", "heads", 0, 256, false, false, &R::cos},
-      {"sin", "Sin REM heads", "heads", 0, 256, false, false, &R::sin},
+      {"regular", "Regular REM heads", "heads", 0, 256, false, false, &R::regular, nullptr, "",
+       kRemHeadSearch},
+      {"cos", "Cos REM heads", "heads", 0, 256, false, false, &R::cos, nullptr, "", kRemHeadSearch},
+      {"sin", "Sin REM heads", "heads", 0, 256, false, false, &R::sin, nullptr, "", kRemHeadSearch},
       {"dilated_regular", "Dilated regular REM heads", "heads", 0, 256, false, false,
        &R::dilated_regular},
       {"dilated_cos", "Dilated cos REM heads", "heads", 0, 256, false, false, &R::dilated_cos},
@@ -91,13 +97,17 @@ const std::vector<OptionInfo<RemHeadCounts>>& remHeadTable() {
 
 const std::vector<OptionInfo<RemInit>>& remInitTable() {
   using I = RemInit;
+  // The start ranges of λ = tanh(η), γ = σ(ν) and the gate σ(µ) (tune keeps min <= max).
+  const SearchRange eta{0.1, 3, SearchScale::Linear, SearchScope::Rems};
+  const SearchRange nu{-1, 3, SearchScale::Linear, SearchScope::Rems};
+  const SearchRange mu{-4, 4, SearchScale::Linear, SearchScope::Rems};
   static const std::vector<OptionInfo<RemInit>> rows = {
-      {"eta_min", "|eta| from", "", -20, 20, false, false, &I::eta_min},
-      {"eta_max", "|eta| to", "", -20, 20, false, false, &I::eta_max},
+      {"eta_min", "|eta| from", "", -20, 20, false, false, &I::eta_min, nullptr, "", eta},
+      {"eta_max", "|eta| to", "", -20, 20, false, false, &I::eta_max, nullptr, "", eta},
       {"eta_sign", "Sign of lambda (0 = random)", "", -1, 1, false, false, &I::eta_sign},
-      {"nu_min", "nu from", "", -20, 20, false, false, &I::nu_min},
-      {"nu_max", "nu to", "", -20, 20, false, false, &I::nu_max},
-      {"mu", "Gate logit mu", "", -50, 50, false, false, &I::mu},
+      {"nu_min", "nu from", "", -20, 20, false, false, &I::nu_min, nullptr, "", nu},
+      {"nu_max", "nu to", "", -20, 20, false, false, &I::nu_max, nullptr, "", nu},
+      {"mu", "Gate logit mu", "", -50, 50, false, false, &I::mu, nullptr, "", mu},
       {"learn_gate", "Learn the gate", "", 0, 0, false, false, &I::learn_gate},
       {"theta", "Cyclical angles theta", "", 0, 0, false, false, &I::theta},
   };

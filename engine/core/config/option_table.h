@@ -27,6 +27,24 @@ using OptionMember =
                  AnchorMode S::*, AttentionKind S::*, OptimizerKind S::*,
                  std::vector<TeacherKind> S::*, TeacherProcess S::*>;
 
+// Which models a searched row applies to (rsalab-cli tune, engine/core/config/search_space.h):
+// every model, every model with a width and layers (not the linear forecasters, a map of their
+// window), the models with attention heads (the attention family), those with REM heads, RetNet's
+// retention only.
+enum class SearchScope { Every, Network, Heads, Rems, Retention };
+// How `rsalab-cli tune` draws a row's value: not at all (None), uniform on [low, high] (Linear) or
+// uniform in log [low, high] (Log). Integer rows land on the grid low + k·step (step 0: 1); flag
+// rows (bool) draw false or true with equal odds (low 0, high 1, Linear). The search range lies
+// inside the validation range [minimum, maximum].
+enum class SearchScale { None, Linear, Log };
+struct SearchRange {
+  double low = 0, high = 0;
+  SearchScale scale = SearchScale::None;
+  SearchScope scope = SearchScope::Every;
+  double step = 0;
+  bool searched() const { return scale != SearchScale::None; }
+};
+
 template <typename S>
 struct OptionInfo {
   std::string name;   // JSON key in S's section ("d_model", "learning_rate")
@@ -39,6 +57,7 @@ struct OptionInfo {
   OptionMember<S> member;
   const char* flag = nullptr;  // rsalab-cli's flag ("--d-model"); nullptr: none
   std::string help = "";       // the flag's help text
+  SearchRange search = {};     // rsalab-cli tune's range for this row (none: not searched)
 
   // A number with a range (double and int64_t fields): range-checked by validate, shown by forms
   // and editable as a number. The others are JSON keys and flags only.
@@ -60,6 +79,16 @@ struct OptionInfo {
     if (const auto* d = std::get_if<double S::*>(&member); d && *d) s.** d = value;
     if (const auto* i = std::get_if<int64_t S::*>(&member); i && *i)
       s.** i = static_cast<int64_t>(std::llround(value));
+  }
+  // Sets a searched row's field (numbers as set; a flag row: value >= 0.5 is true).
+  void setSearched(S& s, double value) const {
+    if (const auto* b = std::get_if<bool S::*>(&member); b && *b) s.** b = value >= 0.5;
+    set(s, value);
+  }
+  // A searched row's field as a number (a flag row: 0 or 1).
+  double searchedValue(const S& s) const {
+    if (const auto* b = std::get_if<bool S::*>(&member); b && *b) return s.**b ? 1.0 : 0.0;
+    return get(s);
   }
   // A value of this row as text: whole numbers for integer rows ("1000000"), else "%g"-like.
   std::string text(double value) const {

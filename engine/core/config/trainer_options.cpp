@@ -11,11 +11,11 @@ const std::vector<HyperParameterInfo>& trainerHyperParameters() {
   using T = TrainerOptions;
   // clang-format off
   static const std::vector<HyperParameterInfo> info = {
-      // name, label, unit, minimum, maximum, log scale, hot, member, flag, help
+      // name, label, unit, minimum, maximum, log scale, hot, member, flag, help, search range
       {"learning_rate", "Learning rate", "", 1e-6, 1.0, true, true, &T::learning_rate,
-       "--lr", "learning rate"},
+       "--lr", "learning rate", {1e-4, 3e-2, SearchScale::Log}},
       {"weight_decay", "Weight decay", "", 0.0, 1.0, false, true, &T::weight_decay,
-       "--weight-decay", "weight decay"},
+       "--weight-decay", "weight decay", {1e-4, 0.3, SearchScale::Log}},
       {"grad_clip", "Gradient clip (max norm, 0 = off)", "", 0.0, 1e3, false, true,
        &T::grad_clip, "--clip", "gradient clipping max norm (0 = off)"},
       {"snapshot_every", "Snapshot interval", "steps", 0, 1e6, false, true, &T::snapshot_every},
@@ -24,7 +24,7 @@ const std::vector<HyperParameterInfo>& trainerHyperParameters() {
       {"max_steps", "Max steps", "steps", 1, 1e8, true, false, &T::max_steps,
        "--steps", "training steps"},
       {"warmup_steps", "Warm-up", "steps", 0, 1e7, false, false, &T::warmup_steps,
-       "--warmup", "linear warm-up steps"},
+       "--warmup", "linear warm-up steps", {0, 200, SearchScale::Linear, SearchScope::Every, 10}},
       {"eval_every", "Evaluate every", "steps", 1, 1e6, false, false, &T::eval_every,
        "--eval-every", "steps between validation evaluations"},
       {"patience", "Early-stop patience (0 = off)",

@@ -186,21 +186,11 @@ bool readLaunchFirstMinuteTable(FirstMinuteTable* table) {
   }
 }
 
-std::string firstMinuteBlock(const FirstMinuteTable& t) {
+std::string firstMinuteRows(const FirstMinuteTable& t) {
   std::vector<uint64_t> seeds;
   double floor = std::nan("");
   const ByModel runs = byModel(t, &seeds, &floor);
-  std::string out = std::string(kBegin) + "\n";
-  out +=
-      "Each run's last validation loss (what the runs table shows, and what early stopping "
-      "reads: patience alone, no minimum step) / its test loss at the same weights, stopped by "
-      "itself \"(stop N)\" or at step " +
-      std::to_string(t.steps) +
-      " (the most a run reached in the window in 60 s on 2 cores), the default launch over " +
-      std::to_string(seeds.size()) + " seeds; Bayes floor " + cellNumber(floor) +
-      ". Written by `rsalab-cli first-minute --seeds " + std::to_string(t.seeds) + " --steps " +
-      std::to_string(t.steps) +
-      " --json resources/first_minute.json --readme README.md`.\n\n| model |";
+  std::string out = "| model |";
   for (uint64_t s : seeds) out += " seed " + std::to_string(s) + " |";
   out += " validation mean ± sd | test mean ± sd |\n|---|";
   for (size_t i = 0; i < seeds.size() + 2; ++i) out += "---|";
@@ -224,6 +214,30 @@ std::string firstMinuteBlock(const FirstMinuteTable& t) {
     }
     out += "\n";
   }
+  return out;
+}
+
+std::string firstMinuteVerdicts(const FirstMinuteTable& t) {
+  std::vector<uint64_t> seeds;
+  double floor = std::nan("");
+  return rsaComparison(t, byModel(t, &seeds, &floor));
+}
+
+std::string firstMinuteBlock(const FirstMinuteTable& t) {
+  std::vector<uint64_t> seeds;
+  double floor = std::nan("");
+  const ByModel runs = byModel(t, &seeds, &floor);
+  std::string out = std::string(kBegin) + "\n";
+  out +=
+      "Each run's last validation loss (what the runs table shows, and what early stopping "
+      "reads: patience alone, no minimum step) / its test loss at the same weights, stopped by "
+      "itself \"(stop N)\" or at step " +
+      std::to_string(t.steps) +
+      " (the most a run reached in the window in 60 s on 2 cores), the default launch over " +
+      std::to_string(seeds.size()) + " seeds; Bayes floor " + cellNumber(floor) +
+      ". Written by `rsalab-cli first-minute --seeds " + std::to_string(t.seeds) + " --steps " +
+      std::to_string(t.steps) + " --json resources/first_minute.json --readme README.md`.\n\n";
+  out += firstMinuteRows(t);
   const std::string comparison = rsaComparison(t, runs);
   if (!comparison.empty()) out += "\n" + comparison + "\n";
   return out + kEnd + "\n";

@@ -47,6 +47,10 @@ bool readLaunchFirstMinuteTable(FirstMinuteTable* table);
 // and test loss, then the mean ± sd of each), then how RSA compares with each other model on the
 // test loss, seed by seed.
 std::string firstMinuteBlock(const FirstMinuteTable& table);
+// The block's table alone (a row per model of table.models, a column per seed, then the means),
+// and its sentence of verdicts ("On the test loss, RSA beats rnn (…); …"; "" without an RSA row).
+std::string firstMinuteRows(const FirstMinuteTable& table);
+std::string firstMinuteVerdicts(const FirstMinuteTable& table);
 // One line for the window's headline: "Over 5 seeds (README, measured headless), test loss: rnn
 // 0.222 ± 0.0048, transformer 0.0192 ± 0.0059, rsa 0.0185 ± 0.0031; RSA beats rnn, ties
 // transformer."
