@@ -59,6 +59,10 @@ class RunSetupPanel : public QWidget {
   QComboBox* task_;
   QComboBox* anchors_;          // TaskOptions::anchors
   QComboBox* teacher_process_;  // TaskOptions::teacher_process (teacher and mix; item data: name)
+  // TaskOptions::protocol, norm, features, horizon, epochs (enabled where they apply)
+  QComboBox *protocol_, *norm_, *features_;
+  QSpinBox *horizon_, *epochs_;
+  void enableSeriesFields();
   QLabel* task_description_;
   QList<QPair<QString, QCheckBox*>> models_;  // registry order
   QSpinBox *seeds_, *train_size_, *steps_, *length_, *d_model_, *heads_, *layers_;
