@@ -26,7 +26,7 @@ class TestCausality : public QObject {
     for (const auto& row : modelRegistry()) {
       if (row.family == ModelFamily::Seq2Seq) continue;
       const QString m = row.name;
-      for (const char* n : {"global", "window", "none"})
+      for (const char* n : {"global", "window", "none", "revin"})
         QTest::newRow(qPrintable(QString("%1/%2").arg(m, n))) << m << QString(n);
     }
   }
@@ -38,13 +38,16 @@ class TestCausality : public QObject {
     auto o = selftest::smallModelOptions(model.toStdString());
     o.skip_lags = 5;  // the real series' linear skip path too
     o.lookback = 6;   // the linear family's window (it has no skip path)
-    auto net = makeSequenceModel(o, ModelIO{C, 0, H * C, false});
-    {  // a skip path that starts at zero would not show a leak: give it weights
+    const auto mode = parseNormMode(norm.toStdString()).value();
+    ModelIO io{C, 0, H * C, false};
+    io.revin = mode == NormMode::Revin;  // RevIN's affine, the model's own parameters
+    auto net = makeSequenceModel(o, io);
+    {  // a skip path (or RevIN's affine) at its start would not show a leak: give it weights
       torch::NoGradGuard no_grad;
       for (auto& p : net->named_parameters())
-        if (p.key().rfind("linear_skip", 0) == 0) p.value().normal_();
+        if (p.key().rfind("linear_skip", 0) == 0 || p.key().rfind("revin_", 0) == 0)
+          p.value().normal_();
     }
-    const auto mode = parseNormMode(norm.toStdString()).value();
     const std::vector<double> mean{5.0, -1.0, 0.5}, stddev{2.0, 0.5, 3.0};
     torch::NoGradGuard no_grad;
     auto x = torch::randn({2, T, C}) * 2 + 3;

@@ -8,10 +8,12 @@
 #include <fstream>
 #include <sstream>
 
+#include "engine/core/config/run_config.h"
 #include "engine/core/verdicts/paper_table.h"
 #include "engine/sweep/paper_table_run.h"
 #include "engine/tasks/long_horizon_task.h"
 #include "engine/tasks/text_tasks.h"  // resourcePath
+#include "engine/training/trainer.h"
 #include "support/test_support.h"
 
 using namespace rsalab;
@@ -104,6 +106,98 @@ class TestLongHorizonTask : public QObject {
     QCOMPARE(c.trainer.max_steps, int64_t{5 * 267});
     QVERIFY(c.trainer.restore_best);
     QCOMPARE(c.model.lookback, int64_t{96});
+  }
+
+  // `train --series etth1` (protocol auto) builds the protocol's task through makeTask, with its
+  // borders, window counts and persistence; --protocol split keeps the 70/15/15 split; a series
+  // the protocol cannot take is refused with a message.
+  void makeTaskRunsTheProtocolOnEtt() {
+    RunConfig c = longHorizonDefaults(defaultRunConfig());
+    c.task.name = "etth1";
+    c.task.horizon = 24;
+    c.task.anchors = AnchorMode::None;
+    QVERIFY(usesLongHorizonProtocol(c.task));
+    const auto d = makeTask(c.task, c.train_size, 0);
+    QCOMPARE(d.protocol, std::string("long-horizon"));
+    QCOMPARE(d.train.size(), int64_t{8640 - 96 - 24 + 1});
+    QCOMPARE(d.test.size(), int64_t{2880 - 24 + 1});
+    QCOMPARE(d.length, int64_t{96});  // --length auto: L = 96
+    QVERIFY2(d.summary.find("rows train [0, 8640), validation [8640, 11520), test [11520, "
+                            "14400); windows train 8521, validation 2857, test 2857") !=
+                 std::string::npos,
+             d.summary.c_str());
+    QCOMPARE(d.references.front().name, std::string("persistence"));
+    QCOMPARE(actualTrainSize(c.task, c.train_size, 0), int64_t{8521});
+    c.task.protocol = SeriesProtocol::Split;
+    QVERIFY(!usesLongHorizonProtocol(c.task));
+    QCOMPARE(makeTask(c.task, 64, 0).protocol, std::string());
+    c.task.name = "lynx";
+    QVERIFY(!usesLongHorizonProtocol(c.task));  // auto: the split on other series
+    c.task.protocol = SeriesProtocol::LongHorizon;
+    QVERIFY_EXCEPTION_THROWN(makeTask(c.task, 64, 0), std::invalid_argument);
+    c.task.name = "seasonal";  // a synthetic task never runs it
+    QVERIFY(!usesLongHorizonProtocol(c.task));
+  }
+
+  // The protocol with S: OT alone, the anchors (fast) its references beside persistence; with M
+  // they are notes (they score OT, not every column).
+  void anchorsOnOt() {
+    TaskOptions t = longHorizonDefaults(defaultRunConfig()).task;
+    t.name = "etth1";
+    t.horizon = 24;
+    t.features = forecast::LongHorizonFeatures::Univariate;
+    const auto s = makeTask(t, 1024, 0);
+    QCOMPARE(s.io.input_dim, int64_t{1});
+    QVERIFY(s.references.size() > 1);  // persistence and the anchors that fitted
+    t.features = forecast::LongHorizonFeatures::Multivariate;
+    const auto m = makeTask(t, 1024, 0);
+    QCOMPARE(m.references.size(), size_t{1});
+    bool noted = false;
+    for (const auto& n : m.notes) noted = noted || n.find("on OT alone: validation MSE") != n.npos;
+    QVERIFY(noted);
+  }
+
+  // The train path and the paper table are one implementation: for a dlinear seed, the run
+  // config the trainer resolves equals paperRunConfig's, and the test MSE agrees to 1e-6.
+  void trainPathMatchesThePaperTable() {
+    PaperTableOptions o;
+    o.horizons = {24};
+    o.seeds = 1;
+    o.models = {"dlinear"};
+    o.univariate_horizon = 0;
+    o.anchors = "none";
+    o.epochs = 1;
+    o.parallel = 1;
+    const auto r = runPaperTable(o);
+    QVERIFY(!r.failed);
+    double table_mse = NAN;
+    for (const auto& run : r.runs)
+      if (run.model == "dlinear") table_mse = run.mse;
+
+    RunConfig c = longHorizonDefaults(defaultRunConfig());  // what `train --series etth1` resolves
+    c.task.name = "etth1";
+    c.task.horizon = 24;
+    c.task.epochs = 1;
+    c.task.anchors = AnchorMode::None;
+    c.model.model = "dlinear";
+    c.trainer.seed = 0;
+    Trainer trainer(c);
+    const auto want = paperRunConfig(o, "dlinear", 24, 8521, 0);
+    const auto& got = trainer.config();
+    QCOMPARE(got.trainer.max_steps, want.trainer.max_steps);
+    QCOMPARE(got.trainer.eval_every, want.trainer.eval_every);
+    QCOMPARE(got.trainer.batch_size, want.trainer.batch_size);
+    QCOMPARE(got.trainer.patience, want.trainer.patience);
+    QCOMPARE(got.trainer.learning_rate, want.trainer.learning_rate);
+    QCOMPARE(got.model.lookback, want.model.lookback);
+    QCOMPARE(got.model.skip_lags, want.model.skip_lags);
+    trainer.run(nullptr);
+    const double mse = scoreLongHorizonTest(trainer.data(), trainer.forecasts("test")).mse;
+    QVERIFY2(
+        std::fabs(mse - table_mse) < 1e-6,
+        qPrintable(
+            QString("train %1, paper-table %2").arg(mse, 0, 'g', 12).arg(table_mse, 0, 'g', 12)));
+    QVERIFY(std::fabs(trainer.evaluate("test").loss - mse) < 1e-5);
   }
 
   // One epoch of dlinear at H = 24: the JSON renders, persistence is there, dlinear beats it.

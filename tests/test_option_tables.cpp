@@ -64,6 +64,9 @@ RunConfig everyFieldChanged() {
   t.target = "OT";
   t.seasonal_period = 12;
   t.anchors = AnchorMode::Fast;
+  t.protocol = SeriesProtocol::LongHorizon;
+  t.features = forecast::LongHorizonFeatures::Univariate;
+  t.epochs = 5;
   t.teacher_process = TeacherProcess::Selective;
   t.teacher_seed = 7;
   t.teacher_alpha = 1.5;
@@ -181,7 +184,10 @@ class TestOptionTables : public QObject {
                                              "series_phi_high",
                                              "series_phi_low",
                                              "series_decay_min",
-                                             "series_decay_max"};
+                                             "series_decay_max",
+                                             "protocol",
+                                             "features",
+                                             "epochs"};
     QVERIFY(keysOf(j["task"]) == task_keys);
     const std::set<std::string> model_keys = {
         "model",           "d_model",           "heads",
@@ -269,7 +275,7 @@ class TestOptionTables : public QObject {
         {R"({"trainer": {"optimizer": "sgd"}})",
          "trainer.optimizer = 'sgd' is unknown: use adam or adamw"},
         {R"({"task": {"norm": "minmax"}})",
-         "task.norm = 'minmax' is unknown: use window, global or none"},
+         "task.norm = 'minmax' is unknown: use window, global, none or revin"},
         {R"({"task": {"anchors": "some"}})",
          "task.anchors = 'some' is unknown: use all, fast or none"},
         {R"({"task": {"teacher_kinds": ["regular", "sin"]}})",
@@ -277,7 +283,8 @@ class TestOptionTables : public QObject {
         {R"({"model": {"encoder_attention": "x"}})",  // the attention cards' names
          "model.encoder_attention = 'x' is unknown: use " + enumChoices<AttentionKind>()},
         {R"({"task": {"norm": 1}})",
-         "task.norm has the wrong type (number): it must be a string: window, global or none"},
+         "task.norm has the wrong type (number): it must be a string: window, global, none or "
+         "revin"},
         {R"({"task": {"teacher_kinds": "cos"}})",
          "task.teacher_kinds has the wrong type (string): it must be an array of strings"},
     };

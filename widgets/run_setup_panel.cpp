@@ -12,6 +12,7 @@
 #include "engine/core/config/task_limits.h"
 #include "engine/core/io/enums.h"
 #include "engine/core/registry/model_registry.h"
+#include "engine/core/registry/task_registry.h"
 
 namespace rsalab {
 
@@ -96,6 +97,30 @@ RunSetupPanel::RunSetupPanel(const QList<QPair<QString, QString>>& tasks, QWidge
       "48000/period train rows; fast: 2000 and 12000/period rows, seasonal ARIMA orders at most "
       "1; none: no anchors");
   form->addRow("Anchors", anchors_);
+  // Real series: the protocol and what the networks see; the long-horizon protocol's own fields.
+  auto combo = [this](const std::vector<std::string>& names, const char* object,
+                      const QString& tip) {
+    auto* box = new QComboBox(this);
+    box->setObjectName(object);
+    for (const auto& name : names) box->addItem(QString::fromStdString(name));
+    box->setToolTip(tip);
+    return box;
+  };
+  protocol_ = combo(enumNames<SeriesProtocol>(), "protocol",
+                    QString::fromStdString(findTaskOption("protocol")->help));
+  form->addRow("Protocol", protocol_);
+  norm_ =
+      combo(enumNames<NormMode>(), "norm", QString::fromStdString(findTaskOption("norm")->help));
+  form->addRow("Normalisation", norm_);
+  features_ = combo(enumNames<forecast::LongHorizonFeatures>(), "features",
+                    QString::fromStdString(findTaskOption("features")->help));
+  form->addRow("Features", features_);
+  horizon_ =
+      spin(findTaskOption("horizon"), "forecast horizon H (the long-horizon protocol)", this);
+  form->addRow("Horizon H", horizon_);
+  epochs_ =
+      spin(findTaskOption("epochs"), QString::fromStdString(findTaskOption("epochs")->help), this);
+  form->addRow("Epochs", epochs_);
   layout->addLayout(form);
 
   auto* box = new QGroupBox("Models", this);
@@ -118,6 +143,7 @@ RunSetupPanel::RunSetupPanel(const QList<QPair<QString, QString>>& tasks, QWidge
     const auto family = taskFamily(task_->currentText().toStdString());
     teacher_process_->setEnabled(family == TaskFamily::Teacher || family == TaskFamily::Mix ||
                                  family == TaskFamily::SyntheticSeries);
+    enableSeriesFields();
   };
   describe();
   connect(task_, &QComboBox::currentIndexChanged, this, [this, describe] {
@@ -128,6 +154,13 @@ RunSetupPanel::RunSetupPanel(const QList<QPair<QString, QString>>& tasks, QWidge
     connect(s, &QSpinBox::valueChanged, this, &RunSetupPanel::setupChanged);
   }
   connect(anchors_, &QComboBox::currentIndexChanged, this, &RunSetupPanel::setupChanged);
+  for (auto* box : {protocol_, norm_, features_})
+    connect(box, &QComboBox::currentIndexChanged, this, [this] {
+      enableSeriesFields();
+      emit setupChanged();
+    });
+  for (auto* s : {horizon_, epochs_})
+    connect(s, &QSpinBox::valueChanged, this, &RunSetupPanel::setupChanged);
   connect(teacher_process_, &QComboBox::currentIndexChanged, this, &RunSetupPanel::setupChanged);
   connect(start_, &QPushButton::clicked, this, &RunSetupPanel::startRequested);
   setSetup(defaultRunSetup());
@@ -176,6 +209,12 @@ void RunSetupPanel::setSetup(const RunSetup& s) {
   anchors_->setCurrentText(enumName(c.task.anchors));
   teacher_process_->setCurrentIndex(
       std::max(0, teacher_process_->findData(QString(enumName(c.task.teacher_process)))));
+  protocol_->setCurrentText(enumName(c.task.protocol));
+  norm_->setCurrentText(enumName(c.task.norm));
+  features_->setCurrentText(enumName(c.task.features));
+  horizon_->setValue(static_cast<int>(c.task.horizon));
+  epochs_->setValue(static_cast<int>(c.task.epochs));
+  enableSeriesFields();
   const int k = task_->currentIndex();
   task_description_->setText(k >= 0 && k < tasks_.size() ? tasks_[k].second : QString());
   const auto family = taskFamily(c.task.name);
@@ -197,10 +236,30 @@ RunConfig RunSetupPanel::config(const RunConfig& base) const {
   c.task.teacher_process =
       parseEnum<TeacherProcess>(teacher_process_->currentData().toString().toStdString())
           .value_or(c.task.teacher_process);
+  c.task.protocol =
+      parseEnum<SeriesProtocol>(protocol_->currentText().toStdString()).value_or(c.task.protocol);
+  c.task.norm = parseEnum<NormMode>(norm_->currentText().toStdString()).value_or(c.task.norm);
+  c.task.features = parseEnum<forecast::LongHorizonFeatures>(features_->currentText().toStdString())
+                        .value_or(c.task.features);
+  if (horizon_->isEnabled()) c.task.horizon = horizon_->value();
+  c.task.epochs = epochs_->value();
   // Other heads than the base's: the REM heads follow by the one rule (a preset's own REM heads
   // stay while its heads do).
   if (c.model.heads != base.model.heads) c.model.rem = defaultRemHeads(c.model.heads);
   return c;
+}
+
+void RunSetupPanel::enableSeriesFields() {
+  TaskOptions t;
+  t.name = task_->currentText().toStdString();
+  t.protocol =
+      parseEnum<SeriesProtocol>(protocol_->currentText().toStdString()).value_or(t.protocol);
+  const bool real = isRealSeriesTask(t.name), long_horizon = usesLongHorizonProtocol(t);
+  protocol_->setEnabled(real);
+  const auto* row = findTask(t.name);
+  norm_->setEnabled(row && row->objective == Objective::Regression);
+  for (QWidget* w : std::initializer_list<QWidget*>{features_, horizon_, epochs_})
+    w->setEnabled(long_horizon);
 }
 
 void RunSetupPanel::setConfig(const RunConfig& c) {

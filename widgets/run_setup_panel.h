@@ -61,6 +61,10 @@ class RunSetupPanel : public QWidget {
   QComboBox* anchors_;          // TaskOptions::anchors
   QComboBox* teacher_process_;  // TaskOptions::teacher_process (teacher, mix, seasonal, ar; item
                                 // data: name)
+  // TaskOptions::protocol, norm, features, horizon, epochs (enabled where they apply)
+  QComboBox *protocol_, *norm_, *features_;
+  QSpinBox *horizon_, *epochs_;
+  void enableSeriesFields();
   QLabel* task_description_;
   // A check box for `name` after the others (a named variant a setup names, model_variant.h).
   QCheckBox* addModelBox(const QString& name, const QString& tooltip);

@@ -30,6 +30,7 @@
 #include "engine/core/verdicts/presets.h"
 #include "engine/sweep/sweep.h"
 #include "engine/sweep/sweep_references.h"
+#include "engine/tasks/long_horizon_task.h"
 #include "engine/tasks/series_process.h"
 #include "engine/tasks/teacher_process.h"
 #include "engine/training/generation_probe.h"
@@ -85,6 +86,22 @@ std::shared_ptr<const TaskData> taskWithAnchorLines(const RunConfig& config) {
 }  // namespace
 
 namespace {
+
+// The long-horizon protocol's scores of a finished run (the paper table's, from the same
+// function): the MSE and MAE over every window, step and column, and OT's column MSE.
+std::string longHorizonLine(Trainer& trainer) {
+  const auto& d = trainer.data();
+  if (d.protocol != "long-horizon") return "";
+  const auto s = scoreLongHorizonTest(d, trainer.forecasts("test"));
+  const auto ot = std::find(d.columns.begin(), d.columns.end(), kLongHorizonTarget);
+  const size_t k = ot == d.columns.end() ? 0 : static_cast<size_t>(ot - d.columns.begin());
+  std::ostringstream out;
+  out.precision(6);
+  out << "long-horizon test (" << d.test.size() << " windows x " << d.horizon << " steps x "
+      << d.columns.size() << " column(s), z units): MSE " << s.mse << ", MAE " << s.mae
+      << ", OT column MSE " << s.column_mse[k] << "\n";
+  return out.str();
+}
 
 double secondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -181,7 +198,7 @@ int runTrain(const TrainCommand& command) {
   std::cout << "stopped: " << stopReasonName(reason) << " after " << trainer.stepsDone()
             << " steps\n"
             << metricsLine(test) << "\n"
-            << referenceLines(test, trainer.data())
+            << longHorizonLine(trainer) << referenceLines(test, trainer.data())
             << remTruthLines(matches, trainer.data(), test.loss) << "wrote " << dir.string()
             << "/{config.json,metrics.csv,checkpoint.pt,result.json}\n";
   if (command.rule) {

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <nlohmann/json.hpp>
 
 #include "app/cli/cli_command.h"
 #include "app/cli/cli_interrupt.h"
@@ -34,7 +35,37 @@ struct PaperTableCommand {
   std::string out = "paper-table";
   std::string docs;
   std::string from_json;  // render an existing table.json (no training)
+  std::string extend;     // an earlier table.json: its settings and runs, the missing runs added
 };
+
+// `o` with an earlier table's settings and runs (--extend): the added runs are the missing ones
+// of the same table (the norm rows asked for by --norms), so its caption stays true.
+void extendFrom(PaperTableOptions& o, const std::string& path) {
+  const std::string text = readTextFile(path, size_t{16} << 20);
+  const auto j = nlohmann::json::parse(text);
+  const auto& s = j.at("settings");
+  o.series = s.at("series").get<std::string>();
+  o.features = forecast::parseLongHorizonFeatures(s.value("features", std::string("M")));
+  o.input_length = s.at("input_length").get<int64_t>();
+  o.horizons = s.at("horizons").get<std::vector<int64_t>>();
+  o.seeds = s.at("seeds").get<int64_t>();
+  o.univariate_horizon = s.at("univariate_horizon").get<int64_t>();
+  o.models = s.at("models").get<std::vector<std::string>>();
+  o.d_model = s.at("d_model").get<int64_t>();
+  o.heads = s.at("heads").get<int64_t>();
+  o.layers = s.at("layers").get<int64_t>();
+  o.epochs = s.at("epochs").get<int64_t>();
+  o.patience = s.at("patience").get<int64_t>();
+  o.batch_size = s.at("batch_size").get<int64_t>();
+  o.learning_rate = s.at("learning_rate").get<double>();
+  o.anchors = s.at("anchors").get<std::string>();
+  o.efficiency_fractions = s.value("efficiency_fractions", std::vector<double>{});
+  o.efficiency_horizon = s.value("efficiency_horizon", int64_t{96});
+  const std::string machine = s.value("machine", std::string());
+  o.machine = o.machine.empty() ? machine : machine + "; the added runs: " + o.machine;
+  o.previous = paperRunsFromJson(text, &o.previous_anchor_names);
+  o.previous_seconds = j.at("seconds").get<double>();
+}
 
 int runPaperTableCommand(PaperTableCommand& command) {
   auto& o = command.options;
@@ -58,6 +89,7 @@ int runPaperTableCommand(PaperTableCommand& command) {
   }
   o.features = forecast::parseLongHorizonFeatures(command.features);
   if (command.efficiency) o.efficiency_fractions = {0.05, 0.10, 0.25, 0.50};
+  if (!command.extend.empty()) extendFrom(o, command.extend);
   std::string json;
   if (!command.from_json.empty()) {
     json = readTextFile(command.from_json, size_t{16} << 20);
@@ -171,6 +203,16 @@ CliCommand addPaperTableCommand(CLI::App& app) {
   sub->add_option("--docs", c.docs,
                   "replace the generated block of this file (docs/PAPER_TABLE.md)");
   sub->add_option("--from-json", c.from_json, "render an existing table.json (no training)");
+  sub->add_option("--norms", o.norms,
+                  "also train the models (M) with these normalisations beside global: window, "
+                  "revin (RevIN's learned affine) or none, at --norm-horizons")
+      ->delimiter(',');
+  sub->add_option("--norm-horizons", o.norm_horizons, "horizons of the --norms rows")
+      ->delimiter(',')
+      ->capture_default_str();
+  sub->add_option("--extend", c.extend,
+                  "an earlier table.json: keep its settings and runs, run only the missing ones "
+                  "(e.g. --norms window,revin); the time line gives the added runs' wall time");
   return {sub, [command] { return runPaperTableCommand(*command); }};
 }
 

@@ -42,12 +42,15 @@ class RunFlags {
                     "start from a preset's run (then --config, then flags): " + presetNameList());
     // The tables' flags (--task, --csv, --norm, --horizon, --lr, --steps, --d-model, ...): each
     // row's flag and help; validate checks the row's range after --config and the flags.
-    bindRows(cmd, &RunConfig::task, taskOptionTable());
+    // (sweep, the command without --model, has its own --epochs: a budget growing with N; the
+    // long-horizon protocol's task.epochs comes from --config there)
+    bindRows(cmd, &RunConfig::task, taskOptionTable(), with_model ? "" : "epochs");
     bind(cmd, "--series", &RunConfig::task, &TaskOptions::name,
          "a bundled real series (sets --task): " + seriesNameList());
     auto* length = cmd->add_option("--length", length_,
                                    "sequence length T, or auto (CSV and bundled series: the "
-                                   "default, a T that fits the series)");
+                                   "default, a T that fits the series); under --protocol "
+                                   "long-horizon the input length L (auto: 96)");
     appliers_.push_back([this, length](RunConfig& c) {
       if (!*length) return;
       if (length_ == "auto") {
@@ -86,6 +89,8 @@ class RunFlags {
     // realSeriesDefaults; flags and --config win.
     const RunConfig& defaults_in = preset_.empty() ? defaults : presetOrThrow(preset_).config;
     const RunConfig probe = overlay(defaults_in, /*check=*/false);
+    // The long-horizon protocol (etth1 / etth2 by default) starts from its own defaults.
+    if (usesLongHorizonProtocol(probe.task)) return overlay(longHorizonDefaults(defaults_in), true);
     if (isRealSeriesTask(probe.task.name)) return overlay(realSeriesDefaults(defaults_in), true);
     return overlay(defaults_in, true);
   }

@@ -123,7 +123,8 @@ int main(int argc, char** argv) {
       "list");
   QCommandLineOption task("task", "Task of the run setup.", "name");
   QCommandLineOption csv("csv", "A CSV series as the task (as File > Import CSV does).", "path");
-  QCommandLineOption horizon("horizon", "Forecast horizon H of --csv.", "n", "1");
+  QCommandLineOption horizon("horizon", "Forecast horizon H of --csv or of --task (e.g. etth1).",
+                             "n", "1");
   QCommandLineOption models("models", "Models, comma separated.", "list");
   QCommandLineOption heads("heads", "Attention heads.", "n");
   QCommandLineOption length("length", "Sequence length T.", "n");
@@ -179,6 +180,8 @@ int main(int argc, char** argv) {
   }
   if (parser.isSet(heads)) setup.config.model.heads = parser.value(heads).toInt();
   if (parser.isSet(length)) setup.config.task.length = parser.value(length).toInt();
+  if (parser.isSet(horizon) && !parser.isSet(csv))  // a bundled series' H (the protocol's)
+    setup.config.task.horizon = std::max(1, parser.value(horizon).toInt());
   if (parser.isSet(steps)) setup.config.trainer.max_steps = parser.value(steps).toLongLong();
   if (parser.isSet(teacher_process)) {
     const auto process =

@@ -115,7 +115,8 @@ class MainWindow : public QMainWindow {
   QAction *start_action_, *step_action_, *stop_action_, *reset_action_, *restore_action_;
   QByteArray default_layout_;
   bool training_ = false, paused_ = false;
-  bool real_defaults_ = false;  // the forms hold realSeriesDefaults' values
+  // The forms hold: 0 the defaults, 1 realSeriesDefaults', 2 longHorizonDefaults' values.
+  int task_kind_ = 0;
   int close_answer_ = -1;
   qint64 last_step_ = 0;
   RunStore* runs_;

@@ -11,6 +11,12 @@ SequenceModelImpl::SequenceModelImpl(ModelOptions options, ModelIO io)
     : options_(std::move(options)), io_(io) {
   validate(options_);
   validate(io_);
+  if (io_.revin) {  // no random draw: the models' initialisation is unchanged by it
+    if (io_.vocab > 0)
+      throw std::invalid_argument("norm revin needs a series task (real inputs per column)");
+    revin_weight_ = register_parameter("revin_weight", torch::ones({io_.input_dim}));
+    revin_bias_ = register_parameter("revin_bias", torch::zeros({io_.input_dim}));
+  }
 }
 
 void SequenceModelImpl::registerIoLayers(int64_t width) {

@@ -27,6 +27,10 @@ class SequenceModelImpl : public torch::nn::Module {
   const ModelOptions& options() const { return options_; }
   const ModelIO& io() const { return io_; }
   int64_t parameterCount() const;
+  // ModelIO::revin: RevIN's learned scale and shift per input column, (C) each (registered as
+  // revin_weight and revin_bias, initialised to 1 and 0); undefined otherwise.
+  const torch::Tensor& revinWeight() const { return revin_weight_; }
+  const torch::Tensor& revinBias() const { return revin_bias_; }
 
  protected:
   torch::Tensor embed(const torch::Tensor& x);  // (B, T, F) | (B, T) -> (B, T, D)
@@ -40,6 +44,7 @@ class SequenceModelImpl : public torch::nn::Module {
   torch::nn::Embedding token_embed_{nullptr};
   torch::nn::Linear output_{nullptr};
   torch::nn::Linear skip_{nullptr};  // ModelOptions::skip_lags: (K → H), shared by the columns
+  torch::Tensor revin_weight_, revin_bias_;
 
  private:
   torch::Tensor linearSkip(const torch::Tensor& x);  // (B, T, C) -> (B, T, H·C)

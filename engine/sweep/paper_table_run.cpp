@@ -30,9 +30,10 @@ struct Job {
   int64_t horizon;
   double fraction;
   uint64_t seed;
+  NormMode norm = NormMode::Global;
 };
 
-using TaskKey = std::tuple<int, int64_t, double>;  // features, horizon, fraction
+using TaskKey = std::tuple<int, int64_t, double, int>;  // features, horizon, fraction, norm
 
 double secondsSince(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
@@ -48,24 +49,14 @@ std::string fixed(double v, int digits) {
 
 int64_t stepsPerEpoch(int64_t windows, int64_t batch) { return (windows + batch - 1) / batch; }
 
-// The anchors on OT (univariate), fitted once on the train part and filtered forward with fixed
-// parameters to every window's last input row (engine/core/forecast/forecast.h's protocol).
+// The anchors on OT (univariate): the protocol's (longHorizonAnchorInput), as train fits them.
 std::vector<PaperRun> anchorRuns(const LongHorizonTask& task, int64_t L, int64_t H,
                                  const std::string& mode, std::vector<std::string>& names,
                                  const std::atomic<bool>* cancel) {
-  forecast::AnchorInput in;
-  in.values = task.raw_target;
-  in.columns = 1;
-  in.scale = {task.scaling.stddev[static_cast<size_t>(task.target_column)]};
-  in.train_end = forecast::kEttHourSplit.train_end;
-  in.horizon = H;
-  in.period = 24;  // hourly data: the daily season
-  in.period_rule = "hourly rows: the daily season";
-  in.column_names = {kLongHorizonTarget};
-  in.mode = parseAnchorMode(mode).value_or(AnchorMode::Fast);
+  (void)L;  // the task's own
+  forecast::AnchorInput in =
+      longHorizonAnchorInput(task, parseAnchorMode(mode).value_or(AnchorMode::Fast));
   in.cancel = cancel;  // a stop skips the fits not yet started
-  for (int64_t s : task.windows.validation) in.validation_origins.push_back(s + L - 1);
-  for (int64_t s : task.windows.test) in.test_origins.push_back(s + L - 1);
   const auto t0 = Clock::now();
   const auto scores = forecast::computeAnchors(in);
   std::vector<PaperRun> out;
@@ -105,28 +96,27 @@ PaperRun persistenceRun(const LongHorizonTask& task, const std::string& features
 }  // namespace
 
 RunConfig paperRunConfig(const PaperTableOptions& o, const std::string& model, int64_t horizon,
-                         int64_t train_windows, uint64_t seed) {
-  RunConfig c = defaultRunConfig();
+                         int64_t train_windows, uint64_t seed, NormMode norm) {
+  // The protocol's run config, as `train --series etth1` resolves it (longHorizonDefaults), with
+  // the table's settings; the budget is the one applyLongHorizonBudget (the trainer applies it
+  // again, unchanged).
+  RunConfig c = longHorizonDefaults(defaultRunConfig());
   c.task.name = o.series;
+  c.task.protocol = SeriesProtocol::LongHorizon;
   c.task.length = o.input_length;
   c.task.horizon = horizon;
-  c.task.norm = NormMode::Global;
+  c.task.norm = norm;
+  c.task.epochs = o.epochs;
   c.model.model = model;
   c.model.d_model = o.d_model;
   c.model.heads = o.heads;
   c.model.layers = o.layers;
-  c.model.lookback = o.input_length;  // dlinear / nlinear see the whole input
-  c.model.skip_lags = 0;              // the models alone
-  const int64_t per_epoch = stepsPerEpoch(train_windows, o.batch_size);
   c.trainer.batch_size = o.batch_size;
   c.trainer.learning_rate = o.learning_rate;
-  c.trainer.max_steps = o.epochs * per_epoch;
-  c.trainer.eval_every = per_epoch;  // one validation evaluation per epoch
   c.trainer.patience = o.patience;
-  c.trainer.restore_best = true;
   c.trainer.snapshot_every = 0;
   c.trainer.seed = seed;
-  c.train_size = train_windows;
+  applyLongHorizonBudget(c, o.input_length, train_windows);
   return c;
 }
 
@@ -146,6 +136,15 @@ PaperTableResult runPaperTable(const PaperTableOptions& o,
     for (const auto& m : o.models)
       for (int64_t s = 0; s < o.seeds; ++s)
         jobs.push_back({m, S, o.univariate_horizon, 1.0, uint64_t(s)});
+  for (const auto& name : o.norms) {
+    const auto norm = parseNormMode(name);
+    if (!norm || *norm == NormMode::Global)
+      throw std::invalid_argument("norm '" + name + "': the table's other normalisations are " +
+                                  "window, none or revin");
+    for (int64_t h : o.norm_horizons)
+      for (const auto& m : o.models)
+        for (int64_t s = 0; s < o.seeds; ++s) jobs.push_back({m, M, h, 1.0, uint64_t(s), *norm});
+  }
   for (double f : o.efficiency_fractions) {
     for (const auto& m : o.efficiency_models) {
       const bool full_done = std::find(o.horizons.begin(), o.horizons.end(),
@@ -161,9 +160,10 @@ PaperTableResult runPaperTable(const PaperTableOptions& o,
 
   std::mutex mutex;  // guards everything below
   std::map<TaskKey, std::shared_ptr<const LongHorizonTask>> tasks;
-  auto task = [&](LongHorizonFeatures f, int64_t h, double fraction) {
+  auto task = [&](LongHorizonFeatures f, int64_t h, double fraction,
+                  NormMode norm = NormMode::Global) {
     std::lock_guard<std::mutex> lock(mutex);
-    auto& slot = tasks[{static_cast<int>(f), h, fraction}];
+    auto& slot = tasks[{static_cast<int>(f), h, fraction, static_cast<int>(norm)}];
     if (!slot) {
       LongHorizonTaskOptions t;
       t.series = o.series;
@@ -171,21 +171,38 @@ PaperTableResult runPaperTable(const PaperTableOptions& o,
       t.horizon = h;
       t.features = f;
       t.train_fraction = fraction;
+      t.norm = norm;
       slot = std::make_shared<const LongHorizonTask>(makeLongHorizonTask(t));
     }
     return slot;
   };
 
+  // An extended table: its runs stay, the jobs it holds are not run again.
+  const auto held = [&](const Job& j) {
+    for (const auto& r : o.previous)
+      if (r.model == j.model && r.features == forecast::longHorizonFeaturesName(j.features) &&
+          r.horizon == j.horizon && r.train_fraction == j.fraction && r.seed == j.seed &&
+          r.norm == normModeName(j.norm))
+        return true;
+    return false;
+  };
+  jobs.erase(std::remove_if(jobs.begin(), jobs.end(), held), jobs.end());
+  const bool extending = !o.previous.empty();
+
   // The references first: persistence on every (features, horizon), the anchors on OT.
-  std::vector<PaperRun> runs;
-  std::vector<std::string> anchor_names;
+  std::vector<PaperRun> runs = o.previous;
+  std::vector<std::string> anchor_names = o.previous_anchor_names;
   std::vector<std::pair<LongHorizonFeatures, int64_t>> cells;
   for (int64_t h : o.horizons) cells.push_back({main, h});
   if (s_row) cells.push_back({S, o.univariate_horizon});
-  for (const auto& [f, h] : cells)
-    runs.push_back(
-        persistenceRun(*task(f, h, 1.0), forecast::longHorizonFeaturesName(f), o.input_length, h));
-  if (o.anchors != "none") {
+  for (const auto& [f, h] : cells) {
+    const auto name = forecast::longHorizonFeaturesName(f);
+    const bool have = std::any_of(runs.begin(), runs.end(), [&](const PaperRun& r) {
+      return r.model == "persistence" && r.features == name && r.horizon == h;
+    });
+    if (!have) runs.push_back(persistenceRun(*task(f, h, 1.0), name, o.input_length, h));
+  }
+  if (o.anchors != "none" && !(extending && !anchor_names.empty())) {
     std::vector<int64_t> horizons = o.horizons;
     if (s_row &&
         std::find(horizons.begin(), horizons.end(), o.univariate_horizon) == horizons.end())
@@ -227,15 +244,14 @@ PaperTableResult runPaperTable(const PaperTableOptions& o,
       run.horizon = job.horizon;
       run.train_fraction = job.fraction;
       run.seed = job.seed;
+      run.norm = normModeName(job.norm);
       std::string error;
       try {
-        const auto t = task(job.features, job.horizon, job.fraction);
+        const auto t = task(job.features, job.horizon, job.fraction, job.norm);
         const int64_t N = t->data->train.size();
-        Trainer trainer(paperRunConfig(o, job.model, job.horizon, N, job.seed), t->data);
+        Trainer trainer(paperRunConfig(o, job.model, job.horizon, N, job.seed, job.norm), t->data);
         trainer.run(control);
-        const auto C = static_cast<int64_t>(t->columns.size());
-        const auto s = forecast::scoreLongHorizon(trainer.forecasts("test"), t->test_targets,
-                                                  job.horizon, C, t->target_column);
+        const auto s = scoreLongHorizonTest(*t->data, trainer.forecasts("test"));
         run.train_windows = N;
         run.mse = s.mse;
         run.mae = s.mae;
@@ -249,7 +265,9 @@ PaperTableResult runPaperTable(const PaperTableOptions& o,
       run.seconds = secondsSince(t0);
       std::lock_guard<std::mutex> lock(mutex);
       ++done;
-      std::string line = job.model + " " + run.features + " H=" + std::to_string(job.horizon) +
+      std::string line = job.model + " " + run.features +
+                         (job.norm == NormMode::Global ? "" : std::string(" ") + run.norm) +
+                         " H=" + std::to_string(job.horizon) +
                          (job.fraction < 1 ? " " + fixed(100 * job.fraction, 0) + "%" : "") +
                          " seed " + std::to_string(job.seed) + ": ";
       if (error.empty()) {
@@ -281,8 +299,13 @@ PaperTableResult runPaperTable(const PaperTableOptions& o,
            (std::find(anchor_names.begin(), anchor_names.end(), r.model) - anchor_names.begin());
   };
   std::stable_sort(runs.begin(), runs.end(), [&](const PaperRun& a, const PaperRun& b) {
-    return std::make_tuple(a.features != "M", -a.train_fraction, rank(a), a.horizon, a.seed) <
-           std::make_tuple(b.features != "M", -b.train_fraction, rank(b), b.horizon, b.seed);
+    const auto norm = [](const PaperRun& r) {  // global first, then the NormMode order
+      const auto n = parseNormMode(r.norm).value_or(NormMode::Global);
+      return n == NormMode::Global ? 0 : 1 + static_cast<int>(n);
+    };
+    return std::make_tuple(a.features != "M", -a.train_fraction, norm(a), rank(a), a.horizon,
+                           a.seed) < std::make_tuple(b.features != "M", -b.train_fraction, norm(b),
+                                                     rank(b), b.horizon, b.seed);
   });
   nlohmann::ordered_json verdicts = nlohmann::ordered_json::array();
   const bool pair = std::find(o.models.begin(), o.models.end(), "rsa") != o.models.end() &&
@@ -294,6 +317,22 @@ PaperTableResult runPaperTable(const PaperTableOptions& o,
       verdicts.push_back(
           {{"horizon", h}, {"claim", v.claim}, {"verdict", verdictWord(v)}, {"detail", v.detail}});
     }
+  }
+  nlohmann::ordered_json norm_verdicts = nlohmann::ordered_json::array();
+  if (pair) {
+    std::vector<std::string> norms;
+    for (const auto& r : runs)
+      if (r.norm != "global" && std::find(norms.begin(), norms.end(), r.norm) == norms.end())
+        norms.push_back(r.norm);
+    for (const auto& n : norms)
+      for (int64_t h : o.norm_horizons) {
+        const auto v = horizonVerdict(runs, "rsa", "transformer", h, "M", n);
+        norm_verdicts.push_back({{"horizon", h},
+                                 {"norm", n},
+                                 {"claim", v.claim},
+                                 {"verdict", verdictWord(v)},
+                                 {"detail", v.detail}});
+      }
   }
   nlohmann::ordered_json efficiency = nlohmann::ordered_json::array();
   if (!o.efficiency_fractions.empty()) {
@@ -324,12 +363,16 @@ PaperTableResult runPaperTable(const PaperTableOptions& o,
                    {"anchors", o.anchors},
                    {"efficiency_fractions", o.efficiency_fractions},
                    {"efficiency_horizon", o.efficiency_horizon},
+                   {"norms", o.norms},
+                   {"norm_horizons", o.norm_horizons},
                    {"parallel", parallel},
                    {"threads_per_run", threads},
                    {"machine", o.machine.empty() ? std::to_string(cores) + " cores" : o.machine}};
-  j["seconds"] = secondsSince(start);
+  j["seconds"] = o.previous_seconds + secondsSince(start);
+  if (extending) j["added_seconds"] = secondsSince(start);
   j["rows"] = nlohmann::ordered_json::parse(paperRowsJson(runs, anchor_names));
   j["verdicts"] = verdicts;
+  if (!norm_verdicts.empty()) j["norm_verdicts"] = norm_verdicts;
   if (!efficiency.empty()) j["sample_efficiency_verdicts"] = efficiency;
   result.json = j.dump(2) + "\n";
   result.runs = runs;

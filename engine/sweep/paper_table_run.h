@@ -45,6 +45,15 @@ struct PaperTableOptions {
   int64_t d_model = 32, heads = 4, layers = 2;
   int64_t epochs = 3, patience = 2, batch_size = 32;
   double learning_rate = 1e-3;
+  // The networks under other normalisations (NormMode names: window, revin) beside the table's
+  // global z-scores: `models` (M) at norm_horizons with every seed, one row per (model, norm).
+  std::vector<std::string> norms;
+  std::vector<int64_t> norm_horizons = {24, 96};
+  // Extending an earlier table (rsalab-cli paper-table --extend): its runs, anchors and wall time;
+  // a job it already holds (model, features, horizon, fraction, norm, seed) is not run again.
+  std::vector<PaperRun> previous;
+  std::vector<std::string> previous_anchor_names;
+  double previous_seconds = 0;
   int64_t parallel = 0;  // runs at a time; 0 = one per core
   std::string machine;   // a line on the machine for the caption ("2 cores, shared with …")
 };
@@ -68,6 +77,7 @@ PaperTableResult runPaperTable(const PaperTableOptions& options,
 
 // The run config of one model in the table (exposed for the tests).
 RunConfig paperRunConfig(const PaperTableOptions& options, const std::string& model,
-                         int64_t horizon, int64_t train_windows, uint64_t seed);
+                         int64_t horizon, int64_t train_windows, uint64_t seed,
+                         NormMode norm = NormMode::Global);
 
 }  // namespace rsalab

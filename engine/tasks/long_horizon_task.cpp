@@ -68,7 +68,9 @@ LongHorizonTask makeLongHorizonTask(const LongHorizonTaskOptions& o) {
   data.io.input_dim = C;
   data.io.output_dim = H * C;
   data.columns = out.columns;
-  data.norm = "global";  // the tensors are the z values; the model sees them as they are
+  data.norm = normModeName(o.norm);  // the tensors are the z values (global: as they are)
+  data.protocol = "long-horizon";
+  data.io.revin = o.norm == NormMode::Revin;  // RevIN's affine: the model's parameters
   data.norm_mean = out.scaling.mean;
   data.norm_std = out.scaling.stddev;
   data.length = L;
@@ -91,14 +93,86 @@ LongHorizonTask makeLongHorizonTask(const LongHorizonTaskOptions& o) {
   ReferenceScore ref(baselineName(Baseline::Persistence), "persistence", v.mse, t.mse);
   ref.test_errors = t.window_mse;
   data.references.push_back(std::move(ref));
+  const auto at = [](int64_t r) { return std::to_string(r); };
   data.summary = source + ", long-horizon protocol: features " +
                  forecast::longHorizonFeaturesName(o.features) + " (" + std::to_string(C) +
                  " column(s)), L = " + std::to_string(L) + ", H = " + std::to_string(H) +
-                 "; windows train " + std::to_string(data.train.size()) + ", validation " +
+                 "; rows train [0, " + at(split.train_end) + "), validation [" +
+                 at(split.train_end) + ", " + at(split.validation_end) + "), test [" +
+                 at(split.validation_end) + ", " + at(split.test_end) + "); windows train " +
+                 std::to_string(data.train.size()) + ", validation " +
                  std::to_string(data.validation.size()) + ", test " +
-                 std::to_string(data.test.size()) + " (rows 0/8640/11520/14400)";
+                 std::to_string(data.test.size()) + "; norm " + normModeName(o.norm);
   out.data = std::make_shared<const TaskData>(std::move(data));
   return out;
+}
+
+forecast::AnchorInput longHorizonAnchorInput(const LongHorizonTask& task, AnchorMode mode) {
+  const int64_t L = task.data->length, H = task.data->horizon;
+  forecast::AnchorInput in;
+  in.values = task.raw_target;
+  in.columns = 1;
+  in.scale = {task.scaling.stddev[static_cast<size_t>(task.target_column)]};
+  in.train_end = forecast::kEttHourSplit.train_end;
+  in.horizon = H;
+  in.period = 24;  // hourly data: the daily season
+  in.period_rule = "hourly rows: the daily season";
+  in.column_names = {kLongHorizonTarget};
+  in.mode = mode;
+  for (int64_t s : task.windows.validation) in.validation_origins.push_back(s + L - 1);
+  for (int64_t s : task.windows.test) in.test_origins.push_back(s + L - 1);
+  return in;
+}
+
+LongHorizonTaskOptions longHorizonTaskOptions(const TaskOptions& task) {
+  LongHorizonTaskOptions o;
+  o.series = task.name;
+  o.input_length = task.length > 0 ? task.length : forecast::kLongHorizonDefaultInput;
+  o.horizon = task.horizon;
+  o.features = task.features;
+  o.norm = task.norm;
+  return o;
+}
+
+TaskData makeLongHorizonTaskData(const TaskOptions& options, const TaskBuild& build) {
+  const auto o = longHorizonTaskOptions(options);
+  const auto task = makeLongHorizonTask(o);
+  TaskData data = *task.data;
+  const bool univariate = o.features == forecast::LongHorizonFeatures::Univariate;
+  data.anchors_as_notes = !univariate;
+  data.pending_anchors =
+      std::make_shared<const forecast::AnchorInput>(longHorizonAnchorInput(task, options.anchors));
+  data.notes.push_back(
+      "long-horizon protocol (" +
+      std::string(options.protocol == SeriesProtocol::Auto
+                      ? "the default on " + options.name +
+                            "; --protocol split for the 70/15/15 split"
+                      : "--protocol long-horizon") +
+      "): L = " + std::to_string(o.input_length) +
+      (options.length == 0 ? " (--length auto)" : " (--length)") + ", every train window (" +
+      std::to_string(data.train.size()) + "), at most " + std::to_string(options.epochs) +
+      " epoch(s) with one validation evaluation each; the test MSE is over every window, step " +
+      "and column in z units");
+  if (options.anchors != AnchorMode::None)
+    data.notes.push_back(std::string("anchors on OT alone, ") + anchorModeName(options.anchors) +
+                         (options.anchors == AnchorMode::Fast ? " (the protocol's default; "
+                                                                "--anchors all for the full fits)"
+                                                              : "") +
+                         (univariate ? ""
+                                     : ": they score OT, not every column; compare them "
+                                       "with the run's OT-column MSE"));
+  if (!build.defer_anchors) fitAnchors(data, build.anchor_progress);
+  return data;
+}
+
+forecast::LongHorizonScores scoreLongHorizonTest(const TaskData& data,
+                                                 const std::vector<float>& test_forecasts) {
+  const auto C = static_cast<int64_t>(data.columns.size());
+  const auto ot = std::find(data.columns.begin(), data.columns.end(), kLongHorizonTarget);
+  const auto y = data.test.y.to(torch::kFloat32).contiguous();
+  const std::vector<float> targets(y.data_ptr<float>(), y.data_ptr<float>() + y.numel());
+  return forecast::scoreLongHorizon(test_forecasts, targets, data.horizon, C,
+                                    ot == data.columns.end() ? 0 : ot - data.columns.begin());
 }
 
 }  // namespace rsalab

@@ -6,9 +6,12 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "engine/core/config/run_config.h"  // usesLongHorizonProtocol
 #include "engine/core/config/task_limits.h"
 #include "engine/core/forecast/anchors.h"
+#include "engine/core/io/text.h"  // formatNumber
 #include "engine/tasks/csv_series.h"
+#include "engine/tasks/long_horizon_task.h"
 #include "engine/tasks/mix_task.h"
 #include "engine/tasks/regular_languages.h"
 #include "engine/tasks/seq2seq_tasks.h"
@@ -67,10 +70,14 @@ TaskData makeTask(const TaskOptions& o, int64_t train_size, uint64_t seed, const
       data = makeSeq2SeqTask(o, train_size, seed);
       break;
     case TaskFamily::Csv:
-      data = makeCsvTask(o, train_size, build);
+      data = usesLongHorizonProtocol(o) ? makeLongHorizonTaskData(o, build)
+                                        : makeCsvTask(o, train_size, build);
       break;
   }
   data.name = o.name;
+  // RevIN's affine belongs to the model (engine/training/series_norm.h)
+  data.io.revin =
+      data.objective == Objective::Regression && data.norm == normModeName(NormMode::Revin);
   if (data.requested_train_size == 0) data.requested_train_size = train_size;
   return data;
 }
@@ -80,7 +87,14 @@ forecast::AnchorScores fitAnchors(TaskData& data, const forecast::AnchorProgress
   forecast::AnchorInput input = *data.pending_anchors;
   input.progress = progress;
   auto anchors = forecast::computeAnchors(input);
-  addAnchors(data.references, anchors);
+  if (data.anchors_as_notes) {
+    for (const auto& a : anchors.scores)
+      data.notes.push_back("anchor " + a.label + " on OT alone: validation MSE " +
+                           formatNumber(a.validation_loss, 4) + ", test MSE " +
+                           formatNumber(a.test_loss, 4));
+  } else {
+    addAnchors(data.references, anchors);
+  }
   data.notes.insert(data.notes.end(), anchors.notes.begin(), anchors.notes.end());
   data.pending_anchors.reset();
   return anchors;
@@ -93,6 +107,14 @@ void addAnchors(std::vector<ReferenceScore>& references, const forecast::AnchorS
 int64_t actualTrainSize(const TaskOptions& o, int64_t train_size, uint64_t seed) {
   (void)seed;  // only the real series can have fewer windows than asked; their data ignore it
   if (!isRealSeriesTask(o.name)) return train_size;
+  if (usesLongHorizonProtocol(o)) {  // every train window of the protocol
+    const auto t = longHorizonTaskOptions(o);
+    std::string source;
+    const auto table = readSeriesTable(o, &source);
+    return static_cast<int64_t>(
+        forecast::longHorizonWindows(forecast::kEttHourSplit, table.rows, t.input_length, t.horizon)
+            .train.size());
+  }
   std::string source;
   const auto table = readSeriesTable(o, &source);
   return static_cast<int64_t>(makeCsvLayout(table, o, train_size, source).train_starts.size());

@@ -73,6 +73,11 @@ struct TaskData {
   // Real series built with TaskBuild::defer_anchors: the anchors still to fit (computeAnchors;
   // fitAnchors adds them to `references` and `notes`). Null once fitted, or for other tasks.
   std::shared_ptr<const forecast::AnchorInput> pending_anchors;
+  // "long-horizon" for the protocol's task (engine/tasks/long_horizon_task.h; the trainer then
+  // applies its epochs budget), "" otherwise. anchors_as_notes: the anchors score a column
+  // subset (OT of a multivariate task), so fitAnchors writes them as notes, not references.
+  std::string protocol;
+  bool anchors_as_notes = false;
 };
 
 // How a task is built beyond its options. A real series' anchors (ETS, auto ARIMA, Theta) take

@@ -64,6 +64,7 @@ std::string peerIncompatibility(const ModelOptions& o, const ModelIO& io) {
     return "the peer (bench/peer/models.py) has no model " + o.model;
   if (io.vocab > 0) return "token inputs (the peer's models take real features)";
   if (io.pooled) return "a pooled output (the peer's models output every position)";
+  if (io.revin) return "RevIN's affine (norm revin; the peer's models have none)";
   if (o.skip_lags > 0)
     return "the peer has no linear skip path (skip_lags = " + std::to_string(o.skip_lags) + ")";
   if (recurrentCell(o.model)) return "";  // the peer's cells are torch.nn's

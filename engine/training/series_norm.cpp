@@ -9,7 +9,7 @@ WindowScale windowScale(const torch::Tensor& x, NormMode mode, const std::vector
                         const std::vector<double>& stddev) {
   WindowScale s;
   if (mode == NormMode::Global) return s;
-  if (mode == NormMode::Window) {
+  if (mode == NormMode::Window || mode == NormMode::Revin) {
     // Running moments of the inputs 0..t, taken about the first input so that a series far from
     // zero loses no digits to cancellation in E[d²] − E[d]².
     const auto T = x.size(1);
@@ -46,11 +46,32 @@ torch::Tensor restoreOutput(const torch::Tensor& out, const WindowScale& s) {
   return o.reshape({B, T, H * C});                                  // (B, T', H·C)
 }
 
+torch::Tensor revinAffine(const torch::Tensor& xn, const torch::Tensor& weight,
+                          const torch::Tensor& bias) {
+  return xn * weight.view({1, 1, -1}) + bias.view({1, 1, -1});  // (B, T, C)
+}
+
+torch::Tensor revinInverse(const torch::Tensor& out, const torch::Tensor& weight,
+                           const torch::Tensor& bias) {
+  const auto C = weight.size(0);
+  const auto B = out.size(0), T = out.size(1), H = out.size(2) / C;
+  auto o = out.view({B, T, H, C});  // (B, T', H, C)
+  o = (o - bias.view({1, 1, 1, C})) / (weight.view({1, 1, 1, C}) + kRevinEps);
+  return o.reshape({B, T, H * C});  // (B, T', H·C)
+}
+
 torch::Tensor normalisedForward(SequenceModelImpl& model, const torch::Tensor& x, NormMode mode,
                                 const std::vector<double>& mean, const std::vector<double>& stddev,
                                 InspectionRecord* record) {
   const auto scale = windowScale(x, mode, mean, stddev);
-  return restoreOutput(model.forward(normaliseInput(x, scale), record), scale);
+  if (mode != NormMode::Revin)
+    return restoreOutput(model.forward(normaliseInput(x, scale), record), scale);
+  const auto& w = model.revinWeight();
+  const auto& b = model.revinBias();
+  if (!w.defined())
+    throw std::invalid_argument("norm revin: the model was built without RevIN's parameters");
+  const auto out = model.forward(revinAffine(normaliseInput(x, scale), w, b), record);
+  return restoreOutput(revinInverse(out, w, b), scale);
 }
 
 }  // namespace rsalab

@@ -60,6 +60,10 @@ Trainer::Trainer(RunConfig config, std::shared_ptr<const TaskData> data)
   if (!data_)
     data_ = std::make_shared<const TaskData>(
         makeTask(config_.task, config_.train_size, config_.trainer.seed));
+  // The long-horizon protocol's epochs budget (engine/core/config/run_config.h), computed once
+  // for every front end (train, the GUI, sweeps, the paper table) from the task's windows.
+  if (data_->protocol == "long-horizon")
+    applyLongHorizonBudget(config_, data_->length, data_->train.size());
   const bool seq2seq = data_->objective == Objective::Seq2Seq;
   if (seq2seq != (modelInfo(config_.model.model).family == ModelFamily::Seq2Seq)) {
     throw std::invalid_argument(

@@ -96,6 +96,9 @@ struct ModelIO {
   int64_t output_dim = 1;  // regression targets or classes per output
   bool pooled = false;     // true: mean over positions -> one output per sequence
   int64_t pad_token = -1;  // >= 0: token inputs equal to it are padding, left out of the mean
+  // A series task with norm revin: the model holds RevIN's per-column affine (input_dim scales
+  // and shifts, engine/training/series_norm.h) among its parameters.
+  bool revin = false;
 };
 
 // The rows of ModelOptions' fields (engine/core/config/option_table.h), and of its "rem" and

@@ -14,6 +14,7 @@
 #include <variant>
 #include <vector>
 
+#include "engine/core/forecast/long_horizon.h"  // LongHorizonFeatures
 #include "engine/core/io/enums.h"
 
 namespace rsalab {
@@ -25,7 +26,8 @@ using OptionMember =
     std::variant<double S::*, int64_t S::*, uint64_t S::*, bool S::*, std::string S::*,
                  std::vector<double> S::*, std::vector<int64_t> S::*, NormMode S::*,
                  AnchorMode S::*, AttentionKind S::*, OptimizerKind S::*,
-                 std::vector<TeacherKind> S::*, TeacherProcess S::*>;
+                 std::vector<TeacherKind> S::*, TeacherProcess S::*, SeriesProtocol S::*,
+                 forecast::LongHorizonFeatures S::*>;
 
 // Which models a searched row applies to (rsalab-cli tune, engine/core/config/search_space.h):
 // every model, every model with a width and layers (not the linear forecasters, a map of their

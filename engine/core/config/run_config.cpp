@@ -319,6 +319,37 @@ RunConfig realSeriesDefaults(const RunConfig& base) {
   return c;
 }
 
+bool usesLongHorizonProtocol(const TaskOptions& task) {
+  if (!isRealSeriesTask(task.name) || task.protocol == SeriesProtocol::Split) return false;
+  if (task.protocol == SeriesProtocol::LongHorizon) return true;
+  const auto* row = findTask(task.name);  // auto: the bundled hourly ETT series
+  return row && row->series_file && std::string(row->series_file).rfind("ett/", 0) == 0;
+}
+
+RunConfig longHorizonDefaults(const RunConfig& base) {
+  RunConfig c = realSeriesDefaults(base);
+  c.task.norm = NormMode::Global;  // the papers' setting; --norm window | revin read it otherwise
+  c.task.anchors = AnchorMode::Fast;
+  c.task.epochs = 3;
+  c.model.skip_lags = 0;  // the models alone, as in the paper table
+  c.trainer.learning_rate = 1e-3;
+  c.trainer.batch_size = 32;
+  c.trainer.patience = 2;  // epochs: one evaluation per epoch
+  c.trainer.max_steps = kLongHorizonStepCap;
+  c.trainer.restore_best = true;
+  return c;
+}
+
+void applyLongHorizonBudget(RunConfig& c, int64_t input_length, int64_t train_windows) {
+  const int64_t batch = std::max<int64_t>(1, c.trainer.batch_size);
+  const int64_t per_epoch = std::max<int64_t>(1, (train_windows + batch - 1) / batch);
+  c.trainer.eval_every = per_epoch;
+  c.trainer.max_steps = std::min(c.trainer.max_steps, c.task.epochs * per_epoch);
+  c.trainer.restore_best = true;
+  c.train_size = train_windows;
+  c.model.lookback = input_length;
+}
+
 RunConfig defaultSweepConfig() {
   RunConfig c = defaultRunConfig();
   c.task.length = 48;

@@ -68,4 +68,20 @@ RunConfig defaultSweepConfig();
 // applies it when --csv / --series names a real series, the GUI when its task box does.
 RunConfig realSeriesDefaults(const RunConfig& base);
 
+// Whether a task runs the long-horizon protocol (TaskOptions::protocol; auto: the bundled hourly
+// ETT series). Only real series do.
+bool usesLongHorizonProtocol(const TaskOptions& task);
+// The long-horizon protocol's defaults on top of realSeriesDefaults(base), those of the paper
+// table (engine/sweep/paper_table_run.h): L auto (96), the global z-scores the papers use, no
+// skip path, learning rate 1e-3, batch 32, at most 3 epochs with patience 2 epochs, the fast
+// anchors on OT, and no step cap below the epochs (kLongHorizonStepCap).
+constexpr int64_t kLongHorizonStepCap = 1000000;
+RunConfig longHorizonDefaults(const RunConfig& base);
+// The protocol's budget on a run whose task has `train_windows` windows and input length L, the
+// one place it is computed (the trainer applies it to every long-horizon run; the paper table's
+// run configs are built with it): one validation evaluation per epoch (ceil(windows / batch)
+// steps), max_steps = min(max_steps, epochs · steps per epoch), the best epoch restored, N = the
+// windows, and the linear forecasters' lookback = L (they see the whole input). Idempotent.
+void applyLongHorizonBudget(RunConfig& config, int64_t input_length, int64_t train_windows);
+
 }  // namespace rsalab

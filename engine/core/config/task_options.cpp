@@ -81,7 +81,8 @@ const std::vector<OptionInfo<TaskOptions>>& taskOptionTable() {
        "CSV time series file (sets --task " + csvPathTaskName() + ")"},
       {"norm", "Normalisation", "", 0, 0, false, false, &T::norm, "--norm",
        "series normalisation: window (per input window, reversible; the CSV default), global "
-       "(train part's mean and std) or none"},
+       "(train part's mean and std), none, or revin (window plus a learned scale and shift per "
+       "column, RevIN; saved with the model)"},
       {"target", "Target columns", "", 0, 0, false, false, &T::target, "--target",
        "CSV: comma-separated columns to forecast (names or 1-based numbers; default all)"},
       {"seasonal_period", "Seasonal period (0 = auto)", "steps", 0, kMaxLength, false, false,
@@ -94,6 +95,15 @@ const std::vector<OptionInfo<TaskOptions>>& taskOptionTable() {
        "real series: the forecasting anchors (ETS, auto ARIMA, Theta) to fit: all (default; on "
        "at most the last 8192 and 48000/period train rows), fast (2000 and 12000/period rows, "
        "seasonal ARIMA orders <= 1) or none"},
+      {"protocol", "Protocol", "", 0, 0, false, false, &T::protocol, "--protocol",
+       "real series: split (70/15/15%, rolling origin), long-horizon (the ETT papers' 12/4/4 "
+       "months, direct windows, epochs budget; --length is then the input length L, auto = 96) "
+       "or auto (default: long-horizon on etth1 and etth2, split elsewhere)"},
+      {"features", "Features", "", 0, 0, false, false, &T::features, "--features",
+       "long-horizon protocol: M (every column in and out, default) or S (OT alone)"},
+      {"epochs", "Epochs", "epochs", 1, 10000, false, false, &T::epochs, "--epochs",
+       "long-horizon protocol: at most this many passes over the train windows, one validation "
+       "evaluation per epoch (--patience counts epochs; --steps still caps)"},
   };
   // clang-format on
   return rows;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/core/config/option_table.h"
+#include "engine/core/forecast/long_horizon.h"  // LongHorizonFeatures
 #include "engine/core/io/enums.h"
 #include "engine/core/registry/task_registry.h"  // taskNames(), taskDescription()
 
@@ -89,6 +90,14 @@ struct TaskOptions {
   // Real series: which forecasting anchors are fitted (AnchorMode in engine/core/io/enums.h): all |
   // fast | none.
   AnchorMode anchors = AnchorMode::All;
+  // Real series: the protocol (SeriesProtocol in engine/core/io/enums.h; auto: long-horizon on
+  // etth1 / etth2, the 70/15/15 split elsewhere). Under long-horizon, `length` is the input length
+  // L (0 = auto: forecast::kLongHorizonDefaultInput), `features` M (every column) or S (OT alone),
+  // and the budget is `epochs` passes over the train windows with one validation evaluation per
+  // epoch (the trainer's patience then counts epochs; its max_steps still caps a run).
+  SeriesProtocol protocol = SeriesProtocol::Auto;
+  forecast::LongHorizonFeatures features = forecast::LongHorizonFeatures::Multivariate;
+  int64_t epochs = 3;
 };
 
 // The rows of TaskOptions' fields (engine/core/config/option_table.h): JSON key, label, the one

@@ -30,6 +30,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/core/io/enums.h"
+
 namespace rsalab::forecast {
 
 constexpr int64_t kEttMonthRows = 30 * 24;  // the papers' month: 30 days of hourly rows
@@ -47,6 +49,18 @@ enum class LongHorizonFeatures { Multivariate, Univariate };
 const char* longHorizonFeaturesName(LongHorizonFeatures f);  // "M" | "S"
 // "M" or "S" (also "multivariate" / "univariate"); throws std::invalid_argument otherwise.
 LongHorizonFeatures parseLongHorizonFeatures(const std::string& text);
+}  // namespace rsalab::forecast
+
+namespace rsalab {
+template <>  // TaskOptions::features (--features): the names "M" and "S"
+struct EnumTable<forecast::LongHorizonFeatures> {
+  static constexpr EnumName<forecast::LongHorizonFeatures> rows[] = {
+      {forecast::LongHorizonFeatures::Multivariate, "M"},
+      {forecast::LongHorizonFeatures::Univariate, "S"}};
+};
+}  // namespace rsalab
+
+namespace rsalab::forecast {
 
 // Window start rows s of each part (ascending).
 struct LongHorizonWindows {

@@ -73,14 +73,33 @@ std::optional<AttentionKind> parseAttentionKind(const std::string& name);
 //   window: each input window is shifted and scaled by its own mean and std (per column) and the
 //           prediction mapped back (reversible instance normalisation): survives trends;
 //   global: the train part's mean and std (per column) for every window;
-//   none:   raw values in and out.
-enum class NormMode { Window, Global, None };
-const char* normModeName(NormMode mode);  // window | global | none
+//   none:   raw values in and out;
+//   revin:  window's statistics plus a learned scale and shift per column (RevIN's affine),
+//           reversed at the output (engine/training/series_norm.h).
+enum class NormMode { Window, Global, None, Revin };
+const char* normModeName(NormMode mode);  // window | global | none | revin
 std::optional<NormMode> parseNormMode(const std::string& name);
 template <>
 struct EnumTable<NormMode> {
-  static constexpr EnumName<NormMode> rows[] = {
-      {NormMode::Window, "window"}, {NormMode::Global, "global"}, {NormMode::None, "none"}};
+  static constexpr EnumName<NormMode> rows[] = {{NormMode::Window, "window"},
+                                                {NormMode::Global, "global"},
+                                                {NormMode::None, "none"},
+                                                {NormMode::Revin, "revin"}};
+};
+
+// The protocol of a real-series task (TaskOptions::protocol, --protocol):
+//   split:        the 70/15/15 % split in time, rolling-origin validation and test
+//                 (engine/tasks/csv_series.h);
+//   long-horizon: the ETT papers' protocol (engine/core/forecast/long_horizon.h): 12/4/4 months,
+//                 direct windows of input length L and horizon H, an epochs budget;
+//   auto:         long-horizon on the bundled hourly ETT series (etth1, etth2), split elsewhere.
+enum class SeriesProtocol { Auto, Split, LongHorizon };
+template <>
+struct EnumTable<SeriesProtocol> {
+  static constexpr EnumName<SeriesProtocol> rows[] = {
+      {SeriesProtocol::Auto, "auto"},
+      {SeriesProtocol::Split, "split"},
+      {SeriesProtocol::LongHorizon, "long-horizon"}};
 };
 
 // Which forecasting anchors a real-series task fits (TaskOptions::anchors, --anchors):

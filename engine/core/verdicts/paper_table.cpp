@@ -73,10 +73,12 @@ const std::vector<std::pair<const char*, const char*>>& publishedSources() {
 namespace {
 
 std::vector<SweepRow> sweepRows(const std::vector<PaperRun>& runs, int64_t horizon, bool full_only,
-                                const std::string& features = "M") {
+                                const std::string& features = "M",
+                                const std::string& norm = "global") {
   std::vector<SweepRow> rows;
   for (const auto& r : runs) {
-    if (r.features != features || r.horizon != horizon || (full_only && r.train_fraction != 1.0))
+    if (r.features != features || r.horizon != horizon || r.norm != norm ||
+        (full_only && r.train_fraction != 1.0))
       continue;
     SweepRow s;
     s.model = r.model;
@@ -92,10 +94,13 @@ std::vector<SweepRow> sweepRows(const std::vector<PaperRun>& runs, int64_t horiz
 }  // namespace
 
 ClaimVerdict horizonVerdict(const std::vector<PaperRun>& runs, const std::string& better,
-                            const std::string& than, int64_t horizon, const std::string& features) {
-  ClaimVerdict v = sampleEfficiencyVerdict(sweepRows(runs, horizon, true, features), better, than);
+                            const std::string& than, int64_t horizon, const std::string& features,
+                            const std::string& norm) {
+  ClaimVerdict v =
+      sampleEfficiencyVerdict(sweepRows(runs, horizon, true, features, norm), better, than);
   v.claim = better + "'s test MSE is below " + than + "'s at horizon " + std::to_string(horizon) +
             (features == "M" ? " (multivariate" : " (univariate") +
+            (norm == "global" ? "" : ", norm " + norm) +
             "; paired over seeds, an exact sign test over the seeds)";
   return v;
 }
@@ -118,11 +123,11 @@ std::string verdictWord(const ClaimVerdict& v) {
 
 std::string paperRowsJson(const std::vector<PaperRun>& runs,
                           const std::vector<std::string>& anchor_names) {
-  std::vector<std::tuple<std::string, std::string, int64_t, double>> order;
-  std::map<std::tuple<std::string, std::string, int64_t, double>, std::vector<const PaperRun*>>
-      groups;
+  using Key = std::tuple<std::string, std::string, int64_t, double, std::string>;
+  std::vector<Key> order;
+  std::map<Key, std::vector<const PaperRun*>> groups;
   for (const auto& r : runs) {
-    const auto key = std::make_tuple(r.model, r.features, r.horizon, r.train_fraction);
+    const auto key = std::make_tuple(r.model, r.features, r.horizon, r.train_fraction, r.norm);
     if (!groups.count(key)) order.push_back(key);
     groups[key].push_back(&r);
   }
@@ -158,6 +163,7 @@ std::string paperRowsJson(const std::vector<PaperRun>& runs,
                 {"features", first.features},
                 {"horizon", first.horizon},
                 {"train_fraction", first.train_fraction},
+                {"norm", first.norm},
                 {"train_windows", first.train_windows},
                 {"mse", stat(mse)},
                 {"mae", stat(mae)},
@@ -188,6 +194,12 @@ std::string cell(const json& stat) {
   return fixedNumber(mean, 3) + " [" + fixedNumber(lo, 3) + ", " + fixedNumber(hi, 3) + "]";
 }
 
+// A row's normalisation (tables written before the norm rows have none: global).
+std::string normOf(const json& row) {
+  const auto it = row.find("norm");
+  return it != row.end() && it->is_string() ? it->get<std::string>() : "global";
+}
+
 std::string seriesLabel(const std::string& series) {
   return series == "etth1" ? "ETTh1" : series == "etth2" ? "ETTh2" : series;
 }
@@ -198,6 +210,89 @@ std::string published(const PublishedResult& p) {
 }
 
 }  // namespace
+
+namespace {
+
+// The networks under the other normalisations (rows with norm window / revin), beside global:
+// test MSE and OT's column MSE at the horizons they were run at, persistence beside them, and
+// RSA against the Transformer per normalisation. Nothing when the table has no such rows.
+template <typename Line, typename Lookup>
+void normSection(std::ostringstream& md, const json& j, const json& rows,
+                 const std::vector<int64_t>& horizons, const std::string& main, Line line,
+                 Lookup lookup) {
+  std::vector<std::string> norms = {"global"}, models;
+  for (const auto& r : rows) {
+    const auto n = normOf(r);
+    if (n == "global") continue;
+    if (std::find(norms.begin(), norms.end(), n) == norms.end()) norms.push_back(n);
+    const auto m = needPaperKey(r, "model").get<std::string>();
+    if (std::find(models.begin(), models.end(), m) == models.end()) models.push_back(m);
+  }
+  if (norms.size() == 1) return;
+  const auto block = [&](const char* metric) {
+    md << "| model, norm |";
+    for (auto h : horizons) md << " H = " << h << " |";
+    md << "\n|---|";
+    for (size_t k = 0; k < horizons.size(); ++k) md << "---|";
+    md << "\n";
+    for (const auto& m : models)
+      for (const auto& n : norms) line(m + ", " + n, lookup(m, main, metric, n));
+    line("persistence (reference)", lookup("persistence", main, metric, "global"));
+  };
+  md << "\nThe networks under three normalisations (what a network sees; every loss stays in the "
+        "z units of the train part): global, the train part's z-scores as above; window, each "
+        "input window shifted and scaled by its own causal per-column mean and standard deviation "
+        "and the forecast mapped back; revin, window plus RevIN's learned scale and shift per "
+        "column (Kim et al., ICLR 2022), reversed at the output. Test MSE, "
+     << (main == "M" ? "multivariate" : "univariate") << ":\n\n";
+  block("mse");
+  md << "\nThe same runs, test MSE of the OT column:\n\n";
+  block("ot_mse");
+  if (j.contains("norm_verdicts")) {
+    md << "\nVerdicts per normalisation (the same rule):\n\n";
+    for (const auto& v : j.at("norm_verdicts"))
+      md << "- " << needPaperKey(v, "verdict").get<std::string>() << ": "
+         << needPaperKey(v, "claim").get<std::string>() << ". "
+         << needPaperKey(v, "detail").get<std::string>() << "\n";
+  }
+}
+
+}  // namespace
+
+std::vector<PaperRun> paperRunsFromJson(const std::string& table_json,
+                                        std::vector<std::string>* anchor_names) {
+  json j;
+  try {
+    j = json::parse(table_json);
+  } catch (const std::exception& e) {
+    throw std::runtime_error(std::string("paper table: not JSON: ") + e.what());
+  }
+  std::vector<PaperRun> out;
+  for (const auto& r : needPaperKey(j, "rows")) {
+    const auto model = needPaperKey(r, "model").get<std::string>();
+    if (anchor_names && needPaperKey(r, "kind").get<std::string>() == "anchor" &&
+        std::find(anchor_names->begin(), anchor_names->end(), model) == anchor_names->end())
+      anchor_names->push_back(model);
+    for (const auto& q : needPaperKey(r, "runs")) {
+      PaperRun run;
+      run.model = model;
+      run.features = needPaperKey(r, "features").get<std::string>();
+      run.horizon = needPaperKey(r, "horizon").get<int64_t>();
+      run.train_fraction = numberOrNaN(needPaperKey(r, "train_fraction"));
+      run.train_windows = needPaperKey(r, "train_windows").get<int64_t>();
+      run.norm = normOf(r);
+      run.seed = needPaperKey(q, "seed").get<uint64_t>();
+      run.mse = numberOrNaN(needPaperKey(q, "mse"));
+      run.mae = numberOrNaN(needPaperKey(q, "mae"));
+      run.ot_mse = numberOrNaN(needPaperKey(q, "ot_mse"));
+      run.validation = numberOrNaN(needPaperKey(q, "validation"));
+      run.epochs = needPaperKey(q, "epochs").get<int64_t>();
+      run.seconds = numberOrNaN(needPaperKey(q, "seconds"));
+      out.push_back(std::move(run));
+    }
+  }
+  return out;
+}
 
 std::string paperTableMarkdown(const std::string& table_json) {
   json j;
@@ -230,12 +325,13 @@ std::string paperTableMarkdown(const std::string& table_json) {
      << "with lookback L.\n\n";
 
   // Rows of one table: (label, horizon → cell).
-  auto lookup = [&](const std::string& model, const std::string& features, const char* metric) {
+  auto lookup = [&](const std::string& model, const std::string& features, const char* metric,
+                    const std::string& norm = "global") {
     std::map<int64_t, std::string> out;
     for (const auto& r : rows) {
       if (needPaperKey(r, "model").get<std::string>() != model ||
           needPaperKey(r, "features").get<std::string>() != features ||
-          numberOrNaN(needPaperKey(r, "train_fraction")) != 1.0)
+          numberOrNaN(needPaperKey(r, "train_fraction")) != 1.0 || normOf(r) != norm)
         continue;
       out[needPaperKey(r, "horizon").get<int64_t>()] = cell(needPaperKey(r, metric));
     }
@@ -259,7 +355,7 @@ std::string paperTableMarkdown(const std::string& table_json) {
     for (const auto& r : rows) {
       const auto m = needPaperKey(r, "model").get<std::string>();
       if (needPaperKey(r, "kind").get<std::string>() == kind &&
-          needPaperKey(r, "features").get<std::string>() == features &&
+          needPaperKey(r, "features").get<std::string>() == features && normOf(r) == "global" &&
           std::find(out.begin(), out.end(), m) == out.end())
         out.push_back(m);
     }
@@ -315,6 +411,8 @@ std::string paperTableMarkdown(const std::string& table_json) {
        << needPaperKey(v, "claim").get<std::string>() << ". "
        << needPaperKey(v, "detail").get<std::string>() << "\n";
 
+  normSection(md, j, rows, horizons, main, line, lookup);
+
   // The sample-efficiency curve, when the run measured it.
   std::vector<double> fractions;
   for (const auto& r : rows) {
@@ -335,7 +433,7 @@ std::string paperTableMarkdown(const std::string& table_json) {
     std::vector<std::string> seen;
     for (const auto& r : rows) {
       const auto m = needPaperKey(r, "model").get<std::string>();
-      if (numberOrNaN(needPaperKey(r, "train_fraction")) == 1.0 ||
+      if (numberOrNaN(needPaperKey(r, "train_fraction")) == 1.0 || normOf(r) != "global" ||
           std::find(seen.begin(), seen.end(), m) != seen.end())
         continue;
       seen.push_back(m);
@@ -344,7 +442,7 @@ std::string paperTableMarkdown(const std::string& table_json) {
         std::string c = "—";
         for (const auto& q : rows)
           if (needPaperKey(q, "model").get<std::string>() == m &&
-              numberOrNaN(needPaperKey(q, "train_fraction")) == f &&
+              numberOrNaN(needPaperKey(q, "train_fraction")) == f && normOf(q) == "global" &&
               needPaperKey(q, "horizon").get<int64_t>() == h &&
               needPaperKey(q, "features").get<std::string>() == "M")
             c = cell(needPaperKey(q, "mse")) +
@@ -367,7 +465,11 @@ std::string paperTableMarkdown(const std::string& table_json) {
   md << "\nTime: " << fixedNumber(seconds / 60, 1) << " min wall for the whole command ("
      << needPaperKey(s, "parallel").get<int64_t>() << " runs at a time, "
      << needPaperKey(s, "threads_per_run").get<int64_t>() << " thread(s) each; "
-     << needPaperKey(s, "machine").get<std::string>() << ").\n";
+     << needPaperKey(s, "machine").get<std::string>() << ")";
+  if (j.contains("added_seconds"))
+    md << "; of it, the runs added to an earlier table (--extend): "
+       << fixedNumber(numberOrNaN(j.at("added_seconds")) / 60, 1) << " min wall";
+  md << ".\n";
   return md.str();
 }
 
@@ -378,7 +480,7 @@ std::vector<PaperCurve> paperTableCurves(const std::string& table_json) {
   std::vector<PaperCurve> out;
   for (const auto& r : needPaperKey(j, "rows")) {
     if (needPaperKey(r, "features").get<std::string>() != main ||
-        numberOrNaN(needPaperKey(r, "train_fraction")) != 1.0)
+        numberOrNaN(needPaperKey(r, "train_fraction")) != 1.0 || normOf(r) != "global")
       continue;
     const auto model = needPaperKey(r, "model").get<std::string>();
     auto at =
@@ -423,7 +525,7 @@ std::vector<SweepRow> paperEfficiencyRows(const std::string& table_json) {
   for (const auto& r : needPaperKey(j, "rows")) {
     if (needPaperKey(r, "kind").get<std::string>() != "model" ||
         needPaperKey(r, "features").get<std::string>() != "M" ||
-        needPaperKey(r, "horizon").get<int64_t>() != h)
+        needPaperKey(r, "horizon").get<int64_t>() != h || normOf(r) != "global")
       continue;
     for (const auto& run : needPaperKey(r, "runs")) {
       SweepRow row;

@@ -11,12 +11,16 @@
 //             epochs, patience, batch_size, learning_rate, parallel, threads_per_run, anchors,
 //             models, machine (a line on the CPUs and what shared them)
 //   seconds:  the whole command's wall time
-//   rows:     one per (model, features, horizon, train_fraction): model, kind (model | reference
-//             | anchor), features (M | S), horizon, train_fraction, train_windows, runs [{seed,
+//   added_seconds: (a table extended by --extend) the wall time of the added runs alone
+//   rows:     one per (model, features, horizon, train_fraction, norm): model, kind (model |
+//             reference | anchor), features (M | S), horizon, train_fraction, norm (what the
+//             networks see: global, window or revin; absent in older tables: global),
+//             train_windows, runs [{seed,
 //             mse, mae, ot_mse, validation, epochs, seconds}], and mse / mae / ot_mse as
 //             {mean, low, high} over the runs (95 % Student-t interval; one run: no interval)
 //   verdicts: [{horizon, claim, verdict (holds | does not hold | inconclusive | undecided),
-//             detail}] and sample_efficiency_verdict (the same, or absent)
+//             detail}] (the global rows), norm_verdicts (the same per other normalisation, with
+//             norm; absent without such rows) and sample_efficiency_verdict (the same, or absent)
 #pragma once
 
 #include <cstdint>
@@ -57,14 +61,16 @@ struct PaperRun {
   double mse = 0, mae = 0, ot_mse = 0, validation = 0;
   int64_t epochs = 0;
   double seconds = 0;
+  std::string norm = "global";  // NormMode name: what the network saw (references: global)
 };
 
 // "better's test MSE is lower than than's at horizon H": the verdicts rule over seeds
 // (sampleEfficiencyVerdict: each seed one paired log-ratio, an exact sign test; holds needs at
 // least kSignTestMinSeeds agreeing seeds) on the runs with `features` at `horizon` and full data.
+// Only the runs under `norm` count (the claim names a norm other than global).
 ClaimVerdict horizonVerdict(const std::vector<PaperRun>& runs, const std::string& better,
                             const std::string& than, int64_t horizon,
-                            const std::string& features = "M");
+                            const std::string& features = "M", const std::string& norm = "global");
 // The sample-efficiency claim on the runs with features M at `horizon` over their train
 // fractions (N = the windows each run trained on).
 ClaimVerdict paperSampleEfficiencyVerdict(const std::vector<PaperRun>& runs,
@@ -78,6 +84,10 @@ std::string verdictWord(const ClaimVerdict& v);
 // "reference" for persistence, "anchor" for the anchors' names, "model" otherwise.
 std::string paperRowsJson(const std::vector<PaperRun>& runs,
                           const std::vector<std::string>& anchor_names);
+// The runs back from a table JSON's rows (for extending a table with more runs); anchor_names:
+// the rows of kind anchor. Throws std::runtime_error naming a missing key.
+std::vector<PaperRun> paperRunsFromJson(const std::string& table_json,
+                                        std::vector<std::string>* anchor_names = nullptr);
 
 // What the figure of MSE against horizon draws, read from the table JSON: per trained model and
 // reference (features M, full data) its mean test MSE with the 95 % interval at each horizon, and
