@@ -195,7 +195,9 @@ class TestAlibiFox : public QObject {
     record.sample = 1;
     record.layers.resize(1);
     const auto inspected = layer->forward(x, {}, LayerObserver(&record.layers[0], 1));
-    QVERIFY(test::checkClose(inspected, layer->forward(x), 0.0, "inspected vs plain forward"));
+    // On the CPU the plain forward is the blocked kernel (the bias added block by block), the
+    // inspected one the written-out weights: the same values up to float64 rounding.
+    QVERIFY(test::checkClose(inspected, layer->forward(x), 1e-12, "inspected vs plain forward"));
     torch::Tensor expected;
     literalLayer(*layer, x, {}, &expected);
     QCOMPARE(record.layers[0].heads.size(), size_t{3});

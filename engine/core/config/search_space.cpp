@@ -5,12 +5,13 @@
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
+#include <string>
 
 namespace rsalab {
 
 namespace {
 
-bool inScope(SearchScope scope, const ModelInfo& model) {
+bool inScope(SearchScope scope, const ModelCard& model) {
   switch (scope) {
     case SearchScope::Every:
       return true;
@@ -19,9 +20,9 @@ bool inScope(SearchScope scope, const ModelInfo& model) {
     case SearchScope::Heads:
       return model.family == ModelFamily::Attention;
     case SearchScope::Rems:
-      return model.has_rems;
+      return model.has(HasRems);
     case SearchScope::Retention:
-      return model.attention == AttentionKind::Retention;
+      return model.attention_name && std::string(model.attention_name) == "retention";
   }
   return false;
 }
@@ -29,7 +30,7 @@ bool inScope(SearchScope scope, const ModelInfo& model) {
 // The searched rows of one table whose fields sit at `section` of a RunConfig.
 template <typename S, typename Section>
 void addKnobs(std::vector<SearchKnob>& out, const std::vector<OptionInfo<S>>& rows,
-              const std::string& prefix, const ModelInfo& model, Section section) {
+              const std::string& prefix, const ModelCard& model, Section section) {
   for (const auto& row : rows) {
     if (!row.search.searched() || !inScope(row.search.scope, model)) continue;
     SearchKnob k;
@@ -54,7 +55,7 @@ std::string SearchKnob::rangeText() const {
 }
 
 std::vector<SearchKnob> searchKnobs(const std::string& model) {
-  const ModelInfo& info = modelInfo(model);
+  const ModelCard& info = modelInfo(model);
   std::vector<SearchKnob> out;
   addKnobs(
       out, trainerHyperParameters(), "trainer.", info, [](auto& c) -> auto& { return c.trainer; });
@@ -115,7 +116,7 @@ double drawKnob(const SearchKnob& knob, SearchRng& rng) {
 RunConfig drawConfig(const RunConfig& base, const std::string& model, SearchRng& rng,
                      const ParameterCounter& parameters, int64_t cap, int attempts) {
   const auto knobs = searchKnobs(model);
-  const bool rems = modelInfo(model).has_rems;
+  const bool rems = modelInfo(model).has(HasRems);
   std::string last = "no draw";
   for (int a = 0; a < attempts; ++a) {
     RunConfig c = base;
