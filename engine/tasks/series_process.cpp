@@ -27,9 +27,9 @@ void monteCarloMoments(SeriesProcessModel& p, const TaskOptions& o) {
   constexpr int64_t kSteps = int64_t{1} << 21, kBatches = 256;
   TaskRng rng(streamSeed(o.teacher_seed, kSeriesScaleStream));
   double x = 0;
-  for (int64_t t = 0; t < kSeriesBurnIn; ++t) x = p.step(x, rng.normal());
+  for (int64_t t = 0; t < kSeriesBurnIn; ++t) x = p.step(x, rng.normal(), 0);
   std::vector<double> xs(static_cast<size_t>(kSteps));
-  for (double& v : xs) v = x = p.step(x, rng.normal());
+  for (double& v : xs) v = x = p.step(x, rng.normal(), 0);
   double mean = 0;
   for (double v : xs) mean += v;
   mean /= static_cast<double>(kSteps);
@@ -70,20 +70,25 @@ double SeriesProcessModel::decaySecondMoment() const {
          span * span / std::sqrt(3.0);
 }
 
+// E[a(e) e²] and E[a(e)² e²], e ~ N(0, 1): E[e² exp(−e²/2)] = 1/(2√2), E[e² exp(−e²)] = 1/(3√3).
+double SeriesProcessModel::decayShockMoment() const {
+  return decay_min + (decay_max - decay_min) / (2 * std::sqrt(2.0));
+}
+
+double SeriesProcessModel::decaySquaredShockMoment() const {
+  const double span = decay_max - decay_min;
+  return decay_min * decay_min + decay_min * span / std::sqrt(2.0) +
+         span * span / (3 * std::sqrt(3.0));
+}
+
 double SeriesProcessModel::coefficient(double x) const { return x >= 0 ? phi_high : phi_low; }
 
-double SeriesProcessModel::step(double previous, double e) const {
-  if (process == TeacherProcess::Selective) return decay(e) * previous + e;
+double SeriesProcessModel::step(double previous, double e, double e_before) const {
+  if (process == TeacherProcess::Selective) return decay(e_before) * previous + e;
   return coefficient(previous) * previous + e;
 }
 
-double SeriesProcessModel::oracleError() const {
-  if (process == TeacherProcess::Selective) {
-    const double m = decayMean();
-    return decaySecondMoment() - m * m + 1 / variance;
-  }
-  return 1 / variance;
-}
+double SeriesProcessModel::oracleError() const { return 1 / variance; }
 
 SeriesProcessModel makeSeriesProcess(const TaskOptions& o) {
   SeriesProcessModel p;
@@ -127,7 +132,9 @@ SeriesProcessModel makeSeriesProcess(const TaskOptions& o) {
       requireReal(o.series_decay_max < 1, "series_decay_max", o.series_decay_max, "[0, 1)");
       p.decay_min = o.series_decay_min;
       p.decay_max = o.series_decay_max;
-      p.variance = 1 / (1 - p.decaySecondMoment());
+      // E[a_t² x_{t−1}²] = q solves q = E a²·q + E[a(e)² e²] (a_t = a(e_{t−1}) and
+      // x_{t−1} = a_{t−1} x_{t−2} + e_{t−1} share e_{t−1}); σ² = 1 + q.
+      p.variance = 1 + p.decaySquaredShockMoment() / (1 - p.decaySecondMoment());
       break;
   }
   return p;
@@ -176,10 +183,15 @@ void addSeriesProcess(const SeriesProcessModel& p, int64_t v0, int64_t L, uint64
   if (p.process != TeacherProcess::Nonlinear && p.process != TeacherProcess::Selective)
     throw std::invalid_argument("addSeriesProcess: power, nonlinear or selective");
   auto stretch = [&](TaskRng& rng, int64_t from, int64_t to) {
-    double x = 0;
-    for (int64_t t = 0; t < kSeriesBurnIn; ++t) x = p.step(x, rng.normal());
+    double x = 0, e_before = 0;
+    auto next = [&] {
+      const double e = rng.normal();
+      x = p.step(x, e, e_before);
+      e_before = e;
+    };
+    for (int64_t t = 0; t < kSeriesBurnIn; ++t) next();
     for (int64_t t = from; t < to; ++t) {
-      x = p.step(x, rng.normal());
+      next();
       s[static_cast<size_t>(t)] += scale * (x - p.mean);
     }
   };
@@ -201,22 +213,27 @@ std::vector<double> seriesSensitivity(const SeriesProcessModel& p, const TaskOpt
   TaskRng rng(streamSeed(o.teacher_seed, kSeriesReachStream));
   std::vector<double> e(static_cast<size_t>(L + 1)), x(static_cast<size_t>(L + 1));
   for (int64_t n = 0; n < samples; ++n) {
-    double before = 0;  // x_{−1}
-    for (int64_t t = 0; t < kBurn; ++t) before = p.step(before, rng.normal());
-    double prev = before;
+    double prev = 0, e_before = 0;  // x_{−1}, e_{−1}
+    for (int64_t t = 0; t < kBurn; ++t) {
+      const double shock = rng.normal();
+      prev = p.step(prev, shock, e_before);
+      e_before = shock;
+    }
     for (int64_t t = 0; t <= L; ++t) {
       e[static_cast<size_t>(t)] = rng.normal();
-      prev = x[static_cast<size_t>(t)] = p.step(prev, e[static_cast<size_t>(t)]);
+      prev = x[static_cast<size_t>(t)] = p.step(prev, e[static_cast<size_t>(t)], e_before);
+      e_before = e[static_cast<size_t>(t)];
     }
-    // ∂x_L/∂e_j = (Π_{j<i≤L} ∂x_i/∂x_{i−1}) · ∂x_j/∂e_j
+    // nonlinear: ∂x_L/∂e_j = Π_{j<i≤L} φ(x_{i−1}).
+    // selective: e_j enters x_j and, through a_{j+1} = a(e_j), x_{j+1}:
+    //   ∂x_L/∂e_j = (Π_{j+1<i≤L} a(e_{i−1}))·(a(e_j) + a'(e_j) x_j)   (lag k = L − j ≥ 1).
     double product = 1;
     for (int64_t k = 1; k <= L; ++k) {
-      const auto i = static_cast<size_t>(L - k + 1), j = i - 1;
-      const double xprev = j > 0 ? x[j - 1] : before;
+      const auto j = static_cast<size_t>(L - k);
       if (p.process == TeacherProcess::Selective) {
-        product *= p.decay(e[i]);
         const double slope = -(p.decay_max - p.decay_min) * e[j] * std::exp(-0.5 * e[j] * e[j]);
-        w[static_cast<size_t>(k - 1)] += std::abs(product * (1 + slope * xprev));
+        w[static_cast<size_t>(k - 1)] += std::abs(product * (p.decay(e[j]) + slope * x[j]));
+        product *= p.decay(e[j]);
       } else {
         product *= p.coefficient(x[j]);
         w[static_cast<size_t>(k - 1)] += std::abs(product);
@@ -251,7 +268,7 @@ std::string seriesProcessFormula(const SeriesProcessModel& p, const TaskOptions&
              formatNumber(o.series_phi_low, 6) + " (x < 0)";
     case TeacherProcess::Selective:
       return "selective a_t = " + formatNumber(o.series_decay_min, 6) + " + " +
-             formatNumber(o.series_decay_max - o.series_decay_min, 6) + "·exp(−e_t²/2)";
+             formatNumber(o.series_decay_max - o.series_decay_min, 6) + "·exp(−e_{t−1}²/2)";
     default:
       return "rem";
   }

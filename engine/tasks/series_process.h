@@ -11,17 +11,21 @@
 //              σ² = (1 + λ²)/(1 − λ²)³ (synthetic_series.cpp generates it as its AR(2) components).
 //   nonlinear  SETAR(1): x_t = φ(x_{t−1}) x_{t−1} + e_t, φ = phi_high when x_{t−1} ≥ 0, else
 //              phi_low. Mean and σ² by Monte Carlo on a fixed stream of teacher_seed.
-//   selective  x_t = a_t x_{t−1} + e_t, a_t = min + (max − min)·exp(−e_t²/2): a large innovation
-//              forgets the state. E x = 0 and σ² = 1/(1 − E a²) in closed form (a_t is independent
-//              of x_{t−1}; E exp(−e²/2) = 1/√2, E exp(−e²) = 1/√3). Since a_t is set by e_t,
-//              unknown before t, E[x_t | x_{t−1}] = E a·x_{t−1} is linear: the decay's dependence
-//              shows in the conditional variance (and the autocovariance is (E a)^k, an AR(1)'s).
+//   selective  x_t = a_t x_{t−1} + e_t, a_t = min + (max − min)·exp(−e_{t−1}²/2): the decay is set
+//   by
+//              the size of the last innovation, so a large shock makes the next step forget. The
+//              conditional mean E[x_t | past] = a(e_{t−1}) x_{t−1} is nonlinear in the past
+//              (e_{t−1} is a nonlinear function of the values before it), which is what makes the
+//              decay selective for a predictor. E x = 0 (a is even in e); σ² = 1 + E[a(e)² e²]/(1 −
+//              E a²) in closed form; the autocovariance is an ARMA(1, 1)'s, γ_1 = E a·(σ² − 1) +
+//              E[a(e) e²], γ_k = (E a)^{k−1} γ_1, so the best linear predictor is not the floor.
 // Floors: power and jordan are linear Gaussian, so the window's floor is exact
 // (gaussianWindowFloor of the autocovariance). nonlinear and selective hide a state the window
-// cannot recover; an oracle that knows x_{t−1} errs by E Var(x_t | x_{t−1}) (nonlinear: 1/σ²;
-// selective: Var a + 1/σ², in unit-variance units), a **lower bound** on the floor at every
-// horizon. Reach (the difficulty rule, task_registry.h): w_k = ψ_k for the linear processes, else
-// the mean sensitivity E|∂x_t/∂e_{t−k}| over a stationary fixed stream; rem: Σ_poles σ_λ |λ|^k.
+// cannot recover (nonlinear: x_{t−1} under the noise; selective: also e_{t−1}); an oracle that
+// knows the state errs by the innovation alone, 1/σ² in unit-variance units, a **lower bound** on
+// the floor at every horizon. Reach (the difficulty rule, task_registry.h): w_k = ψ_k for the
+// linear processes, else the mean sensitivity E|∂x_t/∂e_{t−k}| over a stationary fixed stream; rem:
+// Σ_poles σ_λ |λ|^k.
 #pragma once
 
 #include <cstdint>
@@ -43,15 +47,18 @@ struct SeriesProcessModel {
   // error; the others: closed form, se 0).
   double mean = 0, variance = 1, variance_se = 0;
   int64_t variance_samples = 0;
-  double scale() const;                // 1/σ
-  double decay(double e) const;        // selective: a(e)
-  double decayMean() const;            // E a
-  double decaySecondMoment() const;    // E a²
-  double coefficient(double x) const;  // nonlinear: φ(x)
-  // One raw step from x_{t−1} with innovation e (nonlinear, selective).
-  double step(double previous, double e) const;
-  // The oracle's one-step error E Var(x_t | x_{t−1}) in unit-variance units (nonlinear,
-  // selective); the lower bound above.
+  double scale() const;                    // 1/σ
+  double decay(double e) const;            // selective: a(e)
+  double decayMean() const;                // E a
+  double decaySecondMoment() const;        // E a²
+  double decayShockMoment() const;         // E[a(e) e²]
+  double decaySquaredShockMoment() const;  // E[a(e)² e²]
+  double coefficient(double x) const;      // nonlinear: φ(x)
+  // One raw step from x_{t−1} with innovation e (nonlinear, selective); e_before is e_{t−1}
+  // (selective's decay; nonlinear ignores it).
+  double step(double previous, double e, double e_before) const;
+  // The state-knowing oracle's one-step error in unit-variance units (nonlinear, selective); the
+  // lower bound above.
   double oracleError() const;
 };
 

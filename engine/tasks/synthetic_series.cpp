@@ -183,13 +183,14 @@ std::vector<double> syntheticSeriesAutocovariance(const TaskOptions& o, int64_t 
     throw std::invalid_argument("the nonlinear process has no closed-form autocovariance");
   if (with_process && (o.teacher_process == TeacherProcess::Power ||
                        o.teacher_process == TeacherProcess::Selective)) {
-    // selective: Cov(x_t, x_{t−k}) = (E a)^k σ² (a_t is independent of x_{t−1})
+    // selective: ARMA(1, 1)-like, γ_k = (E a)^{k−1} γ_1 (series_process.h), over σ²
     const auto p = makeSeriesProcess(o);
     if (o.teacher_process == TeacherProcess::Power) {
       acov = seriesProcessAutocovariance(p, static_cast<int64_t>(acov.size()));
     } else {
+      const double g1 = (p.decayMean() * (p.variance - 1) + p.decayShockMoment()) / p.variance;
       for (size_t k = 0; k < acov.size(); ++k)
-        acov[k] = std::pow(p.decayMean(), static_cast<double>(k));
+        acov[k] = k == 0 ? 1.0 : g1 * std::pow(p.decayMean(), static_cast<double>(k - 1));
     }
   }
   for (const auto& c : components(o)) {

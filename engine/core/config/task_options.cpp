@@ -65,7 +65,7 @@ const std::vector<OptionInfo<TaskOptions>>& taskOptionTable() {
        "--series-phi-low", "seasonal/ar process nonlinear: SETAR coefficient when x_{t-1} < 0"},
       {"series_decay_min", "Series selective decay min", "", 0, 0.999, false, false,
        &T::series_decay_min, "--series-decay-min",
-       "seasonal/ar process selective: a_t = min + (max - min)*exp(-e_t^2/2)"},
+       "seasonal/ar process selective: a_t = min + (max - min)*exp(-e_{t-1}^2/2)"},
       {"series_decay_max", "Series selective decay max", "", 0, 0.999, false, false,
        &T::series_decay_max, "--series-decay-max", "seasonal/ar process selective: the decay's top"},
       {"min_length", "Shortest train string", "", 1, kMaxLanguage - 1, false, false,

@@ -58,7 +58,7 @@ struct TaskOptions {
   double series_phi_high = 0.885;   // nonlinear (SETAR): x_t = φ x_{t−1} + e_t, φ = high when
   double series_phi_low = 0.2;      //   x_{t−1} ≥ 0, low otherwise
   double series_decay_min = 0.355;  // selective: x_t = a_t x_{t−1} + e_t,
-  double series_decay_max = 0.99;   //   a_t = min + (max − min)·exp(−e_t²/2)
+  double series_decay_max = 0.99;   //   a_t = min + (max − min)·exp(−e_{t−1}²/2)
   // Mix (engine/tasks/mix_task.h): the recurrent part is the teacher above, the other part a
   // lookup over mix_keys keys; mix_share a ∈ [0, 1] is the recurrent share of the signal's
   // variance. `noise` is the noise's standard deviation in the signal's units.

@@ -166,7 +166,7 @@ const std::vector<TeacherProcessInfo>& teacherProcessRegistry() {
        "input-dependent decay h_t = a_t·h_{t−1} + x_t, a_t = min + (max − min)·"
        "σ(w·x_t + b) (teacher_decay_min/max, teacher_gate_weight/bias)",
        "innovation-dependent decay x_t = a_t·x_{t−1} + e_t, a_t = min + (max − min)·"
-       "exp(−e_t²/2): a large shock forgets (series_decay_min/max)"},
+       "exp(−e_{t−1}²/2): a large shock makes the next step forget (series_decay_min/max)"},
   };
   return rows;
 }
