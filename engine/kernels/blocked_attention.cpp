@@ -84,18 +84,11 @@ struct BiasHeads {
   template <class S>
   void add(S* w, int64_t h, int64_t r0, int64_t n, int64_t keys) const {
     if (!slopes.empty()) {
-      const S m = static_cast<S>(slopes[static_cast<size_t>(h % heads)]);
-      for (int64_t i = 0; i < n; ++i) {
-        S* row = w + i * keys;
-        for (int64_t j = 0; j < keys; ++j) row[j] -= m * static_cast<S>(r0 + i - j);
-      }
+      softmax_rows::addLagBias(w, n, keys, r0,
+                               static_cast<S>(slopes[static_cast<size_t>(h % heads)]));
     } else if (c.defined()) {
       const S* ch = c.data_ptr<S>() + h * c.size(1);
-      for (int64_t i = 0; i < n; ++i) {
-        S* row = w + i * keys;
-        const S ci = ch[r0 + i];
-        for (int64_t j = 0; j < keys; ++j) row[j] += ci - ch[j];
-      }
+      softmax_rows::addPositionBias(w, n, keys, ch + r0, ch);
     }
   }
   // A block's part of dc (FoX) from its dS (n × keys, 0 after each row's limit): key j loses its
@@ -103,10 +96,7 @@ struct BiasHeads {
   // that sum is 0.)
   template <class S>
   void grad(const S* d, int64_t n, int64_t keys, S* dc) const {
-    for (int64_t i = 0; i < n; ++i) {
-      const S* row = d + i * keys;
-      for (int64_t j = 0; j < keys; ++j) dc[j] -= row[j];
-    }
+    softmax_rows::subtractColumnSums(d, n, keys, dc);
   }
 };
 

@@ -125,6 +125,41 @@ RSALAB_INLINE void scaleRowsImpl(S* x, int64_t rows, int64_t cols, const S* stat
   }
 }
 
+// The lag as a 32-bit integer (rows and keys are far below 2³¹), whose conversion vectorises;
+// the same values as the 64-bit one.
+template <class S>
+RSALAB_INLINE void addLagBiasImpl(S* s, int64_t rows, int64_t keys, int64_t first_row, S slope) {
+  const auto n = static_cast<int32_t>(keys);
+  for (int64_t i = 0; i < rows; ++i) {
+    S* __restrict row = s + i * keys;
+    const auto at = static_cast<int32_t>(first_row + i);
+    RSALAB_SIMD
+    for (int32_t j = 0; j < n; ++j) row[j] -= slope * static_cast<S>(at - j);
+  }
+}
+
+template <class S>
+RSALAB_INLINE void addPositionBiasImpl(S* s, int64_t rows, int64_t keys, const S* c_rows,
+                                       const S* c_keys) {
+  for (int64_t i = 0; i < rows; ++i) {
+    S* __restrict row = s + i * keys;
+    const S* __restrict ck = c_keys;
+    const S ci = c_rows[i];
+    RSALAB_SIMD
+    for (int64_t j = 0; j < keys; ++j) row[j] += ci - ck[j];
+  }
+}
+
+template <class S>
+RSALAB_INLINE void subtractColumnSumsImpl(const S* d, int64_t rows, int64_t keys, S* dc) {
+  S* __restrict out = dc;
+  for (int64_t i = 0; i < rows; ++i) {
+    const S* __restrict row = d + i * keys;
+    RSALAB_SIMD
+    for (int64_t j = 0; j < keys; ++j) out[j] -= row[j];
+  }
+}
+
 // name##Base, name##Avx2 and name##Avx512 calling name##Impl (the last two on x86-64 only), and
 // the public name picking one.
 #ifdef RSALAB_ROWS_X86
@@ -189,6 +224,13 @@ RSALAB_ROWS_VARIANTS(scoreGrads,
                      (d, w, rows, keys, cf, delta, factor))
 RSALAB_ROWS_VARIANTS(scaleRows, (S* x, int64_t rows, int64_t cols, const S* stats),
                      (x, rows, cols, stats))
+RSALAB_ROWS_VARIANTS(addLagBias, (S* s, int64_t rows, int64_t keys, int64_t first, S slope),
+                     (s, rows, keys, first, slope))
+RSALAB_ROWS_VARIANTS(addPositionBias,
+                     (S* s, int64_t rows, int64_t keys, const S* c_rows, const S* c_keys),
+                     (s, rows, keys, c_rows, c_keys))
+RSALAB_ROWS_VARIANTS(subtractColumnSums, (const S* d, int64_t rows, int64_t keys, S* dc),
+                     (d, rows, keys, dc))
 // clang-format on
 
 }  // namespace
@@ -219,6 +261,21 @@ void scaleRows(S* x, int64_t rows, int64_t cols, const S* stats) {
   RSALAB_ROWS_DISPATCH(scaleRows, (x, rows, cols, stats));
 }
 
+template <class S>
+void addLagBias(S* s, int64_t rows, int64_t keys, int64_t first_row, S slope) {
+  RSALAB_ROWS_DISPATCH(addLagBias, (s, rows, keys, first_row, slope));
+}
+
+template <class S>
+void addPositionBias(S* s, int64_t rows, int64_t keys, const S* c_rows, const S* c_keys) {
+  RSALAB_ROWS_DISPATCH(addPositionBias, (s, rows, keys, c_rows, c_keys));
+}
+
+template <class S>
+void subtractColumnSums(const S* d, int64_t rows, int64_t keys, S* dc) {
+  RSALAB_ROWS_DISPATCH(subtractColumnSums, (d, rows, keys, dc));
+}
+
 template void softmax<float>(float*, int64_t, int64_t, int64_t, float*, bool);
 template void weights<float>(float*, int64_t, int64_t, int64_t, const float*);
 template void rowDots<float>(const float*, const float*, int64_t, int64_t, int64_t, float*);
@@ -231,5 +288,11 @@ template void rowDots<double>(const double*, const double*, int64_t, int64_t, in
 template void scoreGrads<double>(double*, const double*, int64_t, int64_t, int64_t, const double*,
                                  double);
 template void scaleRows<double>(double*, int64_t, int64_t, const double*);
+template void addLagBias<float>(float*, int64_t, int64_t, int64_t, float);
+template void addLagBias<double>(double*, int64_t, int64_t, int64_t, double);
+template void addPositionBias<float>(float*, int64_t, int64_t, const float*, const float*);
+template void addPositionBias<double>(double*, int64_t, int64_t, const double*, const double*);
+template void subtractColumnSums<float>(const float*, int64_t, int64_t, float*);
+template void subtractColumnSums<double>(const double*, int64_t, int64_t, double*);
 
 }  // namespace rsalab::softmax_rows

@@ -33,6 +33,18 @@ template <class S>
 void scoreGrads(S* d, const S* w, int64_t rows, int64_t keys, int64_t causal_first, const S* delta,
                 S factor);
 
+// Score biases, added before the softmax (ALiBi, FoX; blocked_attention.cpp), on all `keys` of
+// each row (the softmax then limits the row).
+// ALiBi: s[i, j] −= slope·(first_row + i − j).
+template <class S>
+void addLagBias(S* s, int64_t rows, int64_t keys, int64_t first_row, S slope);
+// FoX: s[i, j] += c_rows[i] − c_keys[j].
+template <class S>
+void addPositionBias(S* s, int64_t rows, int64_t keys, const S* c_rows, const S* c_keys);
+// dc[j] −= Σ_i d[i, j] (FoX's key-side gradient).
+template <class S>
+void subtractColumnSums(const S* d, int64_t rows, int64_t keys, S* dc);
+
 // x[i, :] *= stats[2i + 1] (x rows × cols): an unnormalised softmax's product, normalised.
 template <class S>
 void scaleRows(S* x, int64_t rows, int64_t cols, const S* stats);
