@@ -420,7 +420,7 @@ void RemParameterView::setGroundTruth(const GroundTruth& truth, int64_t length) 
   kernel_plot_->setTruth(truth);
   kernel_plot_->setVisible(truth.no_rem_form);
   truth_label_->setText(
-      truth.no_rem_form ? tr("True: no REM form — %1: %2. No head is matched; below: %3.")
+      truth.no_rem_form ? tr("True: %1 — %2. Below: %3.")
                               .arg(QString::fromStdString(truth.meaning),
                                    QString::fromStdString(truth.description),
                                    truth.kernel.empty() ? tr("the reach (no linear kernel)")

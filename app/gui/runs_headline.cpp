@@ -39,8 +39,7 @@ QString runsHeadline(const std::vector<RunDescriptor>& runs, const RunConfig& c,
                QString::fromStdString(truth.description.empty() ? c.task.name : truth.description),
                n);
   if (truth.hasFloor())
-    text += QString(truth.floor_is_bound ? "; dashed: a lower bound %1 on the Bayes floor (%2)"
-                                         : "; dashed: the Bayes floor %1 (%2)")
+    text += QString(truth.floor_is_bound ? "; dashed: %1, %2" : "; dashed: the Bayes floor %1 (%2)")
                 .arg(truth.bayes_floor, 0, 'g', 3)
                 .arg(QString::fromStdString(truth.floor_note));
   if (c.trainer.patience > 0)

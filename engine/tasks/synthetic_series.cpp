@@ -170,9 +170,9 @@ GroundTruth syntheticSeriesTruth(const TaskOptions& o) {
   truth.description = d + " + noise " + formatNumber(o.noise, 6);
   // With observation noise the optimal one-step predictor's lag weights decay at other rates than
   // the poles: the poles generate the data but are not what this loss rewards exactly.
-  truth.meaning = remProcess(o)
-                      ? "generating poles (not the optimum of this loss)"
-                      : "no REM form (" + std::string(enumName(o.teacher_process)) + " process)";
+  truth.meaning = remProcess(o) ? "generating poles (not the optimum of this loss)"
+                                : "the " + std::string(enumName(o.teacher_process)) +
+                                      " process (no REM form: no head is matched)";
   return truth;
 }
 
