@@ -37,9 +37,10 @@ inline bool checkClose(const torch::Tensor& actual, const torch::Tensor& expecte
   return false;
 }
 
-// Runs on the CPU the self-test's checks of `group` ("linear-forms", "gradients") that `model`'s
-// own file registers (engine/models/<model>_checks.cpp: its forms against each other, its
-// gradients), printing each: how many ran, and in `failures` the lines of those that failed.
+// Runs on the CPU the self-test's checks of `group` ("linear-forms", "gradients") that cover
+// `model`: those its own file registers (engine/models/<model>_checks.cpp: its forms against each
+// other, its gradients) and the group's row for every card; prints each and returns how many ran,
+// with the lines of those that failed in `failures`.
 inline int runModelChecks(const std::string& model, const std::string& group,
                           std::string& failures) {
   int ran = 0;
