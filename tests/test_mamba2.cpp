@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Mamba-2 (engine/models/mamba2.h): the SSD scan's three forms (the full T × T matrix, the
-// chunked algorithm, the recurrence) against a literal loop of explicit products ∏ a_k and sums;
-// the generation state's shapes; the decay mask of a constant a_t (RetNet's γ^(i−j)); the
-// inspection record; and training on the causal tasks. (step() against forward(), the layer's
-// two training paths and the gradients of A_log, dt_bias and D against central differences: the
-// self-test's kv-cache/mamba2, linear-forms/mamba2 and gradients/mamba2-decay,
-// tests/test_selftest.cpp.)
+// Mamba-2 (engine/models/mamba2.h): the SSD scan's full T × T form against a literal loop of
+// explicit products ∏ a_k and sums; the generation state's shapes; the decay mask of a constant
+// a_t (RetNet's γ^(i−j)); the inspection record; and training on the causal tasks. The scan's
+// chunked algorithm and recurrence against the T × T form, the layer's two training paths and the
+// gradients of A_log, dt_bias and D against central differences are the model's own self-test
+// checks (engine/models/mamba2_checks.cpp), run here too; step() against forward() is the
+// self-test's kv-cache row (tests/test_selftest.cpp).
 #include <cmath>
 #include <map>
 
@@ -99,32 +99,27 @@ class TestMamba2 : public QObject {
     QVERIFY(torch::diagonal(seg, 0, -2, -1).abs().max().item<double>() == 0.0);
   }
 
-  // The full T × T form, the chunked algorithm (chunks that divide T, that do not, of 1 and of
-  // more than T) and the recurrence all equal the literal loop, and the chunked final state is
-  // the recurrence's.
-  void scanFormsMatchALiteralLoop() {
+  // The full T × T form equals the literal loop.
+  void quadraticFormMatchesALiteralLoop() {
     torch::manual_seed(2);
     const auto in = randomInputs(2, 3, 37, 4, 5);
-    const auto expected = literalLoop(in);
-    QVERIFY(test::checkClose(ssdQuadratic(in), expected, 1e-10, "quadratic"));
-    torch::Tensor state;
-    QVERIFY(test::checkClose(ssdRecurrent(in, state), expected, 1e-10, "recurrent"));
-    for (int64_t chunk : {1, 5, 8, 37, 64}) {
-      torch::Tensor final_state;
-      QVERIFY2(test::checkClose(ssdChunked(in, chunk, &final_state), expected, 1e-10,
-                                "chunked " + std::to_string(chunk)),
-               qPrintable(QString("chunk %1").arg(chunk)));
-      QVERIFY(test::checkClose(final_state, state, 1e-10, "final state"));
-    }
-    // The recurrence goes on from a state: two halves equal the whole.
-    torch::Tensor resumed;
-    auto first = in, second = in;
-    first.x = in.x.narrow(2, 0, 20), second.x = in.x.narrow(2, 20, 17);
-    first.dt = in.dt.narrow(2, 0, 20), second.dt = in.dt.narrow(2, 20, 17);
-    first.Bm = in.Bm.narrow(1, 0, 20), second.Bm = in.Bm.narrow(1, 20, 17);
-    first.Cm = in.Cm.narrow(1, 0, 20), second.Cm = in.Cm.narrow(1, 20, 17);
-    auto halves = torch::cat({ssdRecurrent(first, resumed), ssdRecurrent(second, resumed)}, 2);
-    QVERIFY(test::checkClose(halves, expected, 1e-10, "resumed recurrence"));
+    QVERIFY(test::checkClose(ssdQuadratic(in), literalLoop(in), 1e-10, "quadratic"));
+  }
+
+  // The model's own self-test checks: the recurrence, the chunked algorithm (chunks that divide T,
+  // that do not, of 1 and of more than T), its final state and a resumed recurrence against the
+  // T × T form, and the model's two training paths (linear-forms); the decays' gradients against
+  // central differences (gradients).
+  void ownSelfTestChecksPass_data() {
+    QTest::addColumn<QString>("group");
+    QTest::newRow("linear-forms") << QString("linear-forms");
+    QTest::newRow("gradients") << QString("gradients");
+  }
+  void ownSelfTestChecksPass() {
+    QFETCH(QString, group);
+    std::string failures;
+    QVERIFY(test::runModelChecks("mamba2", group.toStdString(), failures) > 0);
+    QVERIFY2(failures.empty(), failures.c_str());
   }
 
   // With a_t = γ_h at every step (Δ_t = δ_h, A_h = log(γ_h)/δ_h), M is RetNet's decay mask:

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The engine's self-test (engine/selftest/selftest.h; `rsalab-cli selftest`) on the CPU, one row
-// per check: the REM builders against their loops, causality and generation steps of every model,
-// the linear-attention forms against each other, float64 gradients against central differences
-// and the overfit runs, so that CI runs the same checks as `selftest --device cuda` on a GPU.
+// per check: the REM builders against their loops, each card against its model and the peer's
+// classes (skipped, saying why, without a Python with torch), causality and generation steps of
+// every model, each model's registered forms and gradient checks, float64 gradients against
+// central differences and the overfit runs, so that CI runs the same checks as
+// `selftest --device cuda` on a GPU.
 #include <algorithm>
 #include <map>
 
@@ -31,12 +33,13 @@ class TestSelftest : public QObject {
     QVERIFY2(found != outcomes_.end(), "the check did not run");
     const auto& outcome = found->second;
     qInfo("%s", formatOutcome(outcome, "cpu", /*detail=*/true).c_str());
+    if (outcome.result.skipped) QSKIP(outcome.result.detail.c_str());
     QVERIFY2(outcome.result.passed, outcome.result.detail.c_str());
   }
-  // Every check covers a registered model and belongs to one of the seven groups.
+  // Every check covers a registered model and belongs to one of the eight groups.
   void checksNameTheirGroupAndModel() {
-    const std::vector<std::string> groups = {"rem",          "card",      "causality", "kv-cache",
-                                             "linear-forms", "gradients", "overfit"};
+    const std::vector<std::string> groups = {"rem",      "card",         "peer",      "causality",
+                                             "kv-cache", "linear-forms", "gradients", "overfit"};
     for (const auto& check : selfCheckList()) {
       QVERIFY2(findModel(check.model) != nullptr, check.name.c_str());
       QVERIFY2(std::find(groups.begin(), groups.end(), check.group) != groups.end(),

@@ -13,6 +13,7 @@
 #include "app/cli/cli_run_flags.h"
 #include "engine/core/io/atomic_file.h"
 #include "engine/core/registry/family_table.h"
+#include "engine/core/registry/model_card_json.h"
 #include "engine/models/model_factory.h"
 
 namespace rsalab {
@@ -23,23 +24,9 @@ namespace {
 std::string modelCardsJson(const std::vector<ModelDescription>& rows) {
   nlohmann::json out = nlohmann::json::array();
   for (size_t i = 0; i < rows.size(); ++i) {
-    const ModelCard& card = modelRegistry()[i];
-    nlohmann::json flags = nlohmann::json::object();
-    for (ModelFlag flag : kModelFlags) flags[modelFlagName(flag)] = card.has(flag);
-    out.push_back({{"name", card.name},
-                   {"title", card.title},
-                   {"family", modelFamilyName(card.family)},
-                   {"attention", card.attention ? nlohmann::json(attentionKindName(*card.attention))
-                                                : nlohmann::json()},
-                   {"cell", card.cell ? nlohmann::json(enumName(*card.cell)) : nlohmann::json()},
-                   {"paper",
-                    {{"authors", card.paper.authors},
-                     {"title", card.paper.title},
-                     {"venue", card.paper.venue},
-                     {"arxiv", card.paper.arxiv}}},
-                   {"equation", card.equation},
-                   {"flags", flags},
-                   {"parameters", rows[i].parameters}});
+    nlohmann::json card = modelCardJson(modelRegistry()[i]);
+    card["parameters"] = rows[i].parameters;
+    out.push_back(std::move(card));
   }
   return out.dump(1);
 }

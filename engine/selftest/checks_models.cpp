@@ -3,7 +3,7 @@
 // (changing x_t changes no output before t, and changes the one at t), generation step by step
 // against the full forward (KV cache, (S, z), (S, z, s), S, (C, n, m), Mamba-2's conv buffer and
 // SSM state), a short overfit run (the loss of one small batch falls 10×), and each card's flags
-// and FLOP count against its model's behaviour.
+// and FLOP count against its model's behaviour (the peer's classes: checks_peer.cpp).
 #include <algorithm>
 
 #include "engine/core/config/flops.h"
@@ -138,11 +138,61 @@ bool seesTheFuture(F&& f, int64_t features, const torch::Device& device) {
   return (y2.narrow(1, 0, T - 1) - y.narrow(1, 0, T - 1)).abs().max().item<double>() > 1e-9;
 }
 
-// A card says what its model does; this check measures it, independently of the flags (a model
-// reads some of them when it is built, so the attention family's causality is asked of its kind's
-// registered maker directly, never through makeSelfAttention's refusal):
-//   - CausalOnly: the model (the attention, for the attention family) asked for its bidirectional
-//     form still lets no future input reach a past output;
+// Whether reordering the inputs before the last (B = 2, T = 12) changes the last output of `f`,
+// a map of (B, T, F) float64 inputs: a map with nothing that carries position (causal softmax or
+// linear attention without a positional encoding) sees its keys as a set, and gives the same last
+// output (to rounding) for any order of the earlier inputs.
+template <typename F>
+bool tellsOrder(F&& f, int64_t features, const torch::Device& device) {
+  torch::NoGradGuard no_grad;
+  const int64_t T = 12;
+  auto x = torch::randn({2, T, features}, f64(device));
+  auto x2 = torch::cat({x.narrow(1, 0, T - 1).flip({1}), x.narrow(1, T - 1, 1)}, 1);
+  const torch::Tensor y = f(x).select(1, T - 1), y2 = f(x2).select(1, T - 1);
+  return (y2 - y).abs().max().item<double>() > 1e-9;
+}
+
+// Asks the model's causality and its positional information of what builds it, never through a
+// flag it reads when it is built: the attention family's of its kind's registered maker (the
+// attention alone, without the transformer's positional encoding and without makeSelfAttention's
+// refusal), the other families' of the model.
+//   - CausalOnly: its bidirectional form still lets no future input reach a past output;
+//   - NoPositionalEncoding: without a positional encoding it still tells the order of its inputs
+//     (its attention carries position). A card without it needs none, or has one on top.
+void checkCausalityAndPosition(const ModelCard& card, ModelOptions o, const ModelIO& io,
+                               const torch::Device& device, std::vector<std::string>& wrong) {
+  o.causal = false;
+  bool sees_future = false, tells_order = false;
+  if (card.attention) {
+    for (bool causal : {false, true}) {
+      auto layer = makeRegisteredAttention(*card.attention, o, causal);
+      layer->to(device, torch::kFloat64);
+      auto f = [&](const torch::Tensor& x) { return layer->forward(x); };
+      if (causal)
+        tells_order = tellsOrder(f, o.d_model, device);
+      else
+        sees_future = seesTheFuture(f, o.d_model, device);
+    }
+  } else {
+    auto net = makeSequenceModel(o, io);
+    net->to(device, torch::kFloat64);
+    auto f = [&](const torch::Tensor& x) { return net->forward(x); };
+    sees_future = seesTheFuture(f, 3, device);
+    tells_order = tellsOrder(f, 3, device);
+  }
+  if (sees_future == card.causalOnly()) {
+    wrong.push_back(std::string("causal_only: its bidirectional form ") +
+                    (sees_future ? "sees" : "does not see") + " the future");
+  }
+  if (card.has(NoPositionalEncoding) && !tells_order) {
+    wrong.push_back(std::string("no_positional_encoding: without a positional encoding its ") +
+                    (card.attention ? "attention" : "model") +
+                    " gives the same last output for any order of the earlier inputs");
+  }
+}
+
+// A card says what its model does; this check measures it, independently of the flags:
+//   - CausalOnly and NoPositionalEncoding: checkCausalityAndPosition;
 //   - RecordsDecays: a forward's inspection record has decaying heads (memory_horizon.h);
 //   - the FLOP count (flops.h) is positive and grows with T (T = 8, 32, 128), for every card
 //     that has one; only the seq2seq family has none.
@@ -154,22 +204,7 @@ CheckResult cardMatchesTheModel(const std::string& model, const torch::Device& d
   ModelOptions o = smallModelOptions(model);
   o.lookback = 5;
   std::vector<std::string> wrong;
-  bool sees_future = false;
-  if (card.attention) {
-    auto layer = makeRegisteredAttention(*card.attention, o, /*causal=*/false);
-    layer->to(device, torch::kFloat64);
-    sees_future =
-        seesTheFuture([&](const torch::Tensor& x) { return layer->forward(x); }, o.d_model, device);
-  } else {
-    o.causal = false;
-    auto net = makeSequenceModel(o, io);
-    net->to(device, torch::kFloat64);
-    sees_future = seesTheFuture([&](const torch::Tensor& x) { return net->forward(x); }, 3, device);
-  }
-  if (sees_future == card.causalOnly()) {
-    wrong.push_back(std::string("causal_only: its bidirectional form ") +
-                    (sees_future ? "sees" : "does not see") + " the future");
-  }
+  checkCausalityAndPosition(card, o, io, device, wrong);
   o.causal = true;
   auto net = makeSequenceModel(o, io);
   net->to(device, torch::kFloat64);
@@ -199,8 +234,9 @@ CheckResult cardMatchesTheModel(const std::string& model, const torch::Device& d
   r.error = static_cast<double>(wrong.size());
   r.tolerance = 0;
   r.passed = wrong.empty();
-  r.detail =
-      wrong.empty() ? "causal_only, records_decays and the FLOP count agree" : joined(wrong, "; ");
+  r.detail = wrong.empty()
+                 ? "causal_only, no_positional_encoding, records_decays and the FLOP count agree"
+                 : joined(wrong, "; ");
   return r;
 }
 

@@ -3,11 +3,15 @@
 // timed, and the one-line report per check.
 #include "engine/selftest/selftest.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <exception>
+#include <stdexcept>
 
+#include "engine/core/registry/model_registry.h"
 #include "engine/device.h"
 #include "engine/selftest/selftest_checks.h"
 
@@ -52,6 +56,57 @@ CheckResult failed(const std::string& detail) {
   return r;
 }
 
+CheckResult skipped(const std::string& why) {
+  CheckResult r;
+  r.skipped = true;
+  r.measure = "skipped";
+  r.detail = why;
+  return r;
+}
+
+namespace {
+
+struct RegisteredCheck {
+  SelfCheckInfo info;
+  ModelCheckFn run;
+};
+
+std::vector<RegisteredCheck>& registeredChecks() {
+  static std::vector<RegisteredCheck> checks;  // filled by static initialisers
+  return checks;
+}
+
+}  // namespace
+
+bool registerModelCheck(const char* group, const char* model, const char* name, ModelCheckFn run) {
+  if (std::strcmp(group, "linear-forms") != 0 && std::strcmp(group, "gradients") != 0)
+    throw std::logic_error(std::string("self-test check ") + name + ": no registered group " +
+                           group);
+  for (const auto& check : registeredChecks())
+    if (check.info.name == name)
+      throw std::logic_error(std::string("self-test check ") + name + " registered twice");
+  registeredChecks().push_back({{group, model, name}, run});
+  return true;
+}
+
+void addRegisteredChecks(std::vector<SelfCheck>& checks, const std::string& group) {
+  const auto& cards = modelRegistry();
+  auto rank = [&](const SelfCheckInfo& info) {
+    const auto at = std::find_if(cards.begin(), cards.end(),
+                                 [&](const ModelCard& card) { return info.model == card.name; });
+    if (at == cards.end())
+      throw std::logic_error("self-test check " + info.name + ": no card " + info.model);
+    return std::make_pair(at - cards.begin(), info.name);
+  };
+  std::vector<RegisteredCheck> rows;
+  for (const auto& check : registeredChecks())
+    if (check.info.group == group) rows.push_back(check);
+  std::sort(rows.begin(), rows.end(), [&](const RegisteredCheck& a, const RegisteredCheck& b) {
+    return rank(a.info) < rank(b.info);
+  });
+  for (const auto& row : rows) checks.push_back({row.info, row.run});
+}
+
 ModelOptions smallModelOptions(const std::string& model) {
   ModelOptions o;
   o.model = model;
@@ -71,8 +126,10 @@ const std::vector<SelfCheck>& table() {
     std::vector<SelfCheck> all;
     addRemChecks(all);
     addModelChecks(all);
-    addFormChecks(all);
+    addPeerChecks(all);
+    addRegisteredChecks(all, "linear-forms");
     addGradientChecks(all);
+    addRegisteredChecks(all, "gradients");
     addOverfitChecks(all);
     return all;
   }();
@@ -124,6 +181,11 @@ std::vector<SelfCheckOutcome> runSelftest(
 std::string formatOutcome(const SelfCheckOutcome& outcome, const std::string& device, bool detail) {
   const auto& r = outcome.result;
   char line[512];
+  if (r.skipped) {
+    std::snprintf(line, sizeof line, "SKIP %-32s (%s, %.2f s)", outcome.check.name.c_str(),
+                  device.c_str(), outcome.seconds);
+    return std::string(line) + "\n     skipped: " + r.detail;
+  }
   std::snprintf(line, sizeof line, "%s %-32s %s %-8.2g %s %-8.2g (%s, %.2f s)",
                 r.passed ? "PASS" : "FAIL", outcome.check.name.c_str(), r.measure.c_str(), r.error,
                 r.passed ? "≤" : ">", r.tolerance, device.c_str(), outcome.seconds);

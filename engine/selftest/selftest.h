@@ -14,7 +14,7 @@
 
 namespace rsalab {
 
-// rem | causality | kv-cache | linear-forms | gradients | overfit
+// rem | card | peer | causality | kv-cache | linear-forms | gradients | overfit
 struct SelfCheckInfo {
   std::string group;
   std::string model;  // the registry's model name the check covers
@@ -23,6 +23,9 @@ struct SelfCheckInfo {
 
 struct CheckResult {
   bool passed = false;
+  // Could not run here (the peer's PyTorch twin is absent, …): neither passed nor failed; `detail`
+  // says why.
+  bool skipped = false;
   std::string measure = "max|Δ|";  // what `error` is
   double error = 0;
   double tolerance = 0;  // on the device the check ran on
@@ -45,7 +48,8 @@ std::vector<SelfCheckOutcome> runSelftest(
     const std::string& device, const std::string& filter = "",
     const std::function<void(const SelfCheckOutcome&)>& report = {});
 // "PASS rem/regular  max|Δ| 5.6e-17 ≤ 1e-12  (cpu, 0.00 s)": one line per outcome, then its detail
-// on a second line when it failed or `detail` is set.
+// on a second line when it failed, was skipped ("SKIP peer/rnn  (cpu, 0.00 s)" and why) or
+// `detail` is set.
 std::string formatOutcome(const SelfCheckOutcome& outcome, const std::string& device,
                           bool detail = false);
 

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "engine/runtime.h"
+#include "engine/selftest/selftest.h"
 #include "engine/torch_api.h"
 #include "support/test_registry.h"
 
@@ -34,6 +35,26 @@ inline bool checkClose(const torch::Tensor& actual, const torch::Tensor& expecte
                  a[i].item<double>(), e[i].item<double>());
   }
   return false;
+}
+
+// Runs on the CPU the self-test's checks of `group` ("linear-forms", "gradients") that cover
+// `model`: those its own file registers (engine/models/<model>_checks.cpp: its forms against each
+// other, its gradients) and the group's row for every card; prints each and returns how many ran,
+// with the lines of those that failed in `failures`.
+inline int runModelChecks(const std::string& model, const std::string& group,
+                          std::string& failures) {
+  int ran = 0;
+  for (const auto& check : selfCheckList()) {
+    if (check.model != model || check.group != group) continue;
+    for (const auto& outcome : runSelftest("cpu", check.name)) {
+      if (outcome.check.name != check.name) continue;  // the filter is a substring
+      ++ran;
+      const std::string line = formatOutcome(outcome, "cpu", /*detail=*/true);
+      std::printf("%s\n", line.c_str());
+      if (!outcome.result.passed) failures += line + "\n";
+    }
+  }
+  return ran;
 }
 
 }  // namespace rsalab::test

@@ -51,4 +51,12 @@ std::string resourcePath(const std::string& relative) {
                            "); set RSALAB_RESOURCES to the resources/ folder");
 }
 
+std::string sourceTreePath(const std::string& relative) {
+  if (!*RSALAB_RESOURCE_DIR || sourceFallbackDisabled()) return {};
+  const auto path =
+      (std::filesystem::path(RSALAB_RESOURCE_DIR).parent_path() / relative).lexically_normal();
+  std::error_code error;
+  return std::filesystem::exists(path, error) ? path.string() : std::string();
+}
+
 }  // namespace rsalab

@@ -17,4 +17,8 @@ namespace rsalab {
 // std::runtime_error listing the places tried when it is in none.
 std::string resourcePath(const std::string& relative);
 
+// <the source tree>/<relative> (the folder above RSALAB_RESOURCE_DIR) for a build run in place,
+// e.g. "bench/peer"; empty when it is not there or RSALAB_NO_SOURCE_FALLBACK is set.
+std::string sourceTreePath(const std::string& relative);
+
 }  // namespace rsalab
