@@ -194,6 +194,65 @@ class TestTrainingWorker : public QObject {
     controller.stop();
   }
 
+  // ETTh1 under the long-horizon protocol: with features M the anchors score OT alone, so they
+  // reach the log as notes and never the runs' references (the best of which is drawn as the
+  // reference line of a loss over every column); with S they are references, as in the CLI.
+  void multivariateAnchorsAreNotesNotReferences() {
+    struct Seen {
+      QVector<Run> created, updated;
+      QStringList log;
+    };
+    auto train = [](forecast::LongHorizonFeatures features) {
+      Seen seen;
+      QObject receiver;
+      TrainingController controller;
+      auto* worker = controller.worker();
+      connect(worker, &TrainingWorker::runsCreated, &receiver,
+              [&seen](const QVector<Run>& runs) { seen.created = runs; });
+      connect(worker, &TrainingWorker::runsUpdated, &receiver,
+              [&seen](const QVector<Run>& runs) { seen.updated = runs; });
+      connect(worker, &TrainingWorker::log, &receiver,
+              [&seen](const QString& line) { seen.log << line; });
+      RunConfig c = longHorizonDefaults(defaultRunConfig());  // as the GUI's task box sets it
+      c.task.name = "etth1";
+      c.task.horizon = 24;
+      c.task.features = features;
+      c.task.anchors = AnchorMode::Fast;
+      c.model.d_model = 8;
+      controller.start(c, {"dlinear"}, 1);
+      auto fitted = [&seen] {
+        return std::any_of(seen.log.begin(), seen.log.end(),
+                           [](const QString& l) { return l.startsWith("Anchors: 3 fitted"); });
+      };
+      [&] { QTRY_VERIFY_WITH_TIMEOUT(fitted(), 120000); }();
+      QTest::qWait(200);  // a runsUpdated queued after the log line
+      controller.stop();
+      return seen;
+    };
+    auto anchorsIn = [](const Run& r) {
+      return std::count_if(r.what.references.begin(), r.what.references.end(),
+                           [](const ReferenceScore& s) {
+                             return s.name == "ets" || s.name == "auto_arima" || s.name == "theta";
+                           });
+    };
+    const Seen m = train(forecast::LongHorizonFeatures::Multivariate);
+    QCOMPARE(m.created.size(), 1);
+    QVERIFY(!m.created[0].what.references.empty());  // persistence, over every column
+    QCOMPARE(anchorsIn(m.created[0]), 0);
+    QVERIFY2(m.updated.isEmpty(), "the OT-only anchors became references of an M run");
+    for (const char* anchor : {"anchor ETS", "anchor ARIMA", "anchor Theta"}) {
+      QVERIFY2(std::any_of(m.log.begin(), m.log.end(),
+                           [&](const QString& l) {
+                             return l.startsWith(QString("Note: ") + anchor) &&
+                                    l.contains("on OT alone: validation MSE");
+                           }),
+               anchor);
+    }
+    const Seen s = train(forecast::LongHorizonFeatures::Univariate);
+    QCOMPARE(s.updated.size(), 1);
+    QCOMPARE(anchorsIn(s.updated[0]), 3);
+  }
+
   // The progress bar reaches 100 % when every run has ended, early stops included.
   void progressCountsRunsThatStoppedEarlyAsComplete() {
     RunStore store;

@@ -283,6 +283,50 @@ class TestHyperParameterForm : public QObject {
     QVERIFY(rsalab::test::countColor(shot, amber, 4) > 50);
   }
 
+  // Under the long-horizon protocol a run trains on every train window of the split, so Training
+  // set N shows that count, 8640 − L − H + 1 for the form's L (auto: 96) and H, disabled, and the
+  // config carries it (the status bar's "asked for 1024" was the field's stale value); the
+  // user's own N comes back with the split protocol or another task.
+  void longHorizonShowsTheTrainWindowsItUses() {
+    RunSetupPanel panel({{"seasonal", ""}, {"etth1", ""}});
+    auto* n = panel.findChild<QSpinBox*>("train_size");
+    QVERIFY(n);
+    RunConfig c = defaultRunConfig();
+    c.train_size = 1024;
+    panel.setConfig(c);
+    QVERIFY(n->isEnabled());
+    QCOMPARE(n->value(), 1024);
+    c.task.name = "etth1";
+    c.task.protocol = SeriesProtocol::Auto;
+    c.task.length = 0;
+    c.task.horizon = 96;
+    panel.setConfig(c);
+    QVERIFY(!n->isEnabled());
+    QCOMPARE(n->value(), 8640 - 96 - 96 + 1);
+    QVERIFY2(n->text().contains("every train window"), qPrintable(n->text()));
+    QCOMPARE(panel.config(c).train_size, int64_t{8640 - 96 - 96 + 1});
+    panel.findChild<QSpinBox*>("horizon")->setValue(24);
+    QCOMPARE(n->value(), 8640 - 96 - 24 + 1);
+    panel.findChild<QSpinBox*>("length")->setValue(336);
+    QCOMPARE(n->value(), 8640 - 336 - 24 + 1);
+    QVERIFY(n->toolTip().contains("L = 336") && n->toolTip().contains("H = 24"));
+    panel.findChild<QSpinBox*>("length")->setValue(8640);  // no train window: said, not a count
+    QCOMPARE(n->text(), QString("none"));
+    QVERIFY2(n->toolTip().contains("no train window"), qPrintable(n->toolTip()));
+    panel.findChild<QSpinBox*>("length")->setValue(0);
+    panel.findChild<QComboBox*>("protocol")->setCurrentText("split");
+    QVERIFY(n->isEnabled());
+    QCOMPARE(n->value(), 1024);
+    QCOMPARE(n->text(), QString("1024"));
+    QCOMPARE(panel.config(c).train_size, int64_t{1024});
+    panel.findChild<QComboBox*>("protocol")->setCurrentText("long-horizon");
+    QVERIFY(!n->isEnabled());
+    c.task.name = "seasonal";  // another task: the user's N again
+    panel.setConfig(c);
+    QVERIFY(n->isEnabled());
+    QCOMPARE(n->value(), 1024);
+  }
+
   // The run setup's spin boxes take the option tables' ranges, the ones validate checks: each end
   // is no range error, one past it is (D was 4..1024 in the panel and 1..8192 in validate).
   void runSetupSpinBoxesHaveTheValidationRanges() {

@@ -10,6 +10,7 @@
 
 #include "engine/core/config/model_variant.h"
 #include "engine/core/config/task_limits.h"
+#include "engine/core/forecast/long_horizon.h"
 #include "engine/core/io/enums.h"
 #include "engine/core/registry/model_registry.h"
 #include "engine/core/registry/task_registry.h"
@@ -74,6 +75,7 @@ RunSetupPanel::RunSetupPanel(const QList<QPair<QString, QString>>& tasks, QWidge
   train_size_ =
       spin(1, static_cast<int>(kMaxTrainSize), "training-set size N: sequences or windows", this);
   train_size_->setObjectName("train_size");
+  train_size_tip_ = train_size_->toolTip();
   form->addRow("Training set N", train_size_);
   length_ =
       spin(findTaskOption("length"), "sequence length T (auto: a T that fits a real series)", this);
@@ -161,6 +163,8 @@ RunSetupPanel::RunSetupPanel(const QList<QPair<QString, QString>>& tasks, QWidge
     });
   for (auto* s : {horizon_, epochs_})
     connect(s, &QSpinBox::valueChanged, this, &RunSetupPanel::setupChanged);
+  for (auto* s : {horizon_, length_})  // L and H set the protocol's window count
+    connect(s, &QSpinBox::valueChanged, this, &RunSetupPanel::enableSeriesFields);
   connect(teacher_process_, &QComboBox::currentIndexChanged, this, &RunSetupPanel::setupChanged);
   connect(start_, &QPushButton::clicked, this, &RunSetupPanel::startRequested);
   setSetup(defaultRunSetup());
@@ -200,7 +204,11 @@ void RunSetupPanel::setSetup(const RunSetup& s) {
   }
   for (const auto& [name, check] : models_) check->setChecked(s.models.contains(name));
   seeds_->setValue(s.seeds);
-  train_size_->setValue(static_cast<int>(c.train_size));
+  if (!usesLongHorizonProtocol(c.task)) {  // under it N is the protocol's, not the user's
+    own_train_size_ = static_cast<int>(c.train_size);
+    showing_windows_ = false;
+    train_size_->setValue(own_train_size_);
+  }
   steps_->setValue(static_cast<int>(c.trainer.max_steps));
   length_->setValue(static_cast<int>(c.task.length));
   d_model_->setValue(static_cast<int>(c.model.d_model));
@@ -260,6 +268,48 @@ void RunSetupPanel::enableSeriesFields() {
   norm_->setEnabled(row && row->objective == Objective::Regression);
   for (QWidget* w : std::initializer_list<QWidget*>{features_, horizon_, epochs_})
     w->setEnabled(long_horizon);
+  showTrainSize(long_horizon);
+}
+
+// The long-horizon protocol trains on every train window of its split, so N is no choice there:
+// the field shows that count for the form's L (Length T, auto: the protocol's) and H, disabled,
+// from the protocol's own arithmetic (forecast::longHorizonWindows; the bundled series hold the
+// split's rows). Under any other protocol it is the user's N again.
+void RunSetupPanel::showTrainSize(bool long_horizon) {
+  const QSignalBlocker block(train_size_);
+  if (!long_horizon) {
+    if (showing_windows_) train_size_->setValue(own_train_size_);
+    showing_windows_ = false;
+    train_size_->setEnabled(true);
+    train_size_->setSuffix("");
+    train_size_->setSpecialValueText("");
+    train_size_->setToolTip(train_size_tip_);
+    return;
+  }
+  if (!showing_windows_) own_train_size_ = train_size_->value();
+  showing_windows_ = true;
+  train_size_->setEnabled(false);
+  const int64_t L = forecast::longHorizonInputLength(length_->value()), H = horizon_->value();
+  const auto& split = forecast::kEttHourSplit;
+  try {
+    const auto windows = forecast::longHorizonWindows(split, split.test_end, L, H);
+    train_size_->setSpecialValueText("");
+    train_size_->setSuffix(" (every train window)");
+    train_size_->setValue(static_cast<int>(windows.train.size()));
+    train_size_->setToolTip(QString("The long-horizon protocol trains on every train window: "
+                                    "%1 windows of L = %2 input and H = %3 target rows in the "
+                                    "train rows [0, %4)")
+                                .arg(windows.train.size())
+                                .arg(L)
+                                .arg(H)
+                                .arg(split.train_end));
+  } catch (const std::invalid_argument& e) {
+    train_size_->setSuffix("");
+    train_size_->setSpecialValueText("none");
+    train_size_->setValue(train_size_->minimum());
+    train_size_->setToolTip(QString("The long-horizon protocol has no train window here: %1")
+                                .arg(QString::fromUtf8(e.what())));
+  }
 }
 
 void RunSetupPanel::setConfig(const RunConfig& c) {

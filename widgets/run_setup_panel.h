@@ -5,7 +5,9 @@
 // config() writes the panel's fields into a RunConfig (REM heads by defaultRemHeads); the panel
 // starts at defaultLaunchConfig() (the GUI's first launch). Each spin box has its option table
 // row's range (the one validate checks) and the row's key as its object name ("d_model", "heads",
-// "layers", "length", "max_steps"; "train_size").
+// "layers", "length", "max_steps"; "train_size"). Under the long-horizon protocol Training set N
+// shows, disabled, the train windows the run will use for the form's L and H (config() writes
+// that count); the user's own N returns with the split protocol or another task.
 #pragma once
 
 #include <QCheckBox>
@@ -66,6 +68,11 @@ class RunSetupPanel : public QWidget {
   QComboBox *protocol_, *norm_, *features_;
   QSpinBox *horizon_, *epochs_;
   void enableSeriesFields();
+  // Training set N under the long-horizon protocol (see run_setup_panel.cpp).
+  void showTrainSize(bool long_horizon);
+  int own_train_size_ = 0;        // the N the user set, shown again when the protocol goes
+  bool showing_windows_ = false;  // the field shows the protocol's train windows
+  QString train_size_tip_;
   QLabel* task_description_;
   // A check box for `name` after the others (a named variant a setup names, model_variant.h).
   QCheckBox* addModelBox(const QString& name, const QString& tooltip);

@@ -323,6 +323,10 @@ int runExport(const std::string& run_dir, const std::string& format, std::string
             << (meta.at("tensor_names") == "peer" ? std::string("bench/peer/models.py's state_dict")
                                                   : "LibTorch's (" + meta.at("peer") + ")")
             << "\n";
+  if (meta.at("revin") == "yes")
+    std::cout << "  RevIN's affine (norm revin): revin_weight and revin_bias, "
+              << meta.at("input_dim")
+              << " value(s) each, the model's own (engine/training/series_norm.h)\n";
   if (sample && !exported.sample.tensors.empty()) {
     std::string stem = out;
     const std::string suffix = ".safetensors";

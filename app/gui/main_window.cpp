@@ -160,11 +160,14 @@ void MainWindow::startTraining() {
   sessions_->recorder().start(c, models, s.seeds);
   sessions_->setOffline(false);
   setTrainingState(true, false);
-  appendLog(QString("Started %1 model(s) × %2 seed(s) on %3, N = %4 asked for.")
+  appendLog(QString("Started %1 model(s) × %2 seed(s) on %3, N = %4 %5.")
                 .arg(s.models.size())
                 .arg(s.seeds)
                 .arg(QString::fromStdString(s.config.task.name))
-                .arg(s.config.train_size));
+                .arg(c.train_size)
+                .arg(usesLongHorizonProtocol(c.task)
+                         ? "(every train window of the long-horizon protocol)"
+                         : "asked for"));
 }
 
 void MainWindow::togglePause() {

@@ -27,7 +27,8 @@ void TrainingWorker::joinAnchorThreads() {
   ++anchor_generation_;
 }
 
-void TrainingWorker::fitAnchorsInBackground(uint64_t seed, const forecast::AnchorInput& pending) {
+void TrainingWorker::fitAnchorsInBackground(uint64_t seed, bool as_notes,
+                                            const forecast::AnchorInput& pending) {
   const std::string plan = forecast::anchorPlan(pending);
   if (!plan.empty()) emit log(QString("Anchors (in the background): %1").arg(plan.c_str()));
   auto input = std::make_shared<forecast::AnchorInput>(pending);
@@ -46,7 +47,7 @@ void TrainingWorker::fitAnchorsInBackground(uint64_t seed, const forecast::Ancho
         this, [this, line] { emit log(line); }, Qt::QueuedConnection);
   };
   const int generation = anchor_generation_;
-  anchor_threads_.emplace_back([this, generation, seed, input, cancel] {
+  anchor_threads_.emplace_back([this, generation, seed, as_notes, input, cancel] {
     forecast::AnchorScores scores;
     try {
       scores = forecast::computeAnchors(*input);
@@ -55,22 +56,31 @@ void TrainingWorker::fitAnchorsInBackground(uint64_t seed, const forecast::Ancho
     }
     if (cancel->load()) return;  // a new start (or the destructor) dropped these runs
     QMetaObject::invokeMethod(
-        this, [this, generation, seed, scores] { anchorsFitted(generation, seed, scores); },
+        this,
+        [this, generation, seed, as_notes, scores] {
+          anchorsFitted(generation, seed, as_notes, scores);
+        },
         Qt::QueuedConnection);
   });
 }
 
-void TrainingWorker::anchorsFitted(int generation, uint64_t seed,
+void TrainingWorker::anchorsFitted(int generation, uint64_t seed, bool as_notes,
                                    const forecast::AnchorScores& anchors) {
   if (generation != anchor_generation_) return;  // the runs they were fitted for are gone
-  for (const auto& note : anchors.notes) emit log(QString("Note: %1").arg(note.c_str()));
-  emit log(QString("Anchors: %1 fitted in %2 s; drawn as reference lines")
+  const AnchorReadout readout = anchorReadout(as_notes, anchors);
+  for (const auto& note : readout.notes) emit log(QString("Note: %1").arg(note.c_str()));
+  emit log(QString("Anchors: %1 fitted in %2 s; %3")
                .arg(anchors.scores.size())
-               .arg(anchors.seconds, 0, 'f', 1));
+               .arg(anchors.seconds, 0, 'f', 1)
+               .arg(as_notes ? "on OT alone, so notes (above), not reference lines for the runs' "
+                               "loss over every column"
+                             : "drawn as reference lines"));
+  if (readout.references.empty()) return;
   QVector<Run> updated;
   for (auto& r : runs_) {
     if (r->record.what.seed != seed || !r->trainer) continue;
-    addAnchors(r->record.what.references, anchors);
+    auto& references = r->record.what.references;
+    references.insert(references.end(), readout.references.begin(), readout.references.end());
     updated.push_back(r->record);
   }
   if (!updated.isEmpty()) emit runsUpdated(updated);
@@ -102,7 +112,8 @@ void TrainingWorker::start(const RunConfig& base, const QStringList& models, int
           build.defer_anchors = true;  // training starts now; the anchors follow (runsUpdated)
           data = std::make_shared<const TaskData>(
               makeTask(c.task, c.train_size, c.trainer.seed, build));
-          if (data->pending_anchors) fitAnchorsInBackground(c.trainer.seed, *data->pending_anchors);
+          if (data->pending_anchors)
+            fitAnchorsInBackground(c.trainer.seed, data->anchors_as_notes, *data->pending_anchors);
         }
         for (const auto& note : data->notes) {
           if (noted) break;

@@ -67,7 +67,7 @@ class TrainingWorker : public QObject {
   /// Runs of a new session (live ids, the worker's run numbers); consumed by the run store.
   void runsCreated(const QVector<rsalab::Run>& runs);
   /// The same runs with more references: a real series' anchors, fitted in the background while
-  /// the runs train, arrive after runsCreated.
+  /// the runs train, arrive after runsCreated (not when they are notes: anchors_as_notes).
   void runsUpdated(const QVector<rsalab::Run>& runs);
   /// New metric points of one run (all of them, batched at ~20 Hz); consumed by curves and table.
   void metrics(const rsalab::MetricsBatch& batch);
@@ -96,10 +96,13 @@ class TrainingWorker : public QObject {
   void emitStatus(WorkerRun& run);
   void emitSnapshot(WorkerRun& run);
   // A real series' anchors (TaskData::pending_anchors) are fitted on a thread of their own while
-  // the runs train; their scores come back to the worker thread (anchorsFitted) and go out as
-  // runsUpdated. A new start or the destructor cancels the fits not yet begun and joins.
-  void fitAnchorsInBackground(uint64_t seed, const forecast::AnchorInput& input);
-  void anchorsFitted(int generation, uint64_t seed, const forecast::AnchorScores& anchors);
+  // the runs train; their scores come back to the worker thread (anchorsFitted) and enter the
+  // runs as anchorReadout says (engine/tasks/task.h, as in the CLI): as references, sent out as
+  // runsUpdated, or with `as_notes` (TaskData::anchors_as_notes) as log notes only. A new start
+  // or the destructor cancels the fits not yet begun and joins.
+  void fitAnchorsInBackground(uint64_t seed, bool as_notes, const forecast::AnchorInput& input);
+  void anchorsFitted(int generation, uint64_t seed, bool as_notes,
+                     const forecast::AnchorScores& anchors);
   void joinAnchorThreads();
   std::vector<std::unique_ptr<WorkerRun>> runs_;
   bool paused_ = false;

@@ -127,7 +127,7 @@ forecast::AnchorInput longHorizonAnchorInput(const LongHorizonTask& task, Anchor
 LongHorizonTaskOptions longHorizonTaskOptions(const TaskOptions& task) {
   LongHorizonTaskOptions o;
   o.series = task.name;
-  o.input_length = task.length > 0 ? task.length : forecast::kLongHorizonDefaultInput;
+  o.input_length = forecast::longHorizonInputLength(task.length);
   o.horizon = task.horizon;
   o.features = task.features;
   o.norm = task.norm;

@@ -87,17 +87,26 @@ forecast::AnchorScores fitAnchors(TaskData& data, const forecast::AnchorProgress
   forecast::AnchorInput input = *data.pending_anchors;
   input.progress = progress;
   auto anchors = forecast::computeAnchors(input);
-  if (data.anchors_as_notes) {
-    for (const auto& a : anchors.scores)
-      data.notes.push_back("anchor " + a.label + " on OT alone: validation MSE " +
-                           formatNumber(a.validation_loss, 4) + ", test MSE " +
-                           formatNumber(a.test_loss, 4));
-  } else {
-    addAnchors(data.references, anchors);
-  }
-  data.notes.insert(data.notes.end(), anchors.notes.begin(), anchors.notes.end());
+  auto readout = anchorReadout(data.anchors_as_notes, anchors);
+  data.references.insert(data.references.end(), readout.references.begin(),
+                         readout.references.end());
+  data.notes.insert(data.notes.end(), readout.notes.begin(), readout.notes.end());
   data.pending_anchors.reset();
   return anchors;
+}
+
+AnchorReadout anchorReadout(bool as_notes, const forecast::AnchorScores& anchors) {
+  AnchorReadout out;
+  if (as_notes) {
+    for (const auto& a : anchors.scores)
+      out.notes.push_back("anchor " + a.label + " on OT alone: validation MSE " +
+                          formatNumber(a.validation_loss, 4) + ", test MSE " +
+                          formatNumber(a.test_loss, 4));
+  } else {
+    addAnchors(out.references, anchors);
+  }
+  out.notes.insert(out.notes.end(), anchors.notes.begin(), anchors.notes.end());
+  return out;
 }
 
 void addAnchors(std::vector<ReferenceScore>& references, const forecast::AnchorScores& anchors) {

@@ -75,7 +75,7 @@ struct TaskData {
   std::shared_ptr<const forecast::AnchorInput> pending_anchors;
   // "long-horizon" for the protocol's task (engine/tasks/long_horizon_task.h; the trainer then
   // applies its epochs budget), "" otherwise. anchors_as_notes: the anchors score a column
-  // subset (OT of a multivariate task), so fitAnchors writes them as notes, not references.
+  // subset (OT of a multivariate task), so anchorReadout writes them as notes, not references.
   std::string protocol;
   bool anchors_as_notes = false;
 };
@@ -95,9 +95,19 @@ struct TaskBuild {
 TaskData makeTask(const TaskOptions& options, int64_t train_size, uint64_t seed,
                   const TaskBuild& build = {});
 
-// Fits the anchors a deferred build left (data.pending_anchors) and adds their scores to
-// data.references and their notes to data.notes; a no-op when none are pending.
+// Fits the anchors a deferred build left (data.pending_anchors) and adds them to the task as
+// anchorReadout says; a no-op when none are pending.
 forecast::AnchorScores fitAnchors(TaskData& data, const forecast::AnchorProgressFn& progress = {});
+
+// How fitted anchors enter a task's readout (the CLI's fitAnchors and the GUI's background fits
+// alike): as references beside persistence, or, when they score a column subset
+// (TaskData::anchors_as_notes: OT of a multivariate task), as notes only, never a reference for
+// the run's loss; their own notes (rows used, orders searched) follow.
+struct AnchorReadout {
+  std::vector<ReferenceScore> references;
+  std::vector<std::string> notes;
+};
+AnchorReadout anchorReadout(bool as_notes, const forecast::AnchorScores& anchors);
 
 // The anchors' scores added to a task's references (after its baselines, in table order).
 void addAnchors(std::vector<ReferenceScore>& references, const forecast::AnchorScores& anchors);

@@ -112,6 +112,7 @@ ModelExport exportModel(Trainer& trainer) {
   m["output_dim"] = std::to_string(io.output_dim);
   m["vocab"] = std::to_string(io.vocab);
   m["ff_mult"] = std::to_string(config.model.ff_mult);
+  m["revin"] = io.revin ? "yes" : "no";
   m["steps"] = std::to_string(trainer.stepsDone());
   if (modelInfo(config.model.model).family != ModelFamily::Seq2Seq) {
     // A fixed batch of the run's input shape: the check is of the weights and the model's

@@ -34,7 +34,10 @@ struct ModelExport {
 };
 // Metadata of `weights`: format "rsalab-weights", rsalab_version, model, tensor_names ("peer" or
 // "libtorch"), peer ("yes" or the reason it cannot be loaded there), config (the run's
-// config.json), input_dim, output_dim, vocab, ff_mult, steps. The sample is empty for seq2seq.
+// config.json), input_dim, output_dim, vocab, ff_mult, revin, steps. revin "yes": the model holds
+// RevIN's affine (norm revin), exported with it as revin_weight and revin_bias, (input_dim) each,
+// which engine/training/series_norm.h applies around the network (the sample's y is the network's
+// output alone, as for every norm). The sample is empty for seq2seq.
 ModelExport exportModel(Trainer& trainer);
 
 }  // namespace rsalab

@@ -43,6 +43,10 @@ struct LongHorizonSplit {
 constexpr LongHorizonSplit kEttHourSplit{};
 
 constexpr int64_t kLongHorizonDefaultInput = 96;  // L, the LTSF benchmark's input length
+// L of a run's length (TaskOptions::length; 0 = auto: kLongHorizonDefaultInput).
+constexpr int64_t longHorizonInputLength(int64_t length) {
+  return length > 0 ? length : kLongHorizonDefaultInput;
+}
 
 // "M": every column in, every column out; "S": the target column (OT) alone.
 enum class LongHorizonFeatures { Multivariate, Univariate };
