@@ -11,6 +11,7 @@
 #include "engine/core/config/model_variant.h"
 #include "engine/core/config/task_limits.h"
 #include "engine/core/forecast/long_horizon.h"
+#include "engine/core/registry/process_tasks.h"
 #include "engine/core/io/enums.h"
 #include "engine/core/registry/model_registry.h"
 #include "engine/core/registry/task_registry.h"
@@ -142,9 +143,7 @@ RunSetupPanel::RunSetupPanel(const QList<QPair<QString, QString>>& tasks, QWidge
   auto describe = [this] {
     const int k = task_->currentIndex();
     task_description_->setText(k >= 0 && k < tasks_.size() ? tasks_[k].second : QString());
-    const auto family = taskFamily(task_->currentText().toStdString());
-    teacher_process_->setEnabled(family == TaskFamily::Teacher || family == TaskFamily::Mix ||
-                                 family == TaskFamily::SyntheticSeries);
+    teacher_process_->setEnabled(readsTeacherProcess(task_->currentText().toStdString()));
     enableSeriesFields();
   };
   describe();
@@ -225,9 +224,7 @@ void RunSetupPanel::setSetup(const RunSetup& s) {
   enableSeriesFields();
   const int k = task_->currentIndex();
   task_description_->setText(k >= 0 && k < tasks_.size() ? tasks_[k].second : QString());
-  const auto family = taskFamily(c.task.name);
-  teacher_process_->setEnabled(family == TaskFamily::Teacher || family == TaskFamily::Mix ||
-                               family == TaskFamily::SyntheticSeries);
+  teacher_process_->setEnabled(readsTeacherProcess(c.task.name));
 }
 
 RunConfig RunSetupPanel::config(const RunConfig& base) const {

@@ -161,7 +161,9 @@ int mergeSweepFolder(const SweepPlan& plan, const SweepMergeCommand& command) {
   if (command.rule) {
     ClaimEvidence evidence;
     evidence.rows = &result.rows;
-    for (const auto& v : judgeClaim(*command.rule, evidence)) std::cout << verdictLine(v) << "\n";
+    const std::string ground = claimGround(result.base.task.name, result.base.task.teacher_process);
+    for (const auto& v : judgeClaim(*command.rule, evidence))
+      std::cout << verdictLine(v, ground) << "\n";
   }
   std::cout << "wrote " << out.string() << "/{sweep.csv,sweep.json}\n";
   if (!command.figures_dir.empty()) {

@@ -159,7 +159,10 @@ void PresetController::sweepFinished(bool cancelled) {
 void PresetController::showVerdicts(const std::vector<ClaimVerdict>& verdicts) {
   if (verdicts.empty()) return;
   QStringList lines;
-  for (const auto& v : verdicts) lines << QString::fromStdString(verdictLine(v));
+  // Where it was measured: "on RSA's home ground (rem)" for a preset on a teacher process.
+  const std::string ground =
+      active_ ? claimGround(active_->config.task.name, active_->config.task.teacher_process) : "";
+  for (const auto& v : verdicts) lines << QString::fromStdString(verdictLine(v, ground));
   for (const auto& line : lines) emit log("Verdict — " + line);
   last_verdicts_ = lines;
   const QString name = active_ ? QString::fromStdString(active_->name) : QString();

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/core/registry/task_registry.h"
 
+#include "engine/core/registry/process_tasks.h"
 #include "engine/core/io/enums.h"
 #include "engine/core/io/text.h"
 
@@ -133,6 +134,12 @@ std::optional<TaskFamily> taskFamily(const std::string& name) {
   const auto* row = findTask(name);
   if (!row) return std::nullopt;
   return row->family;
+}
+
+bool readsTeacherProcess(const std::string& name) {
+  const auto family = taskFamily(name);
+  return family == TaskFamily::Teacher || family == TaskFamily::Mix ||
+         family == TaskFamily::SyntheticSeries;
 }
 
 std::vector<std::string> taskNamesOf(TaskFamily family) {

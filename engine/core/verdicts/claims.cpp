@@ -10,6 +10,8 @@
 
 #include "engine/core/io/text.h"
 #include "engine/core/registry/model_registry.h"
+#include "engine/core/registry/process_tasks.h"
+#include "engine/core/registry/task_registry.h"
 #include "engine/core/sweep/sweep_io.h"
 #include "engine/core/verdicts/family_claims.h"
 #include "engine/core/verdicts/generation_claim.h"
@@ -67,6 +69,8 @@ ClaimVerdict regionClaim(const RegimeMap& map, const std::string& claim,
     else
       ++others[w.best];
   }
+  v.deciding = std::to_string(wins) + " of " + std::to_string(cells) + " cells won outright" +
+               (tied_best ? ", " + std::to_string(tied_best) + " tied" : std::string());
   v.detail = std::to_string(wins) + " of " + std::to_string(cells) + " cells won outright (" +
              region.text() + "), " + std::to_string(tied_best) +
              " tied for best (not counted as wins), " + std::to_string(other_ties) +
@@ -133,6 +137,9 @@ std::vector<ClaimVerdict> figure1Verdicts(const RegimeMap& map) {
                          std::to_string(cells) + " cells, is beaten in " + std::to_string(losses) +
                          ", ties (not counted as wins) in " + std::to_string(ties)
                    : "rsa is not on the map";
+  if (present)
+    rsa.deciding = "wins " + std::to_string(wins) + " of " + std::to_string(cells) +
+                   " cells, beaten in " + std::to_string(losses);
   if (pending) rsa.detail += " (" + std::to_string(pending) + " pending)";
   if (unjudged) rsa.detail += " (" + std::to_string(unjudged) + " without 2 paired seeds)";
   if (present && cells > 0 && pending == 0 && unjudged == 0)
@@ -195,6 +202,8 @@ ClaimVerdict sampleEfficiencyVerdict(const std::vector<SweepRow>& rows, const st
   v.decided = n > 0 && p < kClaimAlpha;
   v.holds = v.decided && wins > losses;
   v.inconclusive = n > 0 && !v.decided;
+  v.deciding = "lower on " + std::to_string(wins) + " of " + std::to_string(n) +
+               " seeds, p = " + formatNumber(p, 2);
   v.detail = better + " lower on " + std::to_string(wins) + " of " + std::to_string(n) + " seeds" +
              (ties ? " (" + std::to_string(ties) + " exact ties left out)" : "") +
              ", sign test p = " + formatNumber(p, 2) +
@@ -206,7 +215,7 @@ ClaimVerdict sampleEfficiencyVerdict(const std::vector<SweepRow>& rows, const st
     v.detail += "; " + std::to_string(n) + " seeds cannot reach p < " +
                 formatNumber(kClaimAlpha, 2) + " (the sign test needs " +
                 std::to_string(kSignTestMinSeeds) + " agreeing)";
-  if (n == 0) v.detail = "no seed with both " + better + " and " + than + " at some N";
+  if (n == 0) v.detail = v.deciding = "no seed with both " + better + " and " + than + " at some N";
   return v;
 }
 
@@ -267,6 +276,8 @@ ClaimVerdict exponentVerdict(const std::vector<SweepRow>& rows, const std::strin
   v.decided = n > 0 && p < kClaimAlpha;
   v.holds = v.decided && steeper > flatter;
   v.inconclusive = n > 0 && !v.decided;
+  v.deciding = "steeper on " + std::to_string(steeper) + " of " + std::to_string(n) +
+               " seeds, p = " + formatNumber(p, 2);
   v.detail = better + " steeper on " + std::to_string(steeper) + " of " + std::to_string(n) +
              " seeds" + (ties ? " (" + std::to_string(ties) + " exact ties left out)" : "") +
              ", sign test p = " + formatNumber(p, 2) + "; " + better + " " + bText(mine) + ", " +
@@ -276,7 +287,7 @@ ClaimVerdict exponentVerdict(const std::vector<SweepRow>& rows, const std::strin
     v.detail +=
         "; " + std::to_string(n) + " seeds cannot reach p < " + formatNumber(kClaimAlpha, 2);
   if (n == 0)
-    v.detail = "no seed with an exponent (" + std::to_string(kPowerLawMinSizes) +
+    v.detail = v.deciding = "no seed with an exponent (" + std::to_string(kPowerLawMinSizes) +
                "+ sizes with a positive " + quantity + ") for both " + better + " and " + than;
   return v;
 }
@@ -523,7 +534,7 @@ std::vector<ClaimVerdict> judgeSelectiveDecay(const ClaimEvidence& e) {
 
 std::vector<ClaimVerdict> judgePlacement(const ClaimEvidence& e) {
   if (!e.rows) return {};
-  return {placementVerdict(buildRegimeMap(regimePoints(*e.rows)))};
+  return placementVerdicts(buildRegimeMap(regimePoints(*e.rows)));
 }
 
 std::vector<ClaimVerdict> judgeFamilySampleEfficiency(const ClaimEvidence& e) {
@@ -612,11 +623,21 @@ std::vector<ClaimVerdict> judgeClaim(ClaimRule rule, const ClaimEvidence& eviden
   return claimRuleInfo(rule).judge(evidence);
 }
 
-std::string verdictLine(const ClaimVerdict& v) {
-  const char* outcome = v.decided        ? (v.holds ? "holds: " : "does not hold here: ")
-                        : v.inconclusive ? "inconclusive: "
-                                         : "undecided: ";
-  return outcome + v.claim + " — " + v.detail;
+const char* verdictOutcome(const ClaimVerdict& v) {
+  return v.decided ? (v.holds ? "holds" : "does not hold") : v.inconclusive ? "inconclusive" : "undecided";
+}
+
+std::string verdictLine(const ClaimVerdict& v, const std::string& ground) {
+  const std::string outcome = !ground.empty()                   ? verdictOutcome(v) + (" " + ground)
+                              : v.decided && !v.holds ? "does not hold here"
+                                                                 : verdictOutcome(v);
+  return outcome + ": " + v.claim + " — " + v.detail;
+}
+
+std::string claimGround(const std::string& task, TeacherProcess process) {
+  if (!readsTeacherProcess(task)) return "";
+  return process == TeacherProcess::Rem ? std::string("on ") + kRemHomeGround + " (rem)"
+                                        : "on the " + std::string(enumName(process)) + " process";
 }
 
 }  // namespace rsalab

@@ -26,6 +26,10 @@ struct ClaimVerdict {
   // p-value, an interval covering 0). Printed "inconclusive", not "undecided".
   bool inconclusive = false;
   std::string detail;  // "rnn wins 3 of 4 cells with a ≥ 0.75 and N ≤ 256 (1 tie)"
+  // The number that decided it, short ("3 of 4 cells won outright", "6 of 6 seeds, p = 0.031"):
+  // the claims-by-process table's cell (engine/core/verdicts/claims_by_process.h). Empty for the
+  // rules that table does not show.
+  std::string deciding;
   // Numbers a rule over seeds reads back from each run's verdicts (fixedPointVerdict's); kept in
   // the run's verdicts.json.
   std::map<std::string, double> measures;
@@ -147,7 +151,15 @@ std::vector<ClaimVerdict> judgeClaim(ClaimRule rule, const ClaimEvidence& eviden
 std::optional<ClaimVerdict> overSeedsVerdict(
     ClaimRule rule, const std::vector<std::map<std::string, double>>& seeds);
 
-// "holds: …", "does not hold here: …", "undecided: …" — one line per verdict.
-std::string verdictLine(const ClaimVerdict& verdict);
+// "holds: …", "does not hold here: …", "undecided: …" — one line per verdict. With a ground
+// (claimGround: where it was measured), "holds on RSA's home ground (rem): …", "does not hold on
+// the power process: …".
+std::string verdictLine(const ClaimVerdict& verdict, const std::string& ground = "");
+// "holds", "does not hold", "inconclusive" or "undecided" (the outcome alone, no "here").
+const char* verdictOutcome(const ClaimVerdict& verdict);
+// Where a claim on `task` was measured: "on RSA's home ground (rem)" when the task reads a
+// teacher process (readsTeacherProcess) and it is rem, "on the power process" for another, ""
+// for a task without one.
+std::string claimGround(const std::string& task, TeacherProcess process);
 
 }  // namespace rsalab

@@ -2,6 +2,7 @@
 #include "engine/core/verdicts/family_claims.h"
 
 #include <algorithm>
+#include <utility>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -175,6 +176,8 @@ ClaimVerdict placementVerdict(const RegimeMap& map, const std::string& model,
       ++ahead;
     }
   }
+  v.deciding = "ahead in " + std::to_string(ahead) + " of " + std::to_string(cells) +
+               " cells, behind in " + std::to_string(behind);
   v.detail = model + " lower than every rival in " + std::to_string(ahead) + " of " +
              std::to_string(cells) + " cells (" + region.text() + "), behind a rival in " +
              std::to_string(behind);
@@ -190,6 +193,36 @@ ClaimVerdict placementVerdict(const RegimeMap& map, const std::string& model,
     v.inconclusive = true;
   }
   return v;
+}
+
+std::vector<ClaimVerdict> placementVerdicts(const RegimeMap& map, const std::string& model,
+                                            const std::vector<std::string>& rivals) {
+  const auto card = [](const std::string& name) { return name.substr(0, name.find('[')); };
+  const auto ofCard = [&](const std::string& c) {
+    std::vector<std::string> out;
+    for (const auto& m : map.models)
+      if (card(m) == c) out.push_back(m);
+    return out;
+  };
+  const std::vector<std::string> subjects = ofCard(model);
+  if (subjects.empty()) return {placementVerdict(map, model, rivals)};
+  // Every choice of one model per rival card (a card absent from the map stays as named).
+  std::vector<std::vector<std::string>> choices{{}};
+  for (const auto& rival : rivals) {
+    std::vector<std::string> options = ofCard(rival);
+    if (options.empty()) options.push_back(rival);
+    std::vector<std::vector<std::string>> next;
+    for (const auto& choice : choices)
+      for (const auto& option : options) {
+        next.push_back(choice);
+        next.back().push_back(option);
+      }
+    choices = std::move(next);
+  }
+  std::vector<ClaimVerdict> out;
+  for (const auto& subject : subjects)
+    for (const auto& choice : choices) out.push_back(placementVerdict(map, subject, choice));
+  return out;
 }
 
 std::vector<ClaimVerdict> familySampleEfficiencyVerdicts(const std::vector<SweepRow>& rows,

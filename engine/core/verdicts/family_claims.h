@@ -61,6 +61,13 @@ ClaimVerdict selectiveDecayVerdict(const std::vector<SweepRow>& rows,
                                                                              "fox"});
 ClaimVerdict placementVerdict(const RegimeMap& map, const std::string& model = "rsa",
                               const std::vector<std::string>& rivals = {"alibi", "fox", "retnet"});
+// The placement claim for every choice of models on the map: each model whose card is `model`'s
+// (the original and its named variants, "rsa[rem_heads=regular]") against one model per rival
+// card (each variant of it in turn), subject by subject; one placementVerdict when the map has
+// no variant (and one saying the model is missing when it has none of `model`'s card).
+std::vector<ClaimVerdict> placementVerdicts(const RegimeMap& map, const std::string& model = "rsa",
+                                            const std::vector<std::string>& rivals = {
+                                                "alibi", "fox", "retnet"});
 // Two verdicts per model of `rows` other than `than` (lower on average, steeper exponent), in
 // first-seen order (one undecided verdict when `than` has no runs).
 std::vector<ClaimVerdict> familySampleEfficiencyVerdicts(const std::vector<SweepRow>& rows,

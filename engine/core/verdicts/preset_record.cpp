@@ -4,12 +4,15 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <tuple>
 
 #include "engine/core/io/marked_block.h"
 #include "engine/core/io/text.h"
+#include "engine/core/registry/process_tasks.h"
+#include "engine/core/registry/task_registry.h"
 #include "engine/core/sweep/sweep_io.h"
 #include "engine/core/verdicts/claims.h"
 #include "engine/core/verdicts/family_claims.h"
@@ -24,10 +27,10 @@ using nlohmann::json;
 
 const char* const kRecordFormat = "rsalab-preset-record";
 
-std::string beginMarker(const std::string& preset) {
-  return "<!-- preset " + preset + ": begin (rsalab-cli preset-docs writes this) -->";
+std::string beginMarker(const std::string& name) {
+  return "<!-- preset " + name + ": begin (rsalab-cli preset-docs writes this) -->";
 }
-std::string endMarker(const std::string& preset) { return "<!-- preset " + preset + ": end -->"; }
+std::string endMarker(const std::string& name) { return "<!-- preset " + name + ": end -->"; }
 
 // A map cell's mean as the tables show it: **bold** the cell's outright winner, *italic* the best
 // mean of a tie, "–" where the model did not run.
@@ -254,6 +257,30 @@ std::string lossTable(const SweepResult& sweep) {
   return out;
 }
 
+// What a record measured less than its preset's grid: the sizes and seeds left out ("" when
+// none), stated in its block.
+std::string cutsText(const Preset& preset, const SweepResult& sweep) {
+  std::set<int64_t> sizes;
+  std::set<uint64_t> seeds;
+  for (const auto& r : sweep.rows)
+    if (!r.reference) {
+      sizes.insert(r.requested_size > 0 ? r.requested_size : r.size);
+      seeds.insert(r.seed);
+    }
+  std::vector<int64_t> dropped;
+  for (int64_t n : preset.sweep_sizes)
+    if (!sizes.count(n)) dropped.push_back(n);
+  std::vector<std::string> parts;
+  if (!dropped.empty())
+    parts.push_back("N = " + joined(dropped, ", ", [](int64_t n) { return std::to_string(n); }) +
+                    " left out of the preset's N = " +
+                    joined(preset.sweep_sizes, ", ", [](int64_t n) { return std::to_string(n); }));
+  if (static_cast<int64_t>(seeds.size()) < preset.sweep_seeds)
+    parts.push_back(std::to_string(seeds.size()) + " seeds of the preset's " +
+                    std::to_string(preset.sweep_seeds));
+  return parts.empty() ? "" : "Cut from the preset's grid: " + joined(parts, "; ") + ".\n\n";
+}
+
 json runJson(const PresetRunVerdicts& run) {
   return {{"preset", run.preset},   {"seed", run.seed},      {"steps", run.steps},
           {"seconds", run.seconds}, {"verdicts", run.lines}, {"measures", run.measures}};
@@ -369,6 +396,10 @@ PresetRecord presetRecordFromJson(const std::string& text, const std::string& wh
                                       : "is not a sweep: the record needs its \"runs\""));
     r.measured = j.at("measured").get<std::string>();
     r.command = j.at("command").get<std::string>();
+    r.sweep_runs = j.value("sweep_runs", int64_t{0});
+    r.label = j.value("label", std::string());
+    r.beside = j.value("beside", std::string());
+    r.beside_runs = j.value("beside_runs", int64_t{0});
     if (sweep)
       r.sweep = sweepResultFromJson(j.at("sweep").dump());
     else
@@ -393,6 +424,12 @@ std::string presetRecordJson(const PresetRecord& record) {
   j["preset"] = record.preset;
   j["measured"] = record.measured;
   j["command"] = record.command;
+  if (record.sweep_runs > 0) j["sweep_runs"] = record.sweep_runs;
+  if (!record.label.empty()) j["label"] = record.label;
+  if (record.beside_runs > 0) {
+    j["beside"] = record.beside;
+    j["beside_runs"] = record.beside_runs;
+  }
   if (presetOrThrow(record.preset).isSweep()) {
     j["sweep"] = json::parse(sweepJson(sweep));
   } else {
@@ -412,14 +449,23 @@ std::string presetRecordBlock(const PresetRecord& record) {
            "\n";
   }
   const SweepResult& sweep = record.sweep;
-  int64_t runs = 0;
+  int64_t runs = -record.beside_runs;  // this sweep's own
   for (const auto& r : sweep.rows) runs += !r.reference;
-  std::string out = beginMarker(record.preset) + "\n";
-  out += "Measured " + record.measured + ": " + std::to_string(runs) + " runs in " +
-         minutesSeconds(sweep.wall_seconds) + " (" + std::to_string(sweep.parallel) +
+  const std::string name = presetRecordName(record);
+  std::string out = beginMarker(name) + "\n";
+  out += "Measured " + record.measured + ": " + std::to_string(runs) + " runs" +
+         (record.sweep_runs > runs ? ", part of one sweep of " + std::to_string(record.sweep_runs) +
+                                         " runs that took"
+                                   : std::string(" in")) +
+         " " + minutesSeconds(sweep.wall_seconds) + " (" + std::to_string(sweep.parallel) +
          " at a time, " + std::to_string(sweep.threads_per_run) + " thread(s) each), by `" +
-         record.command + "`. Rendered from docs/data/" + record.preset +
-         ".json; a test fails when this block and that record disagree.\n\n";
+         record.command + "`" +
+         (record.beside_runs > 0
+              ? ", beside the " + std::to_string(record.beside_runs) + " runs of " + record.beside
+              : std::string()) +
+         ". Rendered from docs/data/" + name +
+         ".json; a test fails when this block and that record disagree.\n\n" +
+         cutsText(preset, sweep);
   const RegimeMap map = buildRegimeMap(regimePoints(sweep.rows));
   if (!map.cells.empty()) {
     out +=
@@ -441,19 +487,87 @@ std::string presetRecordBlock(const PresetRecord& record) {
   ClaimEvidence evidence;
   evidence.rows = &sweep.rows;
   out += "Verdicts:\n";
-  for (const auto& v : judgeClaim(preset.rule, evidence)) out += "- " + verdictLine(v) + "\n";
-  return out + endMarker(record.preset) + "\n";
+  const std::string ground = claimGround(sweep.base.task.name, presetRecordProcess(record));
+  for (const auto& v : judgeClaim(preset.rule, evidence))
+    out += "- " + verdictLine(v, ground) + "\n";
+  return out + endMarker(name) + "\n";
 }
 
 std::string replacePresetBlock(const std::string& markdown, const PresetRecord& record,
                                const std::string& what) {
-  return replaceMarkedBlock(markdown, presetRecordBlock(record), beginMarker(record.preset),
-                            endMarker(record.preset), what);
+  const std::string name = presetRecordName(record);
+  return replaceMarkedBlock(markdown, presetRecordBlock(record), beginMarker(name),
+                            endMarker(name), what);
 }
 
-std::string presetBlockIn(const std::string& markdown, const std::string& preset,
+std::string presetBlockIn(const std::string& markdown, const PresetRecord& record,
                           const std::string& what) {
-  return markedBlockIn(markdown, beginMarker(preset), endMarker(preset), what);
+  const std::string name = presetRecordName(record);
+  return markedBlockIn(markdown, beginMarker(name), endMarker(name), what);
+}
+
+PresetRecord presetRecordFromSweep(const std::string& preset, const SweepResult& sweep,
+                                   const std::string& measured, const std::string& command,
+                                   const std::vector<std::string>& models) {
+  const Preset& p = presetOrThrow(preset);
+  if (!p.isSweep()) throw std::invalid_argument("preset '" + preset + "' is not a sweep");
+  const std::vector<std::string>& keep = models.empty() ? p.models : models;
+  PresetRecord record;
+  record.preset = preset;
+  record.measured = measured;
+  record.command = command;
+  record.sweep = sweep;
+  record.sweep.rows.clear();
+  int64_t all = 0, kept = 0;
+  for (const auto& row : sweep.rows) {
+    all += !row.reference;
+    const bool wanted = std::find(keep.begin(), keep.end(), row.model) != keep.end();
+    if (!row.reference && !wanted) continue;
+    kept += !row.reference;
+    record.sweep.rows.push_back(row);
+  }
+  if (kept == 0)
+    throw std::invalid_argument("the sweep has no run of " + joined(keep, ", ") + " (preset '" +
+                                preset + "')");
+  record.sweep_runs = kept < all ? all : 0;
+  return record;
+}
+
+TeacherProcess presetRecordProcess(const PresetRecord& record) {
+  const TaskOptions& task = record.sweep.base.task;
+  return presetOrThrow(record.preset).isSweep() && readsTeacherProcess(task.name)
+             ? task.teacher_process
+             : TeacherProcess::Rem;
+}
+
+std::string presetRecordName(const std::string& preset, TeacherProcess process) {
+  return process == TeacherProcess::Rem ? preset : preset + "-" + enumName(process);
+}
+
+std::string presetRecordName(const PresetRecord& record) {
+  const std::string name = presetRecordName(record.preset, presetRecordProcess(record));
+  return record.label.empty() ? name : name + "-" + record.label;
+}
+
+PresetRecord presetRecordJoined(PresetRecord record, const PresetRecord& other,
+                                const std::string& other_text) {
+  if (record.preset != other.preset)
+    throw std::invalid_argument(other_text + " is preset '" + other.preset + "', not '" +
+                                record.preset + "'");
+  const TaskOptions& a = record.sweep.base.task;
+  const TaskOptions& b = other.sweep.base.task;
+  if (a.name != b.name || a.teacher_process != b.teacher_process || a.length != b.length)
+    throw std::invalid_argument(other_text + " ran another task than the sweep");
+  int64_t next = 0;
+  for (const auto& row : record.sweep.rows) next = std::max(next, row.run + 1);
+  for (auto row : other.sweep.rows) {
+    if (row.reference) continue;  // the sweep's own reference rows stay
+    row.run += next;
+    record.sweep.rows.push_back(row);
+    ++record.beside_runs;
+  }
+  record.beside = other_text;
+  return record;
 }
 
 }  // namespace rsalab

@@ -38,8 +38,37 @@ struct PresetRecord {
   std::string measured;  // "2026-11-27 on 2 cores"
   std::string command;   // the command that ran it (a sweep) or each of its runs ("… --seed S")
   SweepResult sweep;     // a sweep preset: its sweep.json, rows without test_errors
+  // A record cut from a larger sweep (presetRecordFromSweep: the preset's models of a sweep that
+  // trained more, e.g. figure1's and recurrence-placement's models in one sweep): that sweep's
+  // trained runs, whose wall time sweep.wall_seconds is; 0 when the record is the whole sweep.
+  int64_t sweep_runs = 0;
+  // An ablation's record (docs/FAMILY.md): a label naming it ("rsa-regular"; "" otherwise), and
+  // the record whose runs it was joined with (presetRecordJoined: "docs/data/NAME.json, measured
+  // …") with their number; those runs are not counted in sweep.wall_seconds.
+  std::string label;
+  std::string beside;
+  int64_t beside_runs = 0;
   std::vector<PresetRunVerdicts> runs;  // a single-run preset: its runs' verdicts, by seed
 };
+
+// A sweep preset's record from a finished sweep: its rows of `models` (default: the preset's
+// models) and the reference rows, sweep_runs set when rows were left out.
+PresetRecord presetRecordFromSweep(const std::string& preset, const SweepResult& sweep,
+                                   const std::string& measured, const std::string& command,
+                                   const std::vector<std::string>& models = {});
+// `record` with the sweep rows of `other` (a record of the same preset, named `other_text` in the
+// block) joined in: an ablation's variant beside its rivals' runs. The rows' run numbers are kept
+// apart; std::invalid_argument when the two disagree on the task.
+PresetRecord presetRecordJoined(PresetRecord record, const PresetRecord& other,
+                                const std::string& other_text);
+// The teacher process the record's sweep measured on (rem for a task that reads none, and for a
+// single-run preset).
+TeacherProcess presetRecordProcess(const PresetRecord& record);
+// The record's name: the preset's, with "-PROCESS" for a process other than rem and "-LABEL" for an
+// ablation ("figure1", "figure1-power", "recurrence-placement-rsa-regular"); its file is
+// docs/data/NAME.json and its block's marker names it too.
+std::string presetRecordName(const PresetRecord& record);
+std::string presetRecordName(const std::string& preset, TeacherProcess process);
 
 // std::runtime_error naming `what` on malformed input, an unknown preset, or a sweep record of a
 // preset that is not a sweep (and the other way round).
@@ -55,8 +84,9 @@ std::string presetRecordBlock(const PresetRecord& record);
 // `markdown` with the preset's block replaced; std::runtime_error naming `what` when it has none.
 std::string replacePresetBlock(const std::string& markdown, const PresetRecord& record,
                                const std::string& what);
-// The preset's block in `markdown`; std::runtime_error naming `what` when there is none.
-std::string presetBlockIn(const std::string& markdown, const std::string& preset,
+// The record's block in `markdown` (by presetRecordName); std::runtime_error naming `what` when
+// there is none.
+std::string presetBlockIn(const std::string& markdown, const PresetRecord& record,
                           const std::string& what);
 
 }  // namespace rsalab

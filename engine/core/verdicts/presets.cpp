@@ -216,6 +216,7 @@ std::vector<Preset> makePresets() {
   sample.sweep_sizes = {16, 64, 256, 1024, 4096};
   sample.sweep_seeds = kSignTestMinSeeds;  // the fewest seeds a sign test can decide with
   sample.sweep_epochs = 8;                 // 300 steps up to N = 1024, 1024 at N = 4096
+  sample.every_process = true;
   out.push_back(sample);
   Preset figure{"figure1",
                 "The RSA paper's Figure 1: regime map",
@@ -232,6 +233,7 @@ std::vector<Preset> makePresets() {
   figure.sweep_seeds = 5;
   figure.sweep_epochs = 8;  // 200 steps up to N = 512 (batch 32), 256 at 1024, 1024 at 4096
   figure.axis = {"mix_share", {0, 0.25, 0.5, 0.75, 1}};
+  figure.every_process = true;
   out.push_back(figure);
   Preset selective{"selective-decay",
                    "Selective decay follows the recurrent share",
@@ -266,6 +268,7 @@ std::vector<Preset> makePresets() {
   placement.sweep_seeds = figure.sweep_seeds;
   placement.sweep_epochs = figure.sweep_epochs;
   placement.axis = figure.axis;
+  placement.every_process = true;
   out.push_back(placement);
   Preset family{"family-sample-efficiency", "Sample efficiency across the family",
                 "Across the recurrence-in-attention family on a recurrent series, each model "
@@ -279,6 +282,7 @@ std::vector<Preset> makePresets() {
   family.sweep_sizes = sample.sweep_sizes;
   family.sweep_seeds = sample.sweep_seeds;
   family.sweep_epochs = sample.sweep_epochs;
+  family.every_process = true;
   out.push_back(family);
   Preset same{"same-recurrence",
               "RetNet and RSA recover the same recurrence",

@@ -72,6 +72,10 @@ struct Preset {
   // Keep each run's last inspection record (SweepOptions::keep_inspection): the rule reads the
   // learned parameters.
   bool sweep_inspection = false;
+  // Its claim is run on every teacher process, not only on rem (RSA's home ground): one record
+  // per process, all of them in the claims-by-process table
+  // (engine/core/verdicts/claims_by_process.h).
+  bool every_process = false;
   bool isSweep() const { return action == PresetAction::Sweep; }
   SweepOptions sweepOptions() const;  // the sweep's config, models, sizes, seeds and axis
 };
