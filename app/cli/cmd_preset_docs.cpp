@@ -114,7 +114,7 @@ int run(const PresetDocsCommand& c) {
           record.measured,
           !c.command.empty() ? c.command
                              : "rsalab-cli sweep --preset " + c.preset + " --out " + c.sweep_dir,
-          splitModelList(c.models));
+          c.models.empty() ? std::vector<std::string>{} : splitModelList(c.models));
       record.label = c.label;
       if (!c.with_record.empty()) {
         const PresetRecord other =

@@ -525,6 +525,9 @@ PresetRecord presetRecordFromSweep(const std::string& preset, const SweepResult&
     if (!row.reference && !wanted) continue;
     kept += !row.reference;
     record.sweep.rows.push_back(row);
+    // The task's truth (its kernel: long for the power process) is kept once, on the first row:
+    // no sweep rule but same-recurrence's reads it, and that one reads the first row's.
+    if (record.sweep.rows.size() > 1) record.sweep.rows.back().truth = GroundTruth{};
   }
   if (kept == 0)
     throw std::invalid_argument("the sweep has no run of " + joined(keep, ", ") + " (preset '" +

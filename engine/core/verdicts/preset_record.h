@@ -52,7 +52,8 @@ struct PresetRecord {
 };
 
 // A sweep preset's record from a finished sweep: its rows of `models` (default: the preset's
-// models) and the reference rows, sweep_runs set when rows were left out.
+// models) and the reference rows, sweep_runs set when rows were left out; the task's truth kept
+// on the first row only.
 PresetRecord presetRecordFromSweep(const std::string& preset, const SweepResult& sweep,
                                    const std::string& measured, const std::string& command,
                                    const std::vector<std::string>& models = {});
