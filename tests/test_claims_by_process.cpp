@@ -77,8 +77,7 @@ class TestClaimsByProcess : public QObject {
     v.detail = "6 of 6";
     v.decided = v.holds = true;
     QCOMPARE(claimGround("mix", TeacherProcess::Rem), std::string("on RSA's home ground (rem)"));
-    QCOMPARE(claimGround("seasonal", TeacherProcess::Power),
-             std::string("on the power process"));
+    QCOMPARE(claimGround("seasonal", TeacherProcess::Power), std::string("on the power process"));
     QCOMPARE(claimGround("mlm", TeacherProcess::Rem), std::string());
     QCOMPARE(verdictLine(v, claimGround("mix", TeacherProcess::Rem)),
              std::string("holds on RSA's home ground (rem): rsa has lower loss — 6 of 6"));
@@ -109,8 +108,9 @@ class TestClaimsByProcess : public QObject {
     QVERIFY2(contains(block, "36 runs, part of one sweep of 54 runs that took 10 min 0 s"),
              block.c_str());
     QVERIFY2(contains(block, "docs/data/rsa-sample-efficiency-power.json"), block.c_str());
-    QVERIFY2(contains(block, "Cut from the preset's grid: N = 64, 1024 left out of the preset's "
-                             "N = 16, 64, 256, 1024, 4096."),
+    QVERIFY2(contains(block,
+                      "Cut from the preset's grid: N = 64, 1024 left out of the preset's "
+                      "N = 16, 64, 256, 1024, 4096."),
              block.c_str());
     QVERIFY2(contains(block, "\n- holds on the power process: rsa has lower loss"), block.c_str());
     const PresetRecord back = presetRecordFromJson(presetRecordJson(r), "record");
@@ -120,8 +120,8 @@ class TestClaimsByProcess : public QObject {
     QCOMPARE(presetBlockIn(docs, back, "docs"), block);
     bool refused = false;
     try {
-      presetRecordFromSweep("rsa-sample-efficiency", sampleSweep(TeacherProcess::Rem, 1, 1), "",
-                            "", {"mamba2"});
+      presetRecordFromSweep("rsa-sample-efficiency", sampleSweep(TeacherProcess::Rem, 1, 1), "", "",
+                            {"mamba2"});
     } catch (const std::invalid_argument& e) {
       refused = contains(e.what(), "no run of mamba2");
     }
@@ -135,15 +135,17 @@ class TestClaimsByProcess : public QObject {
                                          sampleRecord(TeacherProcess::Power, 1.1, 600),
                                          sampleRecord(TeacherProcess::Nonlinear, 0, 300)};
     const std::string block = claimsByProcessBlock(records);
-    QVERIFY2(contains(block, "| `rsa-sample-efficiency`: rsa has lower loss on average over N "
-                             "than transformer | holds on RSA's home ground only (lower on 6 of "
-                             "6 seeds, p = 0.031) | does not hold (lower on 0 of 6 seeds, p = "
-                             "0.031) | not run | inconclusive (lower on 3 of 6 seeds, p = 1) | "
-                             "not run |"),
+    QVERIFY2(contains(block,
+                      "| `rsa-sample-efficiency`: rsa has lower loss on average over N "
+                      "than transformer | holds on RSA's home ground only (lower on 6 of "
+                      "6 seeds, p = 0.031) | does not hold (lower on 0 of 6 seeds, p = "
+                      "0.031) | not run | inconclusive (lower on 3 of 6 seeds, p = 1) | "
+                      "not run |"),
              block.c_str());
     // The exponent claim: equal exponents on every seed (a constant factor), so no seed decides.
-    QVERIFY2(contains(block, "| `rsa-sample-efficiency`: rsa has a steeper exponent than "
-                             "transformer |"),
+    QVERIFY2(contains(block,
+                      "| `rsa-sample-efficiency`: rsa has a steeper exponent than "
+                      "transformer |"),
              block.c_str());
     // Each sweep once, rem's left out: 600 + 300 s; the full grid adds N = 64 and 1024 (300
     // steps each) to 300 + 300 + 1024 steps.
@@ -178,8 +180,7 @@ class TestClaimsByProcess : public QObject {
     std::vector<std::string> names;
     for (const Preset* p : everyProcessPresets()) names.push_back(p->name);
     QCOMPARE(names, (std::vector<std::string>{"rsa-sample-efficiency", "figure1",
-                                              "recurrence-placement",
-                                              "family-sample-efficiency"}));
+                                              "recurrence-placement", "family-sample-efficiency"}));
   }
 };
 

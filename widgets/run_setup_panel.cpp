@@ -11,9 +11,9 @@
 #include "engine/core/config/model_variant.h"
 #include "engine/core/config/task_limits.h"
 #include "engine/core/forecast/long_horizon.h"
-#include "engine/core/registry/process_tasks.h"
 #include "engine/core/io/enums.h"
 #include "engine/core/registry/model_registry.h"
+#include "engine/core/registry/process_tasks.h"
 #include "engine/core/registry/task_registry.h"
 
 namespace rsalab {

@@ -2,8 +2,8 @@
 // rsalab-cli preset-docs: a finished preset sweep's sweep.json (or a single-run preset's runs'
 // verdicts.json) kept as a record under docs/data/ and rendered into its docs block
 // (engine/core/verdicts/preset_record.h); --check renders the record again and fails when the block
-// differs. With --claims DIR: the claims-by-process table (engine/core/verdicts/claims_by_process.h)
-// from the records under DIR. Trains nothing.
+// differs. With --claims DIR: the claims-by-process table
+// (engine/core/verdicts/claims_by_process.h) from the records under DIR. Trains nothing.
 #include <ctime>
 #include <filesystem>
 #include <iostream>
@@ -48,9 +48,9 @@ int check(const PresetDocsCommand& c) {
   const std::string docs = readTextFile(c.docs_path, kMaxDocBytes);
   if (presetBlockIn(docs, record, c.docs_path) != presetRecordBlock(record)) {
     std::cerr << "error: " << c.docs_path << "'s " << presetRecordName(record)
-              << " block is not what "
-              << c.json_path << " renders to: rerun `rsalab-cli preset-docs --json " << c.json_path
-              << " --docs " << c.docs_path << "` (don't hand-edit)\n";
+              << " block is not what " << c.json_path
+              << " renders to: rerun `rsalab-cli preset-docs --json " << c.json_path << " --docs "
+              << c.docs_path << "` (don't hand-edit)\n";
     return 1;
   }
   std::cout << "preset-docs: " << c.docs_path << " and " << c.json_path << " agree ("
@@ -119,9 +119,9 @@ int run(const PresetDocsCommand& c) {
       if (!c.with_record.empty()) {
         const PresetRecord other =
             presetRecordFromJson(readTextFile(c.with_record, kMaxDocBytes), c.with_record);
-        record = presetRecordJoined(record, other,
-                                    "docs/data/" + presetRecordName(other) + ".json (measured " +
-                                        other.measured + ")");
+        record = presetRecordJoined(
+            record, other,
+            "docs/data/" + presetRecordName(other) + ".json (measured " + other.measured + ")");
       }
     } else {
       for (const auto& dir : c.run_dirs) {

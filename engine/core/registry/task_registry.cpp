@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine/core/registry/task_registry.h"
 
-#include "engine/core/registry/process_tasks.h"
 #include "engine/core/io/enums.h"
 #include "engine/core/io/text.h"
+#include "engine/core/registry/process_tasks.h"
 
 namespace rsalab {
 

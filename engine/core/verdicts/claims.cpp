@@ -288,7 +288,8 @@ ClaimVerdict exponentVerdict(const std::vector<SweepRow>& rows, const std::strin
         "; " + std::to_string(n) + " seeds cannot reach p < " + formatNumber(kClaimAlpha, 2);
   if (n == 0)
     v.detail = v.deciding = "no seed with an exponent (" + std::to_string(kPowerLawMinSizes) +
-               "+ sizes with a positive " + quantity + ") for both " + better + " and " + than;
+                            "+ sizes with a positive " + quantity + ") for both " + better +
+                            " and " + than;
   return v;
 }
 
@@ -624,13 +625,15 @@ std::vector<ClaimVerdict> judgeClaim(ClaimRule rule, const ClaimEvidence& eviden
 }
 
 const char* verdictOutcome(const ClaimVerdict& v) {
-  return v.decided ? (v.holds ? "holds" : "does not hold") : v.inconclusive ? "inconclusive" : "undecided";
+  return v.decided        ? (v.holds ? "holds" : "does not hold")
+         : v.inconclusive ? "inconclusive"
+                          : "undecided";
 }
 
 std::string verdictLine(const ClaimVerdict& v, const std::string& ground) {
-  const std::string outcome = !ground.empty()                   ? verdictOutcome(v) + (" " + ground)
+  const std::string outcome = !ground.empty()         ? verdictOutcome(v) + (" " + ground)
                               : v.decided && !v.holds ? "does not hold here"
-                                                                 : verdictOutcome(v);
+                                                      : verdictOutcome(v);
   return outcome + ": " + v.claim + " — " + v.detail;
 }
 

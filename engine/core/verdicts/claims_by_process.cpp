@@ -226,7 +226,8 @@ std::string claimsByProcessBlock(const std::vector<PresetRecord>& records) {
 std::string replaceClaimsByProcessBlock(const std::string& markdown,
                                         const std::vector<PresetRecord>& records,
                                         const std::string& what) {
-  return replaceMarkedBlock(markdown, claimsByProcessBlock(records), kClaimsBegin, kClaimsEnd, what);
+  return replaceMarkedBlock(markdown, claimsByProcessBlock(records), kClaimsBegin, kClaimsEnd,
+                            what);
 }
 
 std::string claimsByProcessBlockIn(const std::string& markdown, const std::string& what) {

@@ -2,10 +2,10 @@
 #include "engine/core/verdicts/family_claims.h"
 
 #include <algorithm>
-#include <utility>
 #include <cmath>
 #include <limits>
 #include <map>
+#include <utility>
 
 #include "engine/core/io/text.h"
 

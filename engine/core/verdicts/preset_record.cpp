@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <set>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <stdexcept>
 #include <tuple>
 
@@ -454,9 +454,9 @@ std::string presetRecordBlock(const PresetRecord& record) {
   const std::string name = presetRecordName(record);
   std::string out = beginMarker(name) + "\n";
   out += "Measured " + record.measured + ": " + std::to_string(runs) + " runs" +
-         (record.sweep_runs > runs ? ", part of one sweep of " + std::to_string(record.sweep_runs) +
-                                         " runs that took"
-                                   : std::string(" in")) +
+         (record.sweep_runs > runs
+              ? ", part of one sweep of " + std::to_string(record.sweep_runs) + " runs that took"
+              : std::string(" in")) +
          " " + minutesSeconds(sweep.wall_seconds) + " (" + std::to_string(sweep.parallel) +
          " at a time, " + std::to_string(sweep.threads_per_run) + " thread(s) each), by `" +
          record.command + "`" +
@@ -496,8 +496,8 @@ std::string presetRecordBlock(const PresetRecord& record) {
 std::string replacePresetBlock(const std::string& markdown, const PresetRecord& record,
                                const std::string& what) {
   const std::string name = presetRecordName(record);
-  return replaceMarkedBlock(markdown, presetRecordBlock(record), beginMarker(name),
-                            endMarker(name), what);
+  return replaceMarkedBlock(markdown, presetRecordBlock(record), beginMarker(name), endMarker(name),
+                            what);
 }
 
 std::string presetBlockIn(const std::string& markdown, const PresetRecord& record,
