@@ -159,9 +159,12 @@ void PresetController::sweepFinished(bool cancelled) {
 void PresetController::showVerdicts(const std::vector<ClaimVerdict>& verdicts) {
   if (verdicts.empty()) return;
   QStringList lines;
-  // Where it was measured: "on RSA's home ground (rem)" for a preset on a teacher process.
+  // Where a sweep preset measured it: "on RSA's home ground (rem)" on a teacher process (as the
+  // CLI's sweep and the docs' blocks say it).
   const std::string ground =
-      active_ ? claimGround(active_->config.task.name, active_->config.task.teacher_process) : "";
+      active_ && active_->isSweep()
+          ? claimGround(active_->config.task.name, active_->config.task.teacher_process)
+          : "";
   for (const auto& v : verdicts) lines << QString::fromStdString(verdictLine(v, ground));
   for (const auto& line : lines) emit log("Verdict — " + line);
   last_verdicts_ = lines;
