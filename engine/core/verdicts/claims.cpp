@@ -10,7 +10,6 @@
 
 #include "engine/core/io/text.h"
 #include "engine/core/registry/model_registry.h"
-#include "engine/core/registry/process_tasks.h"
 #include "engine/core/registry/task_registry.h"
 #include "engine/core/sweep/sweep_io.h"
 #include "engine/core/verdicts/family_claims.h"
@@ -622,25 +621,6 @@ std::optional<ClaimRule> parseClaimRule(const std::string& name) {
 
 std::vector<ClaimVerdict> judgeClaim(ClaimRule rule, const ClaimEvidence& evidence) {
   return claimRuleInfo(rule).judge(evidence);
-}
-
-const char* verdictOutcome(const ClaimVerdict& v) {
-  return v.decided        ? (v.holds ? "holds" : "does not hold")
-         : v.inconclusive ? "inconclusive"
-                          : "undecided";
-}
-
-std::string verdictLine(const ClaimVerdict& v, const std::string& ground) {
-  const std::string outcome = !ground.empty()         ? verdictOutcome(v) + (" " + ground)
-                              : v.decided && !v.holds ? "does not hold here"
-                                                      : verdictOutcome(v);
-  return outcome + ": " + v.claim + " — " + v.detail;
-}
-
-std::string claimGround(const std::string& task, TeacherProcess process) {
-  if (!readsTeacherProcess(task)) return "";
-  return process == TeacherProcess::Rem ? std::string("on ") + kRemHomeGround + " (rem)"
-                                        : "on the " + std::string(enumName(process)) + " process";
 }
 
 }  // namespace rsalab
