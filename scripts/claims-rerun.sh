@@ -32,8 +32,8 @@ if [[ $full == 1 ]]; then
   regime_sizes=()
   family_sizes=()
 else
-  regime_sizes=(--sizes 16,64,1024,4096)
-  family_sizes=(--sizes 16,256,4096)
+  regime_sizes=(--sizes "16,64,1024,4096")
+  family_sizes=(--sizes "16,256,4096")
 fi
 for p in "${processes[@]}"; do
   regime=(sweep --preset figure1 --models "$regime_models" "${regime_sizes[@]}" --seeds 5
