@@ -36,6 +36,7 @@ struct PaperTableCommand {
   std::string docs;
   std::string from_json;  // render an existing table.json (no training)
   std::string extend;     // an earlier table.json: its settings and runs, the missing runs added
+  bool informer = false;  // the pair informer, rsa-informer
 };
 
 // `o` with an earlier table's settings and runs (--extend): the added runs are the missing ones
@@ -63,6 +64,13 @@ void extendFrom(PaperTableOptions& o, const std::string& path) {
   o.efficiency_horizon = s.value("efficiency_horizon", int64_t{96});
   const std::string machine = s.value("machine", std::string());
   o.machine = o.machine.empty() ? machine : machine + "; the added runs: " + o.machine;
+  if (s.contains("informer") && o.informer_models.empty()) {  // the pair's settings, kept
+    const auto& p = s.at("informer");
+    o.informer_models = p.at("models").get<std::vector<std::string>>();
+    o.informer_horizons = p.at("horizons").get<std::vector<int64_t>>();
+    o.informer_seeds = p.at("seeds").get<int64_t>();
+    o.informer_size = p.at("size").get<std::string>();
+  }
   o.previous = paperRunsFromJson(text, &o.previous_anchor_names);
   o.previous_seconds = j.at("seconds").get<double>();
 }
@@ -82,13 +90,14 @@ int runPaperTableCommand(PaperTableCommand& command) {
       // Transformer and RSA first, then every other model that forecasts a series.
       o.models = {"transformer", "rsa"};
       for (const auto& n : modelNames(/*sequence_only=*/true))
-        if (modelFitsObjective(modelInfo(n), Objective::Regression) && n != "transformer" &&
-            n != "rsa")
+        if (modelFitsObjective(modelInfo(n), Objective::Regression) &&
+            !modelInfo(n).has(LongHorizonOnly) && n != "transformer" && n != "rsa")
           o.models.push_back(n);
     }
   }
   o.features = forecast::parseLongHorizonFeatures(command.features);
   if (command.efficiency) o.efficiency_fractions = {0.05, 0.10, 0.25, 0.50};
+  if (command.informer) o.informer_models = {"informer", "rsa-informer"};
   if (!command.extend.empty()) extendFrom(o, command.extend);
   std::string json;
   if (!command.from_json.empty()) {
@@ -209,6 +218,20 @@ CliCommand addPaperTableCommand(CLI::App& app) {
       ->delimiter(',');
   sub->add_option("--norm-horizons", o.norm_horizons, "horizons of the --norms rows")
       ->delimiter(',')
+      ->capture_default_str();
+  sub->add_flag("--informer", c.informer,
+                "also the RSA paper's own pair, informer and rsa-informer, under Informer's budget "
+                "(6 epochs, Adam, lr 1e-4 halved every epoch, patience 3, batch 32)");
+  sub->add_option("--informer-size", o.informer_size,
+                  "the pair's size: reduced (the table's width and heads, 2 + 1 layers, the "
+                  "table's L) or paper (d_model 512, 8 heads, d_ff 2048, Informer's ETTh1 lengths)")
+      ->check(CLI::IsMember({"reduced", "paper"}))
+      ->capture_default_str();
+  sub->add_option("--informer-horizons", o.informer_horizons, "the pair's horizons")
+      ->delimiter(',')
+      ->capture_default_str();
+  sub->add_option("--informer-seeds", o.informer_seeds, "the pair's seeds per horizon")
+      ->check(CLI::Range(1, 100))
       ->capture_default_str();
   sub->add_option("--extend", c.extend,
                   "an earlier table.json: keep its settings and runs, run only the missing ones "

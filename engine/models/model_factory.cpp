@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "engine/core/config/model_variant.h"
+#include "engine/models/informer.h"
 #include "engine/models/linear_forecasters.h"
 #include "engine/models/mamba2.h"
 #include "engine/models/recurrent_model.h"
@@ -25,6 +26,8 @@ SequenceModel makeSequenceModel(const ModelOptions& variant, const ModelIO& io) 
       return makeLinearForecaster(options, io);
     case ModelFamily::StateSpace:
       return std::make_shared<Mamba2ModelImpl>(options, io);
+    case ModelFamily::Forecaster:
+      return makeInformer(options, io);
     case ModelFamily::Seq2Seq:
       break;
   }

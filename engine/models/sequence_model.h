@@ -23,6 +23,14 @@ class SequenceModelImpl : public torch::nn::Module {
   virtual torch::Tensor forward(const torch::Tensor& x, InspectionRecord* record = nullptr) = 0;
   // True when output t depends only on inputs 0..t.
   virtual bool causal() const = 0;
+  // A model that also reads each window's calendar marks (DataSplit::marks, (B, L + H, 4)): the
+  // trainer then calls forwardMarked. The others ignore marks.
+  virtual bool readsMarks() const { return false; }
+  virtual torch::Tensor forwardMarked(const torch::Tensor& x, const torch::Tensor& marks,
+                                      InspectionRecord* record = nullptr) {
+    (void)marks;
+    return forward(x, record);
+  }
 
   const ModelOptions& options() const { return options_; }
   const ModelIO& io() const { return io_; }

@@ -70,8 +70,8 @@ CheckResult modelGradients(const std::string& model, const torch::Device& device
 }  // namespace
 
 void addGradientChecks(std::vector<SelfCheck>& checks) {
-  for (const auto& row : modelRegistry()) {
-    if (row.family == ModelFamily::Seq2Seq) continue;
+  for (const auto& row : modelRegistry()) {  // the forecaster family: informer_checks.cpp
+    if (row.family == ModelFamily::Seq2Seq || row.has(LongHorizonOnly)) continue;
     const std::string m = row.name;
     checks.push_back({{"gradients", m, "gradients/" + m},
                       [m](const torch::Device& device) { return modelGradients(m, device); }});

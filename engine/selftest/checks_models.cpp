@@ -243,14 +243,16 @@ CheckResult cardMatchesTheModel(const std::string& model, const torch::Device& d
 }  // namespace
 
 void addModelChecks(std::vector<SelfCheck>& checks) {
-  for (const auto& row : modelRegistry()) {  // every sequence model's card against its model
-    if (row.family == ModelFamily::Seq2Seq) continue;
+  // Every sequence model with per-position outputs (the forecaster family registers its own
+  // causality and kv-cache checks, engine/models/informer_checks.cpp).
+  for (const auto& row : modelRegistry()) {  // every such model's card against its model
+    if (row.family == ModelFamily::Seq2Seq || row.has(LongHorizonOnly)) continue;
     const std::string m = row.name;
     checks.push_back({{"card", m, "card/" + m},
                       [m](const torch::Device& device) { return cardMatchesTheModel(m, device); }});
   }
-  for (const auto& row : modelRegistry()) {  // every sequence model
-    if (row.family == ModelFamily::Seq2Seq) continue;
+  for (const auto& row : modelRegistry()) {
+    if (row.family == ModelFamily::Seq2Seq || row.has(LongHorizonOnly)) continue;
     const std::string m = row.name;
     checks.push_back({{"causality", m, "causality/" + m}, [m](const torch::Device& device) {
                         return futureInputsDoNotReachPastOutputs(m, false, device);
@@ -274,7 +276,9 @@ void addModelChecks(std::vector<SelfCheck>& checks) {
 void addOverfitChecks(std::vector<SelfCheck>& checks) {
   // The linear forecasters map a window linearly: random targets are not theirs to memorise.
   for (const auto& row : modelRegistry()) {
-    if (row.family == ModelFamily::Seq2Seq || row.family == ModelFamily::Linear) continue;
+    if (row.family == ModelFamily::Seq2Seq || row.family == ModelFamily::Linear ||
+        row.has(LongHorizonOnly))  // informer_checks.cpp: its own, with calendar marks
+      continue;
     const std::string m = row.name;
     checks.push_back({{"overfit", m, "overfit/" + m},
                       [m](const torch::Device& device) { return fitsOneBatch(m, device); }});

@@ -78,8 +78,15 @@ std::vector<RegisteredCheck>& registeredChecks() {
 
 }  // namespace
 
+// The groups a model's own checks may join (registerModelCheck), each run after the table's
+// checks of that group.
+constexpr const char* kRegisteredGroups[] = {"forms",        "causality", "kv-cache",
+                                             "linear-forms", "gradients", "overfit"};
+
 bool registerModelCheck(const char* group, const char* model, const char* name, ModelCheckFn run) {
-  if (std::strcmp(group, "linear-forms") != 0 && std::strcmp(group, "gradients") != 0)
+  const bool known = std::any_of(std::begin(kRegisteredGroups), std::end(kRegisteredGroups),
+                                 [&](const char* g) { return std::strcmp(group, g) == 0; });
+  if (!known)
     throw std::logic_error(std::string("self-test check ") + name + ": no registered group " +
                            group);
   for (const auto& check : registeredChecks())
@@ -126,11 +133,15 @@ const std::vector<SelfCheck>& table() {
     std::vector<SelfCheck> all;
     addRemChecks(all);
     addModelChecks(all);
+    addRegisteredChecks(all, "forms");
+    addRegisteredChecks(all, "causality");
+    addRegisteredChecks(all, "kv-cache");
     addPeerChecks(all);
     addRegisteredChecks(all, "linear-forms");
     addGradientChecks(all);
     addRegisteredChecks(all, "gradients");
     addOverfitChecks(all);
+    addRegisteredChecks(all, "overfit");
     return all;
   }();
   return checks;

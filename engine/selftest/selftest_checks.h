@@ -45,10 +45,10 @@ void addPeerChecks(std::vector<SelfCheck>& checks);      // checks_peer.cpp
 void addGradientChecks(std::vector<SelfCheck>& checks);  // checks_gradients.cpp
 void addOverfitChecks(std::vector<SelfCheck>& checks);   // checks_models.cpp
 
-// Registers a model's own check `name` ("linear-forms/<model>") of `group` ("linear-forms" or
-// "gradients") covering the card `model`, from a static initialiser of its
-// engine/models/<model>_checks.cpp (the engine links as a whole archive); returns true. Throws
-// std::logic_error for another group or a name registered twice.
+// Registers a model's own check `name` ("linear-forms/<model>") of `group` (forms, causality,
+// kv-cache, linear-forms, gradients or overfit) covering the card `model`, from a static
+// initialiser of its engine/models/<model>_checks.cpp (the engine links as a whole archive);
+// returns true. Throws std::logic_error for another group or a name registered twice.
 using ModelCheckFn = CheckResult (*)(const torch::Device& device);
 bool registerModelCheck(const char* group, const char* model, const char* name, ModelCheckFn run);
 // The registered checks of `group`, in the registry's order of their models, then by name. Throws

@@ -31,9 +31,10 @@ struct Job {
   double fraction;
   uint64_t seed;
   NormMode norm = NormMode::Global;
+  int64_t length = 0;  // L; 0: the table's
 };
 
-using TaskKey = std::tuple<int, int64_t, double, int>;  // features, horizon, fraction, norm
+using TaskKey = std::tuple<int, int64_t, double, int, int64_t>;  // features, H, fraction, norm, L
 
 double secondsSince(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
@@ -95,8 +96,71 @@ PaperRun persistenceRun(const LongHorizonTask& task, const std::string& features
 
 }  // namespace
 
+InformerSetting informerSetting(const PaperTableOptions& o, int64_t horizon,
+                                const std::string& size) {
+  InformerSetting s;
+  if (size == "reduced") {
+    s.d_model = o.d_model;
+    s.heads = o.heads;
+    s.input_length = o.input_length;
+    s.label_length = o.input_length / 2;
+    return s;
+  }
+  if (size != "paper")
+    throw std::invalid_argument("informer size '" + size + "': use reduced or paper");
+  s.d_model = 512;
+  s.heads = 8;
+  switch (horizon) {
+    case 24:
+      s.input_length = 48, s.label_length = 48, s.factor = 3;
+      break;
+    case 48:
+      s.input_length = 96, s.label_length = 48;
+      break;
+    case 168:
+    case 336:
+      s.input_length = 168, s.label_length = 168;
+      break;
+    default:
+      throw std::invalid_argument(
+          "--informer-size paper: Informer's ETTh1 lengths are known at "
+          "H = 24, 48, 168 and 336, not " +
+          std::to_string(horizon));
+  }
+  return s;
+}
+
 RunConfig paperRunConfig(const PaperTableOptions& o, const std::string& model, int64_t horizon,
                          int64_t train_windows, uint64_t seed, NormMode norm) {
+  if (modelInfo(model).family == ModelFamily::Forecaster) {
+    const auto s = informerSetting(o, horizon, o.informer_size);
+    RunConfig c = longHorizonDefaults(defaultRunConfig());
+    c.task.name = o.series;
+    c.task.protocol = SeriesProtocol::LongHorizon;
+    c.task.length = s.input_length;
+    c.task.horizon = horizon;
+    c.task.norm = norm;
+    c.task.epochs = s.epochs;
+    c.model.model = model;
+    c.model.d_model = s.d_model;
+    c.model.heads = s.heads;
+    c.model.ff_mult = s.ff_mult;
+    c.model.layers = s.encoder_layers;
+    c.model.decoder_layers = s.decoder_layers;
+    c.model.informer_factor = s.factor;
+    c.model.label_length = s.label_length;
+    c.trainer.optimizer = OptimizerKind::Adam;
+    c.trainer.weight_decay = 0;
+    c.trainer.grad_clip = 0;
+    c.trainer.batch_size = s.batch_size;
+    c.trainer.learning_rate = s.learning_rate;
+    c.trainer.patience = s.patience;
+    c.trainer.snapshot_every = 0;
+    c.trainer.seed = seed;
+    applyLongHorizonBudget(c, s.input_length, train_windows);
+    c.trainer.lr_halve_every = c.trainer.eval_every;  // one epoch
+    return c;
+  }
   // The protocol's run config, as `train --series etth1` resolves it (longHorizonDefaults), with
   // the table's settings; the budget is the one applyLongHorizonBudget (the trainer applies it
   // again, unchanged).
@@ -120,11 +184,126 @@ RunConfig paperRunConfig(const PaperTableOptions& o, const std::string& model, i
   return c;
 }
 
+namespace {
+
+nlohmann::ordered_json lengthsJson(const PaperTableOptions& o, const std::string& size,
+                                   const std::vector<int64_t>& horizons) {
+  auto out = nlohmann::ordered_json::array();
+  for (int64_t h : horizons) {
+    const auto s = informerSetting(o, h, size);
+    out.push_back({{"horizon", h},
+                   {"input_length", s.input_length},
+                   {"label_length", s.label_length},
+                   {"factor", s.factor}});
+  }
+  return out;
+}
+
+// The paper size's time for the pair's runs, estimated from `steps` timed training steps (after
+// one untimed) per horizon at `threads` threads: each run's budget in full (every epoch, no early
+// stop), an evaluation batch counted as a third of a training step (a forward without the
+// backward), `parallel` runs at a time. NaN when no horizon has paper lengths.
+double paperSizeEstimate(const PaperTableOptions& o, int64_t parallel, int64_t threads,
+                         int64_t steps, TrainingControl* control) {
+  const int previous_threads = torch::get_num_threads();
+  torch::set_num_threads(static_cast<int>(threads));
+  struct Restore {
+    int n;
+    ~Restore() { torch::set_num_threads(n); }
+  } restore{previous_threads};
+  PaperTableOptions paper = o;
+  paper.informer_size = "paper";
+  double total = 0;
+  bool any = false;
+  for (int64_t h : o.informer_horizons) {
+    if (control && control->stop.load()) return NAN;
+    InformerSetting s;
+    try {
+      s = informerSetting(paper, h, "paper");
+    } catch (const std::invalid_argument&) {
+      continue;
+    }
+    LongHorizonTaskOptions t;
+    t.series = o.series;
+    t.input_length = s.input_length;
+    t.horizon = h;
+    const auto task = makeLongHorizonTask(t);
+    const int64_t N = task.data->train.size();
+    const auto config = paperRunConfig(paper, o.informer_models.front(), h, N, 0);
+    Trainer trainer(config, task.data);
+    trainer.step();
+    const auto t0 = Clock::now();
+    for (int64_t k = 0; k < steps; ++k) trainer.step();
+    const double per_step = secondsSince(t0) / static_cast<double>(steps);
+    const int64_t B = config.trainer.batch_size;
+    const double eval_batches =
+        static_cast<double>(s.epochs * stepsPerEpoch(task.data->validation.size(), B) +
+                            stepsPerEpoch(task.data->test.size(), B));
+    const double run =
+        per_step * (static_cast<double>(s.epochs * stepsPerEpoch(N, B)) + eval_batches / 3);
+    total += run * static_cast<double>(o.informer_models.size() * o.informer_seeds);
+    any = true;
+  }
+  return any ? total / static_cast<double>(parallel) : NAN;
+}
+
+nlohmann::ordered_json informerSettingsJson(const PaperTableOptions& o, int64_t parallel,
+                                            int64_t threads, double seconds,
+                                            TrainingControl* control) {
+  const auto s = informerSetting(o, o.informer_horizons.front(), o.informer_size);
+  nlohmann::ordered_json j = {{"size", o.informer_size},
+                              {"models", o.informer_models},
+                              {"horizons", o.informer_horizons},
+                              {"seeds", o.informer_seeds},
+                              {"d_model", s.d_model},
+                              {"heads", s.heads},
+                              {"d_ff", s.ff_mult * s.d_model},
+                              {"encoder_layers", s.encoder_layers},
+                              {"decoder_layers", s.decoder_layers},
+                              {"factor", s.factor},
+                              {"lengths", lengthsJson(o, o.informer_size, o.informer_horizons)},
+                              {"epochs", s.epochs},
+                              {"patience", s.patience},
+                              {"batch_size", s.batch_size},
+                              {"learning_rate", s.learning_rate},
+                              {"seconds", seconds}};
+  if (o.informer_size != "paper" && o.informer_estimate_steps > 0) {
+    PaperTableOptions paper = o;
+    paper.informer_size = "paper";
+    const auto p = informerSetting(paper, 24, "paper");
+    std::vector<int64_t> known;
+    for (int64_t h : o.informer_horizons)
+      if (h == 24 || h == 48 || h == 168 || h == 336) known.push_back(h);
+    nlohmann::ordered_json pj = {{"d_model", p.d_model},
+                                 {"heads", p.heads},
+                                 {"d_ff", p.ff_mult * p.d_model},
+                                 {"encoder_layers", p.encoder_layers},
+                                 {"decoder_layers", p.decoder_layers},
+                                 {"lengths", lengthsJson(paper, "paper", known)}};
+    const double estimate =
+        paperSizeEstimate(o, parallel, threads, o.informer_estimate_steps, control);
+    if (std::isfinite(estimate)) {
+      pj["estimate_seconds"] = estimate;
+      pj["estimate_rule"] = std::to_string(o.informer_estimate_steps) +
+                            " timed training steps per horizon (" + std::to_string(threads) +
+                            " thread(s)), times every epoch's steps of the budget (no "
+                            "early stop), an evaluation batch counted as a third of a step, " +
+                            std::to_string(parallel) + " runs at a time";
+    }
+    j["paper"] = pj;
+  }
+  return j;
+}
+
+}  // namespace
+
 PaperTableResult runPaperTable(const PaperTableOptions& o,
                                const std::function<void(const PaperTableProgress&)>& progress,
                                TrainingControl* control) {
   const auto start = Clock::now();
-  for (const auto& m : o.models) modelInfo(m);  // throws for an unknown name
+  for (const auto& m : o.models)  // throws for an unknown name
+    if (modelInfo(m).has(LongHorizonOnly))
+      throw std::invalid_argument("'" + m + "' runs under Informer's budget: use --informer");
   std::vector<Job> jobs;
   const auto M = LongHorizonFeatures::Multivariate, S = LongHorizonFeatures::Univariate;
   const auto main = o.features;
@@ -145,6 +324,16 @@ PaperTableResult runPaperTable(const PaperTableOptions& o,
       for (const auto& m : o.models)
         for (int64_t s = 0; s < o.seeds; ++s) jobs.push_back({m, M, h, 1.0, uint64_t(s), *norm});
   }
+  for (int64_t h : o.informer_horizons)
+    for (const auto& m : o.informer_models) {
+      if (!modelInfo(m).has(LongHorizonOnly))
+        throw std::invalid_argument("'" + m +
+                                    "' is not of the forecaster family (informer, "
+                                    "rsa-informer)");
+      const int64_t L = informerSetting(o, h, o.informer_size).input_length;
+      for (int64_t s = 0; s < o.informer_seeds; ++s)
+        jobs.push_back({m, M, h, 1.0, uint64_t(s), NormMode::Global, L});
+    }
   for (double f : o.efficiency_fractions) {
     for (const auto& m : o.efficiency_models) {
       const bool full_done = std::find(o.horizons.begin(), o.horizons.end(),
@@ -161,13 +350,14 @@ PaperTableResult runPaperTable(const PaperTableOptions& o,
   std::mutex mutex;  // guards everything below
   std::map<TaskKey, std::shared_ptr<const LongHorizonTask>> tasks;
   auto task = [&](LongHorizonFeatures f, int64_t h, double fraction,
-                  NormMode norm = NormMode::Global) {
+                  NormMode norm = NormMode::Global, int64_t length = 0) {
+    const int64_t L = length > 0 ? length : o.input_length;
     std::lock_guard<std::mutex> lock(mutex);
-    auto& slot = tasks[{static_cast<int>(f), h, fraction, static_cast<int>(norm)}];
+    auto& slot = tasks[{static_cast<int>(f), h, fraction, static_cast<int>(norm), L}];
     if (!slot) {
       LongHorizonTaskOptions t;
       t.series = o.series;
-      t.input_length = o.input_length;
+      t.input_length = L;
       t.horizon = h;
       t.features = f;
       t.train_fraction = fraction;
@@ -194,6 +384,10 @@ PaperTableResult runPaperTable(const PaperTableOptions& o,
   std::vector<std::string> anchor_names = o.previous_anchor_names;
   std::vector<std::pair<LongHorizonFeatures, int64_t>> cells;
   for (int64_t h : o.horizons) cells.push_back({main, h});
+  if (!o.informer_models.empty())
+    for (int64_t h : o.informer_horizons)
+      if (std::find(cells.begin(), cells.end(), std::make_pair(M, h)) == cells.end())
+        cells.push_back({M, h});
   if (s_row) cells.push_back({S, o.univariate_horizon});
   for (const auto& [f, h] : cells) {
     const auto name = forecast::longHorizonFeaturesName(f);
@@ -228,6 +422,7 @@ PaperTableResult runPaperTable(const PaperTableOptions& o,
   PaperTableResult result;
   size_t next = 0;
   int64_t done = 0;
+  auto informer_start = Clock::time_point::max(), informer_end = Clock::time_point::min();
   auto worker = [&] {
     for (;;) {
       size_t k;
@@ -247,9 +442,11 @@ PaperTableResult runPaperTable(const PaperTableOptions& o,
       run.norm = normModeName(job.norm);
       std::string error;
       try {
-        const auto t = task(job.features, job.horizon, job.fraction, job.norm);
+        const auto t = task(job.features, job.horizon, job.fraction, job.norm, job.length);
+        if (job.length > 0 && job.length != o.input_length) run.input_length = job.length;
         const int64_t N = t->data->train.size();
-        Trainer trainer(paperRunConfig(o, job.model, job.horizon, N, job.seed, job.norm), t->data);
+        const auto config = paperRunConfig(o, job.model, job.horizon, N, job.seed, job.norm);
+        Trainer trainer(config, t->data);
         trainer.run(control);
         const auto s = scoreLongHorizonTest(*t->data, trainer.forecasts("test"));
         run.train_windows = N;
@@ -257,7 +454,8 @@ PaperTableResult runPaperTable(const PaperTableOptions& o,
         run.mae = s.mae;
         run.ot_mse = s.column_mse[static_cast<size_t>(t->target_column)];
         run.validation = trainer.bestValidationLoss();
-        run.epochs = stepsPerEpoch(trainer.stepsDone(), stepsPerEpoch(N, o.batch_size));
+        run.epochs =
+            stepsPerEpoch(trainer.stepsDone(), stepsPerEpoch(N, config.trainer.batch_size));
         if (control && control->stop.load()) error = "stopped";
       } catch (const std::exception& e) {
         error = e.what();
@@ -265,6 +463,10 @@ PaperTableResult runPaperTable(const PaperTableOptions& o,
       run.seconds = secondsSince(t0);
       std::lock_guard<std::mutex> lock(mutex);
       ++done;
+      if (job.length > 0) {  // the pair's wall time: its first start to its last end
+        informer_start = std::min(informer_start, t0);
+        informer_end = std::max(informer_end, Clock::now());
+      }
       std::string line = job.model + " " + run.features +
                          (job.norm == NormMode::Global ? "" : std::string(" ") + run.norm) +
                          " H=" + std::to_string(job.horizon) +
@@ -294,6 +496,8 @@ PaperTableResult runPaperTable(const PaperTableOptions& o,
     if (at != o.models.end()) return static_cast<int64_t>(at - o.models.begin());
     at = std::find(o.efficiency_models.begin(), o.efficiency_models.end(), r.model);
     if (at != o.efficiency_models.end()) return 100 + (at - o.efficiency_models.begin());
+    at = std::find(o.informer_models.begin(), o.informer_models.end(), r.model);
+    if (at != o.informer_models.end()) return 150 + (at - o.informer_models.begin());
     if (r.model == "persistence") return int64_t{200};
     return 300 +
            (std::find(anchor_names.begin(), anchor_names.end(), r.model) - anchor_names.begin());
@@ -345,6 +549,17 @@ PaperTableResult runPaperTable(const PaperTableOptions& o,
                             {"detail", v.detail}});
     }
   }
+  nlohmann::ordered_json informer_verdicts = nlohmann::ordered_json::array();
+  const auto has = [&](const std::string& m) {
+    return std::find(o.informer_models.begin(), o.informer_models.end(), m) !=
+           o.informer_models.end();
+  };
+  if (has("informer") && has("rsa-informer"))
+    for (int64_t h : o.informer_horizons) {
+      const auto v = horizonVerdict(runs, "rsa-informer", "informer", h, "M");
+      informer_verdicts.push_back(
+          {{"horizon", h}, {"claim", v.claim}, {"verdict", verdictWord(v)}, {"detail", v.detail}});
+    }
   nlohmann::ordered_json j;
   j["settings"] = {{"series", o.series},
                    {"features", forecast::longHorizonFeaturesName(main)},
@@ -368,12 +583,20 @@ PaperTableResult runPaperTable(const PaperTableOptions& o,
                    {"parallel", parallel},
                    {"threads_per_run", threads},
                    {"machine", o.machine.empty() ? std::to_string(cores) + " cores" : o.machine}};
+  if (!o.informer_models.empty())
+    j["settings"]["informer"] = informerSettingsJson(
+        o, parallel, threads,
+        informer_end > informer_start
+            ? std::chrono::duration<double>(informer_end - informer_start).count()
+            : 0.0,
+        control);
   j["seconds"] = o.previous_seconds + secondsSince(start);
   if (extending) j["added_seconds"] = secondsSince(start);
   j["rows"] = nlohmann::ordered_json::parse(paperRowsJson(runs, anchor_names));
   j["verdicts"] = verdicts;
   if (!norm_verdicts.empty()) j["norm_verdicts"] = norm_verdicts;
   if (!efficiency.empty()) j["sample_efficiency_verdicts"] = efficiency;
+  if (!informer_verdicts.empty()) j["informer_verdicts"] = informer_verdicts;
   result.json = j.dump(2) + "\n";
   result.runs = runs;
   return result;

@@ -54,6 +54,16 @@ struct PaperTableOptions {
   std::vector<PaperRun> previous;
   std::vector<std::string> previous_anchor_names;
   double previous_seconds = 0;
+  // The RSA paper's own pair (informer, rsa-informer; engine/models/informer.h) at
+  // informer_horizons with informer_seeds seeds, under Informer's budget and, at informer_size
+  // "paper", Informer's size and lengths (informerSetting). Empty: none.
+  std::vector<std::string> informer_models;
+  std::vector<int64_t> informer_horizons = {24, 48};
+  int64_t informer_seeds = 6;
+  std::string informer_size = "reduced";  // reduced | paper
+  // With the pair at the reduced size: time a few training steps of the paper size at each of
+  // its horizons for the caption's estimate (0: no estimate).
+  int64_t informer_estimate_steps = 3;
   int64_t parallel = 0;  // runs at a time; 0 = one per core
   std::string machine;   // a line on the machine for the caption ("2 cores, shared with …")
 };
@@ -75,7 +85,25 @@ PaperTableResult runPaperTable(const PaperTableOptions& options,
                                const std::function<void(const PaperTableProgress&)>& progress = {},
                                TrainingControl* control = nullptr);
 
-// The run config of one model in the table (exposed for the tests).
+// The Informer pair's size and budget at one horizon.
+struct InformerSetting {
+  int64_t d_model = 32, heads = 4, ff_mult = 4, encoder_layers = 2, decoder_layers = 1;
+  int64_t input_length = 96, label_length = 48, factor = 5;
+  // Informer's budget (its authors' defaults): Adam, no weight decay, no clipping, the learning
+  // rate halved after every epoch.
+  int64_t epochs = 6, patience = 3, batch_size = 32;
+  double learning_rate = 1e-4;
+};
+// "reduced": the table's width and heads (d_ff 4·d_model), 2 encoder and 1 decoder layers, the
+// table's input length and label_len L/2, factor 5; "paper": Informer's (d_model 512, 8 heads,
+// d_ff 2048, 2 + 1 layers) with its ETTh1 lengths: H = 24: L 48, label_len 48, factor 3;
+// H = 48: 96 / 48; H = 168 and 336: 168 / 168 (factor 5, the authors' default, where no other
+// is listed). Throws std::invalid_argument for another size or a paper horizon without lengths.
+InformerSetting informerSetting(const PaperTableOptions& options, int64_t horizon,
+                                const std::string& size);
+
+// The run config of one model in the table (exposed for the tests); the forecaster family's
+// (the Informer pair) at options.informer_size.
 RunConfig paperRunConfig(const PaperTableOptions& options, const std::string& model,
                          int64_t horizon, int64_t train_windows, uint64_t seed,
                          NormMode norm = NormMode::Global);

@@ -2,9 +2,11 @@
 #include "engine/tasks/long_horizon_task.h"
 
 #include <algorithm>
+#include <array>
 #include <stdexcept>
 
 #include "engine/core/forecast/metrics.h"
+#include "engine/core/io/calendar.h"
 #include "engine/tasks/csv_series.h"
 
 namespace rsalab {
@@ -21,6 +23,38 @@ torch::Tensor inputs(const std::vector<double>& z, int64_t C, const std::vector<
     for (int64_t r = s; r < s + L; ++r)
       for (int64_t c = 0; c < C; ++c) *p++ = static_cast<float>(z[static_cast<size_t>(r * C + c)]);
   return x;
+}
+
+// Each row's calendar marks (month, day, weekday from Monday = 0, hour) from the table's first
+// date column; rows [0, rows). Throws std::invalid_argument naming the first cell that is no date.
+std::vector<std::array<uint8_t, 4>> calendarMarks(const CsvTable& table, const std::string& source,
+                                                  int64_t rows) {
+  if (table.date_cells.empty())
+    throw std::invalid_argument(source + " has no date column: the calendar marks need one");
+  std::vector<std::array<uint8_t, 4>> out(static_cast<size_t>(rows));
+  for (int64_t r = 0; r < rows; ++r) {
+    const auto& cell = table.date_cells.front()[static_cast<size_t>(r)];
+    const auto t = parseCalendarTime(cell);
+    if (!t)
+      throw std::invalid_argument(source + ", row " + std::to_string(r + 1) + ": '" + cell +
+                                  "' is no date");
+    const int64_t weekday = ((t->days() % 7) + 7 + 3) % 7;  // 1970-01-01 was a Thursday (3)
+    out[static_cast<size_t>(r)] = {static_cast<uint8_t>(t->month), static_cast<uint8_t>(t->day),
+                                   static_cast<uint8_t>(weekday),
+                                   static_cast<uint8_t>(t->second / 3600)};
+  }
+  return out;
+}
+
+// marks (N, L + H, 4): rows s .. s+L+H−1 of each window (DataSplit::marks).
+torch::Tensor windowMarks(const std::vector<std::array<uint8_t, 4>>& marks,
+                          const std::vector<int64_t>& starts, int64_t span) {
+  auto m = torch::empty({static_cast<int64_t>(starts.size()), span, 4}, torch::kUInt8);
+  uint8_t* p = m.data_ptr<uint8_t>();
+  for (int64_t s : starts)
+    for (int64_t r = s; r < s + span; ++r)
+      for (uint8_t v : marks[static_cast<size_t>(r)]) *p++ = v;
+  return m;
 }
 
 // y (N, 1, H·C) from (N, H, C) row-major targets (the same order).
@@ -82,6 +116,10 @@ LongHorizonTask makeLongHorizonTask(const LongHorizonTaskOptions& o) {
   data.validation.y = targets(out.validation_targets, n(out.windows.validation), H, C);
   data.test.x = inputs(out.z, C, out.windows.test, L);
   data.test.y = targets(out.test_targets, n(out.windows.test), H, C);
+  const auto marks = calendarMarks(table, source, split.test_end);
+  data.train.marks = windowMarks(marks, out.windows.train, L + H);
+  data.validation.marks = windowMarks(marks, out.windows.validation, L + H);
+  data.test.marks = windowMarks(marks, out.windows.test, L + H);
   data.requested_train_size = data.train.size();
   // Persistence (the last input row repeated), the one reference of the protocol.
   const auto persistence = [&](const std::vector<int64_t>& starts, const std::vector<float>& t) {

@@ -35,6 +35,11 @@ struct DataSplit {
   // MLM validation and test only: bool (N, T), the positions whose input was redrawn (x is the
   // corrupted text, y the clean one). Accuracy is scored on these positions.
   torch::Tensor corrupted;
+  // The long-horizon protocol only: uint8 (N, L + H, 4), each window's calendar marks (month
+  // 1–12, day 1–31, weekday 0–6 from Monday, hour 0–23) for its L input rows and its H forecast
+  // rows (known ahead: the calendar, never the values). Read by the models that take them
+  // (SequenceModelImpl::readsMarks).
+  torch::Tensor marks;
   int64_t size() const { return x.defined() ? x.size(0) : 0; }
 };
 

@@ -62,15 +62,18 @@ torch::Tensor revinInverse(const torch::Tensor& out, const torch::Tensor& weight
 
 torch::Tensor normalisedForward(SequenceModelImpl& model, const torch::Tensor& x, NormMode mode,
                                 const std::vector<double>& mean, const std::vector<double>& stddev,
-                                InspectionRecord* record) {
+                                InspectionRecord* record, const torch::Tensor& marks) {
   const auto scale = windowScale(x, mode, mean, stddev);
-  if (mode != NormMode::Revin)
-    return restoreOutput(model.forward(normaliseInput(x, scale), record), scale);
+  const auto forward = [&](const torch::Tensor& in) {
+    return marks.defined() && model.readsMarks() ? model.forwardMarked(in, marks, record)
+                                                 : model.forward(in, record);
+  };
+  if (mode != NormMode::Revin) return restoreOutput(forward(normaliseInput(x, scale)), scale);
   const auto& w = model.revinWeight();
   const auto& b = model.revinBias();
   if (!w.defined())
     throw std::invalid_argument("norm revin: the model was built without RevIN's parameters");
-  const auto out = model.forward(revinAffine(normaliseInput(x, scale), w, b), record);
+  const auto out = forward(revinAffine(normaliseInput(x, scale), w, b));
   return restoreOutput(revinInverse(out, w, b), scale);
 }
 

@@ -56,6 +56,7 @@ class SequenceModelImpl;
 // One function, so that tests/test_causality.cpp checks exactly what training and scoring use.
 torch::Tensor normalisedForward(SequenceModelImpl& model, const torch::Tensor& x, NormMode mode,
                                 const std::vector<double>& mean, const std::vector<double>& stddev,
-                                InspectionRecord* record = nullptr);
+                                InspectionRecord* record = nullptr,
+                                const torch::Tensor& marks = {});  // DataSplit::marks' rows
 
 }  // namespace rsalab

@@ -138,7 +138,8 @@ HotParameters Trainer::hot() const { return state_->hot; }
 
 double Trainer::scheduledLearningRate() const {
   const auto& t = config_.trainer;
-  const double base = state_->hot.learning_rate;
+  double base = state_->hot.learning_rate;
+  if (t.lr_halve_every > 0) base *= std::pow(0.5, static_cast<double>(step_ / t.lr_halve_every));
   const auto s = static_cast<double>(step_ + 1);
   if (t.warmup_steps > 0 && s <= t.warmup_steps)
     return base * s / static_cast<double>(t.warmup_steps);
@@ -174,7 +175,9 @@ double Trainer::lossOn(const DataSplit& split, const torch::Tensor& index, EvalM
   torch::Tensor loss;
   switch (data_->objective) {
     case Objective::Regression: {
-      auto out = regressionForward(x, nullptr);  // (B, T, O)
+      const auto marks =
+          split.marks.defined() ? split.marks.index_select(0, index) : torch::Tensor();
+      auto out = regressionForward(x, nullptr, marks);  // (B, T, O)
       // Rolling-origin splits score the last y.size(1) positions only.
       if (y.size(1) < out.size(1)) out = out.narrow(1, out.size(1) - y.size(1), y.size(1));
       loss = torch::mse_loss(out, y);
@@ -259,9 +262,10 @@ double Trainer::lossOn(const DataSplit& split, const torch::Tensor& index, EvalM
   return loss.item<double>();
 }
 
-torch::Tensor Trainer::regressionForward(const torch::Tensor& x, InspectionRecord* record) {
+torch::Tensor Trainer::regressionForward(const torch::Tensor& x, InspectionRecord* record,
+                                         const torch::Tensor& marks) {
   return normalisedForward(*state_->sequence, x, state_->norm, data_->norm_mean, data_->norm_std,
-                           record);
+                           record, marks.defined() ? marks.to(state_->device) : marks);
 }
 
 void Trainer::injectThrowIfDue() {
@@ -372,7 +376,9 @@ std::vector<float> Trainer::forecasts(const std::string& which) {
   const int64_t N = split.size(), chunk = 256;
   for (int64_t i = 0; i < N; i += chunk) {
     const int64_t n = std::min(N, i + chunk) - i;
-    auto f = regressionForward(split.x.narrow(0, i, n).to(state_->device), nullptr);  // (n, T, O)
+    const auto marks = split.marks.defined() ? split.marks.narrow(0, i, n) : torch::Tensor();
+    auto f = regressionForward(split.x.narrow(0, i, n).to(state_->device), nullptr,
+                               marks);       // (n, T, O)
     const int64_t scored = split.y.size(1);  // the positions the loss scores, as lossOn
     if (scored < f.size(1)) f = f.narrow(1, f.size(1) - scored, scored);
     f = f.to(torch::kCPU, torch::kFloat32).contiguous();
@@ -443,7 +449,8 @@ InspectionRecord Trainer::inspect(int64_t sample) {
   if (state_->seq2seq) {
     state_->seq2seq->forward(x, split.target_in.narrow(0, sample, 1).to(state_->device), &record);
   } else if (data_->objective == Objective::Regression) {
-    regressionForward(x, &record);
+    regressionForward(x, &record,
+                      split.marks.defined() ? split.marks.narrow(0, sample, 1) : torch::Tensor());
   } else {
     state_->sequence->forward(x, &record);
   }

@@ -122,7 +122,9 @@ class Trainer {
   double lossOn(const DataSplit& split, const torch::Tensor& index, EvalMetrics* metrics,
                 bool training);
   // Regression: the model on x (B, T, C) with the task's normalisation mapped in and out.
-  torch::Tensor regressionForward(const torch::Tensor& x, InspectionRecord* record);
+  // marks: the rows of DataSplit::marks for x's windows (undefined when the task has none).
+  torch::Tensor regressionForward(const torch::Tensor& x, InspectionRecord* record,
+                                  const torch::Tensor& marks = {});
   double scheduledLearningRate() const;
   std::string checkpointBytes() const;
   void loadCheckpointBytes(const std::string& bytes, const std::string& source);

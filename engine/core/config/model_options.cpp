@@ -73,6 +73,13 @@ const std::vector<OptionInfo<ModelOptions>>& modelOptionTable() {
        "default 24)"},
       {"lookback", "Lookback L", "steps", 1, 4096, false, false, &M::lookback, "--lookback",
        "lookback window L of the linear forecasters (dlinear, nlinear): inputs t-L+1..t"},
+      {"informer_factor", "Informer: ProbSparse factor c", "", 1, 1000, false, false,
+       &M::informer_factor, "--informer-factor",
+       "informer, rsa-informer: ProbSparse factor c (c ln L active queries and sampled keys)"},
+      {"label_length", "Informer: start-token length", "steps", 1, 4096, false, false,
+       &M::label_length, "--label-length",
+       "informer, rsa-informer: the window's last known steps the decoder starts from (label_len; "
+       "at most the input length)"},
   };
   // clang-format on
   return rows;

@@ -87,6 +87,11 @@ struct ModelOptions {
   // itself a linear map of the window: it has no skip path and ignores skip_lags, as every other
   // model ignores lookback.
   int64_t lookback = 24;
+  // The forecaster family (Informer, engine/models/informer.h): ProbSparse attention's factor c
+  // (u = c·⌈ln L⌉ active queries, as many sampled keys) and the decoder's start token length
+  // (label_len: the window's last known steps before the H placeholders).
+  int64_t informer_factor = 5;
+  int64_t label_length = 48;
 };
 
 // What goes in and comes out: real-valued features or tokens; per position or pooled.

@@ -198,6 +198,20 @@ void validate(const RunConfig& c) {
                                 objectiveName(task->objective) +
                                 "; use a series task (seasonal, ar, csv or a bundled series)");
   }
+  // A whole-window forecaster (Informer) reads the window's calendar marks and gives one output
+  // position: the long-horizon protocol's task alone builds both.
+  if (model && model->has(LongHorizonOnly) && !usesLongHorizonProtocol(c.task)) {
+    throw std::invalid_argument("model '" + c.model.model +
+                                "' forecasts a dated window's H steps at once: use the "
+                                "long-horizon protocol (--series etth1 or etth2 --protocol "
+                                "long-horizon, or rsalab-cli paper-table)");
+  }
+  if (model && model->has(LongHorizonOnly) && c.model.label_length > c.task.length &&
+      c.task.length > 0) {
+    throw std::invalid_argument("model.label_length " + std::to_string(c.model.label_length) +
+                                " is longer than the input length " +
+                                std::to_string(c.task.length) + ": at most the input's steps");
+  }
   const auto& d = c.device;
   const bool cuda_index = d.size() > 5 && d.size() <= 8 && d.rfind("cuda:", 0) == 0 &&
                           d.find_first_not_of("0123456789", 5) == std::string::npos;

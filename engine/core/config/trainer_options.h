@@ -22,7 +22,10 @@ struct TrainerOptions {
   int64_t max_steps = 2000;
   int64_t warmup_steps = 0;  // linear warm-up from 0
   bool cosine = false;       // cosine decay to 10% after warm-up
-  int64_t eval_every = 50;   // steps between validation evaluations
+  // > 0: the learning rate halved every this many steps (Informer's budget: every epoch, the
+  // authors' schedule); 0: never.
+  int64_t lr_halve_every = 0;
+  int64_t eval_every = 50;  // steps between validation evaluations
   // Early stop after this many validation evaluations without improvement (0 = never). Patience
   // alone decides: there is no minimum step before it may end a run. Each protocol chooses its
   // patience on validation (the default launch, the real-series defaults:

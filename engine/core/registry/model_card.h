@@ -16,8 +16,18 @@ namespace rsalab {
 
 // Linear: linear forecasters of the lookback window (DLinear, NLinear), series tasks only.
 // StateSpace: selective state-space stacks (Mamba-2), causal whatever `causal` says.
-enum class ModelFamily { Recurrent, Attention, FixedPoint, Seq2Seq, Linear, StateSpace };
-// recurrent | attention | fixed-point | seq2seq | linear | state-space
+// Forecaster: encoder-decoder forecasters of a whole window (Informer), the long-horizon
+// protocol only (LongHorizonOnly).
+enum class ModelFamily {
+  Recurrent,
+  Attention,
+  FixedPoint,
+  Seq2Seq,
+  Linear,
+  StateSpace,
+  Forecaster
+};
+// recurrent | attention | fixed-point | seq2seq | linear | state-space | forecaster
 const char* modelFamilyName(ModelFamily family);
 
 // What a card says of its model, one bit each (ModelCard::flags; `rsalab-cli models --json`
@@ -37,10 +47,15 @@ enum ModelFlag : uint32_t {
   SeriesOnly = 1u << 5,
   DefaultLaunch = 1u << 6,  // in the GUI's default launch and the bench's default comparison
   HasPeer = 1u << 7,        // bench/peer/models.py builds its PyTorch twin
+  // Forecasts a window's H steps in one pass from the window and its calendar marks
+  // (DataSplit::marks): one output position, no per-position outputs and no generation step. Runs
+  // on the long-horizon protocol only; the per-position checks (causality, generation) skip it.
+  LongHorizonOnly = 1u << 8,
 };
 // Every flag in bit order, for loops and the JSON listing.
-constexpr ModelFlag kModelFlags[] = {CausalOnly,    NoPositionalEncoding, HasRems,       HasGates,
-                                     RecordsDecays, SeriesOnly,           DefaultLaunch, HasPeer};
+constexpr ModelFlag kModelFlags[] = {CausalOnly,     NoPositionalEncoding, HasRems,       HasGates,
+                                     RecordsDecays,  SeriesOnly,           DefaultLaunch, HasPeer,
+                                     LongHorizonOnly};
 // "causal_only", "no_positional_encoding", … (the JSON keys of `rsalab-cli models --json`).
 const char* modelFlagName(ModelFlag flag);
 

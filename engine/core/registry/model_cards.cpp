@@ -334,6 +334,31 @@ std::vector<ModelCard> cards() {
   nlinear.equation = "y = W (w - w_L) + b + w_L";
   nlinear.forward_flops = nlinearFlops;
   out.push_back(nlinear);
+
+  // The forecaster family: a window and its calendar marks to its H steps in one pass, the
+  // long-horizon protocol only (engine/models/informer.h). No FLOP count: ProbSparse's work
+  // depends on the lengths through c·ln L, not on one T.
+  ModelCard informer;
+  informer.name = "informer";
+  informer.title = "Informer (ProbSparse encoder-decoder)";
+  informer.paper = {"Zhou, Zhang, Peng, Zhang, Li, Xiong and Zhang",
+                    "Informer: Beyond Efficient Transformer for Long Sequence Time-Series "
+                    "Forecasting",
+                    "AAAI 2021", "2012.07436"};
+  informer.equation =
+      "ProbSparse: top-u queries by max-mean on c ln L sampled keys; lazy -> mean V";
+  informer.family = ModelFamily::Forecaster;
+  informer.flags = SeriesOnly | LongHorizonOnly;
+  out.push_back(informer);
+  ModelCard rsa_informer = informer;
+  rsa_informer.name = "rsa-informer";
+  rsa_informer.title = "RSA-Informer (REMs in Informer's self-attention)";
+  rsa_informer.paper = {"Huang, Lu, Cai, Qin, Fang, Tian and Li",
+                        "Encoding Recurrence into Transformers",
+                        "ICLR 2023 (OpenReview 7YfHla7IxBJ)", ""};
+  rsa_informer.equation = "(1-s(mu)) ProbSparse(Q, K, V) + s(mu) P V in both self-attentions";
+  rsa_informer.flags = SeriesOnly | LongHorizonOnly | HasRems;
+  out.push_back(rsa_informer);
   int kind = 0;  // the attention kinds, in registry order
   for (ModelCard& c : out)
     if (c.attention_name) c.attention = static_cast<AttentionKind>(kind++);

@@ -12,7 +12,8 @@ namespace {
 const EnumName<ModelFamily> kModelFamilies[] = {
     {ModelFamily::Recurrent, "recurrent"},    {ModelFamily::Attention, "attention"},
     {ModelFamily::FixedPoint, "fixed-point"}, {ModelFamily::Seq2Seq, "seq2seq"},
-    {ModelFamily::Linear, "linear"},          {ModelFamily::StateSpace, "state-space"}};
+    {ModelFamily::Linear, "linear"},          {ModelFamily::StateSpace, "state-space"},
+    {ModelFamily::Forecaster, "forecaster"}};
 const EnumName<ModelFlag> kFlagNames[] = {{CausalOnly, "causal_only"},
                                           {NoPositionalEncoding, "no_positional_encoding"},
                                           {HasRems, "has_rems"},
@@ -20,7 +21,8 @@ const EnumName<ModelFlag> kFlagNames[] = {{CausalOnly, "causal_only"},
                                           {RecordsDecays, "records_decays"},
                                           {SeriesOnly, "series_only"},
                                           {DefaultLaunch, "default_launch"},
-                                          {HasPeer, "has_peer"}};
+                                          {HasPeer, "has_peer"},
+                                          {LongHorizonOnly, "long_horizon_only"}};
 }  // namespace
 
 const char* modelFamilyName(ModelFamily family) { return nameOf(kModelFamilies, family); }

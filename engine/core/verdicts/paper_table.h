@@ -12,14 +12,18 @@
 //             models, machine (a line on the CPUs and what shared them)
 //   seconds:  the whole command's wall time
 //   added_seconds: (a table extended by --extend) the wall time of the added runs alone
+//   informer: (tables with the Informer pair) its size, budget, horizons, seeds and lengths, and
+//             the measured estimate of the paper size's time (paper_table_informer.cpp)
 //   rows:     one per (model, features, horizon, train_fraction, norm): model, kind (model |
-//             reference | anchor), features (M | S), horizon, train_fraction, norm (what the
+//             forecaster (the Informer pair) | reference | anchor), input_length (a row whose
+//             L is not the table's), features (M | S), horizon, train_fraction, norm (what the
 //             networks see: global, window or revin; absent in older tables: global),
 //             train_windows, runs [{seed,
 //             mse, mae, ot_mse, validation, epochs, seconds}], and mse / mae / ot_mse as
 //             {mean, low, high} over the runs (95 % Student-t interval; one run: no interval)
 //   verdicts: [{horizon, claim, verdict (holds | does not hold | inconclusive | undecided),
-//             detail}] (the global rows), norm_verdicts (the same per other normalisation, with
+//             detail}] (the global rows), informer_verdicts (the same for RSA-Informer against
+//             Informer, or absent), norm_verdicts (the same per other normalisation, with
 //             norm; absent without such rows) and sample_efficiency_verdict (the same, or absent)
 #pragma once
 
@@ -62,6 +66,7 @@ struct PaperRun {
   int64_t epochs = 0;
   double seconds = 0;
   std::string norm = "global";  // NormMode name: what the network saw (references: global)
+  int64_t input_length = 0;     // L of a run whose L is not the table's (Informer's lengths)
 };
 
 // "better's test MSE is lower than than's at horizon H": the verdicts rule over seeds
