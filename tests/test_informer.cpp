@@ -154,8 +154,10 @@ class TestInformer : public QObject {
     QCOMPARE(p24.factor, int64_t{3});
     QCOMPARE(informerSetting(o, 48, "paper").input_length, int64_t{96});
     QCOMPARE(informerSetting(o, 336, "paper").label_length, int64_t{168});
-    QVERIFY(test::contains(test::errorOf([&] { (void)informerSetting(o, 96, "paper"); }), "H = 24, 48, 168 and 336"));
-    QVERIFY(test::contains(test::errorOf([&] { (void)informerSetting(o, 24, "huge"); }), "reduced or paper"));
+    QVERIFY(test::contains(test::errorOf([&] { (void)informerSetting(o, 96, "paper"); }),
+                           "H = 24, 48, 168 and 336"));
+    QVERIFY(test::contains(test::errorOf([&] { (void)informerSetting(o, 24, "huge"); }),
+                           "reduced or paper"));
   }
 
   void validationRefusesOtherTasks() {
@@ -182,17 +184,27 @@ class TestInformer : public QObject {
     const auto v = horizonVerdict(runs, "rsa-informer", "informer", 24);
     QVERIFY(v.decided && v.holds);
     nlohmann::ordered_json j;
-    j["settings"] = {{"series", "etth1"}, {"features", "M"}, {"input_length", 96},
-                     {"horizons", {24}}, {"seeds", 3}, {"d_model", 32}, {"heads", 4},
-                     {"layers", 2}, {"epochs", 3}, {"patience", 2}, {"batch_size", 32},
-                     {"learning_rate", 1e-3}, {"parallel", 2}, {"threads_per_run", 1},
-                     {"machine", "test"}};
+    j["settings"] = {{"series", "etth1"}, {"features", "M"},      {"input_length", 96},
+                     {"horizons", {24}},  {"seeds", 3},           {"d_model", 32},
+                     {"heads", 4},        {"layers", 2},          {"epochs", 3},
+                     {"patience", 2},     {"batch_size", 32},     {"learning_rate", 1e-3},
+                     {"parallel", 2},     {"threads_per_run", 1}, {"machine", "test"}};
     j["settings"]["informer"] = {
-        {"size", "reduced"}, {"models", {"informer", "rsa-informer"}}, {"horizons", {24}},
-        {"seeds", 6}, {"d_model", 32}, {"heads", 4}, {"d_ff", 128}, {"encoder_layers", 2},
-        {"decoder_layers", 1}, {"factor", 5},
+        {"size", "reduced"},
+        {"models", {"informer", "rsa-informer"}},
+        {"horizons", {24}},
+        {"seeds", 6},
+        {"d_model", 32},
+        {"heads", 4},
+        {"d_ff", 128},
+        {"encoder_layers", 2},
+        {"decoder_layers", 1},
+        {"factor", 5},
         {"lengths", {{{"horizon", 24}, {"input_length", 96}, {"label_length", 48}}}},
-        {"epochs", 6}, {"patience", 3}, {"batch_size", 32}, {"learning_rate", 1e-4},
+        {"epochs", 6},
+        {"patience", 3},
+        {"batch_size", 32},
+        {"learning_rate", 1e-4},
         {"seconds", 600}};
     j["seconds"] = 700;
     j["rows"] = nlohmann::ordered_json::parse(paperRowsJson(runs, {}));

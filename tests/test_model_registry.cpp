@@ -76,24 +76,38 @@ class TestModelRegistry : public QObject {
         QVERIFY(makeEncoderDecoder(o, 8, 8)->parameterCount() > 0);
         continue;
       }
-      SequenceModel model = makeSequenceModel(o, row.has(SeriesOnly) ? seriesIo() : smallIo());
+      ModelOptions built = o;
+      built.label_length = 3;  // the forecasters' start token: at most the 5 inputs
+      SequenceModel model = makeSequenceModel(built, row.has(SeriesOnly) ? seriesIo() : smallIo());
       QVERIFY2(model->parameterCount() > 0, row.name);
-      auto y = model->forward(torch::randn({2, 5, 3}));
-      QCOMPARE(y.size(0), int64_t{2});
+      // The forecaster family reads each window's calendar marks (L + H = 5 + 2 rows).
+      const auto marks = torch::stack(
+          {torch::full({2, 7}, 7, torch::kInt64), torch::full({2, 7}, 15, torch::kInt64),
+           torch::full({2, 7}, 2, torch::kInt64), torch::arange(7).repeat({2, 1})},
+          2);
+      QCOMPARE(model->readsMarks(), row.has(LongHorizonOnly));
+      const auto forward = [&](InspectionRecord* record) {
+        return row.has(LongHorizonOnly)
+                   ? model->forwardMarked(torch::randn({2, 5, 3}), marks, record)
+                   : model->forward(torch::randn({2, 5, 3}), record);
+      };
+      QCOMPARE(forward(nullptr).size(0), int64_t{2});
       // With a record: nothing breaks for models without attention or gates.
       InspectionRecord record;
-      model->forward(torch::randn({2, 5, 3}), &record);
+      forward(&record);
       QCOMPARE(record.model, std::string(row.name));
     }
   }
 
-  // Series-only models (the linear family) forecast real-valued series: the factory refuses
-  // token inputs, pooled outputs and outputs that are no H steps × the input's columns, naming
-  // the model; the registry says which objectives every row trains on.
+  // Series-only models (the linear and forecaster families) forecast real-valued series: the
+  // factory refuses token inputs, pooled outputs and outputs that are no H steps × the input's
+  // columns, naming the model; the registry says which objectives every row trains on.
   void seriesOnlyModelsRefuseOtherTasks() {
     int series_only = 0;
     for (const auto& row : modelRegistry()) {
-      QCOMPARE(row.has(SeriesOnly), row.family == ModelFamily::Linear);
+      QCOMPARE(row.has(SeriesOnly),
+               row.family == ModelFamily::Linear || row.family == ModelFamily::Forecaster);
+      QCOMPARE(row.has(LongHorizonOnly), row.family == ModelFamily::Forecaster);
       QVERIFY2(!row.has(SeriesOnly) || !row.has(DefaultLaunch), row.name);
       for (Objective objective : {Objective::Regression, Objective::Classification,
                                   Objective::LanguageModel, Objective::Seq2Seq}) {
@@ -118,7 +132,7 @@ class TestModelRegistry : public QObject {
                  qPrintable(message));
       }
     }
-    QCOMPARE(series_only, 2);
+    QCOMPARE(series_only, 4);  // dlinear, nlinear, informer, rsa-informer
   }
 
   // The attention family's transformer uses the attention kind of its registry row.
@@ -265,8 +279,8 @@ class TestModelRegistry : public QObject {
         continue;
       }
       const double f = forwardFlopsPerToken(smallOptions(row.name), io, 16);
-      if (row.family == ModelFamily::Seq2Seq) {
-        QCOMPARE(f, 0.0);
+      if (row.family == ModelFamily::Seq2Seq || row.family == ModelFamily::Forecaster) {
+        QCOMPARE(f, 0.0);  // not counted (the forecasters: ProbSparse's work is no function of T)
         continue;
       }
       QVERIFY2(f > 0, row.name);

@@ -111,6 +111,8 @@ RunConfig everyFieldChanged() {
   m.retnet_learnable_decay = true;
   m.retnet_rotation = true;
   m.alibi_code_slopes = true;
+  m.informer_factor = 3;
+  m.label_length = 24;
   TrainerOptions& r = c.trainer;
   r.optimizer = OptimizerKind::Adam;
   r.learning_rate = 0.01;
@@ -121,6 +123,7 @@ RunConfig everyFieldChanged() {
   r.max_steps = 123;
   r.warmup_steps = 10;
   r.cosine = true;
+  r.lr_halve_every = 11;
   r.eval_every = 9;
   r.patience = 4;
   r.restore_best = true;
@@ -189,14 +192,27 @@ class TestOptionTables : public QObject {
                                              "features",
                                              "epochs"};
     QVERIFY(keysOf(j["task"]) == task_keys);
-    const std::set<std::string> model_keys = {
-        "model",           "d_model",           "heads",
-        "layers",          "ff_mult",           "causal",
-        "dilations",       "starsaber_gated",   "encoder_attention",
-        "decoder_layers",  "linear_cumulative", "linear_value_path",
-        "skip_lags",       "lookback",          "retnet_learnable_decay",
-        "retnet_rotation", "alibi_code_slopes", "rem",
-        "rem_init"};
+    const std::set<std::string> model_keys = {"model",
+                                              "d_model",
+                                              "heads",
+                                              "layers",
+                                              "ff_mult",
+                                              "causal",
+                                              "dilations",
+                                              "starsaber_gated",
+                                              "encoder_attention",
+                                              "decoder_layers",
+                                              "linear_cumulative",
+                                              "linear_value_path",
+                                              "skip_lags",
+                                              "lookback",
+                                              "retnet_learnable_decay",
+                                              "retnet_rotation",
+                                              "alibi_code_slopes",
+                                              "informer_factor",
+                                              "label_length",
+                                              "rem",
+                                              "rem_init"};
     QVERIFY(keysOf(j["model"]) == model_keys);
   }
 

@@ -36,10 +36,11 @@ class TestSelftest : public QObject {
     if (outcome.result.skipped) QSKIP(outcome.result.detail.c_str());
     QVERIFY2(outcome.result.passed, outcome.result.detail.c_str());
   }
-  // Every check covers a registered model and belongs to one of the eight groups.
+  // Every check covers a registered model and belongs to one of the nine groups.
   void checksNameTheirGroupAndModel() {
-    const std::vector<std::string> groups = {"rem",      "card",         "peer",      "causality",
-                                             "kv-cache", "linear-forms", "gradients", "overfit"};
+    const std::vector<std::string> groups = {"rem",          "card",      "peer",
+                                             "forms",        "causality", "kv-cache",
+                                             "linear-forms", "gradients", "overfit"};
     for (const auto& check : selfCheckList()) {
       QVERIFY2(findModel(check.model) != nullptr, check.name.c_str());
       QVERIFY2(std::find(groups.begin(), groups.end(), check.group) != groups.end(),

@@ -90,8 +90,8 @@ int runPaperTableCommand(PaperTableCommand& command) {
       // Transformer and RSA first, then every other model that forecasts a series.
       o.models = {"transformer", "rsa"};
       for (const auto& n : modelNames(/*sequence_only=*/true))
-        if (modelFitsObjective(modelInfo(n), Objective::Regression) &&
-            !modelInfo(n).has(LongHorizonOnly) && n != "transformer" && n != "rsa")
+        if (modelFitsObjective(modelInfo(n), Objective::Regression) && n != "transformer" &&
+            n != "rsa")
           o.models.push_back(n);
     }
   }

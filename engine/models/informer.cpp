@@ -24,9 +24,9 @@ InformerEmbeddingImpl::InformerEmbeddingImpl(int64_t columns, int64_t d_model, b
 }
 
 torch::Tensor InformerEmbeddingImpl::forward(const torch::Tensor& x, const torch::Tensor& marks) {
-  auto in = x.transpose(1, 2);                                  // (B, C, T)
+  auto in = x.transpose(1, 2);                                   // (B, C, T)
   if (causal_conv_) in = torch::constant_pad_nd(in, {2, 0}, 0);  // t reads t−2..t
-  auto value = value_->forward(in).transpose(1, 2);             // (B, T, D)
+  auto value = value_->forward(in).transpose(1, 2);              // (B, T, D)
   const int64_t T = x.size(1), D = value.size(2);
   const auto m = marks.to(torch::kInt64);
   auto stamp = month_->forward(m.select(2, 0)) + day_->forward(m.select(2, 1)) +
@@ -36,9 +36,7 @@ torch::Tensor InformerEmbeddingImpl::forward(const torch::Tensor& x, const torch
 
 InformerModelImpl::InformerModelImpl(const ModelOptions& o, const ModelIO& io)
     : SequenceModelImpl(o, io), columns_(io.input_dim), label_(o.label_length) {
-  if (io.vocab > 0 || io.pooled)
-    throw std::invalid_argument(o.model + " forecasts a real-valued series (no tokens, no pooling)");
-  horizon_ = seriesHorizon(io, o.model);
+  horizon_ = seriesHorizon(io, o.model);  // throws for tokens, pooling or another output
   const bool rsa = modelInfo(o.model).has(HasRems);
   const RemHeadCounts none{0, 0, 0, 0, 0, 0};
   const auto& rems = rsa ? o.rem : none;
@@ -99,7 +97,8 @@ torch::Tensor InformerModelImpl::encode(const torch::Tensor& x, const torch::Ten
 }
 
 torch::Tensor InformerModelImpl::decode(const torch::Tensor& x_enc, const torch::Tensor& marks_enc,
-                                        const torch::Tensor& x_dec, const torch::Tensor& marks_dec) {
+                                        const torch::Tensor& x_dec,
+                                        const torch::Tensor& marks_dec) {
   const auto memory = encode(x_enc, marks_enc);
   auto h = dec_embed_->forward(x_dec, marks_dec);  // (B, T_dec, D)
   for (auto& d : decoder_) {
@@ -117,7 +116,8 @@ torch::Tensor InformerModelImpl::forward(const torch::Tensor&, InspectionRecord*
 }
 
 torch::Tensor InformerModelImpl::forwardMarked(const torch::Tensor& x, const torch::Tensor& marks,
-                                               InspectionRecord*) {
+                                               InspectionRecord* record) {
+  if (record) record->model = options_.model;  // no views of its own yet: an empty record
   const int64_t B = x.size(0), L = x.size(1), C = columns_, Hz = horizon_;
   if (x.dim() != 3 || x.size(2) != C)
     throw std::invalid_argument(options_.model + ": input must be (B, L, " + std::to_string(C) +
@@ -129,7 +129,8 @@ torch::Tensor InformerModelImpl::forwardMarked(const torch::Tensor& x, const tor
     throw std::invalid_argument(options_.model + ": label_length " + std::to_string(label_) +
                                 " is longer than the input length " + std::to_string(L));
   const auto m = marks.to(x.device(), torch::kInt64);
-  const auto x_dec = torch::cat({x.narrow(1, L - label_, label_), torch::zeros({B, Hz, C}, x.options())}, 1);
+  const auto x_dec =
+      torch::cat({x.narrow(1, L - label_, label_), torch::zeros({B, Hz, C}, x.options())}, 1);
   const auto out = decode(x, m.narrow(1, 0, L), x_dec, m.narrow(1, L - label_, label_ + Hz));
   return out.narrow(1, label_, Hz).reshape({B, 1, Hz * C});  // step h, column c at h·C + c
 }

@@ -13,7 +13,6 @@
 //   - overfit/<model>: one batch of 8 windows with random targets memorised (loss / 10);
 //   - kv-cache/<model>: skipped: the family forecasts all H steps in one pass, no generation step.
 #include <cmath>
-#include <limits>
 
 #include "engine/models/informer.h"
 #include "engine/selftest/selftest_checks.h"
@@ -79,8 +78,8 @@ torch::Tensor literalAttention(ProbAttentionImpl& layer, const torch::Tensor& x,
         torch::Tensor row;
         if (active[b][h][i].item<bool>()) {
           const auto s = torch::mv(k.index({b, torch::indexing::Slice(0, last + 1), cols}),
-                        q.index({b, i, cols})) /
-              std::sqrt(static_cast<double>(Dh));
+                                   q.index({b, i, cols})) /
+                         std::sqrt(static_cast<double>(Dh));
           row = torch::mv(vs.t(), torch::softmax(s, 0));
         } else {
           row = masked ? vs.sum(0) : v.index({b, torch::indexing::Slice(), cols}).mean(0);
@@ -102,7 +101,8 @@ CheckResult formsAgree(const std::string& model, bool sparse, const torch::Devic
   MaxError err;
   for (bool masked : {false, true}) {
     const int64_t factor = sparse ? 1 : 100;  // u = ⌈ln 20⌉ = 3 of 20, or every query
-    const RemHeadCounts rems = rsa ? RemHeadCounts{1, 1, 1, 0, 0, 0} : RemHeadCounts{0, 0, 0, 0, 0, 0};
+    const RemHeadCounts rems =
+        rsa ? RemHeadCounts{1, 1, 1, 0, 0, 0} : RemHeadCounts{0, 0, 0, 0, 0, 0};
     ProbAttentionImpl layer(8, 4, factor, masked, true, rems);
     layer.to(device, torch::kFloat64);
     layer.holdSelection(true);
@@ -145,7 +145,10 @@ CheckResult placeholdersAreCausal(const std::string& model, const torch::Device&
               "steps <= " + std::to_string(h) + (factor == 1 ? " (selection held)" : " (u >= L)"));
       auto m3 = m_dec.clone();
       m3.select(1, t).select(1, 3).copy_((m_dec.select(1, t).select(1, 3) + 1) % 24);
-      if (!((net->decode(x, m, x_dec, m3).select(1, t) - y.select(1, t)).abs().max().item<double>() > 1e-9))
+      if (!((net->decode(x, m, x_dec, m3).select(1, t) - y.select(1, t))
+                .abs()
+                .max()
+                .item<double>() > 1e-9))
         return failed(model + ": step " + std::to_string(h) + " ignores its own calendar marks");
     }
   }
@@ -162,8 +165,9 @@ CheckResult gradientsAgree(const std::string& model, const torch::Device& device
   const auto marks = randomMarks(3, kL + kH, device);
   const auto w = randn64({3, 1, kH * kC}, device);
   MaxError err;
-  compareGradients(namedParameters(*net), [&] { return (net->forwardMarked(x, marks) * w).sum(); },
-                   err, "", /*entries=*/3);
+  compareGradients(
+      namedParameters(*net), [&] { return (net->forwardMarked(x, marks) * w).sum(); }, err, "",
+      /*entries=*/3);
   return err.result(kGradients.on(device));
 }
 
@@ -176,49 +180,30 @@ CheckResult memorisesOneBatch(const std::string& model, const torch::Device& dev
   const auto x = torch::randn({8, 16, 2}).to(device);
   const auto marks = randomMarks(8, 20, device);
   const auto y = torch::randn({8, 1, 8}).to(device);  // random targets: must be memorised
-  torch::optim::Adam opt(net->parameters(), torch::optim::AdamOptions(1e-2));
-  double first = -1, best = std::numeric_limits<double>::infinity();
-  int steps = 0;
-  for (; steps < 400 && !(best * 10 < first); ++steps) {
-    opt.zero_grad();
-    auto loss = torch::mse_loss(net->forwardMarked(x, marks), y);
-    loss.backward();
-    opt.step();
-    const double value = loss.item<double>();
-    if (first < 0) first = value;
-    best = std::min(best, value);
-  }
-  CheckResult r;
-  r.measure = "best/first loss";
-  r.error = best / first;
-  r.tolerance = 0.1;
-  r.passed = r.error < r.tolerance;
-  r.detail = "loss " + std::to_string(first) + " -> " + std::to_string(best) + " in " +
-             std::to_string(steps) + " steps";
-  return r;
+  return memorises(*net, [&] { return torch::mse_loss(net->forwardMarked(x, marks), y); });
 }
 
 CheckResult noGenerationStep(const torch::Device&) {
   return skipped("the forecaster family forecasts a window's H steps in one pass: no step");
 }
 
-#define RSALAB_FORECASTER_CHECKS(model, id)                                                      \
-  [[maybe_unused]] const bool kFormsFull_##id = registerModelCheck(                              \
-      "forms", model, "forms/" model "-full",                                                    \
-      [](const torch::Device& d) { return formsAgree(model, false, d); });                      \
-  [[maybe_unused]] const bool kFormsSparse_##id = registerModelCheck(                            \
-      "forms", model, "forms/" model "-sparse",                                                  \
-      [](const torch::Device& d) { return formsAgree(model, true, d); });                       \
-  [[maybe_unused]] const bool kCausal_##id = registerModelCheck(                                 \
-      "causality", model, "causality/" model,                                                    \
-      [](const torch::Device& d) { return placeholdersAreCausal(model, d); });                  \
-  [[maybe_unused]] const bool kGradients_##id = registerModelCheck(                              \
-      "gradients", model, "gradients/" model,                                                    \
-      [](const torch::Device& d) { return gradientsAgree(model, d); });                         \
-  [[maybe_unused]] const bool kOverfit_##id = registerModelCheck(                                \
-      "overfit", model, "overfit/" model,                                                        \
-      [](const torch::Device& d) { return memorisesOneBatch(model, d); });                      \
-  [[maybe_unused]] const bool kStep_##id =                                                       \
+#define RSALAB_FORECASTER_CHECKS(model, id)                                                       \
+  [[maybe_unused]] const bool kFormsFull_##id =                                                   \
+      registerModelCheck("forms", model, "forms/" model "-full",                                  \
+                         [](const torch::Device& d) { return formsAgree(model, false, d); });     \
+  [[maybe_unused]] const bool kFormsSparse_##id =                                                 \
+      registerModelCheck("forms", model, "forms/" model "-sparse",                                \
+                         [](const torch::Device& d) { return formsAgree(model, true, d); });      \
+  [[maybe_unused]] const bool kCausal_##id =                                                      \
+      registerModelCheck("causality", model, "causality/" model,                                  \
+                         [](const torch::Device& d) { return placeholdersAreCausal(model, d); }); \
+  [[maybe_unused]] const bool kGradients_##id =                                                   \
+      registerModelCheck("gradients", model, "gradients/" model,                                  \
+                         [](const torch::Device& d) { return gradientsAgree(model, d); });        \
+  [[maybe_unused]] const bool kOverfit_##id =                                                     \
+      registerModelCheck("overfit", model, "overfit/" model,                                      \
+                         [](const torch::Device& d) { return memorisesOneBatch(model, d); });     \
+  [[maybe_unused]] const bool kStep_##id =                                                        \
       registerModelCheck("kv-cache", model, "kv-cache/" model, noGenerationStep);
 
 RSALAB_FORECASTER_CHECKS("informer", informer)

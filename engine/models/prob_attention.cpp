@@ -40,8 +40,7 @@ torch::Tensor probSparseSample(uint64_t seed, uint64_t call, int64_t Lq, int64_t
 ProbAttentionImpl::ProbAttentionImpl(int64_t d_model, int64_t heads, int64_t factor, bool masked,
                                      bool sparse, const RemHeadCounts& rem_counts,
                                      const std::vector<int64_t>& dilations, const RemInit& init)
-    : heads_(heads), head_dim_(d_model / heads), factor_(factor), masked_(masked),
-      sparse_(sparse) {
+    : heads_(heads), head_dim_(d_model / heads), factor_(factor), masked_(masked), sparse_(sparse) {
   if (heads <= 0 || d_model % heads != 0)
     throw std::invalid_argument("ProbSparse attention: d_model must be divisible by heads");
   q_ = register_module("q", torch::nn::Linear(d_model, d_model));
@@ -96,7 +95,8 @@ torch::Tensor ProbAttentionImpl::attend(const torch::Tensor& q, const torch::Ten
   if (u >= Lq) {  // every query active: full softmax attention
     auto s = torch::matmul(q, k.transpose(-2, -1)) * scale;  // (B, H, Lq, Lk)
     if (masked_) {
-      const auto rows = torch::arange(Lq, torch::TensorOptions().dtype(torch::kInt64).device(q.device()));
+      const auto rows =
+          torch::arange(Lq, torch::TensorOptions().dtype(torch::kInt64).device(q.device()));
       s = s.masked_fill(mask_of(rows.view({1, 1, Lq})), -std::numeric_limits<double>::infinity());
     }
     return torch::matmul(torch::softmax(s, -1), v);
@@ -106,8 +106,8 @@ torch::Tensor ProbAttentionImpl::attend(const torch::Tensor& q, const torch::Ten
   // The lazy queries' context: mean of V, or its cumulative sum when masked.
   auto context = masked_ ? v.cumsum(2) : v.mean(2, /*keepdim=*/true).expand({B, H, Lq, head_dim_});
   const auto at = top.unsqueeze(-1).expand({B, H, u, head_dim_});
-  auto q_top = q.gather(2, at);                                  // (B, H, u, Dh)
-  auto s = torch::matmul(q_top, k.transpose(-2, -1)) * scale;    // (B, H, u, Lk)
+  auto q_top = q.gather(2, at);                                // (B, H, u, Dh)
+  auto s = torch::matmul(q_top, k.transpose(-2, -1)) * scale;  // (B, H, u, Lk)
   if (masked_) s = s.masked_fill(mask_of(top), -std::numeric_limits<double>::infinity());
   const auto active = torch::matmul(torch::softmax(s, -1), v);  // (B, H, u, Dh)
   return context.scatter(2, at, active);
@@ -125,7 +125,7 @@ torch::Tensor ProbAttentionImpl::forward(const torch::Tensor& x, const torch::Te
   if (rems_) {
     if (Lq != Lk) throw std::logic_error("REMs in self-attention only");
     const int64_t R = rems_->size();
-    const auto P = rems_->build(Lq).to(v.scalar_type());  // (R, L, L)
+    const auto P = rems_->build(Lq).to(v.scalar_type());               // (R, L, L)
     const auto pv = torch::matmul(P.unsqueeze(0), v.narrow(1, 0, R));  // (B, R, L, Dh)
     const auto g = gate().to(v.scalar_type()).view({1, R, 1, 1});
     auto mixed = (1 - g) * y.narrow(1, 0, R) + g * pv;

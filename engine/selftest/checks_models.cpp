@@ -103,15 +103,21 @@ CheckResult fitsOneBatch(const std::string& model, const torch::Device& device) 
   net->to(device);
   auto x = torch::randn({8, 16, 2}).to(device);
   auto y = torch::randn({8, 16, 1}).to(device);  // random targets: must be memorised
-  torch::optim::Adam opt(net->parameters(), torch::optim::AdamOptions(1e-2));
+  return memorises(*net, [&] { return torch::mse_loss(net->forward(x), y); });
+}
+
+}  // namespace
+
+CheckResult memorises(torch::nn::Module& net, const std::function<torch::Tensor()>& loss) {
+  torch::optim::Adam opt(net.parameters(), torch::optim::AdamOptions(1e-2));
   double first = -1, best = 1e300;
   int steps = 0;
   for (; steps < 400 && !(best * 10 < first); ++steps) {
     opt.zero_grad();
-    auto loss = torch::mse_loss(net->forward(x), y);
-    loss.backward();
+    auto value_t = loss();
+    value_t.backward();
     opt.step();
-    const double value = loss.item<double>();
+    const double value = value_t.item<double>();
     if (first < 0) first = value;
     best = std::min(best, value);
   }
@@ -124,6 +130,8 @@ CheckResult fitsOneBatch(const std::string& model, const torch::Device& device) 
              std::to_string(steps) + " steps";
   return r;
 }
+
+namespace {
 
 // Whether changing the last input (B = 2, T = 12) changes any earlier output of `f`, a map of
 // (B, T, F) float64 inputs: the behaviour behind a card's CausalOnly flag.

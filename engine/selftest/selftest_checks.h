@@ -98,6 +98,10 @@ void parallelVsRecurrent(Layer& layer, const torch::Tensor& x, MaxError& err,
   err.add(torch::cat(steps, 1), parallel, what);
 }
 
+// Adam (lr 1e-2) on `loss` (of `net`'s parameters, one batch of random targets) until it is 10×
+// below its first value, at most 400 steps: error = best / first loss, at most 0.1 (the overfit
+// checks).
+CheckResult memorises(torch::nn::Module& net, const std::function<torch::Tensor()>& loss);
 // Named parameters, as compareGradients takes them.
 using NamedTensors = std::vector<std::pair<std::string, torch::Tensor>>;
 NamedTensors namedParameters(const torch::nn::Module& module);

@@ -132,55 +132,40 @@ InformerSetting informerSetting(const PaperTableOptions& o, int64_t horizon,
 
 RunConfig paperRunConfig(const PaperTableOptions& o, const std::string& model, int64_t horizon,
                          int64_t train_windows, uint64_t seed, NormMode norm) {
-  if (modelInfo(model).family == ModelFamily::Forecaster) {
-    const auto s = informerSetting(o, horizon, o.informer_size);
-    RunConfig c = longHorizonDefaults(defaultRunConfig());
-    c.task.name = o.series;
-    c.task.protocol = SeriesProtocol::LongHorizon;
-    c.task.length = s.input_length;
-    c.task.horizon = horizon;
-    c.task.norm = norm;
-    c.task.epochs = s.epochs;
-    c.model.model = model;
-    c.model.d_model = s.d_model;
-    c.model.heads = s.heads;
-    c.model.ff_mult = s.ff_mult;
-    c.model.layers = s.encoder_layers;
-    c.model.decoder_layers = s.decoder_layers;
-    c.model.informer_factor = s.factor;
-    c.model.label_length = s.label_length;
-    c.trainer.optimizer = OptimizerKind::Adam;
-    c.trainer.weight_decay = 0;
-    c.trainer.grad_clip = 0;
-    c.trainer.batch_size = s.batch_size;
-    c.trainer.learning_rate = s.learning_rate;
-    c.trainer.patience = s.patience;
-    c.trainer.snapshot_every = 0;
-    c.trainer.seed = seed;
-    applyLongHorizonBudget(c, s.input_length, train_windows);
-    c.trainer.lr_halve_every = c.trainer.eval_every;  // one epoch
-    return c;
-  }
+  // The forecaster family (the Informer pair) has its own size, lengths and budget.
+  const bool forecaster = modelInfo(model).family == ModelFamily::Forecaster;
+  const auto s = forecaster ? informerSetting(o, horizon, o.informer_size) : InformerSetting{};
+  const int64_t L = forecaster ? s.input_length : o.input_length;
   // The protocol's run config, as `train --series etth1` resolves it (longHorizonDefaults), with
   // the table's settings; the budget is the one applyLongHorizonBudget (the trainer applies it
   // again, unchanged).
   RunConfig c = longHorizonDefaults(defaultRunConfig());
   c.task.name = o.series;
   c.task.protocol = SeriesProtocol::LongHorizon;
-  c.task.length = o.input_length;
+  c.task.length = L;
   c.task.horizon = horizon;
   c.task.norm = norm;
-  c.task.epochs = o.epochs;
+  c.task.epochs = forecaster ? s.epochs : o.epochs;
   c.model.model = model;
-  c.model.d_model = o.d_model;
-  c.model.heads = o.heads;
-  c.model.layers = o.layers;
-  c.trainer.batch_size = o.batch_size;
-  c.trainer.learning_rate = o.learning_rate;
-  c.trainer.patience = o.patience;
+  c.model.d_model = forecaster ? s.d_model : o.d_model;
+  c.model.heads = forecaster ? s.heads : o.heads;
+  c.model.layers = forecaster ? s.encoder_layers : o.layers;
+  c.trainer.batch_size = forecaster ? s.batch_size : o.batch_size;
+  c.trainer.learning_rate = forecaster ? s.learning_rate : o.learning_rate;
+  c.trainer.patience = forecaster ? s.patience : o.patience;
   c.trainer.snapshot_every = 0;
   c.trainer.seed = seed;
-  applyLongHorizonBudget(c, o.input_length, train_windows);
+  if (forecaster) {  // Informer's structure and its authors' optimiser
+    c.model.ff_mult = s.ff_mult;
+    c.model.decoder_layers = s.decoder_layers;
+    c.model.informer_factor = s.factor;
+    c.model.label_length = s.label_length;
+    c.trainer.optimizer = OptimizerKind::Adam;
+    c.trainer.weight_decay = 0;
+    c.trainer.grad_clip = 0;
+  }
+  applyLongHorizonBudget(c, L, train_windows);
+  if (forecaster) c.trainer.lr_halve_every = c.trainer.eval_every;  // halved after every epoch
   return c;
 }
 

@@ -352,7 +352,7 @@ std::vector<ModelCard> cards() {
   out.push_back(informer);
   ModelCard rsa_informer = informer;
   rsa_informer.name = "rsa-informer";
-  rsa_informer.title = "RSA-Informer (REMs in Informer's self-attention)";
+  rsa_informer.title = "RSA-Informer (REMs in Informer)";
   rsa_informer.paper = {"Huang, Lu, Cai, Qin, Fang, Tian and Li",
                         "Encoding Recurrence into Transformers",
                         "ICLR 2023 (OpenReview 7YfHla7IxBJ)", ""};

@@ -52,7 +52,7 @@ bool modelFitsObjective(const ModelCard& model, Objective objective) {
 std::vector<std::string> modelNames(bool sequence_only) {
   std::vector<std::string> out;
   for (const auto& row : modelRegistry()) {
-    if (sequence_only && row.family == ModelFamily::Seq2Seq) continue;
+    if (sequence_only && (row.family == ModelFamily::Seq2Seq || row.has(LongHorizonOnly))) continue;
     out.emplace_back(row.name);
   }
   return out;

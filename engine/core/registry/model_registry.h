@@ -25,7 +25,9 @@ const ModelCard& modelInfo(const std::string& name);
 // Whether `model` can train on a task of `objective`: the seq2seq family on seq2seq tasks only,
 // series-only models on regression tasks only, every other model on every other task.
 bool modelFitsObjective(const ModelCard& model, Objective objective);
-// Every name, in registry order; `sequence_only` leaves out the seq2seq family.
+// Every name, in registry order; `sequence_only` keeps the models with per-position outputs (the
+// default sweep, the demo, the report, the bench): it leaves out the seq2seq family and the
+// forecaster family (LongHorizonOnly: the paper table's --informer runs them).
 std::vector<std::string> modelNames(bool sequence_only = false);
 // Names of the default launch (GUI) in registry order.
 std::vector<std::string> defaultModelNames();

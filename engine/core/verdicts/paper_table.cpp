@@ -525,7 +525,9 @@ std::vector<PaperCurve> paperTableCurves(const std::string& table_json) {
     if (p.series != series || p.features != main ||
         std::find(horizons.begin(), horizons.end(), p.horizon) == horizons.end())
       continue;
-    const std::string label = std::string(p.model) + " (published, " + p.source + ")";
+    std::string source = p.source;  // the legend's short name: "RSA paper", not how it was read
+    source = source.substr(0, source.find(" as "));
+    const std::string label = std::string(p.model) + " (published, " + source + ")";
     auto at =
         std::find_if(out.begin(), out.end(), [&](const PaperCurve& c) { return c.label == label; });
     if (at == out.end()) {
@@ -573,7 +575,12 @@ std::string paperTableTitle(const std::string& table_json) {
          (m ? ", multivariate, L = " : ", univariate (OT), L = ") +
          std::to_string(needPaperKey(s, "input_length").get<int64_t>()) +
          ": test MSE against horizon (" + std::to_string(needPaperKey(s, "seeds").get<int64_t>()) +
-         " seeds, 95 % intervals; published points marked)";
+         " seeds" +
+         (s.contains("informer")
+              ? ", the Informer pair " +
+                    std::to_string(needPaperKey(s.at("informer"), "seeds").get<int64_t>())
+              : std::string()) +
+         ", 95 % intervals; published points marked)";
 }
 
 std::string paperTableBlock(const std::string& table_json) {

@@ -76,7 +76,8 @@ std::string informerSection(const json& j) {
     for (const auto& r : paperKey(j, "rows"))
       if (paperKey(r, "model").get<std::string>() == model &&
           paperKey(r, "features").get<std::string>() == "M" &&
-          numberOrNaN(paperKey(r, "train_fraction")) == 1.0 && r.value("norm", "global") == "global")
+          numberOrNaN(paperKey(r, "train_fraction")) == 1.0 &&
+          r.value("norm", "global") == "global")
         cells[paperKey(r, "horizon").get<int64_t>()] = paperCell(paperKey(r, "mse"));
     md << "| " << label << suffix << " |";
     for (auto h : horizons) md << " " << (cells.count(h) ? cells.at(h) : "—") << " |";
@@ -95,14 +96,14 @@ std::string informerSection(const json& j) {
     for (const auto& d : done) seen = seen || d == label;
     if (seen) continue;
     done.push_back(label);
-    md << "| " << label << " |";
-    for (auto h : horizons) {
-      std::string c = "—";
-      for (const auto& q : publishedResults())
+    std::map<int64_t, std::string> cells;  // at the pair's horizons; a row with none is left out
+    for (const auto& q : publishedResults())
+      for (auto h : horizons)
         if (publishedLabel(q) == label && q.series == series && q.horizon == h)
-          c = fixedNumber(q.mse, 3);
-      md << " " << c << " |";
-    }
+          cells[h] = fixedNumber(q.mse, 3);
+    if (cells.empty()) continue;
+    md << "| " << label << " |";
+    for (auto h : horizons) md << " " << (cells.count(h) ? cells.at(h) : "—") << " |";
     md << "\n";
   }
   if (j.contains("informer_verdicts")) {
