@@ -229,7 +229,13 @@ class TestAttentionView : public QObject {
     AttentionView view;
     view.setRecord(3, r, SampleInput{});
     QCOMPARE(view.grid()->layerCount(), 0);
-    QVERIFY(view.caption().contains("no attention"));
+    QVERIFY(view.caption().contains("no attention (its gates are in the Gates tab)"));
+    r.model = "informer";  // attention, but no views of it yet: said so, not "no attention"
+    view.setRecord(4, r, SampleInput{});
+    QVERIFY(view.caption().contains("its attention is not recorded"));
+    r.model = "dlinear";  // neither attention nor gates
+    view.setRecord(5, r, SampleInput{});
+    QVERIFY(view.caption().contains("no attention matrix"));
   }
   void gateViewShowsTheRecordsGatesBesideTheInput() {
     InspectionRecord r;

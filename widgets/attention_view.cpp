@@ -140,7 +140,14 @@ void AttentionView::redraw() {
           .arg(step_)
           .arg(record.sample);
   if (record.layers.empty()) {
-    clear(where + tr(": this model has no attention (its gates are in the Gates tab)."));
+    const ModelCard* card = findModel(record.model);
+    if (card && card->has(LongHorizonOnly))  // Informer's views are not written yet
+      clear(where + tr(": its attention is not recorded (the forecaster family has no views "
+                       "yet; its runs, losses and forecasts are in the other panels)."));
+    else if (card && card->family == ModelFamily::Recurrent)
+      clear(where + tr(": this model has no attention (its gates are in the Gates tab)."));
+    else
+      clear(where + tr(": this model has no attention matrix."));
     return;
   }
   const bool absolute = scale() == Scale::kAbsoluteMinMax;
