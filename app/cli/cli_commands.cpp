@@ -131,6 +131,7 @@ int runTrain(const TrainCommand& command) {
   SessionRecorder recorder;
   const std::string model = trainer.config().model.model;
   recorder.start(trainer.config(), {model}, 1);
+  recorder.setTuned(command.tuned);
   recorder.addRun(0, model, trainer.config().trainer.seed, trainer.parameterCount());
   recorder.setReferences(trainer.data().references, trainer.data().horizon,
                          trainer.data().season.period);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/core/config/run_config.h"
+#include "engine/core/sweep/tuned_set.h"
 #include "engine/core/verdicts/presets.h"
 
 namespace rsalab {
@@ -19,6 +20,7 @@ struct TrainCommand {
   std::optional<ClaimRule>
       rule;            // a train preset's claim rule (engine/core/verdicts/claims.h), judged last
   std::string preset;  // that preset's name: its verdicts go to OUT/verdicts.json
+  TunedSet tuned;      // `train --tuned`: the tuned file the config came from (the bundle keeps it)
   // Test hooks (hidden flags --fault-nan-at-step, --fault-throw-at-step, --fault-kind): see
   // TrainingFaults in engine/training/trainer.h.
   int64_t fault_nan_at_step = 0;

@@ -6,6 +6,8 @@
 // Writes DIR/table.json (engine/sweep/paper_table_run.h), DIR/table.md (its one renderer,
 // engine/core/verdicts/paper_table.h), DIR/mse_vs_horizon.{png,svg}; --docs replaces the generated
 // block of docs/PAPER_TABLE.md.
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -22,6 +24,7 @@
 #include "engine/core/registry/model_registry.h"
 #include "engine/core/verdicts/paper_table.h"
 #include "engine/sweep/paper_table_run.h"
+#include "engine/sweep/paper_table_tune.h"
 
 namespace rsalab {
 namespace {
@@ -37,6 +40,9 @@ struct PaperTableCommand {
   std::string from_json;  // render an existing table.json (no training)
   std::string extend;     // an earlier table.json: its settings and runs, the missing runs added
   bool informer = false;  // the pair informer, rsa-informer
+  PaperTuneOptions tune;  // --tune-out: tune the table's models instead of running the table
+  std::vector<std::string> tuned;   // --tuned: PaperTableOptions::tuned
+  std::vector<std::string> beside;  // --beside: earlier tables' runs at the shared defaults
 };
 
 // `o` with an earlier table's settings and runs (--extend): the added runs are the missing ones
@@ -75,6 +81,20 @@ void extendFrom(PaperTableOptions& o, const std::string& path) {
   o.previous_seconds = j.at("seconds").get<double>();
 }
 
+// --tune-out: each model tuned at one horizon on its own run config; the files for --tuned.
+int tunePaperTable(PaperTableCommand& command) {
+  auto& t = command.tune;
+  t.progress = [](const std::string& line) { std::cerr << "paper-table tune: " << line << "\n"; };
+  for (const auto& m : runPaperTune(command.options, t)) {
+    const auto& c = m.chosenTrial();
+    std::cout << m.model << ": trial " << c.index << " of " << m.trials << ", validation "
+              << (c.losses.empty() ? NAN : c.losses.back()) << " (shared default "
+              << m.default_validation << ") at " << m.budget << " steps, " << m.seconds << " s\n";
+  }
+  std::cout << "wrote " << t.out_dir << "/{table,informer}/<model>.tuned.json\n";
+  return 0;
+}
+
 int runPaperTableCommand(PaperTableCommand& command) {
   auto& o = command.options;
   if (command.protocol != "long-horizon")
@@ -98,6 +118,18 @@ int runPaperTableCommand(PaperTableCommand& command) {
   o.features = forecast::parseLongHorizonFeatures(command.features);
   if (command.efficiency) o.efficiency_fractions = {0.05, 0.10, 0.25, 0.50};
   if (command.informer) o.informer_models = {"informer", "rsa-informer"};
+  if (!command.tune.out_dir.empty()) return tunePaperTable(command);
+  o.tuned = tunedSetFromFiles(command.tuned);
+  if (!o.tuned.empty()) o.informer_estimate_steps = 0;  // the default table states it
+  for (const auto& path : command.beside) {
+    for (auto& r : besidePaperRuns(o, readTextFile(path, size_t{16} << 20), path)) {
+      const bool held = std::any_of(o.beside.begin(), o.beside.end(), [&](const PaperRun& b) {
+        return b.model == r.model && b.horizon == r.horizon && b.seed == r.seed;
+      });  // a run two tables share (the same seed, bit-reproducible) counts once
+      if (!held) o.beside.push_back(std::move(r));
+    }
+    o.beside_sources.push_back(path);
+  }
   if (!command.extend.empty()) extendFrom(o, command.extend);
   std::string json;
   if (!command.from_json.empty()) {
@@ -236,6 +268,25 @@ CliCommand addPaperTableCommand(CLI::App& app) {
   sub->add_option("--extend", c.extend,
                   "an earlier table.json: keep its settings and runs, run only the missing ones "
                   "(e.g. --norms window,revin); the time line gives the added runs' wall time");
+  sub->add_option("--tuned", c.tuned,
+                  "<model>.tuned.json files of --tune-out (one per model, comma-separated or "
+                  "repeated): every model at its tuned knobs, tuned on its own run config")
+      ->delimiter(',');
+  sub->add_option("--beside", c.beside,
+                  "earlier tables (table.json) at the shared defaults: their runs of this table's "
+                  "models, horizons and seeds are shown beside the tuned ones with their verdicts")
+      ->delimiter(',');
+  sub->add_option("--tune-out", c.tune.out_dir,
+                  "instead of the table: tune each of its models (and the pair with --informer) at "
+                  "--tune-horizon on its own run config, the whole step budget as the last rung, "
+                  "into DIR/table/ and DIR/informer/ (<model>.tuned.json, for --tuned)");
+  sub->add_option("--tune-horizon", c.tune.horizon, "the horizon --tune-out tunes at")
+      ->capture_default_str();
+  sub->add_option("--tune-trials", c.tune.trials, "configurations drawn per model (--tune-out)")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  sub->add_option("--tune-workers", c.tune.workers, "runs at a time (--tune-out; 0: one per core)")
+      ->capture_default_str();
   return {sub, [command] { return runPaperTableCommand(*command); }};
 }
 

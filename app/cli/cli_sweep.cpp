@@ -111,6 +111,7 @@ void writeSession(const SweepPlan& plan, const SweepResult& result, const std::s
   SessionRecorder recorder;
   recorder.start(plan.base, plan.models, static_cast<int64_t>(plan.seeds.size()));
   recorder.setSweepJson(sweepJson(result));
+  recorder.setTuned(plan.tuned);
   for (const SweepRow& r : result.rows) {
     if (r.reference) continue;  // a baseline: its losses are in sweep.json
     const int64_t id = r.run;
@@ -230,6 +231,7 @@ int runSweepCommand(const SweepCommand& command) {
     options.seeds = command.seeds;
     options.axis = command.axis;
     options.budget_epochs = command.budget_epochs;
+    options.tuned = tunedSetFromFiles(command.tuned);
     plan = makeSweepPlan(options);
     dir = command.plan_dir.empty() ? command.out_dir : command.plan_dir;
     // A local sweep replaces an older sweep in its folder (as it always has); a plan for other
@@ -241,11 +243,11 @@ int runSweepCommand(const SweepCommand& command) {
   const std::string axis_part =
       plan.axis.empty() ? ""
                         : std::to_string(plan.axis.values.size()) + " " + plan.axis.name + " x ";
-  const std::string summary = std::to_string(plan.models.size()) + " models x " + axis_part +
-                              std::to_string(plan.sizes.size()) + " sizes x " +
-                              std::to_string(plan.seeds.size()) +
-                              " seeds = " + std::to_string(plan.cellCount()) + " runs of " +
-                              sweepBudgetText(plan) + " on task " + plan.base.task.name;
+  const std::string summary =
+      std::to_string(plan.models.size()) + " models x " + axis_part +
+      std::to_string(plan.sizes.size()) + " sizes x " + std::to_string(plan.seeds.size()) +
+      " seeds = " + std::to_string(plan.cellCount()) + " runs of " + sweepBudgetText(plan) +
+      " on task " + plan.base.task.name + ", " + tunedLabel(plan.tuned, &plan.base);
   if (!command.plan_dir.empty() && !command.slurm) {
     std::cout << "wrote plan " << sweepPlanPath(dir) << ": " << summary << " (" << plan.hash
               << ")\nrun cell I with `rsalab-cli sweep-cell " << dir << " --index I` (I = 0.."

@@ -30,11 +30,12 @@ struct SweepCommand {
   std::vector<std::string> models;
   std::vector<int64_t> sizes;
   int64_t seeds = 3;
-  SweepAxis axis;                 // --axis NAME=V1,…: a task parameter as a second axis
-  int64_t budget_epochs = 0;      // --epochs E: SweepOptions::budget_epochs
-  std::optional<ClaimRule> rule;  // a sweep preset's claim rule (engine/core/verdicts/claims.h)
-  int64_t parallel = 0;           // concurrent cells here (0 = one per core)
-  int64_t threads = 0;            // intra-op threads per cell (0 = cores / parallel)
+  SweepAxis axis;                  // --axis NAME=V1,…: a task parameter as a second axis
+  int64_t budget_epochs = 0;       // --epochs E: SweepOptions::budget_epochs
+  std::vector<std::string> tuned;  // --tuned FILE,…: SweepOptions::tuned (one file per model)
+  std::optional<ClaimRule> rule;   // a sweep preset's claim rule (engine/core/verdicts/claims.h)
+  int64_t parallel = 0;            // concurrent cells here (0 = one per core)
+  int64_t threads = 0;             // intra-op threads per cell (0 = cores / parallel)
   std::string out_dir = "runs/sweep";
   std::string
       session_dir;  // non-empty: also write a session bundle (sweep.json + every run's metrics)

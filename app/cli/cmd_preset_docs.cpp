@@ -29,7 +29,7 @@ constexpr size_t kMaxDocBytes = size_t{256} << 20;
 
 struct PresetDocsCommand {
   std::string preset, sweep_dir, json_path, docs_path, measured, command, claims_dir, label,
-      with_record;
+      with_record, corner, defaults;
   std::string models;  // a model list, variants' commas kept (splitModelList)
   std::vector<std::string> run_dirs;
   bool check = false;
@@ -116,6 +116,14 @@ int run(const PresetDocsCommand& c) {
                              : "rsalab-cli sweep --preset " + c.preset + " --out " + c.sweep_dir,
           c.models.empty() ? std::vector<std::string>{} : splitModelList(c.models));
       record.label = c.label;
+      record.corner = c.corner;
+      if (!c.defaults.empty()) {  // a tuned record: the shared defaults' runs beside it
+        const PresetRecord other =
+            presetRecordFromJson(readTextFile(c.defaults, kMaxDocBytes), c.defaults);
+        record = presetRecordWithDefaults(
+            record, other,
+            "docs/data/" + presetRecordName(other) + ".json (measured " + other.measured + ")");
+      }
       if (!c.with_record.empty()) {
         const PresetRecord other =
             presetRecordFromJson(readTextFile(c.with_record, kMaxDocBytes), c.with_record);
@@ -180,6 +188,12 @@ CliCommand addPresetDocsCommand(CLI::App& app) {
   cmd->add_option("--with", c->with_record,
                   "with --sweep: a record of the same preset whose runs are joined in (the "
                   "rivals an ablation's variant is judged beside)");
+  cmd->add_option("--corner", c->corner,
+                  "with --sweep: the sweep is one corner of figure1's map alone (judged as one)")
+      ->check(CLI::IsMember({"recurrent", "transformer"}));
+  cmd->add_option("--defaults", c->defaults,
+                  "with --sweep of a tuned sweep: the default record of the same preset and task, "
+                  "whose runs of the same models, cells and seeds are shown beside");
   cmd->add_option("--json", c->json_path, "the record (written with --sweep, else read)");
   cmd->add_option("--claims", c->claims_dir,
                   "write (or with --check, compare) the claims-by-process table in --docs from "

@@ -90,6 +90,12 @@ CliCommand addSweepCommand(CLI::App& app) {
                    "batch)) steps (0 = --steps for every N)")
       ->check(CLI::Range(0, 100000))
       ->capture_default_str();
+  sweep
+      ->add_option("--tuned", sweep_command.tuned,
+                   "<model>.tuned.json files of `rsalab-cli tune` (one per model; comma-separated "
+                   "or repeated): each model trains at its tuned knobs, the sweep's steps, N and "
+                   "seeds kept; every model of the sweep needs one, tuned on its task")
+      ->delimiter(',');
   sweep->add_option("--out", sweep_command.out_dir, "output folder")->capture_default_str();
   sweep->add_option("--session", sweep_command.session_dir,
                     "also write a session bundle DIR.rsalab (open it with rsalab --session)");

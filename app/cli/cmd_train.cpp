@@ -10,7 +10,7 @@
 #include "app/cli/cli_commands.h"
 #include "app/cli/cli_run_flags.h"
 #include "engine/core/io/atomic_file.h"
-#include "engine/core/sweep/tuning.h"
+#include "engine/core/sweep/tuned_set.h"
 #include "engine/core/verdicts/preset_runner.h"
 #include "engine/core/verdicts/presets.h"
 
@@ -91,6 +91,7 @@ CliCommand addTrainCommand(CLI::App& app) {
               return TrainPresetRunner(*t).run(presetOrThrow(t->flags.preset()));
             t->command.config =
                 t->tuned.empty() ? t->flags.resolve(defaultRunConfig()) : tunedRun(*t);
+            if (!t->tuned.empty()) t->command.tuned = tunedSetFromFiles({t->tuned});
             return runTrain(t->command);
           }};
 }

@@ -221,6 +221,12 @@ bool SessionController::open(const QString& path, QString* error) {
                .arg(recovered ? QString(" (recovered from %1 after an interrupted save)")
                                     .arg(QString::fromStdString(b.loaded_from))
                               : QString()));
+  // The tuned configurations the runs trained at travel with them (SessionBundle::tuned).
+  if (!b.tuned.empty()) {
+    emit log(
+        QString("Configurations: %1").arg(QString::fromStdString(tunedLabel(b.tuned, &b.config))));
+    for (const auto& line : tunedLines(b.tuned)) emit log("  " + QString::fromStdString(line));
+  }
   if (!b.sweep_json.empty()) {
     // A sweep session (e.g. `rsalab-cli sweep --session DIR`) opens on its figures, focused
     // (SweepPanel::resultsOpened), from the rows loadSession has read.

@@ -16,6 +16,7 @@
 #include "engine/core/io/enums.h"
 #include "engine/core/registry/model_registry.h"
 #include "engine/core/verdicts/paper_table.h"
+#include "engine/sweep/paper_table_tune.h"
 #include "engine/tasks/long_horizon_task.h"
 
 namespace rsalab {
@@ -164,6 +165,7 @@ RunConfig paperRunConfig(const PaperTableOptions& o, const std::string& model, i
     c.trainer.weight_decay = 0;
     c.trainer.grad_clip = 0;
   }
+  c = applyTuned(o.tuned, c);
   applyLongHorizonBudget(c, L, train_windows);
   if (forecaster) c.trainer.lr_halve_every = c.trainer.eval_every;  // halved after every epoch
   return c;
@@ -289,6 +291,7 @@ PaperTableResult runPaperTable(const PaperTableOptions& o,
   for (const auto& m : o.models)  // throws for an unknown name
     if (modelInfo(m).has(LongHorizonOnly))
       throw std::invalid_argument("'" + m + "' runs under Informer's budget: use --informer");
+  requirePaperTuned(o);
   std::vector<Job> jobs;
   const auto M = LongHorizonFeatures::Multivariate, S = LongHorizonFeatures::Univariate;
   const auto main = o.features;
@@ -575,6 +578,8 @@ PaperTableResult runPaperTable(const PaperTableOptions& o,
             ? std::chrono::duration<double>(informer_end - informer_start).count()
             : 0.0,
         control);
+  if (!o.tuned.empty())
+    j["settings"]["tuned"] = nlohmann::ordered_json::parse(tunedSetJson(o.tuned));
   j["seconds"] = o.previous_seconds + secondsSince(start);
   if (extending) j["added_seconds"] = secondsSince(start);
   j["rows"] = nlohmann::ordered_json::parse(paperRowsJson(runs, anchor_names));
@@ -582,6 +587,8 @@ PaperTableResult runPaperTable(const PaperTableOptions& o,
   if (!norm_verdicts.empty()) j["norm_verdicts"] = norm_verdicts;
   if (!efficiency.empty()) j["sample_efficiency_verdicts"] = efficiency;
   if (!informer_verdicts.empty()) j["informer_verdicts"] = informer_verdicts;
+  if (!o.beside.empty())
+    j["shared_defaults"] = nlohmann::ordered_json::parse(sharedDefaultsJson(o));
   result.json = j.dump(2) + "\n";
   result.runs = runs;
   return result;

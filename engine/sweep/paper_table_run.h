@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "engine/core/forecast/long_horizon.h"
+#include "engine/core/sweep/tuned_set.h"
 #include "engine/core/verdicts/paper_table.h"
 #include "engine/training/trainer.h"
 
@@ -64,8 +65,16 @@ struct PaperTableOptions {
   // With the pair at the reduced size: time a few training steps of the paper size at each of
   // its horizons for the caption's estimate (0: no estimate).
   int64_t informer_estimate_steps = 3;
-  int64_t parallel = 0;  // runs at a time; 0 = one per core
-  std::string machine;   // a line on the machine for the caption ("2 cores, shared with …")
+  // A tuned table (`--tuned`, engine/core/sweep/tuned_set.h): every trained model at its tuned
+  // knobs (paperRunConfig applies them), each tuned on its own run config at the table's horizons
+  // (engine/sweep/paper_table_tune.h); the M rows only. Empty: the shared defaults.
+  TunedSet tuned;
+  // The same models, horizons and seeds at the shared defaults, from earlier tables (`--beside`,
+  // besidePaperRuns): shown beside the tuned rows with their verdicts. Empty: none.
+  std::vector<PaperRun> beside;
+  std::vector<std::string> beside_sources;  // "docs/data/paper_table_seeds6.json", one per table
+  int64_t parallel = 0;                     // runs at a time; 0 = one per core
+  std::string machine;  // a line on the machine for the caption ("2 cores, shared with …")
 };
 
 struct PaperTableProgress {

@@ -238,6 +238,7 @@ SweepResult runSweep(const SweepOptions& options,
   result.threads_per_run = timing.threads_per_run;
   result.wall_seconds = timing.wall_seconds;
   result.notes = notes;
+  result.tuned = plan.tuned;
   for (auto& row : result.rows) row.requested_size = requestedSize(options, row.size);
   appendReferenceRows(options, result);
   fitSweep(result, plan.models);

@@ -136,6 +136,7 @@ json manifestJson(const SessionBundle& b) {
   // is matched against the same truth. Bundles written before 2026-11-27 have neither.
   j["truth"] = groundTruthJson(b.truth);
   j["length"] = b.length;
+  if (!b.tuned.empty()) j["tuned"] = json::parse(tunedSetJson(b.tuned));
   j["runs"] = json::array();
   for (const auto& r : b.runs) {
     j["runs"].push_back({{"id", r.id},
@@ -425,6 +426,13 @@ SessionBundle parseSessionManifest(const std::string& text, const std::string& f
     }
   }
   if (j.contains("length")) b.length = needInt(j, "length", file);
+  if (j.contains("tuned")) {
+    try {
+      b.tuned = tunedSetFromJson(j["tuned"].dump(), "tuned");
+    } catch (const std::exception& e) {
+      failBundle(file, std::string("key ") + e.what());
+    }
+  }
   const json& runs = needBundleKey(j, "runs", file);
   if (!runs.is_array()) failBundle(file, "key \"runs\" must be an array");
   if (runs.size() > kMaxRuns)

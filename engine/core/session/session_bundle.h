@@ -48,6 +48,7 @@
 #include "engine/core/io/inspection.h"
 #include "engine/core/registry/ground_truth.h"
 #include "engine/core/sweep/sweep_types.h"
+#include "engine/core/sweep/tuned_set.h"
 
 namespace rsalab {
 
@@ -92,6 +93,9 @@ struct SessionBundle {
   // manifest keys "truth" and "length" (absent in bundles written before 2026-11-27: empty).
   GroundTruth truth;
   int64_t length = 0;
+  // The tuned configurations the runs trained at (`train --tuned`, `sweep --tuned`; manifest key
+  // "tuned", absent when the runs trained at the shared defaults).
+  TunedSet tuned;
   std::string sweep_json;  // empty: not a sweep
   SweepResult sweep;       // on load: sweep_json parsed (its rows, fits, config); not written
   // Series tasks: the task's references with their per-target test errors, and the horizon

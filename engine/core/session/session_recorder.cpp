@@ -17,6 +17,7 @@ void SessionRecorder::start(const RunConfig& config, std::vector<std::string> mo
   seeds_ = seeds;
   runs_.clear();
   sweep_json_.clear();
+  tuned_ = {};
   references_.clear();
   horizon_ = season_ = 1;
   truth_ = {};
@@ -112,6 +113,7 @@ void SessionRecorder::load(const SessionBundle& bundle) {
   seeds_ = bundle.seeds;
   created_ = bundle.created;
   sweep_json_ = bundle.sweep_json;
+  tuned_ = bundle.tuned;
   layout_ = bundle.layout;
   references_ = bundle.references;
   horizon_ = bundle.horizon;
@@ -140,6 +142,7 @@ SessionBundle SessionRecorder::bundle() const {
   b.seeds = seeds_;
   b.created = created_;
   b.sweep_json = sweep_json_;
+  b.tuned = tuned_;
   b.layout = layout_;
   b.references = references_;
   b.horizon = horizon_;

@@ -43,6 +43,9 @@ class SessionRecorder {
   void setSnapshots(int64_t id, std::vector<std::pair<int64_t, InspectionRecord>> snapshots);
   void setCheckpointFile(int64_t id, const std::string& file);
   void setSweepJson(std::string json) { sweep_json_ = std::move(json); }
+  // The tuned configurations the runs trained at (SessionBundle::tuned).
+  void setTuned(TunedSet tuned) { tuned_ = std::move(tuned); }
+  const TunedSet& tuned() const { return tuned_; }
   // Series tasks: the references with their per-target test errors and what sets the skill
   // interval's block (SessionBundle::references, horizon, season).
   void setReferences(std::vector<ReferenceScore> references, int64_t horizon, int64_t season);
@@ -74,6 +77,7 @@ class SessionRecorder {
   std::vector<std::string> models_;
   int64_t seeds_ = 1;
   std::string created_, sweep_json_, layout_;
+  TunedSet tuned_;
   std::map<int64_t, SessionRun> runs_;
   std::vector<ReferenceScore> references_;
   int64_t horizon_ = 1, season_ = 1;

@@ -184,6 +184,7 @@ SweepResult mergeSweepCells(const SweepPlan& plan, std::vector<SweepCellResult> 
   SweepResult result;
   result.base = plan.base;
   result.axis = plan.axis;
+  result.tuned = plan.tuned;
   result.base.model.model = plan.models.front();
   result.parallel = cells.empty() ? 0 : 1;
   double first = INFINITY, last = -INFINITY;

@@ -189,6 +189,7 @@ std::string sweepJson(const SweepResult& result) {
   j["config"] = json::parse(toJson(result.base));
   if (!result.axis.empty())
     j["axis"] = {{"name", result.axis.name}, {"values", result.axis.values}};
+  if (!result.tuned.empty()) j["tuned"] = json::parse(tunedSetJson(result.tuned));
   for (const auto& r : result.rows) {
     if (r.model.empty()) continue;
     j["runs"].push_back(sweepRowToJson(r));
@@ -270,6 +271,7 @@ SweepResult sweepResultFromJsonKeys(const json& j) {
     for (size_t i = 0; i < values.size(); ++i)
       result.axis.values.push_back(toNumber(values[i], "axis.values[" + std::to_string(i) + "]"));
   }
+  if (const json* tuned = find(j, "tuned")) result.tuned = tunedSetFromJson(tuned->dump(), "tuned");
   if (const json* found = find(j, "runs")) {
     const json& runs = array(*found, "runs");
     for (size_t i = 0; i < runs.size(); ++i) {

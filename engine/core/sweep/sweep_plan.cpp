@@ -38,7 +38,7 @@ std::string fnv1a64(const std::string& text) {
 // The hashed part of a plan: base, axes and cells (sorted keys: nlohmann's objects are ordered).
 std::string contentHash(const json& plan) {
   json content = json::object();
-  for (const char* key : {"base", "axes", "budget", "cells"}) {
+  for (const char* key : {"base", "axes", "budget", "tuned", "cells"}) {
     if (plan.contains(key)) content[key] = plan[key];
   }
   return fnv1a64(content.dump());
@@ -53,6 +53,8 @@ json planContent(const SweepPlan& plan) {
     j["axes"]["task"] = {{"name", plan.axis.name}, {"values", plan.axis.values}};
   // Only a sweep with a growing budget has the key: older plans keep their hash.
   if (plan.budget_epochs > 0) j["budget"] = {{"epochs", plan.budget_epochs}};
+  // Only a tuned sweep has the key: older plans keep their hash.
+  if (!plan.tuned.empty()) j["tuned"] = json::parse(tunedSetJson(plan.tuned));
   j["cells"] = json::array();
   for (const auto& c : plan.cells) {
     json cell = {{"index", c.index}, {"model", c.model}, {"size", c.size}, {"seed", c.seed}};
@@ -121,6 +123,11 @@ SweepPlan makeSweepPlan(const SweepOptions& options) {
     throw std::invalid_argument("--epochs " + std::to_string(options.budget_epochs) +
                                 " is out of range: 0..100000");
   plan.budget_epochs = options.budget_epochs;
+  if (!options.tuned.empty()) {
+    requireTunedFor(options.tuned, options.models, options.base,
+                    options.axis.empty() ? "" : taskParameterKey(options.axis.name));
+    plan.tuned = options.tuned;
+  }
   for (int64_t s = 0; s < options.seeds; ++s)
     plan.seeds.push_back(options.base.trainer.seed + static_cast<uint64_t>(s));
   if (!options.axis.empty()) {
@@ -179,6 +186,7 @@ RunConfig cellConfig(const SweepPlan& plan, const SweepCell& cell) {
   c.train_size = cell.size;
   c.trainer.seed = cell.seed;
   c.trainer.max_steps = cellSteps(plan.base, plan.budget_epochs, cell.size);
+  if (!plan.tuned.empty()) c = applyTuned(plan.tuned, c);
   if (!plan.axis.empty()) return withTaskParameter(c, plan.axis.name, cell.axis_value);
   return c;
 }
@@ -250,6 +258,8 @@ SweepPlan sweepPlanFromJson(const std::string& text, const std::string& what) {
     if (plan.budget_epochs < 1 || plan.budget_epochs > 100000)
       failPlan(what, "key \"budget.epochs\" is out of range: 1..100000");
   }
+  if (const auto tuned = j.find("tuned"); tuned != j.end())
+    plan.tuned = tunedSetFromJson(tuned->dump(), what + ": key \"tuned\"");
   const json& cells = needPlanKey(j, "cells", "", what, &json::is_array, "an array");
   if (cells.empty()) failPlan(what, "key \"cells\" is empty: the sweep has no runs");
   for (size_t i = 0; i < cells.size(); ++i) {

@@ -37,6 +37,7 @@ struct SweepPlan {
   std::vector<uint64_t> seeds;
   SweepAxis axis;  // optional task-parameter axis; its name is a TaskOptions key ("mix_share")
   int64_t budget_epochs = 0;  // SweepOptions::budget_epochs (cellSteps)
+  TunedSet tuned;             // SweepOptions::tuned (cellConfig applies it)
   std::vector<SweepCell> cells;
   std::string hash;  // sweepPlanHash(): "fnv1a64:" + 16 hex digits
   int64_t cellCount() const { return static_cast<int64_t>(cells.size()); }
@@ -51,7 +52,7 @@ SweepAxis parseSweepAxis(const std::string& text);
 // no cells or a config that a model refuses (validate), before anything runs.
 SweepPlan makeSweepPlan(const SweepOptions& options);
 // The config cell `cell` trains: the base with its model, training-set size, seed, task-axis
-// value and step budget (cellSteps).
+// value and step budget (cellSteps), at its model's tuned knobs when the plan has them.
 RunConfig cellConfig(const SweepPlan& plan, const SweepCell& cell);
 // max(base max_steps, ceil(epochs · N / batch)) with epochs > 0, else base max_steps.
 int64_t cellSteps(const RunConfig& base, int64_t budget_epochs, int64_t size);

@@ -17,6 +17,7 @@
 #include "engine/core/io/inspection.h"
 #include "engine/core/registry/ground_truth.h"
 #include "engine/core/registry/model_registry.h"
+#include "engine/core/sweep/tuned_set.h"
 
 namespace rsalab {
 
@@ -38,6 +39,10 @@ struct SweepOptions {
   // A budget that grows with N: each run trains max(base max_steps, ceil(budget_epochs · N /
   // batch)) steps, so a larger N is also seen more times (0: base max_steps for every N).
   int64_t budget_epochs = 0;
+  // Models trained at their tuned configurations (`--tuned`, engine/core/sweep/tuned_set.h): a
+  // model of the set trains at its chosen knobs on top of `base` (steps, N and seed the cell's);
+  // empty: every model at the shared defaults.
+  TunedSet tuned;
   int64_t parallel = 0;          // concurrent runs; 0 = one per core (each on 1 thread)
   bool keep_curves = false;      // fill SweepRow::train_curve / validation_curve (figures, GUI)
   bool keep_inspection = false;  // fill SweepRow::inspection after each run (GUI)
@@ -122,6 +127,7 @@ struct SweepResult {
   std::vector<PowerLawFit> fits;
   std::vector<PowerLawFit> excess_fits;  // excess loss ≈ a·N^(−b), likewise (tasks with a floor)
   std::vector<std::string> notes;        // what a user must be told (sizes collapsed to one N)
+  TunedSet tuned;  // the models run at tuned configurations (SweepOptions::tuned); empty: none
   double wall_seconds = 0;
   int64_t parallel = 1;
   int64_t threads_per_run = 1;

@@ -47,6 +47,10 @@ struct ClaimVerdict {
 // does not hold when the wins plus every tie its model is in would not reach it, and is
 // inconclusive in between.
 std::vector<ClaimVerdict> figure1Verdicts(const RegimeMap& map);
+// Figure 1 on one of its corners alone (a sweep of the claim's region only, e.g. a tuned corner):
+// the corner's claim (1 for the recurrent corner, 2 for the Transformer's) over every cell of the
+// map, and RSA's 3/4 claim over the corner's cells (figure1_claims.cpp).
+std::vector<ClaimVerdict> figure1CornerVerdicts(const RegimeMap& map, bool recurrent_corner);
 // Sample efficiency as two claims, kept apart because they can disagree (a model lower at small
 // N, where the mean log-loss is decided, can be higher at the largest N).
 // 1. "`better` has lower loss on average over N than `than`", over independent seeds: each seed

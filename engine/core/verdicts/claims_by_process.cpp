@@ -211,6 +211,12 @@ std::string claimsByProcessBlock(const std::vector<PresetRecord>& records) {
       "the rule's outcome and, in brackets, the number that decided it; \"not run\": no record "
       "for that process. Rendered from the records docs/data/PRESET.json (rem) and "
       "docs/data/PRESET-PROCESS.json; a test fails when this block and those records disagree.\n\n";
+  bool tuned = false;
+  for (const auto& r : records) tuned = tuned || !r.sweep.tuned.empty();
+  out += tuned
+             ? "Configurations: some records ran tuned models (each record's block says which).\n\n"
+             : "Configurations: shared defaults (every model at its preset's config; the tuned "
+               "readings are the records named PRESET-…tuned…, beside their blocks).\n\n";
   out += verdictTable(table) + "\n";
   out += "The records' grids (one sweep may serve two presets; each model trained once):\n\n" +
          grids + "\n";

@@ -345,7 +345,8 @@ std::string paperTableMarkdown(const std::string& table_json) {
      << numberOrNaN(needPaperKey(s, "learning_rate")) << "), early stopping on validation after "
      << needPaperKey(s, "patience").get<int64_t>()
      << " epochs without improvement, the best epoch's weights restored; dlinear and nlinear "
-     << "with lookback L.\n\n";
+     << "with lookback L.\n\n"
+     << configurationsText(j);
 
   // Rows of one table: (label, horizon → cell).
   auto lookup = [&](const std::string& model, const std::string& features, const char* metric,
@@ -435,6 +436,7 @@ std::string paperTableMarkdown(const std::string& table_json) {
        << needPaperKey(v, "detail").get<std::string>() << "\n";
 
   md << informerSection(j);
+  md << sharedDefaultsSection(j);
   normSection(md, j, rows, horizons, main, line, lookup);
 
   // The sample-efficiency curve, when the run measured it.

@@ -400,6 +400,13 @@ PresetRecord presetRecordFromJson(const std::string& text, const std::string& wh
     r.label = j.value("label", std::string());
     r.beside = j.value("beside", std::string());
     r.beside_runs = j.value("beside_runs", int64_t{0});
+    r.corner = j.value("corner", std::string());
+    if (!r.corner.empty() && r.corner != "recurrent" && r.corner != "transformer")
+      throw std::runtime_error("corner '" + r.corner + "': recurrent or transformer");
+    if (j.contains("defaults")) {
+      r.defaults_from = j.at("defaults").at("from").get<std::string>();
+      r.defaults = sweepResultFromJson(j.at("defaults").at("sweep").dump());
+    }
     if (sweep)
       r.sweep = sweepResultFromJson(j.at("sweep").dump());
     else
@@ -429,6 +436,14 @@ std::string presetRecordJson(const PresetRecord& record) {
   if (record.beside_runs > 0) {
     j["beside"] = record.beside;
     j["beside_runs"] = record.beside_runs;
+  }
+  if (!record.corner.empty()) j["corner"] = record.corner;
+  if (!record.defaults.rows.empty()) {
+    SweepResult defaults = record.defaults;
+    for (auto& row : defaults.rows) row.test_errors.clear();
+    defaults.fits.clear();  // the default record's, over its whole grid: not these rows'
+    defaults.excess_fits.clear();
+    j["defaults"] = {{"from", record.defaults_from}, {"sweep", json::parse(sweepJson(defaults))}};
   }
   if (presetOrThrow(record.preset).isSweep()) {
     j["sweep"] = json::parse(sweepJson(sweep));
@@ -465,7 +480,7 @@ std::string presetRecordBlock(const PresetRecord& record) {
               : std::string()) +
          ". Rendered from docs/data/" + name +
          ".json; a test fails when this block and that record disagree.\n\n" +
-         cutsText(preset, sweep);
+         presetConfigurationsText(record) + cutsText(preset, sweep);
   const RegimeMap map = buildRegimeMap(regimePoints(sweep.rows));
   if (!map.cells.empty()) {
     out +=
@@ -484,13 +499,11 @@ std::string presetRecordBlock(const PresetRecord& record) {
   } else {
     out += lossTable(sweep) + "\n";
   }
-  ClaimEvidence evidence;
-  evidence.rows = &sweep.rows;
   out += "Verdicts:\n";
   const std::string ground = claimGround(sweep.base.task.name, presetRecordProcess(record));
-  for (const auto& v : judgeClaim(preset.rule, evidence))
+  for (const auto& v : presetRecordVerdicts(record, sweep))
     out += "- " + verdictLine(v, ground) + "\n";
-  return out + endMarker(name) + "\n";
+  return out + presetDefaultsText(record) + endMarker(name) + "\n";
 }
 
 std::string replacePresetBlock(const std::string& markdown, const PresetRecord& record,

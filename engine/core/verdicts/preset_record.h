@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "engine/core/sweep/sweep_types.h"
+#include "engine/core/verdicts/claims.h"
 
 namespace rsalab {
 
@@ -49,6 +50,14 @@ struct PresetRecord {
   std::string beside;
   int64_t beside_runs = 0;
   std::vector<PresetRunVerdicts> runs;  // a single-run preset: its runs' verdicts, by seed
+  // A corner of figure1's map swept alone ("recurrent" or "transformer": figure1CornerVerdicts
+  // judges it, engine/core/verdicts/claims.h); "" for a whole map.
+  std::string corner;
+  // A tuned record (sweep.tuned set): the shared defaults' runs of the same models, cells and
+  // seeds, cut from the default record (presetRecordWithDefaults), and that record's name and
+  // date; the block gives each verdict at both. Empty: none.
+  SweepResult defaults;
+  std::string defaults_from;
 };
 
 // A sweep preset's record from a finished sweep: its rows of `models` (default: the preset's
@@ -62,6 +71,22 @@ PresetRecord presetRecordFromSweep(const std::string& preset, const SweepResult&
 // apart; std::invalid_argument when the two disagree on the task.
 PresetRecord presetRecordJoined(PresetRecord record, const PresetRecord& other,
                                 const std::string& other_text);
+// `record` (a tuned record) with the rows of `defaults` (the default record of the same preset and
+// task, named `defaults_text` in the block) that ran the same models, sizes, axis values and seeds
+// at the shared defaults, its reference rows included. std::invalid_argument when the two
+// disagree on the preset or the task, or no run matches.
+PresetRecord presetRecordWithDefaults(PresetRecord record, const PresetRecord& defaults,
+                                      const std::string& defaults_text);
+// The verdicts of the record's rule on `sweep` (the record's, or its defaults), a corner judged
+// as one (figure1CornerVerdicts).
+std::vector<ClaimVerdict> presetRecordVerdicts(const PresetRecord& record,
+                                               const SweepResult& sweep);
+// The block's configuration paragraph: "Configurations: shared defaults." or the tuned set's
+// label with a line per tuned model; and, for a record with defaults, each model's mean test loss
+// and each verdict at the shared defaults beside the tuned ones (preset_record_tuned.cpp).
+std::string presetConfigurationsText(const PresetRecord& record);
+std::string presetDefaultsText(const PresetRecord& record);
+
 // The teacher process the record's sweep measured on (rem for a task that reads none, and for a
 // single-run preset).
 TeacherProcess presetRecordProcess(const PresetRecord& record);
