@@ -20,7 +20,7 @@ using namespace rsalab;
 
 namespace {
 
-SweepPlan tinyPlan(int64_t seeds = 2) {
+SweepPlan tinyPlan(int64_t seeds = 2, bool tuned = false) {
   SweepOptions o;
   o.base = defaultSweepConfig();
   o.base.task.length = 16;
@@ -28,6 +28,18 @@ SweepPlan tinyPlan(int64_t seeds = 2) {
   o.models = {"gru", "rsa"};
   o.sizes = {16, 32, 64};
   o.seeds = seeds;
+  for (const std::string m : {"gru", "rsa"}) {  // as `rsalab-cli tune` writes them
+    if (!tuned) break;
+    TunedModel t;
+    t.model = m;
+    t.base_config = toJson(withTrialKnobs(o.base, m, {}));
+    t.trials = 1;
+    t.budget = 20;
+    t.rungs = successiveHalvingRungs(1, 20);
+    t.trial_list = {TunedTrial{0, {{"trainer.learning_rate", 0.004}}, 100, 0, {0.5}, ""}};
+    t.chosen = 0;
+    o.tuned.models.push_back(t);
+  }
   return makeSweepPlan(o);
 }
 
@@ -85,6 +97,20 @@ class TestSweepFolderWatcher : public QObject {
     QCOMPARE(panel.rows().size(), size_t{7});
     QTest::qWait(300);  // a few more polls: the foreign file is not reported again
     QCOMPARE(problems.count(), 1);
+  }
+  // A folder of a tuned sweep says so above its figures (the plan carries the tuned set).
+  void aTunedFolderSaysSoInItsTitle() {
+    QTemporaryDir tmp;
+    writeSweepPlan(tmp.path().toStdString(), tinyPlan(2, /*tuned=*/true));
+    SweepPanel panel;
+    QString error;
+    QVERIFY2(panel.watchFolder(tmp.path(), &error), qPrintable(error));
+    QVERIFY2(panel.view()->title().contains("tuned (budget: 1 trials"),
+             qPrintable(panel.view()->title()));
+    QTemporaryDir plain;
+    writeSweepPlan(plain.path().toStdString(), tinyPlan());
+    QVERIFY(panel.watchFolder(plain.path(), &error));
+    QVERIFY(!panel.view()->title().contains("tuned"));
   }
   void slurmStatesFromSqueue() {
     QTemporaryDir tmp;

@@ -166,6 +166,7 @@ void SampleEfficiencyView::setBand(Band band) {
 }
 
 void SampleEfficiencyView::setTitle(const QString& title) {
+  title_ = title;
   if (plot_->plotLayout()->rowCount() > 1) {
     if (auto* text = qobject_cast<QCPTextElement*>(plot_->plotLayout()->element(0, 0))) {
       text->setText(title);

@@ -75,6 +75,7 @@ class SampleEfficiencyView : public QWidget {
   Quantity quantity() const { return quantity_; }
   bool hasFloor() const;                // some point carries a finite Bayes floor
   void setTitle(const QString& title);  // shown above the plot (e.g. task and budget)
+  QString title() const { return title_; }
 
   QStringList models() const;  // in the order they first appeared
   bool isReference(const QString& model) const { return references_.count(model) > 0; }
@@ -106,6 +107,7 @@ class SampleEfficiencyView : public QWidget {
   bool drawable(const SampleEfficiencyPoint& p) const;
 
   QCustomPlot* plot_ = nullptr;
+  QString title_;  // setTitle's
   QComboBox* band_box_ = nullptr;
   QComboBox* quantity_box_ = nullptr;
   QLabel* summary_label_ = nullptr;

@@ -29,6 +29,15 @@
 
 namespace rsalab {
 
+namespace {
+
+// ", tuned (budget: …)" for a sweep whose models ran at tuned configurations; "" otherwise.
+QString tunedTitle(const TunedSet& tuned, const RunConfig& base) {
+  return tuned.empty() ? QString() : ", " + QString::fromStdString(tunedLabel(tuned, &base));
+}
+
+}  // namespace
+
 SweepPanel::SweepPanel(QWidget* parent)
     : QWidget(parent),
       runner_(new SweepRunner(this)),
@@ -244,11 +253,12 @@ bool SweepPanel::watchFolder(const QString& dir, QString* error) {
   by_run_.clear();
   base_ = plan.base;
   resetFigures(
-      QString("%1 (%2, T = %3, %4 steps per run, %5 seed(s))")
+      QString("%1 (%2, T = %3, %4 steps per run, %5 seed(s)%6)")
           .arg(QDir(dir).dirName(), QString::fromStdString(plan.base.task.name))
           .arg(plan.base.task.length)
           .arg(QString::fromStdString(sweepStepRange(plan.base, plan.budget_epochs, plan.sizes)))
-          .arg(plan.seeds.size()),
+          .arg(plan.seeds.size())
+          .arg(tunedTitle(plan.tuned, plan.base)),
       plan.axis.name);
   refreshTable();
   status_->setText(tr("Watching %1: %2 cells planned").arg(dir).arg(plan.cellCount()));
@@ -378,10 +388,11 @@ void SweepPanel::showResult(SweepResult result, const QString& name) {
   }
   if (most == 0) fewest = most = base_.trainer.max_steps;
   resetFigures(
-      QString("%1 (%2, T = %3, %4 steps per run)")
+      QString("%1 (%2, T = %3, %4 steps per run%5)")
           .arg(name, QString::fromStdString(base_.task.name))
           .arg(base_.task.length)
-          .arg(fewest == most ? QString::number(most) : QString("%1–%2").arg(fewest).arg(most)),
+          .arg(fewest == most ? QString::number(most) : QString("%1–%2").arg(fewest).arg(most))
+          .arg(tunedTitle(result.tuned, base_)),
       result.axis.name);
   view_->setPoints(points);
   regime_->setPoints(regime);
