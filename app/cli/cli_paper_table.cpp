@@ -7,7 +7,6 @@
 // engine/core/verdicts/paper_table.h), DIR/mse_vs_horizon.{png,svg}; --docs replaces the generated
 // block of docs/PAPER_TABLE.md.
 #include <algorithm>
-#include <cmath>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -85,12 +84,8 @@ void extendFrom(PaperTableOptions& o, const std::string& path) {
 int tunePaperTable(PaperTableCommand& command) {
   auto& t = command.tune;
   t.progress = [](const std::string& line) { std::cerr << "paper-table tune: " << line << "\n"; };
-  for (const auto& m : runPaperTune(command.options, t)) {
-    const auto& c = m.chosenTrial();
-    std::cout << m.model << ": trial " << c.index << " of " << m.trials << ", validation "
-              << (c.losses.empty() ? NAN : c.losses.back()) << " (shared default "
-              << m.default_validation << ") at " << m.budget << " steps, " << m.seconds << " s\n";
-  }
+  for (const auto& line : tunedLines(TunedSet{runPaperTune(command.options, t)}))
+    std::cout << line << "\n";
   std::cout << "wrote " << t.out_dir << "/{table,informer}/<model>.tuned.json\n";
   return 0;
 }

@@ -32,11 +32,6 @@ std::string budgetText(const TunedModel& t) {
          joined(t.rungs, "/", [](const TuneRung& r) { return std::to_string(r.steps); }) + " steps";
 }
 
-std::string knobName(const std::string& key) {
-  const auto dot = key.find('.');
-  return dot == std::string::npos ? key : key.substr(dot + 1);
-}
-
 }  // namespace
 
 const TunedModel* TunedSet::find(const std::string& model) const {
@@ -98,19 +93,29 @@ std::string tunedLabel(const TunedSet& set, const RunConfig* claim) {
          ")";
 }
 
+std::string tunedKnobsText(const std::map<std::string, double>& knobs) {
+  std::string out;
+  for (const auto& [key, value] : knobs) {
+    std::string name = key;
+    for (const char* prefix : {"trainer.", "model."})
+      if (name.rfind(prefix, 0) == 0) name = name.substr(std::string(prefix).size());
+    out += (out.empty() ? "" : ", ") + name + " " + cellNumber(value);
+  }
+  return out;
+}
+
 std::vector<std::string> tunedLines(const TunedSet& set) {
   std::vector<std::string> out;
   for (const auto& m : set.models) {
     const TunedTrial& c = m.chosenTrial();
-    std::vector<std::string> knobs;
-    for (const auto& [k, v] : c.knobs) knobs.push_back(knobName(k) + " " + formatNumber(v));
     const double loss = c.losses.empty() ? NAN : c.losses.back();
-    out.push_back(
-        m.model + ": trial " + std::to_string(c.index) + " of " + std::to_string(m.trials) + " (" +
-        joined(knobs) + "); validation " + formatNumber(loss) + " against the shared default's " +
-        formatNumber(m.default_validation) + " at " + std::to_string(m.budget) + " steps; " +
-        std::to_string(c.parameters) + " parameters (default " +
-        std::to_string(m.default_parameters) + "); tuned in " + minutesSeconds(m.seconds));
+    out.push_back(m.model + ": trial " + std::to_string(c.index) + " of " +
+                  std::to_string(m.trials) + " (" + tunedKnobsText(c.knobs) + "); validation " +
+                  formatNumber(loss) + " against the shared default's " +
+                  formatNumber(m.default_validation) + " at " + std::to_string(m.budget) +
+                  " steps; " + std::to_string(c.parameters) + " parameters (default " +
+                  std::to_string(m.default_parameters) + "); tuned in " +
+                  minutesSeconds(m.seconds));
   }
   return out;
 }

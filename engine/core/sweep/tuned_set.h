@@ -7,6 +7,7 @@
 // bundles carry the set, so every block can say which of the two it is. Plain C++ (core).
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,8 @@ void requireTunedFor(const TunedSet& set, const std::vector<std::string>& models
 // it was tuned at that differ from `claim`'s task; none given: N only). Files tuned with
 // different budgets are listed by model.
 std::string tunedLabel(const TunedSet& set, const RunConfig* claim = nullptr);
+// "learning_rate 0.0031, d_model 48, rem.cos 0": a trial's knobs without their section prefix.
+std::string tunedKnobsText(const std::map<std::string, double>& knobs);
 // One line per tuned model: its chosen knobs, its validation loss at the budget beside the shared
 // default's, its parameters beside the default's, and the tuning's wall time.
 std::vector<std::string> tunedLines(const TunedSet& set);

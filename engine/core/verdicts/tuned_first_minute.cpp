@@ -19,18 +19,6 @@ const char* const kBegin =
 const char* const kEnd = "<!-- tuned-first-minute: end -->";
 const char* const kFormat = "rsalab-first-minute-tuned";
 
-// "learning_rate 0.0031, d_model 48, rem.cos 0": the knobs without their section prefix.
-std::string knobsText(const std::map<std::string, double>& knobs) {
-  std::string out;
-  for (const auto& [key, value] : knobs) {
-    std::string name = key;
-    for (const char* prefix : {"trainer.", "model."})
-      if (name.rfind(prefix, 0) == 0) name = name.substr(std::string(prefix).size());
-    out += (out.empty() ? "" : ", ") + name + " " + cellNumber(value);
-  }
-  return out;
-}
-
 // The launch's runs of `t` under `suffix` names ("rnn (tuned)"), for one combined table.
 void appendRuns(FirstMinuteTable& into, const FirstMinuteTable& t, const std::string& model,
                 const std::string& suffix) {
@@ -127,7 +115,7 @@ std::string tunedFirstMinuteBlock(const TunedFirstMinute& t, const FirstMinuteTa
          "step, tuned / default | FLOPs spent tuning |\n|---|---|---|---|---|---|\n";
   for (const auto& m : t.tuned) {
     const TunedTrial& c = m.chosenTrial();
-    out += "| " + m.model + " | " + knobsText(c.knobs) + " | " +
+    out += "| " + m.model + " | " + tunedKnobsText(c.knobs) + " | " +
            cellNumber(c.losses.empty() ? NAN : c.losses.back()) + " / " +
            cellNumber(m.default_validation) + " | " + std::to_string(c.parameters) + " / " +
            std::to_string(m.default_parameters) + " | " + cellNumber(c.flops_per_step) + " / " +
