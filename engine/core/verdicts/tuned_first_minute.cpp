@@ -7,6 +7,7 @@
 
 #include "engine/core/io/marked_block.h"
 #include "engine/core/io/text.h"
+#include "engine/core/sweep/tuned_set.h"
 
 namespace rsalab {
 
